@@ -1,0 +1,14 @@
+/* isl AST generation. Shape parameters are constants already, so the build needs no
+ * context; isl names the loop iterators c0, c1, ... */
+#include "astgen/astgen.h"
+
+#include <isl/ast_build.h>
+#include <isl/set.h>
+
+__isl_give isl_ast_node *sj_ast_generate(__isl_keep isl_schedule *schedule) {
+  isl_ctx *ctx = isl_schedule_get_ctx(schedule);
+  isl_ast_build *build = isl_ast_build_alloc(ctx);
+  isl_ast_node *tree = isl_ast_build_node_from_schedule(build, isl_schedule_copy(schedule));
+  isl_ast_build_free(build);
+  return tree;
+}

@@ -1,0 +1,46 @@
+/* host/: the CPU backend (C printer, TinyCC, thread pool) and the reference path (the
+ * user's function through libffi). */
+#ifndef SJ_HOST_H
+#define SJ_HOST_H
+
+#include <isl/ast.h>
+
+#include "jit/ast.h"
+#include "sched/sched.h"
+
+/* Signature of the generated CPU kernel: arrays and floating scalars in parameter order
+ * (by sym->id for arrays, by parameter position for scalars); tid of nth threads; bar is
+ * the barrier the threads share. */
+typedef void (*sj_cpu_fn)(void **arrays, const double *scalars, int tid, int nth, void *bar);
+
+/* The C text of the kernel for model m and its AST (host/cgen.c); malloc'd. */
+char *sj_print_c(const sj_model *m, __isl_keep isl_ast_node *ast);
+
+/* TinyCC, serialized by a process-wide mutex (TinyCC has global state). */
+typedef struct sj_tcc sj_tcc;
+sj_tcc *sj_tcc_compile(const char *source, const char *what, sj_error *err);
+void *sj_tcc_symbol(sj_tcc *c, const char *name);
+void sj_tcc_free(sj_tcc *c);
+
+/* Worker threads that run one function on every thread, the caller being thread 0. */
+typedef struct sj_pool sj_pool;
+sj_pool *sj_pool_new(int nthreads);
+int sj_pool_size(const sj_pool *p);
+/* Runs fn(arg, tid, nth, bar) on nth = pool size threads and waits; when the pool is busy
+ * with another caller, runs fn on the calling thread alone (nth = 1). */
+void sj_pool_run(sj_pool *p, void (*fn)(void *arg, int tid, int nth, void *bar), void *arg);
+void sj_pool_free(sj_pool *p);
+void sj_barrier_wait(void *bar); /* called by generated code; bar may be NULL for nth = 1 */
+
+/* Calls fn, a function with the signature of f, with values (one per parameter: int, long,
+ * float, double or a pointer, as the parameter's kind says) through libffi. */
+typedef union sj_value {
+  int i;
+  long l;
+  float f;
+  double d;
+  void *p;
+} sj_value;
+int sj_ffi_call(const sj_func *f, void *fn, const sj_value *values, sj_error *err);
+
+#endif

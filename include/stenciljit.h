@@ -1,0 +1,163 @@
+/* stenciljit: run-time compilation of affine loop nests written as C99 functions.
+ *
+ * A kernel is an ordinary C99 function; its integer arguments are the shape, and the
+ * library specializes, schedules and compiles the function for exactly those values,
+ * caching the result by shape. Results equal the sequential C function bit for bit
+ * unless fast math is requested. */
+#ifndef STENCILJIT_H
+#define STENCILJIT_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define STENCILJIT_VERSION "0.1.0"
+
+typedef enum jit_device {
+  JIT_DEVICE_AUTO = 0, /* CUDA when a driver and a device answer, else the CPU; $JIT_DEVICE overrides */
+  JIT_DEVICE_CPU = 1,  /* generated C compiled in memory by TinyCC */
+  JIT_DEVICE_EMU = 2,  /* generated PTX run by the project's emulator through the driver API */
+  JIT_DEVICE_CUDA = 3  /* generated PTX on a real GPU through libcuda */
+} jit_device;
+
+/* Return codes of every int-returning call; 0 is success. */
+typedef enum jit_status {
+  JIT_OK = 0,
+  JIT_ERR_SYNTAX = 1,      /* the source is not valid C: line:col in the message */
+  JIT_ERR_UNSUPPORTED = 2, /* valid C outside the supported subset: line:col in the message */
+  JIT_ERR_ARGS = 3,        /* the call does not fit the function (kinds, NULL, extents, overlap) */
+  JIT_ERR_DEVICE = 4,      /* the device or its driver failed or is not available */
+  JIT_ERR_NOMEM = 5,
+  JIT_ERR_INTERNAL = 6
+} jit_status;
+
+typedef enum jit_arg_kind {
+  JIT_ARG_INT,
+  JIT_ARG_LONG,
+  JIT_ARG_FLOAT,
+  JIT_ARG_DOUBLE,
+  JIT_ARG_PTR
+} jit_arg_kind;
+
+typedef struct jit_arg {
+  jit_arg_kind kind;
+  union {
+    int i;
+    long l;
+    float f;
+    double d;
+    void *p;
+  } v;
+} jit_arg;
+
+/* Functions rather than macros so that the same initializers work in C99 and C++. */
+static inline jit_arg JIT_INT(int v) {
+  jit_arg a;
+  a.kind = JIT_ARG_INT;
+  a.v.i = v;
+  return a;
+}
+static inline jit_arg JIT_LONG(long v) {
+  jit_arg a;
+  a.kind = JIT_ARG_LONG;
+  a.v.l = v;
+  return a;
+}
+static inline jit_arg JIT_FLOAT(float v) {
+  jit_arg a;
+  a.kind = JIT_ARG_FLOAT;
+  a.v.f = v;
+  return a;
+}
+static inline jit_arg JIT_DOUBLE(double v) {
+  jit_arg a;
+  a.kind = JIT_ARG_DOUBLE;
+  a.v.d = v;
+  return a;
+}
+static inline jit_arg JIT_PTR(void *p) {
+  jit_arg a;
+  a.kind = JIT_ARG_PTR;
+  a.v.p = p;
+  return a;
+}
+
+typedef struct jit_context jit_context;
+typedef struct jit_kernel jit_kernel;
+
+/* Compilation options; part of the cache key. Zero-initialize, then set fields. */
+typedef struct jit_options {
+  int fast_math;           /* allow contraction and approximate division: results may differ */
+  int threads;             /* CPU worker threads; 0 = one per core */
+  const char *source_name; /* file name used in error messages; NULL = "<source>" */
+} jit_options;
+
+/* Counters of a context, for tests and tools. */
+typedef struct jit_stats {
+  unsigned long compiles;   /* kernels built (cache misses) */
+  unsigned long cache_hits; /* calls served by a cached kernel */
+  unsigned long runs;       /* kernel executions */
+} jit_stats;
+
+/* Time spent in each compile stage of one kernel, in microseconds. */
+typedef struct jit_stage_times {
+  double parse, model, dependences, schedule, ast, print, compile, total;
+} jit_stage_times;
+
+/* --- contexts --- */
+jit_context *jit_context_create(jit_device device); /* NULL on failure: see jit_last_error() */
+void jit_context_destroy(jit_context *ctx);
+const char *jit_context_error(const jit_context *ctx); /* message of the last failed call */
+const char *jit_last_error(void);                      /* this thread's last failed create */
+const char *jit_context_info(const jit_context *ctx);  /* which device was chosen and why */
+jit_device jit_context_device(const jit_context *ctx);
+void jit_context_set_options(jit_context *ctx, const jit_options *opts);
+void jit_context_stats(const jit_context *ctx, jit_stats *out);
+
+/* --- one call: compile (or find in the cache) and run --- */
+/* entry NULL means the only function of the source. Returns a jit_status. */
+int jit_stencil_run(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
+                    int nargs);
+
+/* Runs the user's own function, compiled by TinyCC and called with the caller's arguments:
+ * the reference the generated code is compared against. */
+int jit_reference_run(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
+                      int nargs);
+
+/* --- lower level: a kernel specialized for the integer arguments of args --- */
+/* Pointer arguments may be NULL here: only kinds and integer values are used. */
+int jit_kernel_compile(jit_context *ctx, const char *source, const char *entry,
+                       const jit_arg *args, int nargs, jit_kernel **out);
+int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs);
+void jit_kernel_release(jit_kernel *k);
+
+typedef enum jit_code_kind { JIT_CODE_C, JIT_CODE_PTX, JIT_CODE_HOST } jit_code_kind;
+const char *jit_kernel_code(const jit_kernel *k, jit_code_kind kind); /* NULL if none */
+const char *jit_kernel_schedule(const jit_kernel *k); /* the chosen schedule, explained */
+jit_device jit_kernel_device(const jit_kernel *k);
+int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max); /* returns the count */
+void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out);
+
+/* Parameters of the kernel's function: what a tool needs to build arguments. */
+typedef struct jit_param_info {
+  const char *name;
+  jit_arg_kind kind;      /* JIT_ARG_PTR for arrays */
+  jit_arg_kind elem_kind; /* arrays: element kind (INT, LONG, FLOAT or DOUBLE) */
+  int rank;               /* arrays: number of dimensions, else 0 */
+  int is_const;           /* arrays declared const (read only) */
+  size_t elems;           /* arrays: element count for the kernel's integer arguments */
+} jit_param_info;
+int jit_kernel_param_count(const jit_kernel *k);
+const jit_param_info *jit_kernel_param(const jit_kernel *k, int i);
+
+/* Parses only: the parameter list of the entry function (elems is 0). Returns a jit_status;
+ * on success *count is the number of parameters written (at most max). */
+int jit_function_params(jit_context *ctx, const char *source, const char *entry,
+                        jit_param_info *out, int max, int *count);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,304 @@
+/* The public API: contexts, calls, validation of the caller's arguments, accessors. */
+#include "jit/jit.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static __thread char last_error[1024];
+
+const char *jit_last_error(void) { return last_error; }
+
+static void set_error(jit_context *ctx, const sj_error *err) {
+  pthread_mutex_lock(&ctx->lock);
+  snprintf(ctx->error, sizeof ctx->error, "%s", err->msg);
+  pthread_mutex_unlock(&ctx->lock);
+}
+
+static int fail(jit_context *ctx, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int fail(jit_context *ctx, int status, const char *fmt, ...) {
+  sj_error err = {status, {0}};
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err.msg, sizeof err.msg, fmt, ap);
+  va_end(ap);
+  if (ctx) set_error(ctx, &err);
+  return status;
+}
+
+static int default_threads(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+}
+
+static jit_device device_from_env(jit_device asked, const char **why) {
+  const char *env = getenv("JIT_DEVICE");
+  *why = "JIT_DEVICE_AUTO";
+  if (asked != JIT_DEVICE_AUTO || !env || !*env) return asked;
+  *why = "JIT_DEVICE in the environment";
+  if (!strcmp(env, "cpu")) return JIT_DEVICE_CPU;
+  if (!strcmp(env, "emu")) return JIT_DEVICE_EMU;
+  if (!strcmp(env, "cuda")) return JIT_DEVICE_CUDA;
+  if (!strcmp(env, "auto")) return JIT_DEVICE_AUTO;
+  return (jit_device)-1;
+}
+
+jit_context *jit_context_create(jit_device device) {
+  const char *why;
+  jit_device d = device_from_env(device, &why);
+  last_error[0] = 0;
+  if ((int)d < 0 || d > JIT_DEVICE_CUDA) {
+    snprintf(last_error, sizeof last_error,
+             "unknown device (JIT_DEVICE must be auto, cpu, emu or cuda)");
+    return NULL;
+  }
+  if (d == JIT_DEVICE_EMU || d == JIT_DEVICE_CUDA) {
+    snprintf(last_error, sizeof last_error,
+             "the %s device is not available yet in this build: the GPU path has not landed",
+             d == JIT_DEVICE_EMU ? "emu" : "cuda");
+    return NULL;
+  }
+  jit_context *ctx = calloc(1, sizeof *ctx);
+  if (!ctx) {
+    snprintf(last_error, sizeof last_error, "out of memory");
+    return NULL;
+  }
+  ctx->device = JIT_DEVICE_CPU;
+  snprintf(ctx->info, sizeof ctx->info, "cpu: %s%s", d == JIT_DEVICE_AUTO ? "chosen by " : "asked by ",
+           d == JIT_DEVICE_AUTO ? "AUTO (the GPU path is not available yet in this build)" : why);
+  pthread_mutex_init(&ctx->lock, NULL);
+  sj_cache_init(&ctx->cache);
+  ctx->pool = sj_pool_new(default_threads());
+  return ctx;
+}
+
+void jit_context_destroy(jit_context *ctx) {
+  if (!ctx) return;
+  sj_cache_clear(&ctx->cache);
+  sj_pool_free(ctx->pool);
+  sj_program_free(ctx->params_program);
+  free(ctx->source_name);
+  pthread_mutex_destroy(&ctx->lock);
+  free(ctx);
+}
+
+const char *jit_context_error(const jit_context *ctx) { return ctx ? ctx->error : last_error; }
+const char *jit_context_info(const jit_context *ctx) { return ctx ? ctx->info : ""; }
+jit_device jit_context_device(const jit_context *ctx) { return ctx->device; }
+
+void jit_context_set_options(jit_context *ctx, const jit_options *opts) {
+  jit_options o = {0};
+  if (opts) o = *opts;
+  pthread_mutex_lock(&ctx->lock);
+  free(ctx->source_name);
+  ctx->source_name = o.source_name ? strdup(o.source_name) : NULL;
+  o.source_name = NULL;
+  int threads = o.threads > 0 ? o.threads : default_threads();
+  if (threads != sj_pool_size(ctx->pool)) {
+    sj_pool_free(ctx->pool);
+    ctx->pool = sj_pool_new(threads);
+  }
+  ctx->opts = o;
+  pthread_mutex_unlock(&ctx->lock);
+}
+
+void jit_context_stats(const jit_context *ctx, jit_stats *out) {
+  pthread_mutex_lock((pthread_mutex_t *)&ctx->lock);
+  *out = ctx->stats;
+  pthread_mutex_unlock((pthread_mutex_t *)&ctx->lock);
+}
+
+/* --- validation of a call against a compiled kernel --- */
+
+static int validate(jit_kernel *k, const jit_arg *args, int nargs) {
+  jit_context *ctx = k->ctx;
+  const sj_func *fn = k->fn;
+  if (nargs != k->nparams || (nargs && !args))
+    return fail(ctx, JIT_ERR_ARGS, "'%s' takes %d arguments, %d given", fn->name, k->nparams,
+                nargs);
+  for (int i = 0; i < nargs; i++) {
+    const char *name = fn->params[i]->name;
+    if (args[i].kind != k->kinds[i])
+      return fail(ctx, JIT_ERR_ARGS, "argument %d ('%s') has the wrong kind", i + 1, name);
+    long v = args[i].kind == JIT_ARG_INT ? args[i].v.i : args[i].kind == JIT_ARG_LONG ? args[i].v.l : 0;
+    if (v != k->shape[i])
+      return fail(ctx, JIT_ERR_ARGS,
+                  "argument %d ('%s') is %ld but the kernel was compiled for %ld", i + 1, name, v,
+                  k->shape[i]);
+    if (args[i].kind == JIT_ARG_PTR && !args[i].v.p)
+      return fail(ctx, JIT_ERR_ARGS, "argument %d ('%s') is a NULL pointer", i + 1, name);
+  }
+  /* The model assumes distinct arrays: refuse any two whose bytes overlap. */
+  for (int i = 0; i < nargs; i++) {
+    if (args[i].kind != JIT_ARG_PTR || !k->bytes[i]) continue;
+    const char *a = args[i].v.p;
+    for (int j = i + 1; j < nargs; j++) {
+      if (args[j].kind != JIT_ARG_PTR || !k->bytes[j]) continue;
+      const char *b = args[j].v.p;
+      if (a < b + k->bytes[j] && b < a + k->bytes[i])
+        return fail(ctx, JIT_ERR_ARGS,
+                    "arrays '%s' and '%s' overlap in memory; pass distinct arrays",
+                    fn->params[i]->name, fn->params[j]->name);
+    }
+  }
+  return 0;
+}
+
+typedef struct run_job {
+  jit_kernel *k;
+  void **arrays;
+  double *scalars;
+} run_job;
+
+static void run_thread(void *arg, int tid, int nth, void *bar) {
+  run_job *j = arg;
+  j->k->entry(j->arrays, j->scalars, tid, nth, bar);
+}
+
+int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs) {
+  if (!k) return JIT_ERR_ARGS;
+  int rc = validate(k, args, nargs);
+  if (rc) return rc;
+  void *arrays[k->narrays + 1];
+  double scalars[k->nscalars + 1];
+  for (int i = 0; i < nargs; i++) {
+    const sj_sym *p = k->fn->params[i];
+    if (p->kind == SJ_SYM_ARRAY) arrays[p->id] = args[i].v.p;
+  }
+  for (int i = 0, s = 0; i < nargs; i++)
+    if (k->fn->params[i]->kind == SJ_SYM_SCALAR)
+      scalars[s++] = args[i].kind == JIT_ARG_FLOAT ? args[i].v.f : args[i].v.d;
+  run_job job = {k, arrays, scalars};
+  if (k->nthreads > 1)
+    sj_pool_run(k->ctx->pool, run_thread, &job);
+  else
+    k->entry(arrays, scalars, 0, 1, NULL);
+  pthread_mutex_lock(&k->ctx->lock);
+  k->ctx->stats.runs++;
+  pthread_mutex_unlock(&k->ctx->lock);
+  return 0;
+}
+
+static int get_kernel(jit_context *ctx, const char *source, const char *entry,
+                      const jit_arg *args, int nargs, jit_kernel **k) {
+  sj_error err = {0, {0}};
+  int rc = sj_cache_get(ctx, source, entry, args, nargs, k, &err);
+  if (rc) {
+    set_error(ctx, &err);
+    return rc;
+  }
+  return 0;
+}
+
+int jit_stencil_run(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
+                    int nargs) {
+  if (!ctx) return JIT_ERR_ARGS;
+  jit_kernel *k;
+  int rc = get_kernel(ctx, source, entry, args, nargs, &k);
+  if (rc) return rc;
+  rc = jit_kernel_run(k, args, nargs);
+  sj_kernel_release(k);
+  return rc;
+}
+
+int jit_kernel_compile(jit_context *ctx, const char *source, const char *entry,
+                       const jit_arg *args, int nargs, jit_kernel **out) {
+  if (!out) return fail(ctx, JIT_ERR_ARGS, "out is NULL");
+  *out = NULL;
+  if (!ctx) return JIT_ERR_ARGS;
+  return get_kernel(ctx, source, entry, args, nargs, out);
+}
+
+void sj_kernel_release(jit_kernel *k) {
+  sj_cache *c = &k->ctx->cache;
+  pthread_mutex_lock(&c->lock);
+  int last = --k->refs == 0;
+  pthread_mutex_unlock(&c->lock);
+  if (last) sj_kernel_free(k);
+}
+
+void jit_kernel_release(jit_kernel *k) {
+  if (k) sj_kernel_release(k);
+}
+
+/* The reference: the user's function compiled as written, with the same validation. */
+int jit_reference_run(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
+                      int nargs) {
+  if (!ctx) return JIT_ERR_ARGS;
+  jit_kernel *k;
+  int rc = get_kernel(ctx, source, entry, args, nargs, &k);
+  if (rc) return rc;
+  rc = validate(k, args, nargs);
+  if (rc) {
+    sj_kernel_release(k);
+    return rc;
+  }
+  sj_error err = {0, {0}};
+  sj_tcc *code = sj_tcc_compile(source, "reference function", &err);
+  void *fn = code ? sj_tcc_symbol(code, k->fn->name) : NULL;
+  if (code && !fn)
+    sj_error_set(&err, JIT_ERR_UNSUPPORTED,
+                 "the reference function '%s' is not visible (is it static?)", k->fn->name);
+  if (fn) {
+    sj_value values[nargs + 1];
+    for (int i = 0; i < nargs; i++) memcpy(&values[i], &args[i].v, sizeof values[i]);
+    rc = sj_ffi_call(k->fn, fn, values, &err);
+  }
+  rc = fn ? rc : err.status;
+  if (rc) set_error(ctx, &err);
+  sj_tcc_free(code);
+  sj_kernel_release(k);
+  return rc;
+}
+
+/* --- accessors --- */
+
+const char *jit_kernel_code(const jit_kernel *k, jit_code_kind kind) {
+  return k && kind == JIT_CODE_C ? k->c_code : NULL;
+}
+const char *jit_kernel_schedule(const jit_kernel *k) { return k ? k->schedule : NULL; }
+jit_device jit_kernel_device(const jit_kernel *k) { return k->device; }
+int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max) {
+  for (int i = 0; i < k->ntiles && i < max; i++) sizes[i] = k->tiles[i];
+  return k->ntiles;
+}
+void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out) { *out = k->times; }
+int jit_kernel_param_count(const jit_kernel *k) { return k->nparams; }
+const jit_param_info *jit_kernel_param(const jit_kernel *k, int i) {
+  return i >= 0 && i < k->nparams ? &k->params[i] : NULL;
+}
+
+int jit_function_params(jit_context *ctx, const char *source, const char *entry,
+                        jit_param_info *out, int max, int *count) {
+  if (!ctx) return JIT_ERR_ARGS;
+  sj_error err = {0, {0}};
+  if (!source) return fail(ctx, JIT_ERR_ARGS, "source is NULL");
+  sj_program *p = sj_parse(source, ctx->source_name, &err);
+  sj_func *fn = p ? sj_program_entry(p, entry, &err) : NULL;
+  if (!fn) {
+    sj_program_free(p);
+    set_error(ctx, &err);
+    return err.status;
+  }
+  int n = 0;
+  for (int i = 0; i < fn->nparams && i < max; i++, n++) {
+    const sj_sym *s = fn->params[i];
+    jit_param_info *info = &out[i];
+    memset(info, 0, sizeof *info);
+    info->name = s->name;
+    info->rank = s->kind == SJ_SYM_ARRAY ? s->rank : 0;
+    info->is_const = s->is_const;
+    jit_arg_kind scalar = sj_scalar_kind(s->type);
+    info->kind = s->kind == SJ_SYM_ARRAY ? JIT_ARG_PTR : scalar;
+    info->elem_kind = s->kind == SJ_SYM_ARRAY ? scalar : 0;
+  }
+  if (count) *count = n;
+  pthread_mutex_lock(&ctx->lock);
+  sj_program_free(ctx->params_program);
+  ctx->params_program = p;
+  pthread_mutex_unlock(&ctx->lock);
+  return 0;
+}

@@ -1,0 +1,180 @@
+/* The typed AST of the C99 subset stenciljit accepts.
+ *
+ * The parser resolves every name and makes every implicit conversion explicit, so later
+ * stages never apply C's conversion rules themselves:
+ *  - each SJ_E_BINARY arithmetic node has both operands of the node's type (the usual
+ *    arithmetic conversions were applied with SJ_E_CAST nodes marked implicit);
+ *  - comparison, &&, || and ! nodes have type int, comparison operands share one type;
+ *  - compound assignments are desugared: `A[i] += e` becomes
+ *    `A[i] = (T)(A[i] + e')` with the usual conversions, so the model sees the read;
+ *  - the right side of an assignment already has the type of the left side.
+ * All nodes live in one arena owned by the sj_program. */
+#ifndef SJ_AST_H
+#define SJ_AST_H
+
+#include <stddef.h>
+
+typedef enum sj_type {
+  SJ_TY_VOID,
+  SJ_TY_INT,   /* C int: 32-bit */
+  SJ_TY_LONG,  /* C long: 64-bit on the platforms we support */
+  SJ_TY_FLOAT, /* IEEE binary32 */
+  SJ_TY_DOUBLE /* IEEE binary64 */
+} sj_type;
+
+typedef struct sj_loc {
+  int line, col; /* 1-based */
+} sj_loc;
+
+typedef enum sj_sym_kind {
+  SJ_SYM_SHAPE,  /* int or long parameter: the kernel is specialized for its value */
+  SJ_SYM_SCALAR, /* float or double parameter: passed at run time */
+  SJ_SYM_ARRAY,  /* array parameter with extents */
+  SJ_SYM_ITER,   /* loop iterator (type int) */
+  SJ_SYM_LOCAL   /* scalar temporary declared inside a loop body */
+} sj_sym_kind;
+
+typedef struct sj_expr sj_expr;
+typedef struct sj_stmt sj_stmt;
+
+typedef struct sj_sym {
+  sj_sym_kind kind;
+  const char *name;
+  sj_type type; /* scalars, iterators, locals: its type; arrays: element type */
+  sj_loc loc;   /* where declared */
+  int param;    /* index in the parameter list, -1 if not a parameter */
+  int id;       /* dense per kind within a function: array 0.., iterator 0.., local 0.. */
+  /* arrays */
+  int rank;
+  sj_expr **extents; /* rank expressions over shape parameters and integer constants */
+  int is_const;      /* declared const: never written */
+} sj_sym;
+
+typedef enum sj_expr_kind {
+  SJ_E_INT,    /* integer literal: ival, type int or long */
+  SJ_E_FLOAT,  /* floating literal: fval (exactly the C value: 0.2f is (float)0.2) */
+  SJ_E_VAR,    /* a shape, scalar, iterator or local: sym */
+  SJ_E_INDEX,  /* array element: sym, nargs indices (each int or long), rank == nargs */
+  SJ_E_UNARY,  /* op: '-' or '!', args[0] */
+  SJ_E_BINARY, /* op: see sj_binop, args[0], args[1] */
+  SJ_E_COND,   /* args[0] ? args[1] : args[2]; args[0] has type int */
+  SJ_E_CAST,   /* (type)args[0]; implicit set when the parser inserted it */
+  SJ_E_CALL    /* fn: one of sj_func_id, args[0..nargs) already of the function's type */
+} sj_expr_kind;
+
+typedef enum sj_binop {
+  SJ_OP_ADD,
+  SJ_OP_SUB,
+  SJ_OP_MUL,
+  SJ_OP_DIV, /* integer: truncating, as in C */
+  SJ_OP_REM, /* integers only, sign of the dividend, as in C */
+  SJ_OP_LT,
+  SJ_OP_LE,
+  SJ_OP_GT,
+  SJ_OP_GE,
+  SJ_OP_EQ,
+  SJ_OP_NE,
+  SJ_OP_AND, /* && */
+  SJ_OP_OR   /* || */
+} sj_binop;
+
+typedef enum sj_func_id {
+  SJ_FN_SQRT,
+  SJ_FN_SQRTF,
+  SJ_FN_FABS,
+  SJ_FN_FABSF,
+  SJ_FN_FMIN,
+  SJ_FN_FMINF,
+  SJ_FN_FMAX,
+  SJ_FN_FMAXF
+} sj_func_id;
+
+struct sj_expr {
+  sj_expr_kind kind;
+  sj_type type; /* type of the value, after C's rules */
+  sj_loc loc;   /* first character of the construct */
+  int op;       /* sj_binop for BINARY; '-' or '!' for UNARY; sj_func_id for CALL */
+  int implicit; /* CAST inserted by the parser */
+  long ival;
+  double fval;
+  sj_sym *sym;
+  int nargs;
+  sj_expr **args;
+};
+
+typedef enum sj_stmt_kind {
+  SJ_S_BLOCK,  /* body[0..nbody) in order */
+  SJ_S_FOR,    /* for (iter = init; cond; iter += step) body[0] */
+  SJ_S_IF,     /* if (cond) body[0] else body[1] (body[1] may be NULL); nbody == 2 */
+  SJ_S_ASSIGN, /* lhs = rhs; lhs is SJ_E_INDEX or a SJ_E_VAR of a local */
+  SJ_S_DECL    /* local declaration: sym, optional init in rhs */
+} sj_stmt_kind;
+
+struct sj_stmt {
+  sj_stmt_kind kind;
+  sj_loc loc;
+  /* FOR */
+  sj_sym *iter;
+  sj_expr *init; /* type int */
+  sj_expr *cond; /* an int-typed condition (comparisons joined by &&) involving iter */
+  long step;     /* nonzero constant; ++ is 1, += c is c, -- is -1 */
+  /* IF */
+  /* ASSIGN, DECL */
+  sj_expr *lhs;
+  sj_expr *rhs;
+  sj_sym *sym; /* DECL */
+  /* FOR, IF, BLOCK */
+  int nbody;
+  sj_stmt **body;
+};
+
+typedef struct sj_func {
+  const char *name;
+  sj_loc loc;
+  int nparams;
+  sj_sym **params;
+  sj_stmt *body; /* SJ_S_BLOCK */
+  int narrays, niters, nlocals;
+} sj_func;
+
+typedef struct sj_arena sj_arena;
+
+typedef struct sj_program {
+  sj_arena *arena;
+  int nfuncs;
+  sj_func **funcs;
+} sj_program;
+
+/* Error of any stage: a status (jit_status values) and one formatted message. */
+typedef struct sj_error {
+  int status;
+  char msg[1024];
+} sj_error;
+
+/* "name:line:col: message" into err; returns err->status. */
+int sj_error_at(sj_error *err, int status, const char *source_name, sj_loc loc, const char *fmt,
+                ...) __attribute__((format(printf, 5, 6)));
+int sj_error_set(sj_error *err, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* --- arena --- */
+sj_arena *sj_arena_new(void);
+void *sj_arena_alloc(sj_arena *a, size_t size); /* zeroed; aborts on exhaustion of memory */
+char *sj_arena_strndup(sj_arena *a, const char *s, size_t n);
+void sj_arena_free(sj_arena *a);
+
+/* --- parser (jit/parse.c) --- */
+/* Parses source; on failure returns NULL and fills err (JIT_ERR_SYNTAX for malformed C,
+ * JIT_ERR_UNSUPPORTED for C outside the subset), with "name:line:col: message". */
+sj_program *sj_parse(const char *source, const char *source_name, sj_error *err);
+void sj_program_free(sj_program *p);
+/* The function called entry, or the only one when entry is NULL; NULL + err otherwise. */
+sj_func *sj_program_entry(sj_program *p, const char *entry, sj_error *err);
+
+/* Names for printing. */
+const char *sj_type_name(sj_type t);
+const char *sj_binop_text(sj_binop op); /* "+", "<=", "&&", ... */
+const char *sj_func_name(sj_func_id fn);
+int sj_type_is_float(sj_type t);
+
+#endif

@@ -1,0 +1,210 @@
+/* The compile pipeline of one kernel: parse, model, dependences, schedule, AST, print,
+ * compile; each stage timed. */
+#include "jit/jit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <isl/ctx.h>
+#include <isl/options.h>
+
+#include "astgen/astgen.h"
+#include "jit/buf.h"
+#include "sched/sched.h"
+
+static double now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static const char *kind_name(jit_arg_kind k) {
+  static const char *names[] = {"JIT_INT", "JIT_LONG", "JIT_FLOAT", "JIT_DOUBLE", "JIT_PTR"};
+  return (unsigned)k < 5 ? names[k] : "an unknown kind";
+}
+
+jit_arg_kind sj_scalar_kind(sj_type t) {
+  switch (t) {
+  case SJ_TY_INT: return JIT_ARG_INT;
+  case SJ_TY_LONG: return JIT_ARG_LONG;
+  case SJ_TY_FLOAT: return JIT_ARG_FLOAT;
+  default: return JIT_ARG_DOUBLE;
+  }
+}
+
+static jit_arg_kind expected_kind(const sj_sym *p) {
+  return p->kind == SJ_SYM_ARRAY ? JIT_ARG_PTR : sj_scalar_kind(p->type);
+}
+
+/* Number and kinds of the arguments against the parameters. */
+static int check_signature(jit_kernel *k, const jit_arg *args, int nargs, sj_error *err) {
+  const sj_func *fn = k->fn;
+  if (nargs != fn->nparams || (nargs && !args))
+    return sj_error_set(err, JIT_ERR_ARGS, "'%s' takes %d argument%s, %d given", fn->name,
+                        fn->nparams, fn->nparams == 1 ? "" : "s", nargs);
+  for (int i = 0; i < nargs; i++)
+    if (args[i].kind != k->kinds[i])
+      return sj_error_set(err, JIT_ERR_ARGS, "argument %d of '%s' ('%s') must be %s, not %s",
+                          i + 1, fn->name, fn->params[i]->name, kind_name(k->kinds[i]),
+                          kind_name(args[i].kind));
+  return 0;
+}
+
+static void describe(jit_kernel *k, const sj_model *m, const sj_stencil *st, const sj_plan *plan) {
+  sj_buf b = {0};
+  sj_buf_printf(&b, "kernel '%s' on %s, specialized for", k->fn->name,
+                k->device == JIT_DEVICE_CPU ? "cpu" : "gpu");
+  int any = 0;
+  for (int i = 0; i < k->nparams; i++)
+    if (k->fn->params[i]->kind == SJ_SYM_SHAPE)
+      sj_buf_printf(&b, "%s %s=%ld", any++ ? "," : "", k->fn->params[i]->name, k->shape[i]);
+  if (!any) sj_buf_puts(&b, " no integer arguments");
+  sj_buf_puts(&b, "\nstatements:\n");
+  for (int i = 0; i < m->nstmts; i++) {
+    char *dom = isl_set_to_str(m->stmts[i]->domain);
+    sj_buf_printf(&b, "  %s (line %d): %s\n", m->stmts[i]->name, m->stmts[i]->body[0]->loc.line,
+                  dom);
+    free(dom);
+  }
+  char *flow = isl_union_map_to_str(m->dep_flow);
+  sj_buf_printf(&b, "flow dependences: %s\n", flow);
+  free(flow);
+  sj_buf_printf(&b, "%s\n%s", st->why, plan->explain);
+  char *tree = isl_schedule_to_str(plan->schedule);
+  sj_buf_printf(&b, "schedule tree: %s\n", tree);
+  free(tree);
+  k->schedule = sj_buf_take(&b);
+}
+
+/* Parameter descriptions with element counts from the model's extents for this shape. */
+static void describe_params(jit_kernel *k, const sj_model *m) {
+  const sj_func *fn = k->fn;
+  for (int i = 0; i < fn->nparams; i++) {
+    const sj_sym *p = fn->params[i];
+    jit_param_info *info = &k->params[i];
+    info->name = p->name;
+    info->kind = k->kinds[i];
+    if (p->kind != SJ_SYM_ARRAY) continue;
+    info->elem_kind = sj_scalar_kind(p->type);
+    info->rank = p->rank;
+    info->is_const = p->is_const;
+    size_t elems = 1;
+    for (int d = 0; d < p->rank; d++) elems *= (size_t)m->extents[p->id][d];
+    info->elems = elems;
+    k->bytes[i] = elems * (p->type == SJ_TY_FLOAT || p->type == SJ_TY_INT ? 4 : 8);
+  }
+}
+
+static int build_cpu(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
+  jit_stage_times *t = &k->times;
+  double t0 = now_us();
+  sj_model *m = NULL;
+  int rc = sj_model_build(ictx, k->fn, k->shape, k->ctx->source_name, &m, err);
+  double t1 = now_us();
+  t->model = t1 - t0;
+  if (rc) return rc;
+  describe_params(k, m);
+  rc = sj_model_dependences(m, err);
+  double t2 = now_us();
+  t->dependences = t2 - t1;
+  sj_stencil st;
+  sj_plan plan;
+  if (!rc) {
+    sj_stencil_recognize(m, &st);
+    rc = sj_schedule_cpu(m, sj_pool_size(k->ctx->pool), &plan, err);
+    if (rc) sj_stencil_clear(&st);
+  }
+  double t3 = now_us();
+  t->schedule = t3 - t2;
+  if (rc) {
+    sj_model_free(m);
+    return rc;
+  }
+  isl_ast_node *ast = sj_ast_generate(plan.schedule);
+  double t4 = now_us();
+  t->ast = t4 - t3;
+  if (!ast) rc = sj_error_set(err, JIT_ERR_INTERNAL, "isl could not generate the AST");
+  if (!rc) {
+    k->c_code = sj_print_c(m, ast);
+    k->nthreads = plan.nthreads;
+    k->ntiles = plan.ntiles;
+    memcpy(k->tiles, plan.tile, sizeof k->tiles);
+    describe(k, m, &st, &plan);
+  }
+  double t5 = now_us();
+  t->print = t5 - t4;
+  isl_ast_node_free(ast);
+  sj_plan_clear(&plan);
+  sj_stencil_clear(&st);
+  sj_model_free(m);
+  if (rc) return rc;
+  k->code = sj_tcc_compile(k->c_code, "generated kernel", err);
+  k->entry = k->code ? (sj_cpu_fn)sj_tcc_symbol(k->code, "__sj_kernel") : NULL;
+  t->compile = now_us() - t5;
+  if (!k->entry)
+    return err->status ? err->status : sj_error_set(err, JIT_ERR_INTERNAL, "no kernel symbol");
+  return 0;
+}
+
+int sj_compile(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
+               int nargs, jit_kernel **out, sj_error *err) {
+  double start = now_us();
+  *out = NULL;
+  if (!source) return sj_error_set(err, JIT_ERR_ARGS, "source is NULL");
+  jit_kernel *k = calloc(1, sizeof *k);
+  k->ctx = ctx;
+  k->refs = 1;
+  k->device = ctx->device;
+  k->program = sj_parse(source, ctx->source_name, err);
+  k->fn = k->program ? sj_program_entry(k->program, entry, err) : NULL;
+  k->times.parse = now_us() - start;
+  if (!k->fn) {
+    sj_kernel_free(k);
+    return err->status;
+  }
+  int n = k->nparams = k->fn->nparams;
+  k->kinds = calloc(n + 1, sizeof *k->kinds);
+  k->shape = calloc(n + 1, sizeof *k->shape);
+  k->params = calloc(n + 1, sizeof *k->params);
+  k->bytes = calloc(n + 1, sizeof *k->bytes);
+  for (int i = 0; i < n; i++) {
+    const sj_sym *p = k->fn->params[i];
+    k->kinds[i] = expected_kind(p);
+    if (p->kind == SJ_SYM_ARRAY) k->narrays++;
+    if (p->kind == SJ_SYM_SCALAR) k->nscalars++;
+  }
+  int rc = check_signature(k, args, nargs, err);
+  for (int i = 0; !rc && i < n; i++)
+    k->shape[i] = args[i].kind == JIT_ARG_INT ? args[i].v.i
+                  : args[i].kind == JIT_ARG_LONG ? args[i].v.l : 0;
+  if (!rc) {
+    isl_ctx *ictx = isl_ctx_alloc();
+    isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
+    rc = build_cpu(k, ictx, err);
+    isl_ctx_free(ictx);
+  }
+  k->times.total = now_us() - start;
+  if (rc) {
+    sj_kernel_free(k);
+    return rc;
+  }
+  if (getenv("JIT_DEBUG") && !strcmp(getenv("JIT_DEBUG"), "1"))
+    fprintf(stderr, "[stenciljit] %s[stenciljit] generated C:\n%s", k->schedule, k->c_code);
+  *out = k;
+  return 0;
+}
+
+void sj_kernel_free(jit_kernel *k) {
+  if (!k) return;
+  sj_tcc_free(k->code);
+  free(k->c_code);
+  free(k->schedule);
+  free(k->kinds);
+  free(k->shape);
+  free(k->params);
+  free(k->bytes);
+  sj_program_free(k->program);
+  free(k);
+}

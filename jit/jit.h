@@ -1,0 +1,70 @@
+/* jit/: internals shared by the public API, the compile pipeline and the cache. */
+#ifndef SJ_JIT_H
+#define SJ_JIT_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "host/host.h"
+#include "jit/ast.h"
+#include "stenciljit.h"
+
+typedef struct sj_cache_entry sj_cache_entry;
+
+typedef struct sj_cache {
+  pthread_mutex_t lock;
+  pthread_cond_t ready; /* an entry left the compiling state */
+  sj_cache_entry **buckets;
+  size_t nbuckets, count;
+} sj_cache;
+
+struct jit_context {
+  jit_device device;
+  jit_options opts;
+  char *source_name; /* copy of opts.source_name */
+  char info[256];
+  pthread_mutex_t lock; /* error, stats, pool creation */
+  char error[1024];
+  jit_stats stats;
+  sj_pool *pool;
+  sj_cache cache;
+  sj_program *params_program; /* keeps jit_function_params' names alive */
+};
+
+struct jit_kernel {
+  jit_context *ctx;
+  int refs; /* the cache holds one; each jit_kernel_compile caller one more */
+  jit_device device;
+  sj_program *program;
+  sj_func *fn;
+  int nparams;
+  jit_arg_kind *kinds;    /* expected kind of each argument */
+  long *shape;            /* integer argument values the kernel is specialized for */
+  jit_param_info *params; /* names point into program */
+  size_t *bytes;          /* per parameter: array size in bytes, 0 for scalars */
+  int narrays, nscalars;
+  char *c_code;
+  char *schedule;
+  int ntiles, tiles[8];
+  int nthreads;
+  sj_tcc *code;
+  sj_cpu_fn entry;
+  jit_stage_times times;
+};
+
+/* Compiles source for args into a new kernel (refs = 1); a jit_status. */
+int sj_compile(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
+               int nargs, jit_kernel **out, sj_error *err);
+void sj_kernel_free(jit_kernel *k);
+
+/* The cache: finds or compiles the kernel for this call and returns it with one more
+ * reference. Concurrent callers with one key compile once. */
+int sj_cache_get(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
+                 int nargs, jit_kernel **out, sj_error *err);
+void sj_cache_init(sj_cache *c);
+void sj_cache_clear(sj_cache *c);
+
+void sj_kernel_release(jit_kernel *k);
+jit_arg_kind sj_scalar_kind(sj_type t); /* the argument kind of a scalar of type t */
+
+#endif

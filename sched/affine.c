@@ -1,0 +1,218 @@
+/* Affine expressions and conditions of the C subset as isl objects.
+ *
+ * Shape parameters are replaced by their values, so everything here is a piecewise
+ * quasi-affine function of loop iterators only. C's truncating division and remainder map
+ * to isl_pw_aff_tdiv_q / tdiv_r, `?:` to isl_pw_aff_cond. */
+#include "sched/affine.h"
+
+#include <isl/aff.h>
+#include <isl/local_space.h>
+#include <isl/val.h>
+
+#include <limits.h>
+
+#include "stenciljit.h"
+
+static int not_affine(sj_affine_env *env, const sj_expr *e, const char *what) {
+  if (!env->failed)
+    sj_error_at(env->err, JIT_ERR_UNSUPPORTED, env->source_name, e->loc,
+                "%s is not affine in the loop iterators: %s", env->what, what);
+  env->failed = 1;
+  return -1;
+}
+
+/* Integer value of e when it does not depend on iterators: literals, shapes, + - * / %. */
+int sj_const_value(const sj_expr *e, const long *shape, long *out) {
+  long a, b;
+  switch (e->kind) {
+  case SJ_E_INT:
+    *out = e->ival;
+    return 0;
+  case SJ_E_VAR:
+    if (e->sym->kind != SJ_SYM_SHAPE) return -1;
+    *out = shape[e->sym->param];
+    return 0;
+  case SJ_E_CAST:
+    if (sj_type_is_float(e->type) || sj_type_is_float(e->args[0]->type)) return -1;
+    if (sj_const_value(e->args[0], shape, &a)) return -1;
+    *out = e->type == SJ_TY_INT ? (long)(int)a : a;
+    return 0;
+  case SJ_E_UNARY:
+    if (e->op != '-' || sj_const_value(e->args[0], shape, &a)) return -1;
+    *out = -a;
+    return 0;
+  case SJ_E_BINARY:
+    if (sj_const_value(e->args[0], shape, &a) || sj_const_value(e->args[1], shape, &b)) return -1;
+    switch (e->op) {
+    case SJ_OP_ADD: return __builtin_add_overflow(a, b, out) ? -1 : 0;
+    case SJ_OP_SUB: return __builtin_sub_overflow(a, b, out) ? -1 : 0;
+    case SJ_OP_MUL: return __builtin_mul_overflow(a, b, out) ? -1 : 0;
+    case SJ_OP_DIV:
+      if (b == 0 || (a == LONG_MIN && b == -1)) return -1;
+      *out = a / b;
+      return 0;
+    case SJ_OP_REM:
+      if (b == 0 || (a == LONG_MIN && b == -1)) return -1;
+      *out = a % b;
+      return 0;
+    default: return -1;
+    }
+  default: return -1;
+  }
+}
+
+static __isl_give isl_pw_aff *cst(__isl_keep isl_space *space, long v) {
+  isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
+  isl_val *val = isl_val_int_from_si(isl_space_get_ctx(space), v);
+  return isl_pw_aff_from_aff(isl_aff_val_on_domain(ls, val));
+}
+
+static __isl_give isl_pw_aff *divide(sj_affine_env *env, const sj_expr *e,
+                                     __isl_keep isl_space *space) {
+  long d;
+  if (sj_const_value(e->args[1], env->shape, &d)) {
+    not_affine(env, e->args[1], "the divisor is not a constant");
+    return NULL;
+  }
+  if (d == 0) {
+    if (!env->failed)
+      sj_error_at(env->err, JIT_ERR_ARGS, env->source_name, e->args[1]->loc, "division by zero");
+    env->failed = 1;
+    return NULL;
+  }
+  isl_pw_aff *a = sj_affine(env, e->args[0], space);
+  if (!a) return NULL;
+  /* C truncates: a / -d == -(a / d) and a % -d == a % d. */
+  isl_pw_aff *r;
+  if (e->op == SJ_OP_DIV) {
+    r = isl_pw_aff_tdiv_q(a, cst(space, d < 0 ? -d : d));
+    if (d < 0) r = isl_pw_aff_neg(r);
+  } else {
+    r = isl_pw_aff_tdiv_r(a, cst(space, d < 0 ? -d : d));
+  }
+  return r;
+}
+
+__isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e,
+                                 __isl_keep isl_space *space) {
+  isl_pw_aff *a, *b;
+  isl_set *c;
+  if (env->failed) return NULL;
+  switch (e->kind) {
+  case SJ_E_INT: return cst(space, e->ival);
+  case SJ_E_VAR:
+    switch (e->sym->kind) {
+    case SJ_SYM_SHAPE: return cst(space, env->shape[e->sym->param]);
+    case SJ_SYM_ITER: {
+      int pos = env->iter_pos[e->sym->id];
+      if (pos < 0 || pos >= (int)isl_space_dim(space, isl_dim_set)) {
+        not_affine(env, e, "iterator used outside its loop");
+        return NULL;
+      }
+      isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
+      return isl_pw_aff_from_aff(isl_aff_var_on_domain(ls, isl_dim_set, pos));
+    }
+    case SJ_SYM_SCALAR:
+      not_affine(env, e, "it depends on the floating-point parameter");
+      return NULL;
+    default: not_affine(env, e, "it depends on a local variable"); return NULL;
+    }
+  case SJ_E_CAST:
+    if (sj_type_is_float(e->type) || sj_type_is_float(e->args[0]->type)) {
+      not_affine(env, e, "it converts through a floating-point type");
+      return NULL;
+    }
+    return sj_affine(env, e->args[0], space);
+  case SJ_E_UNARY:
+    if (e->op == '-') return isl_pw_aff_neg(sj_affine(env, e->args[0], space));
+    c = sj_condition(env, e, space);
+    return c ? isl_set_indicator_function(c) : NULL;
+  case SJ_E_COND:
+    c = sj_condition(env, e->args[0], space);
+    a = c ? sj_affine(env, e->args[1], space) : NULL;
+    b = a ? sj_affine(env, e->args[2], space) : NULL;
+    if (!b) {
+      isl_set_free(c);
+      isl_pw_aff_free(a);
+      return NULL;
+    }
+    return isl_pw_aff_cond(isl_set_indicator_function(c), a, b);
+  case SJ_E_BINARY:
+    switch (e->op) {
+    case SJ_OP_ADD:
+    case SJ_OP_SUB:
+    case SJ_OP_MUL:
+      a = sj_affine(env, e->args[0], space);
+      b = a ? sj_affine(env, e->args[1], space) : NULL;
+      if (!b) {
+        isl_pw_aff_free(a);
+        return NULL;
+      }
+      if (e->op == SJ_OP_ADD) return isl_pw_aff_add(a, b);
+      if (e->op == SJ_OP_SUB) return isl_pw_aff_sub(a, b);
+      if (!isl_pw_aff_is_cst(a) && !isl_pw_aff_is_cst(b)) {
+        isl_pw_aff_free(a);
+        isl_pw_aff_free(b);
+        not_affine(env, e, "a product of two iterator-dependent values");
+        return NULL;
+      }
+      return isl_pw_aff_mul(a, b);
+    case SJ_OP_DIV:
+    case SJ_OP_REM: return divide(env, e, space);
+    default:
+      c = sj_condition(env, e, space);
+      return c ? isl_set_indicator_function(c) : NULL;
+    }
+  case SJ_E_FLOAT: not_affine(env, e, "a floating-point value"); return NULL;
+  case SJ_E_INDEX: not_affine(env, e, "it reads an array element"); return NULL;
+  case SJ_E_CALL: not_affine(env, e, "it calls a math function"); return NULL;
+  }
+  not_affine(env, e, "unexpected expression");
+  return NULL;
+}
+
+static __isl_give isl_set *compare(int op, __isl_take isl_pw_aff *a, __isl_take isl_pw_aff *b) {
+  switch (op) {
+  case SJ_OP_LT: return isl_pw_aff_lt_set(a, b);
+  case SJ_OP_LE: return isl_pw_aff_le_set(a, b);
+  case SJ_OP_GT: return isl_pw_aff_gt_set(a, b);
+  case SJ_OP_GE: return isl_pw_aff_ge_set(a, b);
+  case SJ_OP_EQ: return isl_pw_aff_eq_set(a, b);
+  default: return isl_pw_aff_ne_set(a, b);
+  }
+}
+
+__isl_give isl_set *sj_condition(sj_affine_env *env, const sj_expr *e,
+                                 __isl_keep isl_space *space) {
+  isl_set *a, *b;
+  isl_pw_aff *x, *y;
+  if (env->failed) return NULL;
+  if (e->kind == SJ_E_UNARY && e->op == '!') {
+    a = sj_condition(env, e->args[0], space);
+    return a ? isl_set_complement(a) : NULL;
+  }
+  if (e->kind == SJ_E_BINARY && (e->op == SJ_OP_AND || e->op == SJ_OP_OR)) {
+    a = sj_condition(env, e->args[0], space);
+    b = a ? sj_condition(env, e->args[1], space) : NULL;
+    if (!b) {
+      isl_set_free(a);
+      return NULL;
+    }
+    return e->op == SJ_OP_AND ? isl_set_intersect(a, b) : isl_set_union(a, b);
+  }
+  if (e->kind == SJ_E_BINARY && e->op >= SJ_OP_LT && e->op <= SJ_OP_NE) {
+    if (sj_type_is_float(e->args[0]->type)) {
+      not_affine(env, e, "a floating-point comparison");
+      return NULL;
+    }
+    x = sj_affine(env, e->args[0], space);
+    y = x ? sj_affine(env, e->args[1], space) : NULL;
+    if (!y) {
+      isl_pw_aff_free(x);
+      return NULL;
+    }
+    return compare(e->op, x, y);
+  }
+  x = sj_affine(env, e, space);
+  return x ? isl_pw_aff_non_zero_set(x) : NULL;
+}

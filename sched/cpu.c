@@ -1,0 +1,129 @@
+/* The CPU schedule: the C function's own order, with the outermost parallel loops of each
+ * nest tiled and the tile loop spread over the worker threads. Tiles of the outer loop are
+ * one per thread (balanced, no scheduling cost); inner tiles keep a few rows of the
+ * innermost dimension in cache while the outer points are swept. */
+#include "sched/sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/id.h>
+#include <isl/val.h>
+
+#include "jit/buf.h"
+#include "stenciljit.h"
+
+typedef struct cpu_state {
+  sj_model *m;
+  int nthreads;
+  sj_plan *plan;
+  sj_buf *explain;
+  int failed;
+} cpu_state;
+
+static int first_parallel(cpu_state *st, __isl_keep isl_schedule_node *band, int from) {
+  int n = isl_schedule_node_band_n_member(band);
+  for (int k = from; k < n; k++) {
+    int par = sj_member_is_parallel(st->m->deps, band, k);
+    if (par < 0) st->failed = 1;
+    if (par) return k;
+  }
+  return -1;
+}
+
+static long tile_size(int member, int n, long extent, int nthreads) {
+  if (extent < 1) extent = 1;
+  if (member == 0) return (extent + nthreads - 1) / nthreads;
+  long cap = member == n - 1 ? 1024 : 16;
+  return extent < cap ? extent : cap;
+}
+
+static __isl_give isl_schedule_node *parallelize(cpu_state *st,
+                                                 __isl_take isl_schedule_node *node) {
+  int p = first_parallel(st, node, 0);
+  if (p < 0) return node;
+  int up = 0;
+  if (p > 0) {
+    node = isl_schedule_node_band_split(node, p);
+    node = isl_schedule_node_child(node, 0);
+    up++;
+  }
+  int n = isl_schedule_node_band_n_member(node), q = 1;
+  while (q < n && sj_member_is_parallel(st->m->deps, node, q) == 1) q++;
+  if (q < n) node = isl_schedule_node_band_split(node, q);
+
+  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
+  isl_val_list *sizes = isl_val_list_alloc(ctx, q);
+  sj_buf_printf(st->explain, "  parallel loops");
+  for (int k = 0; k < q; k++) {
+    long lo, hi;
+    if (sj_member_range(node, k, &lo, &hi)) st->failed = 1;
+    long size = tile_size(k, q, hi - lo + 1, st->nthreads);
+    sizes = isl_val_list_add(sizes, isl_val_int_from_si(ctx, size));
+    if (st->plan->ntiles < 8) st->plan->tile[st->plan->ntiles++] = (int)size;
+    sj_buf_printf(st->explain, " [%ld..%ld] tile %ld", lo, hi, size);
+  }
+  sj_buf_printf(st->explain, "; tile loop of the first spread over %d threads\n", st->nthreads);
+  isl_space *space = isl_schedule_node_band_get_space(node);
+  node = isl_schedule_node_band_tile(node, isl_multi_val_from_val_list(space, sizes));
+  node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, SJ_MARK_PARALLEL, NULL));
+  while (up--) node = isl_schedule_node_parent(node);
+  return node;
+}
+
+static __isl_give isl_schedule_node *visit(cpu_state *st, __isl_take isl_schedule_node *node) {
+  if (isl_schedule_node_get_type(node) == isl_schedule_node_band) {
+    int n = isl_schedule_node_band_n_member(node);
+    if (first_parallel(st, node, 0) >= 0) return parallelize(st, node);
+    sj_buf_printf(st->explain, "  sequential band of %d loop%s (no parallel loop)\n", n,
+                  n > 1 ? "s" : "");
+  }
+  int n = isl_schedule_node_n_children(node);
+  for (int i = 0; i < n; i++) {
+    node = isl_schedule_node_child(node, i);
+    node = visit(st, node);
+    node = isl_schedule_node_parent(node);
+  }
+  return node;
+}
+
+/* Rough instance count: the sum of the statements' bounding boxes. */
+static double work_estimate(sj_model *m) {
+  double total = 0;
+  for (int i = 0; i < m->nstmts; i++) {
+    double vol = 1;
+    for (int k = 0; k < m->stmts[i]->depth; k++) {
+      long lo, hi;
+      if (sj_set_dim_range(m->stmts[i]->domain, k, &lo, &hi)) return 1e18;
+      vol *= hi >= lo ? (double)(hi - lo + 1) : 0;
+    }
+    total += vol;
+  }
+  return total;
+}
+
+int sj_schedule_cpu(sj_model *m, int nthreads, sj_plan *plan, sj_error *err) {
+  sj_buf explain = {0};
+  memset(plan, 0, sizeof *plan);
+  /* Below this many instances a barrier per parallel loop costs more than it saves. */
+  if (work_estimate(m) < 32768) nthreads = 1;
+  cpu_state st = {m, nthreads, plan, &explain, 0};
+  sj_buf_printf(&explain, "CPU schedule (%d thread%s):\n", nthreads, nthreads > 1 ? "s" : "");
+  isl_schedule_node *root = isl_schedule_get_root(m->original);
+  root = visit(&st, root);
+  plan->schedule = isl_schedule_node_get_schedule(root);
+  isl_schedule_node_free(root);
+  plan->nthreads = nthreads;
+  plan->explain = sj_buf_take(&explain);
+  if (st.failed || !plan->schedule) {
+    sj_plan_clear(plan);
+    return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed while scheduling for the CPU");
+  }
+  return 0;
+}
+
+void sj_plan_clear(sj_plan *plan) {
+  isl_schedule_free(plan->schedule);
+  free(plan->explain);
+  memset(plan, 0, sizeof *plan);
+}

@@ -1,0 +1,478 @@
+/* The polyhedral model of one function for one shape: statement domains, accesses, the
+ * original schedule tree, and the check that no access leaves its array. */
+#include "sched/sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/id.h>
+#include <isl/space.h>
+#include <isl/union_set.h>
+#include <isl/val.h>
+
+#include "sched/affine.h"
+#include "stenciljit.h"
+
+#define MAX_DEPTH 16
+
+typedef struct builder {
+  sj_model *m;
+  sj_error *err;
+  int depth;
+  sj_sym *iters[MAX_DEPTH];
+  int *iter_pos;   /* by iterator id */
+  sj_sym **locals; /* by local id: declared in the statement being built, else NULL */
+  int failed;
+} builder;
+
+/* A schedule under construction: band members not yet inserted, so that a perfect nest
+ * becomes one multi-member band (tilable as a whole) instead of a chain of bands. */
+typedef struct built {
+  isl_schedule *sched;
+  int npending;
+  isl_union_pw_aff *pending[MAX_DEPTH]; /* outermost first */
+} built;
+
+static int fail(builder *b, int status, sj_loc loc, const char *fmt, const char *arg) {
+  if (!b->failed) sj_error_at(b->err, status, b->m->source_name, loc, fmt, arg);
+  b->failed = 1;
+  return -1;
+}
+
+static void built_clear(built *x) {
+  isl_schedule_free(x->sched);
+  for (int i = 0; i < x->npending; i++) isl_union_pw_aff_free(x->pending[i]);
+  x->sched = NULL;
+  x->npending = 0;
+}
+
+/* Inserts the pending members as one band; returns the bare schedule. */
+static __isl_give isl_schedule *flush(built *x) {
+  isl_schedule *s = x->sched;
+  if (!s || !x->npending) return s;
+  isl_ctx *ctx = isl_schedule_get_ctx(s);
+  isl_union_pw_aff_list *list = isl_union_pw_aff_list_alloc(ctx, x->npending);
+  for (int i = 0; i < x->npending; i++) list = isl_union_pw_aff_list_add(list, x->pending[i]);
+  isl_space *space = isl_space_set_alloc(ctx, 0, x->npending);
+  isl_multi_union_pw_aff *mupa = isl_multi_union_pw_aff_from_union_pw_aff_list(space, list);
+  x->npending = 0;
+  x->sched = NULL;
+  return isl_schedule_insert_partial_schedule(s, mupa);
+}
+
+static __isl_give isl_schedule *sequence(__isl_take isl_schedule *a, __isl_take isl_schedule *b) {
+  if (!a) return b;
+  if (!b) return a;
+  return isl_schedule_sequence(a, b);
+}
+
+static __isl_give isl_space *loop_space(isl_ctx *ctx, int dims) {
+  return isl_space_set_alloc(ctx, 0, dims);
+}
+
+static void affine_env(builder *b, sj_affine_env *env, const char *what) {
+  memset(env, 0, sizeof *env);
+  env->shape = b->m->shape;
+  env->iter_pos = b->iter_pos;
+  env->what = what;
+  env->source_name = b->m->source_name;
+  env->err = b->err;
+  env->failed = b->failed;
+}
+
+/* --- accesses of one statement --- */
+
+static int add_access(builder *b, sj_pstmt *s, const sj_expr *ref, int is_write) {
+  sj_model *m = b->m;
+  sj_affine_env env;
+  char what[96];
+  snprintf(what, sizeof what, "the index of '%s'", ref->sym->name);
+  affine_env(b, &env, what);
+  isl_space *space = isl_set_get_space(s->domain);
+  isl_map *rel = NULL;
+  for (int k = 0; k < ref->nargs; k++) {
+    isl_pw_aff *pa = sj_affine(&env, ref->args[k], space);
+    if (!pa) break;
+    isl_map *dim = isl_map_from_pw_aff(pa);
+    rel = rel ? isl_map_flat_range_product(rel, dim) : dim;
+  }
+  isl_space_free(space);
+  if (env.failed) {
+    isl_map_free(rel);
+    b->failed = 1;
+    return -1;
+  }
+  rel = isl_map_set_tuple_name(rel, isl_dim_out, ref->sym->name);
+  rel = isl_map_intersect_domain(rel, isl_set_copy(s->domain));
+  m->accesses = realloc(m->accesses, (m->naccesses + 1) * sizeof *m->accesses);
+  m->accesses[m->naccesses++] = (sj_access){s, ref, is_write, rel};
+  return 0;
+}
+
+static int collect_expr(builder *b, sj_pstmt *s, const sj_expr *e) {
+  if (e->kind == SJ_E_VAR && e->sym->kind == SJ_SYM_LOCAL && !b->locals[e->sym->id])
+    return fail(b, JIT_ERR_UNSUPPORTED, e->loc,
+                "scalar '%s' is used outside the straight-line statements where it is "
+                "declared; a scalar cannot carry a value across a loop or an if",
+                e->sym->name);
+  if (e->kind == SJ_E_INDEX && add_access(b, s, e, 0)) return -1;
+  for (int i = 0; i < e->nargs; i++)
+    if (collect_expr(b, s, e->args[i])) return -1;
+  return 0;
+}
+
+static int collect_stmt(builder *b, sj_pstmt *s, const sj_stmt *st) {
+  if (st->rhs && collect_expr(b, s, st->rhs)) return -1;
+  if (st->kind == SJ_S_DECL) {
+    b->locals[st->sym->id] = st->sym;
+    return 0;
+  }
+  const sj_expr *lhs = st->lhs;
+  if (lhs->kind == SJ_E_VAR) {
+    if (!b->locals[lhs->sym->id])
+      return collect_expr(b, s, lhs); /* reports the use outside the declaring group */
+    return 0;
+  }
+  for (int i = 0; i < lhs->nargs; i++)
+    if (collect_expr(b, s, lhs->args[i])) return -1;
+  return add_access(b, s, lhs, 1);
+}
+
+static __isl_give isl_set *name_dims(__isl_take isl_set *set, builder *b, const char *tuple) {
+  set = isl_set_set_tuple_name(set, tuple);
+  for (int i = 0; i < b->depth; i++)
+    set = isl_set_set_dim_name(set, isl_dim_set, i, b->iters[i]->name);
+  return set;
+}
+
+static int build_group(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n,
+                       built *out) {
+  sj_model *m = b->m;
+  sj_pstmt *s = calloc(1, sizeof *s);
+  s->id = m->nstmts;
+  snprintf(s->name, sizeof s->name, "S%d", s->id);
+  s->depth = b->depth;
+  s->iters = calloc(b->depth + 1, sizeof *s->iters);
+  memcpy(s->iters, b->iters, b->depth * sizeof *s->iters);
+  s->body = body;
+  s->nbody = n;
+  s->domain = name_dims(isl_set_copy(context), b, s->name);
+  m->stmts = realloc(m->stmts, (m->nstmts + 1) * sizeof *m->stmts);
+  m->stmts[m->nstmts++] = s;
+  memset(b->locals, 0, m->fn->nlocals * sizeof *b->locals);
+  for (int i = 0; i < n; i++)
+    if (collect_stmt(b, s, body[i])) return -1;
+  out->sched = isl_schedule_from_domain(isl_union_set_from_set(isl_set_copy(s->domain)));
+  return 0;
+}
+
+static int build_stmt(builder *b, __isl_keep isl_set *context, sj_stmt *st, built *out);
+
+static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n,
+                       built *out) {
+  built part = {0};
+  int only = -1; /* a lone compound child keeps its pending members: perfect nesting */
+  int count = 0;
+  for (int i = 0; i < n; i++)
+    if (body[i]->kind != SJ_S_BLOCK || body[i]->nbody) count++, only = i;
+  if (count == 1 && (body[only]->kind == SJ_S_FOR || body[only]->kind == SJ_S_BLOCK))
+    return build_stmt(b, context, body[only], out);
+  for (int i = 0; i < n;) {
+    int j = i;
+    while (j < n && (body[j]->kind == SJ_S_ASSIGN || body[j]->kind == SJ_S_DECL)) j++;
+    memset(&part, 0, sizeof part);
+    if (j > i) {
+      if (build_group(b, context, body + i, j - i, &part)) return -1;
+      i = j;
+    } else if (build_stmt(b, context, body[i++], &part)) {
+      built_clear(&part);
+      return -1;
+    }
+    out->sched = sequence(out->sched, flush(&part));
+  }
+  return 0;
+}
+
+/* The loop's iteration set must be what the C loop runs through: starting at init, going
+ * in the direction of step, the condition may only turn false once. */
+static int check_monotone(builder *b, const sj_stmt *loop, __isl_keep isl_set *ext,
+                          __isl_keep isl_set *cond, __isl_keep isl_set *start) {
+  int d = b->depth;
+  isl_space *space = isl_set_get_space(ext);
+  isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
+  isl_multi_aff *shift = isl_multi_aff_identity(isl_space_map_from_set(space));
+  isl_aff *prev = isl_aff_var_on_domain(ls, isl_dim_set, d);
+  prev = isl_aff_add_constant_si(prev, -loop->step);
+  shift = isl_multi_aff_set_aff(shift, d, prev);
+  /* Points past the start where the condition holds ... */
+  isl_set *later = isl_set_intersect(isl_set_copy(ext), isl_set_copy(cond));
+  later = isl_set_subtract(later, isl_set_copy(start));
+  /* ... must have the condition hold one step earlier too. */
+  isl_set *held = isl_set_preimage_multi_aff(isl_set_copy(cond), shift);
+  isl_bool ok = isl_set_is_subset(later, held);
+  isl_set_free(later);
+  isl_set_free(held);
+  if (ok < 0) return fail(b, JIT_ERR_INTERNAL, loop->loc, "isl failed on the loop %s", "");
+  if (!ok)
+    return fail(b, JIT_ERR_UNSUPPORTED, loop->cond->loc,
+                "the condition of the loop over '%s' is not monotone in its iterator, so the "
+                "loop is not a range",
+                loop->iter->name);
+  return 0;
+}
+
+static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, built *out) {
+  sj_model *m = b->m;
+  isl_ctx *ctx = m->ctx;
+  int d = b->depth;
+  if (d >= MAX_DEPTH) return fail(b, JIT_ERR_UNSUPPORTED, loop->loc, "loops nest deeper than %s", "16");
+  b->iters[d] = loop->iter;
+  b->iter_pos[loop->iter->id] = d;
+  b->depth = d + 1;
+
+  isl_set *ext = isl_set_add_dims(isl_set_copy(context), isl_dim_set, 1);
+  isl_space *space = isl_set_get_space(ext);
+  sj_affine_env env;
+  affine_env(b, &env, "the loop bound");
+  isl_pw_aff *init = sj_affine(&env, loop->init, space);
+  isl_set *cond = init ? sj_condition(&env, loop->cond, space) : NULL;
+  isl_set *dom = NULL, *start = NULL;
+  if (cond) {
+    isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
+    isl_pw_aff *iv = isl_pw_aff_from_aff(isl_aff_var_on_domain(ls, isl_dim_set, d));
+    isl_pw_aff *delta = loop->step > 0 ? isl_pw_aff_sub(isl_pw_aff_copy(iv), isl_pw_aff_copy(init))
+                                       : isl_pw_aff_sub(isl_pw_aff_copy(init), isl_pw_aff_copy(iv));
+    isl_pw_aff *zero = isl_pw_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(space)));
+    isl_set *range = isl_pw_aff_ge_set(isl_pw_aff_copy(delta), isl_pw_aff_copy(zero));
+    start = isl_pw_aff_eq_set(isl_pw_aff_copy(iv), isl_pw_aff_copy(init));
+    long step = loop->step > 0 ? loop->step : -loop->step;
+    if (step > 1) {
+      isl_val *v = isl_val_int_from_si(ctx, step);
+      range = isl_set_intersect(range, isl_pw_aff_eq_set(isl_pw_aff_mod_val(delta, v), zero));
+    } else {
+      isl_pw_aff_free(delta);
+      isl_pw_aff_free(zero);
+    }
+    isl_pw_aff_free(iv);
+    ext = isl_set_intersect(ext, range);
+    if (check_monotone(b, loop, ext, cond, start) == 0) {
+      dom = isl_set_intersect(isl_set_copy(ext), isl_set_copy(cond));
+      dom = isl_set_coalesce(dom);
+      isl_bool bounded = isl_set_is_bounded(dom);
+      if (bounded == isl_bool_false) {
+        fail(b, JIT_ERR_UNSUPPORTED, loop->loc, "the loop over '%s' has no bound", loop->iter->name);
+        dom = isl_set_free(dom);
+      }
+    }
+  }
+  if (env.failed) b->failed = 1;
+  isl_pw_aff_free(init);
+  isl_set_free(cond);
+  isl_set_free(start);
+  isl_set_free(ext);
+  isl_space_free(space);
+
+  built inner = {0};
+  int first = m->nstmts;
+  int rc = dom ? build_stmt(b, dom, loop->body[0], &inner) : -1;
+  isl_set_free(dom);
+  b->depth = d;
+  b->iter_pos[loop->iter->id] = -1;
+  if (rc) {
+    built_clear(&inner);
+    return -1;
+  }
+  if (!inner.sched) return 0; /* empty body */
+
+  /* This loop's member: S[..., i_d, ...] -> [i_d], negated for a decreasing loop. */
+  isl_union_pw_aff *member = NULL;
+  for (int k = first; k < m->nstmts; k++) {
+    isl_space *sp = isl_set_get_space(m->stmts[k]->domain);
+    isl_aff *aff = isl_aff_var_on_domain(isl_local_space_from_space(sp), isl_dim_set, d);
+    if (loop->step < 0) aff = isl_aff_neg(aff);
+    isl_union_pw_aff *upa = isl_union_pw_aff_from_pw_aff(isl_pw_aff_from_aff(aff));
+    member = member ? isl_union_pw_aff_union_add(member, upa) : upa;
+  }
+  if (inner.npending == MAX_DEPTH) inner.sched = flush(&inner);
+  memmove(inner.pending + 1, inner.pending, inner.npending * sizeof *inner.pending);
+  inner.pending[0] = member;
+  inner.npending++;
+  *out = inner;
+  return 0;
+}
+
+static int build_if(builder *b, __isl_keep isl_set *context, sj_stmt *st, built *out) {
+  sj_affine_env env;
+  affine_env(b, &env, "the if condition");
+  isl_space *space = isl_set_get_space(context);
+  isl_set *cond = sj_condition(&env, st->cond, space);
+  isl_space_free(space);
+  if (!cond) {
+    b->failed = 1;
+    return -1;
+  }
+  cond = isl_set_intersect(cond, isl_set_copy(context));
+  isl_set *other = isl_set_subtract(isl_set_copy(context), isl_set_copy(cond));
+  built then_part = {0}, else_part = {0};
+  int rc = build_stmt(b, cond, st->body[0], &then_part);
+  if (!rc && st->body[1]) rc = build_stmt(b, other, st->body[1], &else_part);
+  isl_set_free(cond);
+  isl_set_free(other);
+  if (rc) {
+    built_clear(&then_part);
+    built_clear(&else_part);
+    return -1;
+  }
+  out->sched = sequence(flush(&then_part), flush(&else_part));
+  return 0;
+}
+
+static int build_stmt(builder *b, __isl_keep isl_set *context, sj_stmt *st, built *out) {
+  switch (st->kind) {
+  case SJ_S_FOR: return build_for(b, context, st, out);
+  case SJ_S_IF: return build_if(b, context, st, out);
+  case SJ_S_BLOCK: return build_block(b, context, st->body, st->nbody, out);
+  default: return build_group(b, context, &st, 1, out);
+  }
+}
+
+/* --- extents and bounds --- */
+
+static int eval_extents(sj_model *m, sj_error *err) {
+  const sj_func *fn = m->fn;
+  m->extents = calloc(fn->narrays ? fn->narrays : 1, sizeof *m->extents);
+  for (int p = 0; p < fn->nparams; p++) {
+    const sj_sym *a = fn->params[p];
+    if (a->kind != SJ_SYM_ARRAY) continue;
+    long *ext = m->extents[a->id] = calloc(a->rank, sizeof *ext);
+    long elems = 1;
+    for (int k = 0; k < a->rank; k++) {
+      if (sj_const_value(a->extents[k], m->shape, &ext[k]))
+        return sj_error_at(err, JIT_ERR_ARGS, m->source_name, a->extents[k]->loc,
+                           "extent %d of '%s' overflows for these arguments", k + 1, a->name);
+      if (ext[k] < 0)
+        return sj_error_at(err, JIT_ERR_ARGS, m->source_name, a->extents[k]->loc,
+                           "extent %d of '%s' is %ld for these arguments; extents must not be "
+                           "negative",
+                           k + 1, a->name, ext[k]);
+      if (__builtin_mul_overflow(elems, ext[k], &elems) || elems > (1L << 40))
+        return sj_error_at(err, JIT_ERR_ARGS, m->source_name, a->loc,
+                           "array '%s' is too large for these arguments", a->name);
+    }
+  }
+  return 0;
+}
+
+static void format_point(__isl_keep isl_point *pt, int n, char *buf, size_t size) {
+  size_t len = 0;
+  buf[0] = 0;
+  for (int k = 0; k < n && len < size; k++) {
+    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, k);
+    len += snprintf(buf + len, size - len, "[%ld]", isl_val_get_num_si(v));
+    isl_val_free(v);
+  }
+}
+
+static int check_bounds(sj_model *m, sj_error *err) {
+  for (int i = 0; i < m->naccesses; i++) {
+    const sj_access *acc = &m->accesses[i];
+    const sj_sym *a = acc->ref->sym;
+    const long *ext = m->extents[a->id];
+    isl_set *range = isl_map_range(isl_map_copy(acc->rel));
+    isl_set *box = isl_set_universe(isl_set_get_space(range));
+    for (int k = 0; k < a->rank; k++) {
+      box = isl_set_lower_bound_si(box, isl_dim_set, k, 0);
+      box = isl_set_upper_bound_si(box, isl_dim_set, k, ext[k] - 1);
+    }
+    isl_set *outside = isl_set_subtract(range, box);
+    isl_bool empty = isl_set_is_empty(outside);
+    if (empty == isl_bool_false) {
+      char where[256], decl[128];
+      isl_point *pt = isl_set_sample_point(isl_set_copy(outside));
+      format_point(pt, a->rank, where, sizeof where);
+      isl_point_free(pt);
+      size_t len = 0;
+      for (int k = 0; k < a->rank && len < sizeof decl; k++)
+        len += snprintf(decl + len, sizeof decl - len, "[%ld]", ext[k]);
+      isl_set_free(outside);
+      return sj_error_at(err, JIT_ERR_ARGS, m->source_name, acc->ref->loc,
+                         "%s of '%s' leaves its extents %s for these arguments: e.g. %s%s",
+                         acc->is_write ? "write" : "read", a->name, decl, a->name, where);
+    }
+    isl_set_free(outside);
+    if (empty < 0) return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed in the bounds check");
+  }
+  return 0;
+}
+
+int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const char *source_name,
+                   sj_model **out, sj_error *err) {
+  sj_model *m = calloc(1, sizeof *m);
+  m->ctx = ctx;
+  m->fn = fn;
+  m->shape = shape;
+  m->source_name = source_name;
+  *out = NULL;
+  if (eval_extents(m, err)) {
+    sj_model_free(m);
+    return err->status;
+  }
+  builder b = {m, err, 0, {0}, NULL, NULL, 0};
+  b.iter_pos = malloc((fn->niters + 1) * sizeof *b.iter_pos);
+  for (int i = 0; i < fn->niters; i++) b.iter_pos[i] = -1;
+  b.locals = calloc(fn->nlocals + 1, sizeof *b.locals);
+  isl_set *top = isl_set_universe(loop_space(ctx, 0));
+  built root = {0};
+  int rc = build_stmt(&b, top, fn->body, &root);
+  isl_set_free(top);
+  free(b.iter_pos);
+  free(b.locals);
+  if (!rc) m->original = flush(&root);
+  built_clear(&root);
+  if (rc) {
+    sj_model_free(m);
+    return err->status ? err->status : JIT_ERR_INTERNAL;
+  }
+  if (!m->original) /* no statement at all: an empty schedule */
+    m->original = isl_schedule_empty(isl_space_params_alloc(ctx, 0));
+  m->domain = isl_schedule_get_domain(m->original);
+  m->reads = isl_union_map_empty(isl_space_params_alloc(ctx, 0));
+  m->writes = isl_union_map_copy(m->reads);
+  for (int i = 0; i < m->naccesses; i++) {
+    isl_union_map **to = m->accesses[i].is_write ? &m->writes : &m->reads;
+    *to = isl_union_map_union(*to, isl_union_map_from_map(isl_map_copy(m->accesses[i].rel)));
+  }
+  for (int i = 0; i < m->nstmts; i++)
+    if (m->stmts[i]->depth > m->max_depth) m->max_depth = m->stmts[i]->depth;
+  if (check_bounds(m, err)) {
+    sj_model_free(m);
+    return err->status;
+  }
+  *out = m;
+  return 0;
+}
+
+void sj_model_free(sj_model *m) {
+  if (!m) return;
+  for (int i = 0; i < m->nstmts; i++) {
+    isl_set_free(m->stmts[i]->domain);
+    free(m->stmts[i]->iters);
+    free(m->stmts[i]);
+  }
+  free(m->stmts);
+  for (int i = 0; i < m->naccesses; i++) isl_map_free(m->accesses[i].rel);
+  free(m->accesses);
+  if (m->extents)
+    for (int i = 0; i < m->fn->narrays; i++) free(m->extents[i]);
+  free(m->extents);
+  isl_union_set_free(m->domain);
+  isl_union_map_free(m->reads);
+  isl_union_map_free(m->writes);
+  isl_schedule_free(m->original);
+  isl_union_map_free(m->dep_flow);
+  isl_union_map_free(m->dep_anti);
+  isl_union_map_free(m->dep_output);
+  isl_union_map_free(m->deps);
+  free(m);
+}

@@ -1,0 +1,108 @@
+/* sched/: the polyhedral model of one function specialized for its shape values, its
+ * dependences, and the schedules the backends run.
+ *
+ * Ownership follows isl: fields of the structs below are owned by the struct that holds
+ * them; functions say __isl_give / __isl_take / __isl_keep where objects cross. */
+#ifndef SJ_SCHED_H
+#define SJ_SCHED_H
+
+#include <isl/ctx.h>
+#include <isl/set.h>
+#include <isl/map.h>
+#include <isl/union_set.h>
+#include <isl/union_map.h>
+#include <isl/schedule.h>
+#include <isl/schedule_node.h>
+
+#include "jit/ast.h"
+
+/* One polyhedral statement: a maximal run of straight-line assignments and declarations
+ * of one block. Locals declared in the run are private to each instance, so the run is
+ * one instance of the statement; C order inside the run is kept by printing it whole. */
+typedef struct sj_pstmt {
+  int id;       /* S<id> */
+  char name[16];
+  int depth;    /* number of enclosing loops */
+  sj_sym **iters; /* enclosing iterators, outermost first */
+  sj_stmt **body;
+  int nbody;
+  isl_set *domain; /* owned */
+} sj_pstmt;
+
+/* One array reference of a statement, for error messages and bounds checks. */
+typedef struct sj_access {
+  sj_pstmt *stmt;
+  const sj_expr *ref; /* the SJ_E_INDEX node */
+  int is_write;
+  isl_map *rel; /* owned; statement instance -> array element */
+} sj_access;
+
+typedef struct sj_model {
+  isl_ctx *ctx; /* borrowed: the caller owns the isl_ctx and frees it after the model */
+  const sj_func *fn;
+  const char *source_name;
+  const long *shape; /* value of each integer parameter, indexed by parameter position */
+  long **extents;    /* per array (sym->id): its extents for this shape */
+  int nstmts;
+  sj_pstmt **stmts;
+  int naccesses;
+  sj_access *accesses;
+  isl_union_set *domain;   /* owned: all statement instances */
+  isl_union_map *reads;    /* owned */
+  isl_union_map *writes;   /* owned: every write is a must-write in this subset */
+  isl_schedule *original;  /* owned: the order of the C function */
+  isl_union_map *dep_flow, *dep_anti, *dep_output; /* owned, set by sj_model_dependences */
+  isl_union_map *deps;     /* owned: union of the three */
+  int max_depth;
+} sj_model;
+
+/* Builds domains, accesses and the original schedule; checks that every access stays in the
+ * declared extents for these shape values. Returns a jit_status; on failure *out is NULL. */
+int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const char *source_name,
+                   sj_model **out, sj_error *err);
+int sj_model_dependences(sj_model *m, sj_error *err);
+void sj_model_free(sj_model *m);
+
+/* Dependences not carried by the schedule outside node (its prefix) nor by the band
+ * members before member: the ones member must respect. */
+__isl_give isl_union_map *sj_live_deps(__isl_keep isl_union_map *deps,
+                                       __isl_keep isl_schedule_node *band, int member);
+/* 1 when every live dependence has distance 0 along band member, 0 if not, -1 on error. */
+int sj_member_is_parallel(__isl_keep isl_union_map *deps, __isl_keep isl_schedule_node *band,
+                          int member);
+
+/* Smallest and largest value of band member over the instances below band (lo > hi when
+ * there are none); 0 on success. */
+int sj_member_range(__isl_keep isl_schedule_node *band, int member, long *lo, long *hi);
+int sj_set_dim_range(__isl_keep isl_set *set, int pos, long *lo, long *hi);
+
+/* The stencil form (seed digest 1): an outer loop carrying every dependence over k >= 1
+ * nests whose loops are all parallel. Folding puts nest i of time step t at k*t + i. */
+typedef struct sj_stencil {
+  int is_stencil;
+  int nests;              /* k */
+  const sj_sym *time;     /* the outer loop's iterator */
+  isl_union_map *folded;  /* owned: S[t, s..] -> [k*t + i, s..] */
+  char *why;              /* malloc'd: why the kernel is or is not in stencil form */
+} sj_stencil;
+int sj_stencil_recognize(sj_model *m, sj_stencil *out);
+void sj_stencil_clear(sj_stencil *s);
+
+/* What a schedule decided, for jit_kernel_schedule() and jit_kernel_tile_sizes(). */
+typedef struct sj_plan {
+  isl_schedule *schedule; /* owned */
+  int nthreads; /* CPU: threads the schedule was made for */
+  int ntiles;
+  int tile[8];
+  char *explain; /* malloc'd text */
+} sj_plan;
+
+/* Mark names the schedules put in the tree and the AST walk recognizes. */
+#define SJ_MARK_PARALLEL "sj_parallel" /* the loop below is spread over CPU threads */
+
+/* CPU schedule: the original order with the outermost parallel loops of every nest tiled,
+ * and the tile loop marked for distribution over nthreads. */
+int sj_schedule_cpu(sj_model *m, int nthreads, sj_plan *plan, sj_error *err);
+void sj_plan_clear(sj_plan *plan);
+
+#endif
