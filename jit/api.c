@@ -11,7 +11,7 @@ static __thread char last_error[1024];
 
 const char *jit_last_error(void) { return last_error; }
 
-static void set_error(jit_context *ctx, const sj_error *err) {
+void sj_context_fail(jit_context *ctx, const sj_error *err) {
   pthread_mutex_lock(&ctx->lock);
   snprintf(ctx->error, sizeof ctx->error, "%s", err->msg);
   pthread_mutex_unlock(&ctx->lock);
@@ -25,7 +25,7 @@ static int fail(jit_context *ctx, int status, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(err.msg, sizeof err.msg, fmt, ap);
   va_end(ap);
-  if (ctx) set_error(ctx, &err);
+  if (ctx) sj_context_fail(ctx, &err);
   return status;
 }
 
@@ -187,7 +187,7 @@ static int get_kernel(jit_context *ctx, const char *source, const char *entry,
   sj_error err = {0, {0}};
   int rc = sj_cache_get(ctx, source, entry, args, nargs, k, &err);
   if (rc) {
-    set_error(ctx, &err);
+    sj_context_fail(ctx, &err);
     return rc;
   }
   return 0;
@@ -224,33 +224,15 @@ void jit_kernel_release(jit_kernel *k) {
   if (k) sj_kernel_release(k);
 }
 
-/* The reference: the user's function compiled as written, with the same validation. */
-int jit_reference_run(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
-                      int nargs) {
-  if (!ctx) return JIT_ERR_ARGS;
-  jit_kernel *k;
-  int rc = get_kernel(ctx, source, entry, args, nargs, &k);
+int sj_kernel_for_call(jit_context *ctx, const char *source, const char *entry,
+                       const jit_arg *args, int nargs, jit_kernel **out) {
+  int rc = get_kernel(ctx, source, entry, args, nargs, out);
   if (rc) return rc;
-  rc = validate(k, args, nargs);
+  rc = validate(*out, args, nargs);
   if (rc) {
-    sj_kernel_release(k);
-    return rc;
+    sj_kernel_release(*out);
+    *out = NULL;
   }
-  sj_error err = {0, {0}};
-  sj_tcc *code = sj_tcc_compile(source, "reference function", &err);
-  void *fn = code ? sj_tcc_symbol(code, k->fn->name) : NULL;
-  if (code && !fn)
-    sj_error_set(&err, JIT_ERR_UNSUPPORTED,
-                 "the reference function '%s' is not visible (is it static?)", k->fn->name);
-  if (fn) {
-    sj_value values[nargs + 1];
-    for (int i = 0; i < nargs; i++) memcpy(&values[i], &args[i].v, sizeof values[i]);
-    rc = sj_ffi_call(k->fn, fn, values, &err);
-  }
-  rc = fn ? rc : err.status;
-  if (rc) set_error(ctx, &err);
-  sj_tcc_free(code);
-  sj_kernel_release(k);
   return rc;
 }
 
@@ -280,7 +262,7 @@ int jit_function_params(jit_context *ctx, const char *source, const char *entry,
   sj_func *fn = p ? sj_program_entry(p, entry, &err) : NULL;
   if (!fn) {
     sj_program_free(p);
-    set_error(ctx, &err);
+    sj_context_fail(ctx, &err);
     return err.status;
   }
   int n = 0;

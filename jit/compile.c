@@ -181,7 +181,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
                   : args[i].kind == JIT_ARG_LONG ? args[i].v.l : 0;
   if (!rc) {
     isl_ctx *ictx = isl_ctx_alloc();
-    isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
+    isl_options_set_on_error(ictx, ISL_ON_ERROR_WARN);
     rc = build_cpu(k, ictx, err);
     isl_ctx_free(ictx);
   }

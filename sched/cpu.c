@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/aff.h>
 #include <isl/id.h>
 #include <isl/val.h>
 
@@ -54,15 +55,27 @@ static __isl_give isl_schedule_node *parallelize(cpu_state *st,
 
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   isl_val_list *sizes = isl_val_list_alloc(ctx, q);
+  /* the partial schedule is defined on whole statement spaces; so must the shift be */
+  isl_union_set *domain = isl_union_set_universe(
+      isl_multi_union_pw_aff_domain(isl_schedule_node_band_get_partial_schedule(node)));
+  isl_union_pw_aff_list *shifts = isl_union_pw_aff_list_alloc(ctx, q);
   sj_buf_printf(st->explain, "  parallel loops");
   for (int k = 0; k < q; k++) {
     long lo, hi;
     if (sj_member_range(node, k, &lo, &hi)) st->failed = 1;
     long size = tile_size(k, q, hi - lo + 1, st->nthreads);
     sizes = isl_val_list_add(sizes, isl_val_int_from_si(ctx, size));
+    /* tiles start at the lower bound, not at 0, so none is partial at the low end */
+    shifts = isl_union_pw_aff_list_add(
+        shifts, isl_union_pw_aff_val_on_domain(isl_union_set_copy(domain),
+                                               isl_val_int_from_si(ctx, hi >= lo ? -lo : 0)));
     if (st->plan->ntiles < 8) st->plan->tile[st->plan->ntiles++] = (int)size;
     sj_buf_printf(st->explain, " [%ld..%ld] tile %ld", lo, hi, size);
   }
+  isl_union_set_free(domain);
+  node = isl_schedule_node_band_shift(
+      node, isl_multi_union_pw_aff_from_union_pw_aff_list(isl_schedule_node_band_get_space(node),
+                                                          shifts));
   sj_buf_printf(st->explain, "; tile loop of the first spread over %d threads\n", st->nthreads);
   isl_space *space = isl_schedule_node_band_get_space(node);
   node = isl_schedule_node_band_tile(node, isl_multi_val_from_val_list(space, sizes));

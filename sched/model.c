@@ -155,7 +155,8 @@ static int build_group(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
   s->depth = b->depth;
   s->iters = calloc(b->depth + 1, sizeof *s->iters);
   memcpy(s->iters, b->iters, b->depth * sizeof *s->iters);
-  s->body = body;
+  s->body = malloc(n * sizeof *s->body); /* body may be a caller's temporary */
+  memcpy(s->body, body, n * sizeof *s->body);
   s->nbody = n;
   s->domain = name_dims(isl_set_copy(context), b, s->name);
   m->stmts = realloc(m->stmts, (m->nstmts + 1) * sizeof *m->stmts);
@@ -198,7 +199,7 @@ static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
  * in the direction of step, the condition may only turn false once. */
 static int check_monotone(builder *b, const sj_stmt *loop, __isl_keep isl_set *ext,
                           __isl_keep isl_set *cond, __isl_keep isl_set *start) {
-  int d = b->depth;
+  int d = b->depth - 1; /* the loop's own dimension */
   isl_space *space = isl_set_get_space(ext);
   isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
   isl_multi_aff *shift = isl_multi_aff_identity(isl_space_map_from_set(space));
@@ -458,6 +459,7 @@ void sj_model_free(sj_model *m) {
   for (int i = 0; i < m->nstmts; i++) {
     isl_set_free(m->stmts[i]->domain);
     free(m->stmts[i]->iters);
+    free(m->stmts[i]->body);
     free(m->stmts[i]);
   }
   free(m->stmts);

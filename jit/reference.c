@@ -1,0 +1,131 @@
+/* The reference path: the user's function compiled by TinyCC as written and called through
+ * libffi with the caller's arguments.
+ *
+ * TinyCC does not accept variably modified parameters (float A[2][N][M]), so the text is
+ * adjusted in exactly two ways, keeping every line where it was: the entry's array
+ * parameters get the extents of this call as constants, and the other functions are blanked
+ * (they cannot be called: calls between kernel functions are outside the subset). */
+#include "jit/jit.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit/buf.h"
+#include "sched/affine.h"
+
+static size_t offset_of(const char *src, sj_loc loc) {
+  size_t off = 0;
+  for (int line = 1; line < loc.line && src[off]; off++)
+    if (src[off] == '\n') line++;
+  return off + (size_t)(loc.col - 1);
+}
+
+/* Index just past the bracket matching the one at i ('(' or '{'), skipping comments. */
+static size_t match(const char *s, size_t i) {
+  char open = s[i], close = open == '(' ? ')' : '}';
+  int depth = 0;
+  for (; s[i]; i++) {
+    if (s[i] == '/' && s[i + 1] == '/') {
+      while (s[i] && s[i] != '\n') i++;
+      if (!s[i]) break;
+    } else if (s[i] == '/' && s[i + 1] == '*') {
+      const char *end = strstr(s + i + 2, "*/");
+      i = end ? (size_t)(end - s) + 1 : strlen(s) - 1;
+    } else if (s[i] == open) {
+      depth++;
+    } else if (s[i] == close && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return i;
+}
+
+static void blank(char *s, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++)
+    if (s[i] != '\n') s[i] = ' ';
+}
+
+static const char *ctype(sj_type t) {
+  return t == SJ_TY_INT ? "int" : t == SJ_TY_LONG ? "long" : t == SJ_TY_FLOAT ? "float" : "double";
+}
+
+/* The entry's parameter list with this call's extents. */
+static void params(sj_buf *b, const jit_kernel *k) {
+  const sj_func *fn = k->fn;
+  sj_buf_puts(b, "(");
+  for (int i = 0; i < fn->nparams; i++) {
+    const sj_sym *p = fn->params[i];
+    sj_buf_printf(b, "%s%s%s %s", i ? ", " : "", p->is_const ? "const " : "", ctype(p->type),
+                  p->name);
+    if (p->kind != SJ_SYM_ARRAY) continue;
+    for (int d = 0; d < p->rank; d++) {
+      long e;
+      /* extents were validated when the kernel was built */
+      sj_const_value(p->extents[d], k->shape, &e);
+      sj_buf_printf(b, "[%ld]", e > 0 ? e : 1);
+    }
+  }
+  sj_buf_puts(b, ")");
+}
+
+static char *reference_source(const char *source, const jit_kernel *k) {
+  char *text = strdup(source);
+  const sj_program *prog = k->program;
+  size_t entry_open = 0, entry_close = 0;
+  for (int f = 0; f < prog->nfuncs; f++) {
+    const sj_func *fn = prog->funcs[f];
+    size_t name = offset_of(text, fn->loc);
+    size_t open = name + strlen(fn->name);
+    while (text[open] && text[open] != '(') open++;
+    size_t close = match(text, open);
+    if (fn == k->fn) {
+      entry_open = open, entry_close = close;
+      continue;
+    }
+    size_t start = name;
+    while (start > 0 && (isalnum((unsigned char)text[start - 1]) || text[start - 1] == '_' ||
+                         isspace((unsigned char)text[start - 1])))
+      start--;
+    size_t body = close;
+    while (text[body] && text[body] != '{') body++;
+    blank(text, start, text[body] ? match(text, body) : body);
+  }
+  sj_buf b = {0};
+  sj_buf_printf(&b, "%.*s", (int)entry_open, text);
+  params(&b, k);
+  size_t lines = 0;
+  for (size_t i = entry_open; i < entry_close; i++) lines += text[i] == '\n';
+  while (lines--) sj_buf_puts(&b, "\n"); /* keep the body's line numbers */
+  sj_buf_puts(&b, text + entry_close);
+  free(text);
+  return sj_buf_take(&b);
+}
+
+int jit_reference_run(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
+                      int nargs) {
+  if (!ctx) return JIT_ERR_ARGS;
+  jit_kernel *k;
+  int rc = sj_kernel_for_call(ctx, source, entry, args, nargs, &k);
+  if (rc) return rc;
+  sj_error err = {0, {0}};
+  char *text = reference_source(source, k);
+  sj_tcc *code = sj_tcc_compile(text, "reference function", &err);
+  free(text);
+  void *fn = code ? sj_tcc_symbol(code, k->fn->name) : NULL;
+  if (code && !fn)
+    sj_error_set(&err, JIT_ERR_UNSUPPORTED,
+                 "the reference function '%s' is not visible (is it static?)", k->fn->name);
+  if (fn) {
+    sj_value values[nargs + 1];
+    for (int i = 0; i < nargs; i++) memcpy(&values[i], &args[i].v, sizeof values[i]);
+    rc = sj_ffi_call(k->fn, fn, values, &err);
+  }
+  if (!fn || rc) {
+    rc = err.status;
+    sj_context_fail(ctx, &err);
+  }
+  sj_tcc_free(code);
+  sj_kernel_release(k);
+  return rc;
+}
