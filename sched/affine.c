@@ -14,7 +14,7 @@
 #include "stenciljit.h"
 
 static int not_affine(sj_affine_env *env, const sj_expr *e, const char *what) {
-  if (!env->failed)
+  if (!env->failed && !env->quiet)
     sj_error_at(env->err, JIT_ERR_UNSUPPORTED, env->source_name, e->loc,
                 "%s is not affine in the loop iterators: %s", env->what, what);
   env->failed = 1;
@@ -75,7 +75,7 @@ static __isl_give isl_pw_aff *divide(sj_affine_env *env, const sj_expr *e,
     return NULL;
   }
   if (d == 0) {
-    if (!env->failed)
+    if (!env->failed && !env->quiet)
       sj_error_at(env->err, JIT_ERR_ARGS, env->source_name, e->args[1]->loc, "division by zero");
     env->failed = 1;
     return NULL;

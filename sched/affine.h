@@ -15,6 +15,7 @@ typedef struct sj_affine_env {
   const char *source_name;
   sj_error *err;
   int failed; /* set on the first error; later calls return NULL at once */
+  int quiet;  /* failures leave err alone: the caller has a fallback */
 } sj_affine_env;
 
 /* e as a piecewise quasi-affine function on space (a set space whose dimensions are the

@@ -50,6 +50,7 @@ static void built_clear(built *x) {
 /* Inserts the pending members as one band; returns the bare schedule. */
 static __isl_give isl_schedule *flush(built *x) {
   isl_schedule *s = x->sched;
+  x->sched = NULL;
   if (!s || !x->npending) return s;
   isl_ctx *ctx = isl_schedule_get_ctx(s);
   isl_union_pw_aff_list *list = isl_union_pw_aff_list_alloc(ctx, x->npending);
@@ -57,7 +58,6 @@ static __isl_give isl_schedule *flush(built *x) {
   isl_space *space = isl_space_set_alloc(ctx, 0, x->npending);
   isl_multi_union_pw_aff *mupa = isl_multi_union_pw_aff_from_union_pw_aff_list(space, list);
   x->npending = 0;
-  x->sched = NULL;
   return isl_schedule_insert_partial_schedule(s, mupa);
 }
 
@@ -83,7 +83,10 @@ static void affine_env(builder *b, sj_affine_env *env, const char *what) {
 
 /* --- accesses of one statement --- */
 
-static int add_access(builder *b, sj_pstmt *s, const sj_expr *ref, int is_write) {
+/* guard: the instances where the access happens (C evaluates one side of ?: and the right
+ * side of && and || only when needed); NULL for all of them. */
+static int add_access(builder *b, sj_pstmt *s, const sj_expr *ref, int is_write,
+                      __isl_keep isl_set *guard) {
   sj_model *m = b->m;
   sj_affine_env env;
   char what[96];
@@ -104,26 +107,66 @@ static int add_access(builder *b, sj_pstmt *s, const sj_expr *ref, int is_write)
     return -1;
   }
   rel = isl_map_set_tuple_name(rel, isl_dim_out, ref->sym->name);
-  rel = isl_map_intersect_domain(rel, isl_set_copy(s->domain));
+  rel = isl_map_intersect_domain(rel, isl_set_copy(guard ? guard : s->domain));
   m->accesses = realloc(m->accesses, (m->naccesses + 1) * sizeof *m->accesses);
   m->accesses[m->naccesses++] = (sj_access){s, ref, is_write, rel};
   return 0;
 }
 
-static int collect_expr(builder *b, sj_pstmt *s, const sj_expr *e) {
+static int collect_expr(builder *b, sj_pstmt *s, const sj_expr *e, __isl_keep isl_set *guard);
+
+/* The affine condition c restricted to guard (or to the statement domain), or NULL when c
+ * depends on data: then both sides count as possibly evaluated. */
+static __isl_give isl_set *affine_guard(builder *b, sj_pstmt *s, const sj_expr *c,
+                                        __isl_keep isl_set *guard) {
+  sj_affine_env env;
+  affine_env(b, &env, "a condition");
+  env.quiet = 1;
+  isl_space *space = isl_set_get_space(s->domain);
+  isl_set *set = sj_condition(&env, c, space);
+  isl_space_free(space);
+  return set ? isl_set_intersect(set, isl_set_copy(guard ? guard : s->domain)) : NULL;
+}
+
+static int collect_guarded(builder *b, sj_pstmt *s, const sj_expr *e, __isl_keep isl_set *when,
+                           int negate, __isl_keep isl_set *guard) {
+  if (!when) return collect_expr(b, s, e, guard);
+  isl_set *g = negate ? isl_set_subtract(isl_set_copy(guard ? guard : s->domain),
+                                         isl_set_copy(when))
+                      : isl_set_copy(when);
+  int rc = collect_expr(b, s, e, g);
+  isl_set_free(g);
+  return rc;
+}
+
+static int collect_expr(builder *b, sj_pstmt *s, const sj_expr *e, __isl_keep isl_set *guard) {
   if (e->kind == SJ_E_VAR && e->sym->kind == SJ_SYM_LOCAL && !b->locals[e->sym->id])
     return fail(b, JIT_ERR_UNSUPPORTED, e->loc,
                 "scalar '%s' is used outside the straight-line statements where it is "
                 "declared; a scalar cannot carry a value across a loop or an if",
                 e->sym->name);
-  if (e->kind == SJ_E_INDEX && add_access(b, s, e, 0)) return -1;
-  for (int i = 0; i < e->nargs; i++)
-    if (collect_expr(b, s, e->args[i])) return -1;
-  return 0;
+  if (e->kind == SJ_E_INDEX && add_access(b, s, e, 0, guard)) return -1;
+  int lazy = e->kind == SJ_E_COND ||
+             (e->kind == SJ_E_BINARY && (e->op == SJ_OP_AND || e->op == SJ_OP_OR));
+  if (!lazy) {
+    for (int i = 0; i < e->nargs; i++)
+      if (collect_expr(b, s, e->args[i], guard)) return -1;
+    return 0;
+  }
+  if (collect_expr(b, s, e->args[0], guard)) return -1;
+  isl_set *when = affine_guard(b, s, e->args[0], guard);
+  int rc;
+  if (e->kind == SJ_E_COND)
+    rc = collect_guarded(b, s, e->args[1], when, 0, guard) ||
+         collect_guarded(b, s, e->args[2], when, 1, guard);
+  else /* && evaluates its right side where the left holds, || where it does not */
+    rc = collect_guarded(b, s, e->args[1], when, e->op == SJ_OP_OR, guard);
+  isl_set_free(when);
+  return rc ? -1 : 0;
 }
 
 static int collect_stmt(builder *b, sj_pstmt *s, const sj_stmt *st) {
-  if (st->rhs && collect_expr(b, s, st->rhs)) return -1;
+  if (st->rhs && collect_expr(b, s, st->rhs, NULL)) return -1;
   if (st->kind == SJ_S_DECL) {
     b->locals[st->sym->id] = st->sym;
     return 0;
@@ -131,12 +174,12 @@ static int collect_stmt(builder *b, sj_pstmt *s, const sj_stmt *st) {
   const sj_expr *lhs = st->lhs;
   if (lhs->kind == SJ_E_VAR) {
     if (!b->locals[lhs->sym->id])
-      return collect_expr(b, s, lhs); /* reports the use outside the declaring group */
+      return collect_expr(b, s, lhs, NULL); /* reports the use outside its group */
     return 0;
   }
   for (int i = 0; i < lhs->nargs; i++)
-    if (collect_expr(b, s, lhs->args[i])) return -1;
-  return add_access(b, s, lhs, 1);
+    if (collect_expr(b, s, lhs->args[i], NULL)) return -1;
+  return add_access(b, s, lhs, 1, NULL);
 }
 
 static __isl_give isl_set *name_dims(__isl_take isl_set *set, builder *b, const char *tuple) {

@@ -1,0 +1,351 @@
+/* jit_bench: CPU-side measurements of stenciljit, written as Markdown.
+ *
+ *   jit_bench [--out FILE.md] [--size N] [--steps T] [--reps R] [--cold R] [--calls C]
+ *
+ * (a) cold JIT latency, source to runnable, for jacobi-2d: a fresh context per compile,
+ *     median over --cold compiles, split by stage (jit_kernel_stage_times);
+ * (b) warm cache-hit cost: jit_stencil_run with T=0 on a cached shape, per call, next to
+ *     jit_kernel_run of the same (empty) kernel, whose difference is the cache lookup;
+ * (c) CPU throughput against the same C functions compiled into this binary by gcc -O3
+ *     (tests/kernels/jacobi2d_5pt.c and heat2d_9pt.c), on grids beyond the last-level cache;
+ *     both results are compared bit for bit. */
+#include <stenciljit.h>
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SJ_KERNEL_DIR
+#error "SJ_KERNEL_DIR must name tests/kernels"
+#endif
+
+/* The same files, compiled by gcc -O3 (see CMakeLists.txt). */
+void jacobi2d(int T, int N, int M, float A[2][N][M]);
+void heat2d_9pt(int T, int N, int M, float A[2][N][M]);
+
+typedef void (*ref_fn)(int, int, int, void *);
+static void jacobi2d_gcc(int T, int N, int M, void *A) {
+  jacobi2d(T, N, M, A);
+}
+static void heat2d_gcc(int T, int N, int M, void *A) {
+  heat2d_9pt(T, N, M, A);
+}
+
+static double now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof(double), cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  rewind(f);
+  char *s = malloc((size_t)n + 1);
+  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+    free(s);
+    s = NULL;
+  }
+  if (s) s[n] = '\0';
+  fclose(f);
+  return s;
+}
+
+static void fill(float *p, size_t n) {
+  uint64_t s = 42;
+  for (size_t i = 0; i < n; i++) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    p[i] = (float)(s >> 40) * 0x1p-24f;
+  }
+}
+
+static void die(const char *what, const jit_context *ctx) {
+  fprintf(stderr, "jit_bench: %s: %s\n", what, ctx ? jit_context_error(ctx) : jit_last_error());
+  exit(1);
+}
+
+static jit_context *cpu_context(int threads) {
+  jit_context *ctx = jit_context_create(JIT_DEVICE_CPU);
+  if (!ctx) die("jit_context_create", NULL);
+  jit_options o;
+  memset(&o, 0, sizeof o);
+  o.threads = threads;
+  o.source_name = "bench";
+  jit_context_set_options(ctx, &o);
+  return ctx;
+}
+
+/* Markdown goes to stdout and to the results file alike. */
+static FILE *g_md;
+static void md(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void md(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  if (g_md) {
+    va_start(ap, fmt);
+    vfprintf(g_md, fmt, ap);
+    va_end(ap);
+  }
+}
+
+static const char *verdict(int ok) {
+  return ok ? "met" : "**missed**";
+}
+
+typedef struct throughput {
+  double gcc_s, jit_s, jit1_s; /* median seconds per run: gcc -O3, JIT default threads, JIT 1 */
+  int identical;
+} throughput;
+
+/* Median time of `reps` runs after one warm-up, for gcc and for the JIT at two thread counts;
+ * every variant starts from the same data and runs the same number of times. */
+static throughput measure(const char *src, ref_fn ref, int N, int T, int reps) {
+  throughput r = {0, 0, 0, 1};
+  size_t n = 2 * (size_t)N * N;
+  float *init = malloc(n * sizeof(float)), *g = malloc(n * sizeof(float)),
+        *j = malloc(n * sizeof(float));
+  double *times = malloc(sizeof(double) * (size_t)(reps + 1));
+  if (!init || !g || !j || !times) {
+    fprintf(stderr, "jit_bench: out of memory for %dx%d\n", N, N);
+    exit(1);
+  }
+  fill(init, n);
+  memcpy(g, init, n * sizeof(float));
+  for (int k = 0; k <= reps; k++) {
+    double t0 = now_us();
+    ref(T, N, N, g);
+    times[k] = (now_us() - t0) * 1e-6;
+  }
+  r.gcc_s = median(times + 1, reps);
+
+  for (int variant = 0; variant < 2; variant++) {
+    jit_context *ctx = cpu_context(variant == 0 ? 0 : 1);
+    memcpy(j, init, n * sizeof(float));
+    jit_arg args[] = {JIT_INT(T), JIT_INT(N), JIT_INT(N), JIT_PTR(j)};
+    jit_arg shape[] = {JIT_INT(T), JIT_INT(N), JIT_INT(N), JIT_PTR(NULL)};
+    jit_kernel *k = NULL;
+    if (jit_kernel_compile(ctx, src, NULL, shape, 4, &k) != JIT_OK) die("compile", ctx);
+    jit_kernel_release(k);
+    for (int rep = 0; rep <= reps; rep++) {
+      double t0 = now_us();
+      if (jit_stencil_run(ctx, src, NULL, args, 4) != JIT_OK) die("run", ctx);
+      times[rep] = (now_us() - t0) * 1e-6;
+    }
+    if (variant == 0)
+      r.jit_s = median(times + 1, reps);
+    else
+      r.jit1_s = median(times + 1, reps);
+    if (memcmp(j, g, n * sizeof(float)) != 0) r.identical = 0;
+    jit_context_destroy(ctx);
+  }
+  free(init);
+  free(g);
+  free(j);
+  free(times);
+  return r;
+}
+
+static void machine_info(char *model, size_t model_len, char *l3, size_t l3_len) {
+  snprintf(model, model_len, "unknown");
+  snprintf(l3, l3_len, "unknown");
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  char line[512];
+  while (f && fgets(line, sizeof line, f))
+    if (strncmp(line, "model name", 10) == 0) {
+      char *p = strchr(line, ':');
+      if (p) {
+        p += 1 + (p[1] == ' ');
+        p[strcspn(p, "\n")] = '\0';
+        snprintf(model, model_len, "%.200s", p);
+      }
+      break;
+    }
+  if (f) fclose(f);
+  f = fopen("/sys/devices/system/cpu/cpu0/cache/index3/size", "r");
+  if (f && fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\n")] = '\0';
+    snprintf(l3, l3_len, "%.60s", line);
+  }
+  if (f) fclose(f);
+}
+
+int main(int argc, char **argv) {
+  const char *out = NULL;
+  int N = 4096, T = 10, reps = 3, cold = 21, calls = 20000;
+  for (int i = 1; i < argc; i++) {
+    int *target = NULL;
+    if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+      out = argv[++i];
+      continue;
+    }
+    if (strcmp(argv[i], "--size") == 0)
+      target = &N;
+    else if (strcmp(argv[i], "--steps") == 0)
+      target = &T;
+    else if (strcmp(argv[i], "--reps") == 0)
+      target = &reps;
+    else if (strcmp(argv[i], "--cold") == 0)
+      target = &cold;
+    else if (strcmp(argv[i], "--calls") == 0)
+      target = &calls;
+    if (!target || i + 1 >= argc || (*target = atoi(argv[i + 1])) < 1) {
+      fprintf(stderr, "usage: jit_bench [--out FILE.md] [--size N] [--steps T] [--reps R] "
+                      "[--cold R] [--calls C]\n");
+      return 1;
+    }
+    i++;
+  }
+  if (N < 3) N = 3;
+  char *jac_src = read_file(SJ_KERNEL_DIR "/jacobi2d_5pt.c");
+  char *heat_src = read_file(SJ_KERNEL_DIR "/heat2d_9pt.c");
+  if (!jac_src || !heat_src) {
+    fprintf(stderr, "jit_bench: cannot read kernels from %s\n", SJ_KERNEL_DIR);
+    return 1;
+  }
+  if (out) {
+    g_md = fopen(out, "w");
+    if (!g_md) {
+      fprintf(stderr, "jit_bench: cannot write %s\n", out);
+      return 1;
+    }
+  }
+
+  char model[256], l3[64], date[64];
+  machine_info(model, sizeof model, l3, sizeof l3);
+  time_t now = time(NULL);
+  strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
+  md("# stenciljit CPU benchmark\n\n");
+  md("| | |\n|---|---|\n");
+  md("| date | %s |\n| CPU | %s |\n| nproc | %ld |\n| L3 cache | %s |\n", date, model,
+     sysconf(_SC_NPROCESSORS_ONLN), l3);
+  md("| stenciljit | %s |\n| reference compiler | gcc %s, -O3 -ffp-contract=off |\n\n",
+     STENCILJIT_VERSION, __VERSION__);
+
+  /* (a) cold JIT latency */
+  jit_stage_times *st = calloc((size_t)cold, sizeof *st);
+  double *wall = calloc((size_t)cold, sizeof(double)),
+         *create = calloc((size_t)cold, sizeof(double));
+  double *col = calloc((size_t)cold, sizeof(double));
+  if (!st || !wall || !create || !col) return 1;
+  jit_arg shape[] = {JIT_INT(T), JIT_INT(N), JIT_INT(N), JIT_PTR(NULL)};
+  for (int r = 0; r < cold; r++) {
+    double t0 = now_us();
+    jit_context *ctx = cpu_context(0);
+    double t1 = now_us();
+    jit_kernel *k = NULL;
+    if (jit_kernel_compile(ctx, jac_src, NULL, shape, 4, &k) != JIT_OK) die("cold compile", ctx);
+    wall[r] = now_us() - t1;
+    create[r] = t1 - t0;
+    jit_kernel_stage_times(k, &st[r]);
+    jit_kernel_release(k);
+    jit_context_destroy(ctx);
+  }
+  md("## (a) Cold JIT latency: jacobi-2d (%dx%d, T=%d), source to runnable\n\n", N, N, T);
+  md("Fresh context per compile; median of %d compiles; stage times from "
+     "`jit_kernel_stage_times`.\n\n",
+     cold);
+  md("| stage | median (ms) |\n|---|---:|\n");
+  static const char *names[] = {"parse", "model", "dependences", "schedule",
+                                "ast",   "print", "compile",     "total (library)"};
+  for (int s = 0; s < 8; s++) {
+    for (int r = 0; r < cold; r++) {
+      const double *f = &st[r].parse;
+      col[r] = f[s];
+    }
+    md("| %s | %.3f |\n", names[s], median(col, cold) / 1e3);
+  }
+  double cold_ms = median(wall, cold) / 1e3;
+  md("| jit_kernel_compile, wall clock | %.3f |\n", cold_ms);
+  md("| jit_context_create (not included) | %.3f |\n\n", median(create, cold) / 1e3);
+  md("Target: cold JIT < 20 ms: %s.\n\n", verdict(cold_ms < 20.0));
+
+  /* (b) warm cache-hit cost */
+  {
+    int n = 256;
+    jit_context *ctx = cpu_context(0);
+    float *a = malloc(sizeof(float) * 2 * (size_t)n * n);
+    if (!a) return 1;
+    fill(a, 2 * (size_t)n * n);
+    jit_arg args[] = {JIT_INT(0), JIT_INT(n), JIT_INT(n), JIT_PTR(a)};
+    if (jit_stencil_run(ctx, jac_src, NULL, args, 4) != JIT_OK) die("warm-up", ctx);
+    jit_kernel *k = NULL;
+    if (jit_kernel_compile(ctx, jac_src, NULL, args, 4, &k) != JIT_OK) die("compile", ctx);
+    jit_stats s0, s1;
+    jit_context_stats(ctx, &s0);
+    double t0 = now_us();
+    for (int c = 0; c < calls; c++)
+      if (jit_stencil_run(ctx, jac_src, NULL, args, 4) != JIT_OK) die("cached run", ctx);
+    double hit = (now_us() - t0) / calls;
+    jit_context_stats(ctx, &s1);
+    t0 = now_us();
+    for (int c = 0; c < calls; c++)
+      if (jit_kernel_run(k, args, 4) != JIT_OK) die("kernel run", ctx);
+    double direct = (now_us() - t0) / calls;
+    jit_kernel_release(k);
+    jit_context_destroy(ctx);
+    free(a);
+    md("## (b) Warm cache hit: jacobi-2d, T=0, %dx%d, %d calls\n\n", n, n, calls);
+    md("| call | µs per call |\n|---|---:|\n");
+    md("| jit_stencil_run (cache hit) | %.3f |\n", hit);
+    md("| jit_kernel_run of the same empty kernel | %.3f |\n", direct);
+    md("| difference: cache lookup and call overhead | %.3f |\n\n", hit - direct);
+    md("Compiles during the timed calls: %lu (must be 0). Target: cache hit < 5 µs: %s.\n\n",
+       s1.compiles - s0.compiles, verdict(hit < 5.0 && s1.compiles == s0.compiles));
+  }
+
+  /* (c) throughput */
+  double updates = (double)T * (N - 2) * (N - 2);
+  md("## (c) CPU throughput vs gcc -O3: %dx%d floats x 2 buffers (%.0f MiB), T=%d\n\n", N, N,
+     2.0 * N * N * 4 / 1048576.0, T);
+  md("Median of %d runs after one warm-up; updates = T x (N-2)^2 = %.3g per run.\n\n", reps,
+     updates);
+  md("| kernel | gcc -O3 (1 thread) | stenciljit (%ld threads) | ratio | stenciljit (1 thread) "
+     "| ratio | bit-identical |\n",
+     sysconf(_SC_NPROCESSORS_ONLN));
+  md("|---|---:|---:|---:|---:|---:|---|\n");
+  struct {
+    const char *name, *src;
+    ref_fn fn;
+  } ks[2];
+  ks[0].name = "jacobi-2d 5-point";
+  ks[0].src = jac_src;
+  ks[1].name = "heat-2d 9-point";
+  ks[1].src = heat_src;
+  ks[0].fn = jacobi2d_gcc;
+  ks[1].fn = heat2d_gcc;
+  int all_ok = 1;
+  for (int i = 0; i < 2; i++) {
+    throughput r = measure(ks[i].src, ks[i].fn, N, T, reps);
+    double g = updates / r.gcc_s, j = updates / r.jit_s, j1 = updates / r.jit1_s;
+    md("| %s | %.3g upd/s | %.3g upd/s | %.2fx | %.3g upd/s | %.2fx | %s |\n", ks[i].name, g, j,
+       j / g, j1, j1 / g, r.identical ? "yes" : "**no**");
+    all_ok &= j / g >= 0.5;
+  }
+  md("\nTarget: stenciljit >= 0.5x gcc -O3 on every kernel: %s.\n", verdict(all_ok));
+  if (g_md) fclose(g_md);
+  free(st);
+  free(wall);
+  free(create);
+  free(col);
+  free(jac_src);
+  free(heat_src);
+  return 0;
+}

@@ -1,0 +1,135 @@
+/* Arena, error formatting and names shared by every stage that handles the AST. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ast.h"
+
+/* Chunks are zeroed by calloc, so allocation never clears memory itself. A request larger
+ * than a chunk gets a chunk of its own; the current chunk keeps its free space. */
+enum { CHUNK = 64 * 1024, ALIGN = 16 };
+
+typedef struct chunk {
+  struct chunk *next;
+  size_t used, size;
+  /* data follows, ALIGN-aligned */
+} chunk;
+
+struct sj_arena {
+  chunk *head;
+};
+
+#define HDR ((sizeof(chunk) + ALIGN - 1) / ALIGN * ALIGN)
+
+static void out_of_memory(void) {
+  fputs("stenciljit: out of memory\n", stderr);
+  abort();
+}
+
+static chunk *new_chunk(size_t size, chunk *next) {
+  chunk *c;
+  if (size > SIZE_MAX - HDR) out_of_memory();
+  c = calloc(1, HDR + size);
+  if (!c) out_of_memory();
+  c->next = next;
+  c->size = size;
+  return c;
+}
+
+sj_arena *sj_arena_new(void) {
+  sj_arena *a = calloc(1, sizeof *a);
+  if (!a) out_of_memory();
+  return a;
+}
+
+void *sj_arena_alloc(sj_arena *a, size_t size) {
+  chunk *c = a->head;
+  if (size > SIZE_MAX - ALIGN) out_of_memory();
+  size = (size + ALIGN - 1) / ALIGN * ALIGN;
+  if (size > CHUNK / 4) {
+    /* Big blocks go behind the head so the head's free space stays usable. */
+    chunk *big = new_chunk(size, c ? c->next : NULL);
+    if (c)
+      c->next = big;
+    else
+      a->head = big;
+    big->used = size;
+    return (char *)big + HDR;
+  }
+  if (!c || c->size - c->used < size) c = a->head = new_chunk(CHUNK, c);
+  c->used += size;
+  return (char *)c + HDR + c->used - size;
+}
+
+char *sj_arena_strndup(sj_arena *a, const char *s, size_t n) {
+  size_t len = 0;
+  char *d;
+  while (len < n && s[len]) len++;
+  d = sj_arena_alloc(a, len + 1);
+  memcpy(d, s, len);
+  return d;
+}
+
+void sj_arena_free(sj_arena *a) {
+  chunk *c, *next;
+  if (!a) return;
+  for (c = a->head; c; c = next) {
+    next = c->next;
+    free(c);
+  }
+  free(a);
+}
+
+static int vset(sj_error *err, int status, const char *prefix, const char *fmt, va_list ap) {
+  size_t n;
+  if (!err) return status;
+  err->status = status;
+  n = (size_t)snprintf(err->msg, sizeof err->msg, "%s", prefix);
+  if (n < sizeof err->msg) vsnprintf(err->msg + n, sizeof err->msg - n, fmt, ap);
+  return status;
+}
+
+int sj_error_at(sj_error *err, int status, const char *source_name, sj_loc loc, const char *fmt,
+                ...) {
+  /* The prefix is bounded separately so a long source name cannot hide the line:col. */
+  char prefix[256];
+  va_list ap;
+  int r;
+  snprintf(prefix, sizeof prefix, "%.200s:%d:%d: ", source_name ? source_name : "<source>",
+           loc.line, loc.col);
+  va_start(ap, fmt);
+  r = vset(err, status, prefix, fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+int sj_error_set(sj_error *err, int status, const char *fmt, ...) {
+  va_list ap;
+  int r;
+  va_start(ap, fmt);
+  r = vset(err, status, "", fmt, ap);
+  va_end(ap);
+  return r;
+}
+
+const char *sj_type_name(sj_type t) {
+  static const char *names[] = {"void", "int", "long", "float", "double"};
+  return (unsigned)t < sizeof names / sizeof *names ? names[t] : "?";
+}
+
+const char *sj_binop_text(sj_binop op) {
+  static const char *names[] = {
+      "+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+  return (unsigned)op < sizeof names / sizeof *names ? names[op] : "?";
+}
+
+const char *sj_func_name(sj_func_id fn) {
+  static const char *names[] = {"sqrt", "sqrtf", "fabs", "fabsf", "fmin", "fminf", "fmax", "fmaxf"};
+  return (unsigned)fn < sizeof names / sizeof *names ? names[fn] : "?";
+}
+
+int sj_type_is_float(sj_type t) {
+  return t == SJ_TY_FLOAT || t == SJ_TY_DOUBLE;
+}

@@ -1,0 +1,539 @@
+/* stenciljit: command-line front end of the library.
+ *
+ *   stenciljit run FILE.c [options]       run on deterministic pseudo-random data, time it
+ *   stenciljit c FILE.c [options]         print the generated C
+ *   stenciljit ptx FILE.c [options]       print the generated PTX
+ *   stenciljit schedule FILE.c [options]  explain the chosen schedule
+ *
+ * Exit codes: 0 ok, 1 usage, 2 bad input (syntax, arguments, unreadable file), 3 kernel
+ * outside the supported subset, 4 --check found a difference, 5 device or internal error. */
+#include <stenciljit.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_UNSUPPORTED = 3, EXIT_CHECK = 4, EXIT_DEVICE = 5 };
+enum { MAX_PARAMS = 64, MAX_DEFINES = 64 };
+
+typedef struct define {
+  const char *name; /* points into argv; '=' replaced by a copy */
+  size_t name_len;
+  const char *value;
+  int used;
+} define;
+
+typedef struct cli {
+  const char *cmd, *file, *entry;
+  jit_device device;
+  int device_given, check, repeat, corrupt, fast_math, threads;
+  define defs[MAX_DEFINES];
+  int ndefs;
+} cli;
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: stenciljit run|c|ptx|schedule FILE.c [options]\n"
+             "  run       run the kernel on pseudo-random data and time it\n"
+             "  c         print the generated C          ptx       print the generated PTX\n"
+             "  schedule  explain the chosen schedule\n"
+             "options:\n"
+             "  -D NAME=VALUE   value of a parameter (every int/long one; float/double default "
+             "0.75)\n"
+             "  --entry F       function to use when FILE.c holds several\n"
+             "  --device D      auto|cpu|emu|cuda (default auto; $JIT_DEVICE overrides auto)\n"
+             "  --check         compare with the reference (the function itself, run by TinyCC)\n"
+             "  --repeat K      run K times, timing each (default 1)\n"
+             "  --threads N     CPU worker threads (default: one per core)\n"
+             "  --fast-math     allow contraction and approximate division\n"
+             "  --corrupt-result  testing aid: flip one bit of the result before --check\n"
+             "exit codes: 0 ok, 1 usage, 2 bad input, 3 unsupported kernel, 4 check failed,\n"
+             "            5 device or internal error\n");
+}
+
+static int usage_error(const char *what, const char *arg) {
+  fprintf(stderr, "stenciljit: %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
+  usage(stderr);
+  return EXIT_USAGE;
+}
+
+static int status_exit(int st) {
+  switch (st) {
+  case JIT_OK:
+    return 0;
+  case JIT_ERR_SYNTAX:
+  case JIT_ERR_ARGS:
+    return EXIT_INPUT;
+  case JIT_ERR_UNSUPPORTED:
+    return EXIT_UNSUPPORTED;
+  default:
+    return EXIT_DEVICE;
+  }
+}
+
+static int parse_device(const char *s, jit_device *out) {
+  static const struct {
+    const char *name;
+    jit_device dev;
+  } devs[] = {{"auto", JIT_DEVICE_AUTO},
+              {"cpu", JIT_DEVICE_CPU},
+              {"emu", JIT_DEVICE_EMU},
+              {"cuda", JIT_DEVICE_CUDA}};
+  for (size_t i = 0; i < sizeof devs / sizeof devs[0]; i++)
+    if (strcmp(s, devs[i].name) == 0) {
+      *out = devs[i].dev;
+      return 1;
+    }
+  return 0;
+}
+
+static int parse_int(const char *s, long lo, long hi, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi) return 0;
+  *out = v;
+  return 1;
+}
+
+static int parse_args(int argc, char **argv, cli *c) {
+  memset(c, 0, sizeof *c);
+  c->repeat = 1;
+  c->device = JIT_DEVICE_AUTO;
+  if (argc < 2) return usage_error("no command", NULL);
+  if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+    usage(stdout);
+    exit(0);
+  }
+  c->cmd = argv[1];
+  if (strcmp(c->cmd, "run") && strcmp(c->cmd, "c") && strcmp(c->cmd, "ptx") &&
+      strcmp(c->cmd, "schedule"))
+    return usage_error("unknown command", c->cmd);
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+    long v;
+    if (strncmp(a, "-D", 2) == 0) {
+      const char *d = a[2] ? a + 2 : next;
+      if (!a[2]) i++;
+      if (!d) return usage_error("-D needs NAME=VALUE", NULL);
+      const char *eq = strchr(d, '=');
+      if (!eq || eq == d || !eq[1]) return usage_error("-D needs NAME=VALUE", d);
+      if (c->ndefs == MAX_DEFINES) return usage_error("too many -D", NULL);
+      c->defs[c->ndefs].name = d;
+      c->defs[c->ndefs].name_len = (size_t)(eq - d);
+      c->defs[c->ndefs].value = eq + 1;
+      c->ndefs++;
+    } else if (strcmp(a, "--entry") == 0) {
+      if (!next) return usage_error("--entry needs a function name", NULL);
+      c->entry = argv[++i];
+    } else if (strcmp(a, "--device") == 0) {
+      if (!next || !parse_device(next, &c->device))
+        return usage_error("--device needs auto|cpu|emu|cuda", next);
+      c->device_given = 1;
+      i++;
+    } else if (strcmp(a, "--repeat") == 0) {
+      if (!next || !parse_int(next, 1, 1000000, &v))
+        return usage_error("--repeat needs a positive count", next);
+      c->repeat = (int)v;
+      i++;
+    } else if (strcmp(a, "--threads") == 0) {
+      if (!next || !parse_int(next, 0, 4096, &v))
+        return usage_error("--threads needs a count", next);
+      c->threads = (int)v;
+      i++;
+    } else if (strcmp(a, "--check") == 0) {
+      c->check = 1;
+    } else if (strcmp(a, "--fast-math") == 0) {
+      c->fast_math = 1;
+    } else if (strcmp(a, "--corrupt-result") == 0) {
+      c->corrupt = 1;
+    } else if (a[0] == '-' && a[1]) {
+      return usage_error("unknown option", a);
+    } else if (!c->file) {
+      c->file = a;
+    } else {
+      return usage_error("more than one input file", a);
+    }
+  }
+  if (!c->file) return usage_error("no input file", NULL);
+  if (strcmp(c->cmd, "run") && (c->check || c->repeat != 1 || c->corrupt))
+    return usage_error("--check, --repeat and --corrupt-result apply to run only", NULL);
+  return 0;
+}
+
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  char *s = NULL;
+  size_t len = 0, cap = 0;
+  for (;;) {
+    if (cap - len < 4096) {
+      cap = cap ? cap * 2 : 16384;
+      char *t = realloc(s, cap);
+      if (!t) {
+        free(s);
+        fclose(f);
+        return NULL;
+      }
+      s = t;
+    }
+    size_t n = fread(s + len, 1, cap - len - 1, f);
+    len += n;
+    if (n == 0) break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(s);
+    return NULL;
+  }
+  s[len] = '\0';
+  return s;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static size_t elem_size(jit_arg_kind k) {
+  return k == JIT_ARG_INT || k == JIT_ARG_FLOAT ? 4 : 8;
+}
+
+static uint64_t splitmix(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* Deterministic data: integers 0..9, floating values in [-1, 1). */
+static void fill(void *p, jit_arg_kind k, size_t n, uint64_t seed) {
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = splitmix(&seed);
+    switch (k) {
+    case JIT_ARG_INT:
+      ((int *)p)[i] = (int)(r % 10);
+      break;
+    case JIT_ARG_LONG:
+      ((long *)p)[i] = (long)(r % 10);
+      break;
+    case JIT_ARG_FLOAT:
+      ((float *)p)[i] = (float)(r >> 40) * 0x1p-23f - 1.0f;
+      break;
+    default:
+      ((double *)p)[i] = (double)(r >> 11) * 0x1p-52 - 1.0;
+      break;
+    }
+  }
+}
+
+static double elem_value(const void *p, jit_arg_kind k, size_t i) {
+  switch (k) {
+  case JIT_ARG_INT:
+    return ((const int *)p)[i];
+  case JIT_ARG_LONG:
+    return (double)((const long *)p)[i];
+  case JIT_ARG_FLOAT:
+    return ((const float *)p)[i];
+  default:
+    return ((const double *)p)[i];
+  }
+}
+
+static int fail_ctx(jit_context *ctx, int st) {
+  const char *msg = jit_context_error(ctx);
+  fprintf(stderr, "%s\n", msg && *msg ? msg : "stenciljit: failed without a message");
+  return status_exit(st);
+}
+
+/* Builds the argument list from the -D definitions; pointers stay NULL. */
+static int build_args(const cli *c, const jit_param_info *params, int np, jit_arg *args,
+                      define *defs) {
+  for (int i = 0; i < np; i++) {
+    const char *v = NULL;
+    for (int d = 0; d < c->ndefs; d++)
+      if (strlen(params[i].name) == defs[d].name_len &&
+          strncmp(params[i].name, defs[d].name, defs[d].name_len) == 0) {
+        v = defs[d].value;
+        defs[d].used = 1;
+      }
+    char *end;
+    long l;
+    switch (params[i].kind) {
+    case JIT_ARG_INT:
+    case JIT_ARG_LONG:
+      if (!v) {
+        fprintf(stderr, "%s: no value for parameter %s: add -D %s=VALUE\n", c->file, params[i].name,
+                params[i].name);
+        return EXIT_INPUT;
+      }
+      if (!parse_int(v, params[i].kind == JIT_ARG_INT ? INT_MIN : LONG_MIN,
+                     params[i].kind == JIT_ARG_INT ? INT_MAX : LONG_MAX, &l)) {
+        fprintf(stderr, "%s: parameter %s is %s: %s is not a valid value\n", c->file,
+                params[i].name, params[i].kind == JIT_ARG_INT ? "int" : "long", v);
+        return EXIT_INPUT;
+      }
+      args[i] = params[i].kind == JIT_ARG_INT ? JIT_INT((int)l) : JIT_LONG(l);
+      break;
+    case JIT_ARG_FLOAT:
+    case JIT_ARG_DOUBLE: {
+      double x = 0.75;
+      if (v) {
+        x = strtod(v, &end);
+        if (end == v || *end) {
+          fprintf(stderr, "%s: parameter %s: %s is not a number\n", c->file, params[i].name, v);
+          return EXIT_INPUT;
+        }
+      }
+      args[i] = params[i].kind == JIT_ARG_FLOAT ? JIT_FLOAT((float)x) : JIT_DOUBLE(x);
+      break;
+    }
+    case JIT_ARG_PTR:
+      if (v) {
+        fprintf(stderr, "%s: parameter %s is an array and takes no -D value\n", c->file,
+                params[i].name);
+        return EXIT_INPUT;
+      }
+      args[i] = JIT_PTR(NULL);
+      break;
+    }
+  }
+  for (int d = 0; d < c->ndefs; d++)
+    if (!defs[d].used) {
+      fprintf(stderr, "%s: -D %.*s: the function has no such parameter\n", c->file,
+              (int)defs[d].name_len, defs[d].name);
+      return EXIT_INPUT;
+    }
+  return 0;
+}
+
+static const char *device_name(jit_device d) {
+  switch (d) {
+  case JIT_DEVICE_CPU:
+    return "cpu";
+  case JIT_DEVICE_EMU:
+    return "emu";
+  case JIT_DEVICE_CUDA:
+    return "cuda";
+  default:
+    return "auto";
+  }
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k, jit_arg *args,
+                  int np) {
+  void *data[MAX_PARAMS] = {0}, *ref[MAX_PARAMS] = {0};
+  size_t bytes[MAX_PARAMS] = {0};
+  int code = 0;
+  size_t total_bytes = 0;
+  for (int i = 0; i < np; i++) {
+    const jit_param_info *p = jit_kernel_param(k, i);
+    if (p->kind != JIT_ARG_PTR) continue;
+    bytes[i] = p->elems * elem_size(p->elem_kind);
+    total_bytes += bytes[i];
+    data[i] = malloc(bytes[i] ? bytes[i] : 1);
+    if (c->check) ref[i] = malloc(bytes[i] ? bytes[i] : 1);
+    if (!data[i] || (c->check && !ref[i])) {
+      fprintf(stderr, "stenciljit: out of memory for %s (%zu bytes)\n", p->name, bytes[i]);
+      code = EXIT_DEVICE;
+      goto out;
+    }
+    fill(data[i], p->elem_kind, p->elems, 0x5eed0000u + (uint64_t)i);
+    if (c->check) memcpy(ref[i], data[i], bytes[i]);
+    args[i] = JIT_PTR(data[i]);
+  }
+  printf("arrays: %.1f MiB\n", (double)total_bytes / (1024.0 * 1024.0));
+
+  double *times = malloc(sizeof(double) * (size_t)c->repeat);
+  if (!times) {
+    code = EXIT_DEVICE;
+    goto out;
+  }
+  for (int r = 0; r < c->repeat; r++) {
+    double t0 = now_ms();
+    int st = jit_stencil_run(ctx, src, c->entry, args, np);
+    times[r] = now_ms() - t0;
+    if (st != JIT_OK) {
+      free(times);
+      code = fail_ctx(ctx, st);
+      goto out;
+    }
+    printf("run %d: time %.3f ms\n", r + 1, times[r]);
+  }
+  qsort(times, (size_t)c->repeat, sizeof(double), cmp_double);
+  printf("time per run: min %.3f ms, median %.3f ms (%d run%s)\n", times[0], times[c->repeat / 2],
+         c->repeat, c->repeat > 1 ? "s" : "");
+  free(times);
+  jit_stats stats;
+  jit_context_stats(ctx, &stats);
+  printf("context: %lu compile(s), %lu cache hit(s), %lu run(s)\n", stats.compiles,
+         stats.cache_hits, stats.runs);
+
+  if (c->check) {
+    jit_arg rargs[MAX_PARAMS];
+    memcpy(rargs, args, sizeof(jit_arg) * (size_t)np);
+    for (int i = 0; i < np; i++)
+      if (ref[i]) rargs[i] = JIT_PTR(ref[i]);
+    for (int r = 0; r < c->repeat; r++) {
+      int st = jit_reference_run(ctx, src, c->entry, rargs, np);
+      if (st != JIT_OK) {
+        code = fail_ctx(ctx, st);
+        goto out;
+      }
+    }
+    if (c->corrupt) /* flip the lowest bit of the first element of the first non-empty array */
+      for (int i = 0; i < np; i++)
+        if (data[i] && bytes[i]) {
+          ((unsigned char *)data[i])[0] ^= 1;
+          break;
+        }
+    int identical = 1;
+    double maxdiff = 0;
+    for (int i = 0; i < np; i++) {
+      if (!data[i]) continue;
+      const jit_param_info *p = jit_kernel_param(k, i);
+      size_t es = elem_size(p->elem_kind), ndiff = 0;
+      double arrdiff = 0;
+      for (size_t e = 0; e < p->elems; e++) {
+        if (memcmp((char *)data[i] + e * es, (char *)ref[i] + e * es, es) == 0) continue;
+        ndiff++;
+        double d = fabs(elem_value(data[i], p->elem_kind, e) - elem_value(ref[i], p->elem_kind, e));
+        if (d > arrdiff || d != d) arrdiff = d;
+      }
+      if (ndiff) {
+        identical = 0;
+        printf("check: %s: %zu of %zu elements differ, largest absolute difference %.9g\n", p->name,
+               ndiff, p->elems, arrdiff);
+      }
+      if (arrdiff > maxdiff || arrdiff != arrdiff) maxdiff = arrdiff;
+    }
+    printf("check: largest absolute difference %.9g; %s\n", maxdiff,
+           identical ? "bit-identical to the reference" : "NOT bit-identical to the reference");
+    if (!identical) code = EXIT_CHECK;
+  }
+out:
+  for (int i = 0; i < np; i++) {
+    free(data[i]);
+    free(ref[i]);
+  }
+  return code;
+}
+
+int main(int argc, char **argv) {
+  cli c;
+  int code = parse_args(argc, argv, &c);
+  if (code) return code;
+
+  char *src = read_file(c.file);
+  if (!src) {
+    fprintf(stderr, "stenciljit: %s: cannot read: %s\n", c.file, strerror(errno));
+    return EXIT_INPUT;
+  }
+  jit_device dev = c.device;
+  jit_context *ctx = jit_context_create(dev);
+  if (!ctx) {
+    fprintf(stderr, "stenciljit: device %s: %s\n", device_name(dev), jit_last_error());
+    free(src);
+    return EXIT_DEVICE;
+  }
+  jit_options opts;
+  memset(&opts, 0, sizeof opts);
+  opts.source_name = c.file;
+  opts.fast_math = c.fast_math;
+  opts.threads = c.threads;
+  jit_context_set_options(ctx, &opts);
+
+  jit_param_info params[MAX_PARAMS];
+  jit_arg args[MAX_PARAMS];
+  int np = 0;
+  jit_kernel *k = NULL;
+  int st = jit_function_params(ctx, src, c.entry, params, MAX_PARAMS, &np);
+  if (st != JIT_OK) {
+    code = fail_ctx(ctx, st);
+    goto out;
+  }
+  if (np > MAX_PARAMS) {
+    fprintf(stderr, "%s: more than %d parameters\n", c.file, MAX_PARAMS);
+    code = EXIT_INPUT;
+    goto out;
+  }
+  code = build_args(&c, params, np, args, c.defs);
+  if (code) goto out;
+
+  double t0 = now_ms();
+  st = jit_kernel_compile(ctx, src, c.entry, args, np, &k);
+  double t_compile = now_ms() - t0;
+  if (st != JIT_OK) {
+    code = fail_ctx(ctx, st);
+    goto out;
+  }
+
+  if (strcmp(c.cmd, "ptx") == 0 && !jit_kernel_code(k, JIT_CODE_PTX) && !c.device_given &&
+      jit_context_device(ctx) != JIT_DEVICE_EMU) {
+    /* The default device runs C: print what the emulator device (the GPU path) would load. */
+    jit_kernel_release(k);
+    k = NULL;
+    jit_context_destroy(ctx);
+    ctx = jit_context_create(JIT_DEVICE_EMU);
+    if (!ctx) {
+      fprintf(stderr, "stenciljit: no PTX on the default device and device emu: %s\n",
+              jit_last_error());
+      code = EXIT_DEVICE;
+      goto out;
+    }
+    jit_context_set_options(ctx, &opts);
+    st = jit_kernel_compile(ctx, src, c.entry, args, np, &k);
+    if (st != JIT_OK) {
+      code = fail_ctx(ctx, st);
+      goto out;
+    }
+  }
+
+  if (strcmp(c.cmd, "run") == 0) {
+    jit_stage_times tm;
+    jit_kernel_stage_times(k, &tm);
+    printf("device: %s\n", jit_context_info(ctx));
+    printf("compile: %.3f ms (parse %.0f, model %.0f, dependences %.0f, schedule %.0f, ast %.0f, "
+           "print %.0f, compile %.0f us)\n",
+           t_compile, tm.parse, tm.model, tm.dependences, tm.schedule, tm.ast, tm.print,
+           tm.compile);
+    code = do_run(&c, ctx, src, k, args, np);
+  } else if (strcmp(c.cmd, "schedule") == 0) {
+    const char *s = jit_kernel_schedule(k);
+    if (!s) {
+      fprintf(stderr, "stenciljit: no schedule description\n");
+      code = EXIT_DEVICE;
+    } else {
+      fputs(s, stdout);
+      if (*s && s[strlen(s) - 1] != '\n') putchar('\n');
+    }
+  } else {
+    int want_ptx = strcmp(c.cmd, "ptx") == 0;
+    const char *s = jit_kernel_code(k, want_ptx ? JIT_CODE_PTX : JIT_CODE_C);
+    if (!s) {
+      fprintf(stderr, "stenciljit: no %s code for device %s\n", want_ptx ? "PTX" : "C",
+              device_name(jit_kernel_device(k)));
+      code = EXIT_DEVICE;
+    } else {
+      fputs(s, stdout);
+      if (*s && s[strlen(s) - 1] != '\n') putchar('\n');
+    }
+  }
+out:
+  if (k) jit_kernel_release(k);
+  if (ctx) jit_context_destroy(ctx);
+  free(src);
+  return code;
+}

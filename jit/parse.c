@@ -1,0 +1,1213 @@
+/* The parser: recursive descent with precedence climbing. It resolves names and applies
+ * C's typing rules while it parses, so the tree it returns is fully typed (see ast.h).
+ *
+ * Locations: a node carries its first token, except operator nodes (SJ_E_BINARY,
+ * SJ_E_COND) which carry the operator's, so messages about an operator point at it; an
+ * implicit cast or `x != 0` inserted by the parser carries its operand's location.
+ * Errors longjmp out of the parse; everything lives in the program's arena. */
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stenciljit.h"
+#include "ast.h"
+#include "lex.h"
+
+/* Deeper input is refused rather than risking the stack, here and in the later stages
+ * that walk the tree recursively. */
+enum { MAX_NEST = 200, MAX_HEIGHT = 1000 };
+
+#define SYNTAX JIT_ERR_SYNTAX
+#define UNSUP JIT_ERR_UNSUPPORTED
+/* A token's text for "%.*s", bounded so a huge token cannot crowd out the message. */
+#define TOKTEXT(t) (int)((t)->len < 64 ? (t)->len : 64), (t)->text
+
+/* An `int i;` declared without initializer is a candidate until its first use. Used as
+ * the init of a for loop it becomes a placeholder: each such loop gets an SJ_SYM_ITER of
+ * its own and the declaration leaves the tree. Any other first use makes it a local. */
+typedef enum role { PLAIN, CANDIDATE, PLACEHOLDER } role;
+
+typedef struct psym {
+  sj_sym s; /* first: a psym * is an sj_sym * */
+  role role;
+  sj_loc use;         /* initializer or first use outside a for header, for messages */
+  int depth;          /* of its scope */
+  struct psym *outer; /* next in the scope chain */
+} psym;
+
+typedef struct pexpr {
+  sj_expr e; /* first */
+  int height;
+} pexpr;
+
+typedef struct vec {
+  void **v;
+  int n, cap;
+} vec;
+
+typedef struct spec {
+  sj_type type;
+  int is_const, is_static, is_inline;
+  sj_loc loc; /* first token */
+} spec;
+
+typedef struct parser {
+  sj_lexer lx;
+  sj_token tok[4]; /* ring of lookahead tokens */
+  int head, ntok;
+  sj_arena *a;
+  sj_error *err;
+  const char *name;
+  jmp_buf fail;
+  int nest;
+  psym *scope;
+  int depth;
+  vec syms;  /* of the current function, in order of declaration */
+  vec funcs; /* sj_func * */
+} parser;
+
+static sj_expr *expr(parser *p);
+static sj_expr *conditional(parser *p);
+static sj_expr *unary(parser *p);
+static sj_stmt *statement(parser *p);
+
+/* --- errors, tokens, memory --- */
+
+static void fail(parser *p, int status, sj_loc loc, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 4, 5)));
+static void fail(parser *p, int status, sj_loc loc, const char *fmt, ...) {
+  char msg[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  sj_error_at(p->err, status, p->name, loc, "%s", msg);
+  longjmp(p->fail, 1);
+}
+
+static sj_token *peek(parser *p, int k) {
+  while (p->ntok <= k) {
+    if (sj_lex_next(&p->lx, &p->tok[(p->head + p->ntok) & 3])) longjmp(p->fail, 1);
+    p->ntok++;
+  }
+  return &p->tok[(p->head + k) & 3];
+}
+
+static int kind(parser *p) {
+  return peek(p, 0)->kind;
+}
+
+static sj_token next(parser *p) {
+  sj_token t = *peek(p, 0);
+  p->head = (p->head + 1) & 3;
+  p->ntok--;
+  return t;
+}
+
+static int accept(parser *p, int k) {
+  if (kind(p) != k) return 0;
+  next(p);
+  return 1;
+}
+
+static void __attribute__((noreturn)) found(parser *p, const char *expected) {
+  sj_token *t = peek(p, 0);
+  if (t->kind == SJ_T_EOF) fail(p, SYNTAX, t->loc, "expected %s before end of input", expected);
+  fail(p, SYNTAX, t->loc, "expected %s, found '%.*s'", expected, TOKTEXT(t));
+}
+
+static sj_token expect(parser *p, int k) {
+  if (kind(p) != k) {
+    char what[32];
+    snprintf(what, sizeof what, "'%s'", sj_tok_spelling(k));
+    found(p, what);
+  }
+  return next(p);
+}
+
+/* After an expression: a ',' there is C's comma operator, which the subset refuses. */
+static void close_with(parser *p, int k) {
+  if (kind(p) == ',') fail(p, UNSUP, peek(p, 0)->loc, "the comma operator is not supported");
+  expect(p, k);
+}
+
+static void enter(parser *p, sj_loc loc) {
+  if (++p->nest > MAX_NEST)
+    fail(p, UNSUP, loc, "nesting deeper than %d levels is not supported", MAX_NEST);
+}
+
+static void *alloc(parser *p, size_t n) {
+  return sj_arena_alloc(p->a, n);
+}
+
+static void push(parser *p, vec *v, void *x) {
+  if (v->n == v->cap) {
+    int cap = v->cap ? 2 * v->cap : 8;
+    void **nv = alloc(p, (size_t)cap * sizeof *nv);
+    if (v->n) memcpy(nv, v->v, (size_t)v->n * sizeof *nv);
+    v->v = nv;
+    v->cap = cap;
+  }
+  v->v[v->n++] = x;
+}
+
+/* --- expression nodes and C's conversions --- */
+
+static int height(const sj_expr *e) {
+  return ((const pexpr *)e)->height;
+}
+
+static sj_expr *node(parser *p, sj_expr_kind k, sj_type t, sj_loc loc, int nargs,
+                     sj_expr *const *args) {
+  pexpr *x = alloc(p, sizeof *x);
+  int i, h = 0;
+  x->e.kind = k;
+  x->e.type = t;
+  x->e.loc = loc;
+  x->e.nargs = nargs;
+  if (nargs) x->e.args = alloc(p, (size_t)nargs * sizeof *x->e.args);
+  for (i = 0; i < nargs; i++) {
+    x->e.args[i] = args[i];
+    if (height(args[i]) > h) h = height(args[i]);
+  }
+  x->height = h + 1;
+  if (x->height > MAX_HEIGHT)
+    fail(p, UNSUP, loc, "expression nested deeper than %d levels is not supported", MAX_HEIGHT);
+  return &x->e;
+}
+
+static sj_expr *node1(parser *p, sj_expr_kind k, sj_type t, sj_loc loc, sj_expr *a) {
+  return node(p, k, t, loc, 1, &a);
+}
+
+static sj_expr *int_lit(parser *p, sj_type t, long v, sj_loc loc) {
+  sj_expr *e = node(p, SJ_E_INT, t, loc, 0, NULL);
+  e->ival = v;
+  return e;
+}
+
+static sj_expr *float_lit(parser *p, sj_type t, double v, sj_loc loc) {
+  sj_expr *e = node(p, SJ_E_FLOAT, t, loc, 0, NULL);
+  e->fval = v;
+  return e;
+}
+
+static sj_expr *copy(parser *p, const sj_expr *e) {
+  pexpr *x = alloc(p, sizeof *x);
+  int i;
+  *x = *(const pexpr *)e;
+  if (e->nargs) x->e.args = alloc(p, (size_t)e->nargs * sizeof *x->e.args);
+  for (i = 0; i < e->nargs; i++) x->e.args[i] = copy(p, e->args[i]);
+  return &x->e;
+}
+
+static int is_int(sj_type t) {
+  return t == SJ_TY_INT || t == SJ_TY_LONG;
+}
+
+/* The usual arithmetic conversions: sj_type lists int, long, float, double in C's rank. */
+static sj_type common(sj_type a, sj_type b) {
+  return a > b ? a : b;
+}
+
+static sj_expr *conv(parser *p, sj_expr *e, sj_type t) {
+  if (e->type == t) return e;
+  e = node1(p, SJ_E_CAST, t, e->loc, e);
+  e->implicit = 1;
+  return e;
+}
+
+static sj_expr *binop(parser *p, sj_binop op, sj_expr *l, sj_expr *r, sj_loc loc);
+
+/* A scalar used as a truth value: C compares it with 0. */
+static sj_expr *truth(parser *p, sj_expr *e) {
+  if (e->type == SJ_TY_INT) return e;
+  return binop(p, SJ_OP_NE, e,
+               sj_type_is_float(e->type) ? float_lit(p, e->type, 0, e->loc)
+                                         : int_lit(p, e->type, 0, e->loc),
+               e->loc);
+}
+
+static sj_expr *binop(parser *p, sj_binop op, sj_expr *l, sj_expr *r, sj_loc loc) {
+  sj_type t = common(l->type, r->type), result = t;
+  sj_expr *e;
+  if (op == SJ_OP_AND || op == SJ_OP_OR) {
+    l = truth(p, l);
+    r = truth(p, r);
+    result = SJ_TY_INT;
+  } else {
+    if (op == SJ_OP_REM && !is_int(t))
+      fail(p, SYNTAX, loc, "operands of '%%' must be integers, not '%s'", sj_type_name(t));
+    l = conv(p, l, t);
+    r = conv(p, r, t);
+    if (op >= SJ_OP_LT) result = SJ_TY_INT;
+  }
+  e = node(p, SJ_E_BINARY, result, loc, 2, (sj_expr *[]){l, r});
+  e->op = (int)op;
+  return e;
+}
+
+static int mentions(const sj_expr *e, const sj_sym *s) {
+  int i;
+  if (e->kind == SJ_E_VAR && e->sym == s) return 1;
+  for (i = 0; i < e->nargs; i++)
+    if (mentions(e->args[i], s)) return 1;
+  return 0;
+}
+
+/* --- names and scopes --- */
+
+static psym *lookup(parser *p, const char *name, size_t len) {
+  psym *x;
+  for (x = p->scope; x; x = x->outer)
+    if (!strncmp(x->s.name, name, len) && !x->s.name[len]) return x;
+  return NULL;
+}
+
+static psym *declare(parser *p, sj_sym_kind k, sj_type t, const sj_token *name) {
+  psym *x;
+  for (x = p->scope; x && x->depth == p->depth; x = x->outer)
+    if (!strncmp(x->s.name, name->text, name->len) && !x->s.name[name->len])
+      fail(p, SYNTAX, name->loc, "redeclaration of '%s' (declared at %d:%d)", x->s.name,
+           x->s.loc.line, x->s.loc.col);
+  x = alloc(p, sizeof *x);
+  x->s.kind = k;
+  x->s.type = t;
+  x->s.name = sj_arena_strndup(p->a, name->text, name->len);
+  x->s.loc = name->loc;
+  x->s.param = -1;
+  x->depth = p->depth;
+  x->outer = p->scope;
+  p->scope = x;
+  push(p, &p->syms, x);
+  return x;
+}
+
+static void open_scope(parser *p) {
+  p->depth++;
+}
+
+static void close_scope(parser *p) {
+  while (p->scope && p->scope->depth == p->depth) p->scope = p->scope->outer;
+  p->depth--;
+}
+
+static void use(parser *p, psym *x, sj_loc loc) {
+  if (x->role == PLACEHOLDER) fail(p, UNSUP, loc, "iterator '%s' used outside its loop", x->s.name);
+  if (x->role == CANDIDATE) {
+    x->role = PLAIN;
+    x->use = loc;
+  }
+}
+
+/* --- declaration specifiers --- */
+
+static int starts_type(int k) {
+  switch (k) {
+  case SJ_K_AUTO:
+  case SJ_K_CHAR:
+  case SJ_K_CONST:
+  case SJ_K_DOUBLE:
+  case SJ_K_ENUM:
+  case SJ_K_EXTERN:
+  case SJ_K_FLOAT:
+  case SJ_K_INLINE:
+  case SJ_K_INT:
+  case SJ_K_LONG:
+  case SJ_K_REGISTER:
+  case SJ_K_RESTRICT:
+  case SJ_K_SHORT:
+  case SJ_K_SIGNED:
+  case SJ_K_STATIC:
+  case SJ_K_STRUCT:
+  case SJ_K_TYPEDEF:
+  case SJ_K_UNION:
+  case SJ_K_UNSIGNED:
+  case SJ_K_VOID:
+  case SJ_K_VOLATILE:
+  case SJ_K_BOOL:
+  case SJ_K_COMPLEX:
+  case SJ_K_IMAGINARY:
+    return 1;
+  }
+  return 0;
+}
+
+static spec specifiers(parser *p) {
+  spec s;
+  int nint = 0, nlong = 0, nsigned = 0, base = 0;
+  memset(&s, 0, sizeof s);
+  s.loc = peek(p, 0)->loc;
+  for (;; next(p)) {
+    sj_token *t = peek(p, 0);
+    switch (t->kind) {
+    case SJ_K_CONST:
+      s.is_const = 1;
+      continue;
+    case SJ_K_STATIC:
+      s.is_static = 1;
+      continue;
+    case SJ_K_INLINE:
+      s.is_inline = 1;
+      continue;
+    case SJ_K_INT:
+      nint++;
+      continue;
+    case SJ_K_SIGNED:
+      nsigned++;
+      continue;
+    case SJ_K_LONG:
+      if (++nlong > 1) fail(p, UNSUP, t->loc, "type 'long long' is not supported");
+      continue;
+    case SJ_K_FLOAT:
+    case SJ_K_DOUBLE:
+    case SJ_K_VOID:
+      if (base || nint || nsigned) fail(p, SYNTAX, t->loc, "two or more data types in declaration");
+      base = t->kind;
+      continue;
+    case SJ_K_UNSIGNED:
+    case SJ_K_CHAR:
+    case SJ_K_SHORT:
+    case SJ_K_BOOL:
+    case SJ_K_COMPLEX:
+    case SJ_K_IMAGINARY:
+      fail(p, UNSUP, t->loc, "type '%s' is not supported (use int, long, float or double)",
+           sj_tok_spelling(t->kind));
+    case SJ_K_STRUCT:
+    case SJ_K_UNION:
+    case SJ_K_ENUM:
+    case SJ_K_TYPEDEF:
+    case SJ_K_VOLATILE:
+    case SJ_K_RESTRICT:
+    case SJ_K_EXTERN:
+    case SJ_K_REGISTER:
+    case SJ_K_AUTO:
+      fail(p, UNSUP, t->loc, "'%s' is not supported", sj_tok_spelling(t->kind));
+    }
+    break;
+  }
+  if (base == SJ_K_DOUBLE && nlong) fail(p, UNSUP, s.loc, "type 'long double' is not supported");
+  if (base && (nlong || nint || nsigned))
+    fail(p, SYNTAX, s.loc, "two or more data types in declaration");
+  if (nint > 1) fail(p, SYNTAX, s.loc, "two or more data types in declaration");
+  if (!base && !nint && !nlong && !nsigned) found(p, "a type");
+  s.type = base == SJ_K_FLOAT    ? SJ_TY_FLOAT
+           : base == SJ_K_DOUBLE ? SJ_TY_DOUBLE
+           : base == SJ_K_VOID   ? SJ_TY_VOID
+           : nlong               ? SJ_TY_LONG
+                                 : SJ_TY_INT;
+  return s;
+}
+
+static void no_pointer(parser *p) {
+  if (kind(p) == '*') fail(p, UNSUP, peek(p, 0)->loc, "pointers are not supported");
+}
+
+/* --- expressions --- */
+
+static sj_expr **exprs(parser *p, const vec *v) {
+  sj_expr **r = alloc(p, (size_t)v->n * sizeof *r);
+  int i;
+  for (i = 0; i < v->n; i++) r[i] = v->v[i];
+  return r;
+}
+
+static sj_expr *call(parser *p, const sj_token *name) {
+  vec args = {0};
+  sj_expr *e;
+  sj_type t;
+  int fn, i, n;
+  for (fn = SJ_FN_SQRT; fn <= SJ_FN_FMAXF; fn++)
+    if (strlen(sj_func_name(fn)) == name->len && !memcmp(sj_func_name(fn), name->text, name->len))
+      break;
+  if (fn > SJ_FN_FMAXF)
+    fail(p, UNSUP, name->loc,
+         "call to '%.*s' is not supported (the supported functions are sqrt, sqrtf, fabs, "
+         "fabsf, fmin, fminf, fmax, fmaxf)",
+         TOKTEXT(name));
+  next(p);
+  if (kind(p) != ')') do
+      push(p, &args, expr(p));
+    while (accept(p, ','));
+  expect(p, ')');
+  n = fn >= SJ_FN_FMIN ? 2 : 1;
+  if (args.n != n)
+    fail(p, SYNTAX, name->loc, "function '%s' takes %d argument%s, %d given", sj_func_name(fn), n,
+         n == 1 ? "" : "s", args.n);
+  /* sj_func_id alternates the double and the float form of each function. */
+  t = fn & 1 ? SJ_TY_FLOAT : SJ_TY_DOUBLE;
+  for (i = 0; i < n; i++) args.v[i] = conv(p, args.v[i], t);
+  e = node(p, SJ_E_CALL, t, name->loc, n, exprs(p, &args));
+  e->op = fn;
+  return e;
+}
+
+static sj_expr *identifier(parser *p) {
+  sj_token t = next(p);
+  psym *x = lookup(p, t.text, t.len);
+  vec idx = {0};
+  sj_expr *e;
+  if (kind(p) == '(') {
+    if (x) fail(p, SYNTAX, t.loc, "called object '%s' is not a function", x->s.name);
+    return call(p, &t);
+  }
+  if (!x) fail(p, SYNTAX, t.loc, "undeclared identifier '%.*s'", TOKTEXT(&t));
+  use(p, x, t.loc);
+  if (x->s.kind != SJ_SYM_ARRAY) {
+    e = node(p, SJ_E_VAR, x->s.type, t.loc, 0, NULL);
+    e->sym = &x->s;
+    return e;
+  }
+  while (accept(p, '[')) {
+    sj_expr *i = expr(p);
+    if (!is_int(i->type))
+      fail(p, SYNTAX, i->loc, "array index has type '%s', not an integer type",
+           sj_type_name(i->type));
+    close_with(p, ']');
+    push(p, &idx, i);
+  }
+  if (idx.n != x->s.rank)
+    fail(p, UNSUP, t.loc, "array '%s' has %d dimension%s, %d ind%s given", x->s.name, x->s.rank,
+         x->s.rank == 1 ? "" : "s", idx.n, idx.n == 1 ? "ex" : "ices");
+  e = node(p, SJ_E_INDEX, x->s.type, t.loc, idx.n, exprs(p, &idx));
+  e->sym = &x->s;
+  return e;
+}
+
+static sj_expr *postfix(parser *p) {
+  sj_token *t = peek(p, 0);
+  sj_loc start = t->loc;
+  sj_expr *e;
+  switch (t->kind) {
+  case SJ_T_IDENT:
+    e = identifier(p);
+    break;
+  case SJ_T_INT:
+    e = int_lit(p, t->type, t->ival, t->loc), next(p);
+    break;
+  case SJ_T_FLOAT:
+    e = float_lit(p, t->type, t->fval, t->loc), next(p);
+    break;
+  case SJ_T_STRING:
+    fail(p, UNSUP, start, "string literals are not supported");
+  case SJ_T_CHAR:
+    fail(p, UNSUP, start, "character constants are not supported");
+  case '(':
+    next(p);
+    e = expr(p);
+    close_with(p, ')');
+    break;
+  default:
+    found(p, "an expression");
+  }
+  t = peek(p, 0);
+  switch (t->kind) {
+  case '[':
+    fail(p, SYNTAX, start, "subscripted value is not an array");
+  case '(':
+    fail(p, SYNTAX, start, "called object is not a function");
+  case SJ_T_INC:
+  case SJ_T_DEC:
+    fail(p, UNSUP, start, "'%s' is only supported as the increment of a for loop",
+         sj_tok_spelling(t->kind));
+  case '.':
+  case SJ_T_ARROW:
+    fail(p, UNSUP, start, "member access '%s' is not supported", sj_tok_spelling(t->kind));
+  }
+  return e;
+}
+
+/* Folding `-` into a literal gives C's value: literals are never below -LONG_MAX, so the
+ * negation cannot overflow. */
+static sj_expr *negate(parser *p, sj_expr *e, sj_loc loc) {
+  if (e->kind == SJ_E_INT || e->kind == SJ_E_FLOAT) {
+    if (e->kind == SJ_E_INT)
+      e->ival = -e->ival;
+    else
+      e->fval = -e->fval;
+    e->loc = loc;
+    return e;
+  }
+  e = node1(p, SJ_E_UNARY, e->type, loc, e);
+  e->op = '-';
+  return e;
+}
+
+static sj_expr *unary(parser *p) {
+  sj_token *t = peek(p, 0);
+  sj_loc loc = t->loc;
+  sj_expr *e;
+  spec s;
+  enter(p, loc);
+  switch (t->kind) {
+  case '-':
+    next(p), e = negate(p, unary(p), loc);
+    break;
+  case '+':
+    next(p), e = unary(p);
+    break;
+  case '!':
+    next(p);
+    e = node1(p, SJ_E_UNARY, SJ_TY_INT, loc, truth(p, unary(p)));
+    e->op = '!';
+    break;
+  case '~':
+    fail(p, UNSUP, loc, "bitwise operator '~' is not supported");
+  case '*':
+    fail(p, UNSUP, loc, "pointer dereference '*' is not supported");
+  case '&':
+    fail(p, UNSUP, loc, "address-of operator '&' is not supported");
+  case SJ_T_INC:
+  case SJ_T_DEC:
+    fail(p, UNSUP, loc, "'%s' is only supported as the increment of a for loop",
+         sj_tok_spelling(t->kind));
+  case SJ_K_SIZEOF:
+    fail(p, UNSUP, loc, "'sizeof' is not supported");
+  case '(':
+    if (starts_type(peek(p, 1)->kind)) {
+      next(p);
+      s = specifiers(p);
+      if (s.is_static || s.is_inline) fail(p, SYNTAX, s.loc, "storage class in a cast");
+      if (s.type == SJ_TY_VOID) fail(p, UNSUP, s.loc, "cast to 'void' is not supported");
+      no_pointer(p);
+      expect(p, ')');
+      e = node1(p, SJ_E_CAST, s.type, loc, unary(p));
+      break;
+    }
+    e = postfix(p);
+    break;
+  default:
+    e = postfix(p);
+  }
+  p->nest--;
+  return e;
+}
+
+/* Binary operators by C precedence; 0: not one. Bitwise and shift operators get their
+ * precedence so they are refused by name rather than as a stray token. */
+static int precedence(int k, int *op) {
+  *op = -1;
+  switch (k) {
+  case SJ_T_OROR:
+    *op = SJ_OP_OR;
+    return 1;
+  case SJ_T_ANDAND:
+    *op = SJ_OP_AND;
+    return 2;
+  case '|':
+    return 3;
+  case '^':
+    return 4;
+  case '&':
+    return 5;
+  case SJ_T_EQ:
+    *op = SJ_OP_EQ;
+    return 6;
+  case SJ_T_NE:
+    *op = SJ_OP_NE;
+    return 6;
+  case '<':
+    *op = SJ_OP_LT;
+    return 7;
+  case '>':
+    *op = SJ_OP_GT;
+    return 7;
+  case SJ_T_LE:
+    *op = SJ_OP_LE;
+    return 7;
+  case SJ_T_GE:
+    *op = SJ_OP_GE;
+    return 7;
+  case SJ_T_SHL:
+  case SJ_T_SHR:
+    return 8;
+  case '+':
+    *op = SJ_OP_ADD;
+    return 9;
+  case '-':
+    *op = SJ_OP_SUB;
+    return 9;
+  case '*':
+    *op = SJ_OP_MUL;
+    return 10;
+  case '/':
+    *op = SJ_OP_DIV;
+    return 10;
+  case '%':
+    *op = SJ_OP_REM;
+    return 10;
+  }
+  return 0;
+}
+
+static sj_expr *binary(parser *p, int min) {
+  sj_expr *l = unary(p);
+  for (;;) {
+    sj_token t = *peek(p, 0);
+    int op, prec = precedence(t.kind, &op);
+    if (!prec || prec < min) return l;
+    if (op < 0)
+      fail(p, UNSUP, t.loc, "%s operator '%s' is not supported", prec == 8 ? "shift" : "bitwise",
+           sj_tok_spelling(t.kind));
+    next(p);
+    l = binop(p, (sj_binop)op, l, binary(p, prec + 1), t.loc);
+  }
+}
+
+static sj_expr *conditional(parser *p) {
+  sj_expr *c = binary(p, 1), *a, *b, *e;
+  sj_token q;
+  sj_type t;
+  if (kind(p) != '?') return c;
+  q = next(p);
+  enter(p, q.loc);
+  a = expr(p);
+  close_with(p, ':');
+  b = conditional(p);
+  p->nest--;
+  t = common(a->type, b->type);
+  e = node(p, SJ_E_COND, t, q.loc, 3, (sj_expr *[]){truth(p, c), conv(p, a, t), conv(p, b, t)});
+  return e;
+}
+
+static int is_assign_op(int k) {
+  switch (k) {
+  case '=':
+  case SJ_T_ADDEQ:
+  case SJ_T_SUBEQ:
+  case SJ_T_MULEQ:
+  case SJ_T_DIVEQ:
+  case SJ_T_REMEQ:
+  case SJ_T_ANDEQ:
+  case SJ_T_OREQ:
+  case SJ_T_XOREQ:
+  case SJ_T_SHLEQ:
+  case SJ_T_SHREQ:
+    return 1;
+  }
+  return 0;
+}
+
+static sj_expr *expr(parser *p) {
+  sj_expr *e = conditional(p);
+  if (is_assign_op(kind(p)))
+    fail(p, UNSUP, peek(p, 0)->loc, "assignment inside an expression is not supported");
+  return e;
+}
+
+/* --- statements --- */
+
+static sj_stmt *stmt(parser *p, sj_stmt_kind k, sj_loc loc) {
+  sj_stmt *s = alloc(p, sizeof *s);
+  s->kind = k;
+  s->loc = loc;
+  return s;
+}
+
+static void check_target(parser *p, const sj_expr *lhs, const sj_token *op) {
+  const sj_sym *s = lhs->sym;
+  if (lhs->kind == SJ_E_INDEX) {
+    if (s->is_const)
+      fail(p, SYNTAX, lhs->loc, "assignment to an element of const array '%s'", s->name);
+    return;
+  }
+  if (lhs->kind == SJ_E_VAR) switch (s->kind) {
+    case SJ_SYM_SHAPE:
+    case SJ_SYM_SCALAR:
+      fail(p, UNSUP, lhs->loc, "assignment to parameter '%s' is not supported", s->name);
+    case SJ_SYM_ITER:
+      fail(p, UNSUP, lhs->loc, "assignment to loop iterator '%s' is not supported", s->name);
+    case SJ_SYM_LOCAL:
+      if (s->is_const) fail(p, SYNTAX, lhs->loc, "assignment to const variable '%s'", s->name);
+      return;
+    case SJ_SYM_ARRAY:
+      break;
+    }
+  fail(p, SYNTAX, lhs->loc, "the left side of '%s' cannot be assigned", sj_tok_spelling(op->kind));
+}
+
+/* The operator of a compound assignment; -1 for `=` and the refused bitwise ones. */
+static int compound_op(int k) {
+  switch (k) {
+  case SJ_T_ADDEQ:
+    return SJ_OP_ADD;
+  case SJ_T_SUBEQ:
+    return SJ_OP_SUB;
+  case SJ_T_MULEQ:
+    return SJ_OP_MUL;
+  case SJ_T_DIVEQ:
+    return SJ_OP_DIV;
+  case SJ_T_REMEQ:
+    return SJ_OP_REM;
+  }
+  return -1;
+}
+
+static sj_stmt *assignment(parser *p) {
+  sj_loc loc = peek(p, 0)->loc;
+  sj_expr *lhs = conditional(p), *rhs;
+  sj_token op = *peek(p, 0);
+  sj_stmt *s;
+  int bin;
+  if (op.kind == ';')
+    fail(p, UNSUP, loc,
+         "a statement must assign to an array element or a local variable (expression "
+         "statements are not supported)");
+  if (!is_assign_op(op.kind)) close_with(p, ';'); /* fails: names a comma or the stray token */
+  bin = compound_op(op.kind);
+  if (bin < 0 && op.kind != '=')
+    fail(p, UNSUP, op.loc, "operator '%s' is not supported", sj_tok_spelling(op.kind));
+  check_target(p, lhs, &op);
+  next(p);
+  rhs = expr(p);
+  if (op.kind != '=') {
+    /* L op= e is L = (T_L)(L op e): the copy of L is the read the model must see. */
+    rhs = binop(p, (sj_binop)bin, copy(p, lhs), rhs, op.loc);
+  }
+  close_with(p, ';');
+  s = stmt(p, SJ_S_ASSIGN, loc);
+  s->lhs = lhs;
+  s->rhs = conv(p, rhs, lhs->type);
+  return s;
+}
+
+static void declaration(parser *p, vec *body) {
+  spec s = specifiers(p);
+  if (s.is_static || s.is_inline)
+    fail(p, UNSUP, s.loc, "storage classes on local variables are not supported");
+  if (s.type == SJ_TY_VOID) fail(p, SYNTAX, s.loc, "variable declared void");
+  do {
+    sj_token name;
+    sj_stmt *d;
+    psym *x;
+    no_pointer(p);
+    if (kind(p) != SJ_T_IDENT) found(p, "a variable name");
+    name = next(p);
+    if (kind(p) == '[')
+      fail(p, UNSUP, name.loc, "local array '%.*s' is not supported; pass it as a parameter",
+           TOKTEXT(&name));
+    x = declare(p, SJ_SYM_LOCAL, s.type, &name);
+    x->s.is_const = s.is_const;
+    d = stmt(p, SJ_S_DECL, name.loc);
+    d->sym = &x->s;
+    if (accept(p, '=')) {
+      x->use = name.loc;
+      if (kind(p) == '{') fail(p, UNSUP, peek(p, 0)->loc, "initializer lists are not supported");
+      d->rhs = conv(p, expr(p), s.type);
+    } else if (s.type == SJ_TY_INT && !s.is_const) {
+      x->role = CANDIDATE;
+    }
+    push(p, body, d);
+  } while (accept(p, ','));
+  expect(p, ';');
+}
+
+static sj_stmt *block(parser *p, int scoped) {
+  sj_token lb = expect(p, '{');
+  sj_stmt *s = stmt(p, SJ_S_BLOCK, lb.loc);
+  vec body = {0};
+  int i;
+  if (scoped) open_scope(p);
+  while (!accept(p, '}')) {
+    if (kind(p) == SJ_T_EOF) found(p, "'}'");
+    if (starts_type(kind(p)))
+      declaration(p, &body);
+    else
+      push(p, &body, statement(p));
+  }
+  if (scoped) close_scope(p);
+  s->body = body.n ? alloc(p, (size_t)body.n * sizeof *s->body) : NULL;
+  for (i = 0; i < body.n; i++) {
+    sj_stmt *b = body.v[i];
+    /* A placeholder's declaration is no statement: its loops have their own iterators. */
+    if (b->kind != SJ_S_DECL || ((psym *)b->sym)->role != PLACEHOLDER) s->body[s->nbody++] = b;
+  }
+  return s;
+}
+
+/* The iterator of a for loop: `int i = e`, or `i = e` on an int declared before. */
+static psym *for_init(parser *p, sj_stmt *s) {
+  sj_token *t = peek(p, 0), name;
+  psym *x, *it;
+  if (starts_type(t->kind)) {
+    spec sp = specifiers(p);
+    if (sp.is_static || sp.is_inline)
+      fail(p, UNSUP, sp.loc, "storage classes on loop iterators are not supported");
+    no_pointer(p);
+    if (kind(p) != SJ_T_IDENT) found(p, "an iterator name");
+    name = next(p);
+    if (sp.type != SJ_TY_INT)
+      fail(p, UNSUP, sp.loc, "loop iterator '%.*s' must be 'int', not '%s'", TOKTEXT(&name),
+           sj_type_name(sp.type));
+    if (sp.is_const)
+      fail(p, SYNTAX, sp.loc, "loop iterator '%.*s' is const and cannot be stepped",
+           TOKTEXT(&name));
+    it = declare(p, SJ_SYM_ITER, SJ_TY_INT, &name);
+    if (kind(p) != '=')
+      fail(p, UNSUP, name.loc, "loop iterator '%s' needs an initial value", it->s.name);
+    next(p);
+    s->init = conv(p, expr(p), SJ_TY_INT);
+    if (mentions(s->init, &it->s))
+      fail(p, UNSUP, s->init->loc, "the initial value of iterator '%s' uses the iterator",
+           it->s.name);
+    if (kind(p) == ',')
+      fail(p, UNSUP, peek(p, 0)->loc, "only one declaration is supported in a for loop header");
+    return it;
+  }
+  if (t->kind == SJ_T_IDENT && peek(p, 1)->kind == '=') {
+    name = next(p);
+    x = lookup(p, name.text, name.len);
+    if (!x) fail(p, SYNTAX, name.loc, "undeclared identifier '%.*s'", TOKTEXT(&name));
+    switch (x->s.kind) {
+    case SJ_SYM_LOCAL:
+      if (x->s.type != SJ_TY_INT)
+        fail(p, UNSUP, name.loc, "loop iterator '%s' must be 'int', not '%s'", x->s.name,
+             sj_type_name(x->s.type));
+      if (x->s.is_const) fail(p, SYNTAX, name.loc, "assignment to const variable '%s'", x->s.name);
+      if (x->role == PLAIN)
+        fail(p, UNSUP, name.loc, "iterator '%s' used outside its loop (at %d:%d)", x->s.name,
+             x->use.line, x->use.col);
+      x->role = PLACEHOLDER;
+      break;
+    case SJ_SYM_ITER:
+      fail(p, UNSUP, name.loc, "assignment to loop iterator '%s' is not supported", x->s.name);
+    default:
+      fail(p, UNSUP, name.loc, "'%s' cannot be a loop iterator: declare an int in the loop",
+           x->s.name);
+    }
+    next(p);
+    /* Parsed before the iterator exists: the placeholder refuses `for (i = i; ...)`. */
+    s->init = conv(p, expr(p), SJ_TY_INT);
+    return declare(p, SJ_SYM_ITER, SJ_TY_INT, &name);
+  }
+  fail(p, UNSUP, t->loc, "a for loop must begin by declaring or assigning its int iterator");
+}
+
+static const sj_expr *strip(const sj_expr *e) {
+  while (e->kind == SJ_E_CAST && e->implicit && is_int(e->type)) e = e->args[0];
+  return e;
+}
+
+static long increment(parser *p, const psym *it) {
+  sj_token t = *peek(p, 0), op, name;
+  const sj_expr *e, *a, *b;
+  long step = 0;
+  int constant = 0; /* the step is a constant, maybe 0 */
+  if (t.kind == SJ_T_INC || t.kind == SJ_T_DEC) {
+    next(p);
+    name = next(p);
+    if (name.kind == SJ_T_IDENT && lookup(p, name.text, name.len) == it)
+      step = t.kind == SJ_T_INC ? 1 : -1, constant = 1;
+  } else if (t.kind == SJ_T_IDENT && lookup(p, t.text, t.len) == it) {
+    next(p);
+    op = next(p);
+    if (op.kind == SJ_T_INC || op.kind == SJ_T_DEC) {
+      step = op.kind == SJ_T_INC ? 1 : -1, constant = 1;
+    } else if (op.kind == SJ_T_ADDEQ || op.kind == SJ_T_SUBEQ) {
+      e = expr(p);
+      if (e->kind == SJ_E_INT) step = op.kind == SJ_T_ADDEQ ? e->ival : -e->ival, constant = 1;
+    } else if (op.kind == '=') {
+      e = expr(p);
+      if (e->kind == SJ_E_BINARY && (e->op == SJ_OP_ADD || e->op == SJ_OP_SUB)) {
+        a = strip(e->args[0]);
+        b = strip(e->args[1]);
+        if (a->kind == SJ_E_VAR && a->sym == &it->s && b->kind == SJ_E_INT)
+          step = e->op == SJ_OP_ADD ? b->ival : -b->ival, constant = 1;
+        else if (e->op == SJ_OP_ADD && b->kind == SJ_E_VAR && b->sym == &it->s &&
+                 a->kind == SJ_E_INT)
+          step = a->ival, constant = 1;
+      }
+    }
+  }
+  if (!constant)
+    fail(p, UNSUP, t.loc, "loop increment must be a constant step of '%s' (%s++, %s += 2, ...)",
+         it->s.name, it->s.name, it->s.name);
+  if (!step) fail(p, UNSUP, t.loc, "the loop step is zero");
+  if (step < INT_MIN || step > INT_MAX)
+    fail(p, UNSUP, t.loc, "the loop step %ld does not fit in an int", step);
+  return step;
+}
+
+static sj_stmt *for_loop(parser *p) {
+  sj_token kw = next(p);
+  sj_stmt *s = stmt(p, SJ_S_FOR, kw.loc);
+  sj_loc cond;
+  psym *it;
+  expect(p, '(');
+  open_scope(p);
+  it = for_init(p, s);
+  s->iter = &it->s;
+  close_with(p, ';');
+  cond = peek(p, 0)->loc;
+  if (kind(p) == ';') fail(p, UNSUP, cond, "a for loop without a condition is not supported");
+  s->cond = truth(p, expr(p));
+  if (!mentions(s->cond, s->iter))
+    fail(p, UNSUP, cond, "the condition of the for loop does not test its iterator '%s'",
+         it->s.name);
+  close_with(p, ';');
+  if (kind(p) == ')')
+    fail(p, UNSUP, peek(p, 0)->loc, "a for loop without an increment is not supported");
+  s->step = increment(p, it);
+  close_with(p, ')');
+  s->nbody = 1;
+  s->body = alloc(p, sizeof *s->body);
+  s->body[0] = statement(p);
+  close_scope(p);
+  return s;
+}
+
+static sj_stmt *if_stmt(parser *p) {
+  sj_token kw = next(p);
+  sj_stmt *s = stmt(p, SJ_S_IF, kw.loc);
+  expect(p, '(');
+  s->cond = truth(p, expr(p));
+  close_with(p, ')');
+  s->nbody = 2;
+  s->body = alloc(p, 2 * sizeof *s->body);
+  s->body[0] = statement(p);
+  if (accept(p, SJ_K_ELSE)) s->body[1] = statement(p);
+  return s;
+}
+
+static sj_stmt *statement(parser *p) {
+  sj_token *t = peek(p, 0);
+  sj_loc loc = t->loc;
+  sj_stmt *s;
+  enter(p, loc);
+  switch (t->kind) {
+  case '{':
+    s = block(p, 1);
+    break;
+  case ';':
+    next(p), s = stmt(p, SJ_S_BLOCK, loc);
+    break;
+  case SJ_K_FOR:
+    s = for_loop(p);
+    break;
+  case SJ_K_IF:
+    s = if_stmt(p);
+    break;
+  case SJ_K_ELSE:
+    fail(p, SYNTAX, loc, "'else' without a previous 'if'");
+  case SJ_K_WHILE:
+  case SJ_K_DO:
+    fail(p, UNSUP, loc, "'%s' loops are not supported; write a for loop", sj_tok_spelling(t->kind));
+  case SJ_K_SWITCH:
+  case SJ_K_CASE:
+  case SJ_K_DEFAULT:
+  case SJ_K_GOTO:
+  case SJ_K_BREAK:
+  case SJ_K_CONTINUE:
+  case SJ_K_RETURN:
+    fail(p, UNSUP, loc, "'%s' is not supported", sj_tok_spelling(t->kind));
+  case SJ_T_IDENT:
+    if (peek(p, 1)->kind == ':') fail(p, UNSUP, loc, "label '%.*s' is not supported", TOKTEXT(t));
+    s = assignment(p);
+    break;
+  default:
+    if (starts_type(t->kind))
+      fail(p, SYNTAX, loc, "a declaration cannot be the body of 'for', 'if' or 'else': add braces");
+    s = assignment(p);
+  }
+  p->nest--;
+  return s;
+}
+
+/* --- functions --- */
+
+/* Extents are affine-ish expressions the caller's shape arguments determine. */
+static void check_extent(parser *p, const sj_expr *e) {
+  int i;
+  switch (e->kind) {
+  case SJ_E_INT:
+    return;
+  case SJ_E_VAR:
+    if (e->sym->kind == SJ_SYM_SHAPE) return;
+    break;
+  case SJ_E_BINARY:
+    if (e->op > SJ_OP_DIV) break;
+    for (i = 0; i < 2; i++) check_extent(p, e->args[i]);
+    return;
+  case SJ_E_UNARY:
+    if (e->op != '-') break;
+    check_extent(p, e->args[0]);
+    return;
+  case SJ_E_CAST:
+    if (!is_int(e->type) || !is_int(e->args[0]->type)) break;
+    check_extent(p, e->args[0]);
+    return;
+  default:
+    break;
+  }
+  fail(p, UNSUP, e->loc,
+       "an array extent may only use int or long parameters, integer constants and + - * /");
+}
+
+static sj_sym *param(parser *p, int index) {
+  spec s;
+  sj_token name, *t;
+  vec ext = {0};
+  psym *x;
+  int i;
+  if (kind(p) == SJ_T_ELLIPSIS)
+    fail(p, UNSUP, peek(p, 0)->loc, "variadic functions are not supported");
+  s = specifiers(p);
+  if (s.is_static || s.is_inline) fail(p, SYNTAX, s.loc, "storage class in a parameter");
+  if (s.type == SJ_TY_VOID) fail(p, SYNTAX, s.loc, "parameter of type void");
+  if (kind(p) == '*') {
+    /* `float *A` or `float *restrict A`; the lookahead is bounded, so stop there. */
+    t = peek(p, 1)->kind == SJ_T_IDENT ? peek(p, 1) : peek(p, 2);
+    if (t->kind == SJ_T_IDENT)
+      fail(p, UNSUP, s.loc, "pointer parameter '%.*s': declare it as an array with extents",
+           TOKTEXT(t));
+    fail(p, UNSUP, s.loc, "pointer parameters are not supported: declare arrays with extents");
+  }
+  if (kind(p) != SJ_T_IDENT) found(p, "a parameter name");
+  name = next(p);
+  while (kind(p) == '[') {
+    sj_token lb = next(p);
+    sj_expr *e;
+    int k = kind(p);
+    if (k == ']' || (k == '*' && peek(p, 1)->kind == ']'))
+      fail(p, UNSUP, lb.loc, "array parameter '%.*s': give every extent", TOKTEXT(&name));
+    if (k == SJ_K_STATIC || k == SJ_K_CONST || k == SJ_K_RESTRICT || k == SJ_K_VOLATILE)
+      fail(p, UNSUP, peek(p, 0)->loc,
+           "'%s' inside the brackets of an array parameter is not supported", sj_tok_spelling(k));
+    e = expr(p);
+    if (!is_int(e->type))
+      fail(p, SYNTAX, e->loc, "array extent has type '%s', not an integer type",
+           sj_type_name(e->type));
+    if (e->kind == SJ_E_INT && e->ival <= 0)
+      fail(p, SYNTAX, e->loc, "array extent %ld is not positive", e->ival);
+    check_extent(p, e);
+    close_with(p, ']');
+    push(p, &ext, e);
+  }
+  if (ext.n) {
+    x = declare(p, SJ_SYM_ARRAY, s.type, &name);
+    x->s.rank = ext.n;
+    x->s.extents = alloc(p, (size_t)ext.n * sizeof *x->s.extents);
+    for (i = 0; i < ext.n; i++) x->s.extents[i] = ext.v[i];
+  } else {
+    x = declare(p, is_int(s.type) ? SJ_SYM_SHAPE : SJ_SYM_SCALAR, s.type, &name);
+  }
+  x->s.is_const = s.is_const;
+  x->s.param = index;
+  return &x->s;
+}
+
+static void params(parser *p, sj_func *f) {
+  vec v = {0};
+  int i;
+  expect(p, '(');
+  if (kind(p) == SJ_K_VOID && peek(p, 1)->kind == ')')
+    next(p);
+  else if (kind(p) != ')')
+    do push(p, &v, param(p, v.n));
+    while (accept(p, ','));
+  expect(p, ')');
+  f->nparams = v.n;
+  f->params = v.n ? alloc(p, (size_t)v.n * sizeof *f->params) : NULL;
+  for (i = 0; i < v.n; i++) f->params[i] = v.v[i];
+}
+
+static void number(parser *p, sj_func *f) {
+  int count[SJ_SYM_LOCAL + 1] = {0}, i;
+  for (i = 0; i < p->syms.n; i++) {
+    psym *x = p->syms.v[i];
+    if (x->role != PLACEHOLDER) x->s.id = count[x->s.kind]++;
+  }
+  f->narrays = count[SJ_SYM_ARRAY];
+  f->niters = count[SJ_SYM_ITER];
+  f->nlocals = count[SJ_SYM_LOCAL];
+}
+
+static sj_func *function(parser *p) {
+  spec s = specifiers(p);
+  sj_func *f;
+  sj_token name;
+  no_pointer(p);
+  if (kind(p) != SJ_T_IDENT) found(p, "a function name");
+  name = next(p);
+  if (kind(p) != '(')
+    fail(p, UNSUP, name.loc, "global variable '%.*s' is not supported; pass it as a parameter",
+         TOKTEXT(&name));
+  if (s.type != SJ_TY_VOID)
+    fail(p, UNSUP, s.loc, "function '%.*s' returns '%s': a kernel must return void", TOKTEXT(&name),
+         sj_type_name(s.type));
+  f = alloc(p, sizeof *f);
+  f->name = sj_arena_strndup(p->a, name.text, name.len);
+  f->loc = name.loc;
+  memset(&p->syms, 0, sizeof p->syms);
+  open_scope(p);
+  params(p, f);
+  if (kind(p) == ';')
+    fail(p, UNSUP, name.loc, "a declaration of '%s' without a body is not supported", f->name);
+  /* The outermost block shares the parameters' scope, as in C. */
+  f->body = block(p, 0);
+  close_scope(p);
+  number(p, f);
+  return f;
+}
+
+sj_program *sj_parse(const char *source, const char *source_name, sj_error *err) {
+  sj_arena *a;
+  parser *p;
+  sj_program *prog;
+  int i;
+  if (!source) {
+    sj_error_set(err, JIT_ERR_ARGS, "no source text");
+    return NULL;
+  }
+  a = sj_arena_new();
+  p = sj_arena_alloc(a, sizeof *p);
+  p->a = a;
+  p->err = err;
+  p->name = source_name;
+  sj_lex_init(&p->lx, source, source_name, a, err);
+  if (setjmp(p->fail)) {
+    sj_arena_free(a);
+    return NULL;
+  }
+  while (kind(p) != SJ_T_EOF) {
+    sj_func *f = function(p);
+    for (i = 0; i < p->funcs.n; i++)
+      if (!strcmp(((sj_func *)p->funcs.v[i])->name, f->name))
+        fail(p, SYNTAX, f->loc, "redefinition of function '%s'", f->name);
+    push(p, &p->funcs, f);
+  }
+  if (!p->funcs.n) fail(p, SYNTAX, peek(p, 0)->loc, "the source defines no function");
+  prog = alloc(p, sizeof *prog);
+  prog->arena = a;
+  prog->nfuncs = p->funcs.n;
+  prog->funcs = alloc(p, (size_t)p->funcs.n * sizeof *prog->funcs);
+  for (i = 0; i < p->funcs.n; i++) prog->funcs[i] = p->funcs.v[i];
+  return prog;
+}
+
+void sj_program_free(sj_program *p) {
+  if (p) sj_arena_free(p->arena);
+}
+
+sj_func *sj_program_entry(sj_program *p, const char *entry, sj_error *err) {
+  char names[512] = "";
+  size_t n = 0;
+  int i;
+  if (!p) {
+    sj_error_set(err, JIT_ERR_ARGS, "no program");
+    return NULL;
+  }
+  for (i = 0; i < p->nfuncs; i++) {
+    if (entry ? !strcmp(p->funcs[i]->name, entry) : p->nfuncs == 1) return p->funcs[i];
+    if (n < sizeof names)
+      n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", p->funcs[i]->name);
+  }
+  if (!entry)
+    sj_error_set(err, JIT_ERR_ARGS, "source has %d functions; name the entry (one of: %s)",
+                 p->nfuncs, names);
+  else
+    sj_error_set(err, JIT_ERR_ARGS, "no function named '%s' (one of: %s)", entry, names);
+  return NULL;
+}

@@ -1,0 +1,225 @@
+/* Internal declarations shared by the emulator's source files. */
+#ifndef EMU_INTERNAL_H
+#define EMU_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "cuda_types.h"
+
+/* ---- types ---- */
+enum {
+  EMU_T_NONE,
+  EMU_T_PRED,
+  EMU_T_B8, EMU_T_B16, EMU_T_B32, EMU_T_B64,
+  EMU_T_U8, EMU_T_U16, EMU_T_U32, EMU_T_U64,
+  EMU_T_S8, EMU_T_S16, EMU_T_S32, EMU_T_S64,
+  EMU_T_F16, EMU_T_F32, EMU_T_F64,
+  EMU_T_COUNT
+};
+enum { EMU_K_NONE, EMU_K_PRED, EMU_K_BIT, EMU_K_U, EMU_K_S, EMU_K_F };
+int emu_type_size(int t);  /* bytes; 0 for pred */
+int emu_type_kind(int t);
+const char *emu_type_name(int t);
+
+/* Type class used to specialise opcodes: code = op * EMU_TK_N + tk. */
+enum { EMU_TK_U16, EMU_TK_S16, EMU_TK_U32, EMU_TK_S32, EMU_TK_U64, EMU_TK_S64,
+       EMU_TK_F32, EMU_TK_F64, EMU_TK_PRED, EMU_TK_OTHER, EMU_TK_N };
+int emu_type_tk(int t);
+
+/* ---- state spaces and the generic address windows ---- */
+enum { EMU_SP_GENERIC, EMU_SP_GLOBAL, EMU_SP_SHARED, EMU_SP_LOCAL, EMU_SP_PARAM, EMU_SP_CONST };
+#define EMU_SHARED_WINDOW 0x00007e0000000000ull
+#define EMU_LOCAL_WINDOW 0x00007d0000000000ull
+#define EMU_WINDOW_SIZE 0x0000000100000000ull
+#define EMU_GLOBAL_BASE 0x0000000700000000ull
+
+/* ---- opcodes ---- */
+enum {
+  EMU_OP_NOP, EMU_OP_MOV, EMU_OP_ADD, EMU_OP_SUB, EMU_OP_MUL, EMU_OP_MULHI, EMU_OP_MULWIDE,
+  EMU_OP_MAD, EMU_OP_MADHI, EMU_OP_MADWIDE, EMU_OP_DIV, EMU_OP_REM, EMU_OP_MIN, EMU_OP_MAX,
+  EMU_OP_ABS, EMU_OP_NEG, EMU_OP_AND, EMU_OP_OR, EMU_OP_XOR, EMU_OP_NOT, EMU_OP_CNOT, EMU_OP_SHL,
+  EMU_OP_SHR, EMU_OP_POPC, EMU_OP_CLZ, EMU_OP_BREV, EMU_OP_BFE, EMU_OP_BFI, EMU_OP_LOP3,
+  EMU_OP_FMA, EMU_OP_SQRT, EMU_OP_RCP, EMU_OP_RSQRT, EMU_OP_SIN, EMU_OP_COS, EMU_OP_LG2,
+  EMU_OP_EX2, EMU_OP_COPYSIGN, EMU_OP_TESTP, EMU_OP_SETP, EMU_OP_SELP, EMU_OP_CVT, EMU_OP_CVTA,
+  EMU_OP_CVTA_TO, EMU_OP_LD, EMU_OP_ST, EMU_OP_ATOM, EMU_OP_BRA, EMU_OP_RET, EMU_OP_EXIT,
+  EMU_OP_BAR, EMU_OP_BARWARP, EMU_OP_SHFL, EMU_OP_VOTE, EMU_OP_ACTIVEMASK, EMU_OP_PACK,
+  EMU_OP_UNPACK, EMU_OP_MEMBAR, EMU_OP_COUNT
+};
+
+/* rounding */
+enum { EMU_RND_NONE, EMU_RND_RN, EMU_RND_RZ, EMU_RND_RM, EMU_RND_RP,
+       EMU_RND_RNI, EMU_RND_RZI, EMU_RND_RMI, EMU_RND_RPI };
+/* comparisons */
+enum { EMU_CMP_EQ, EMU_CMP_NE, EMU_CMP_LT, EMU_CMP_LE, EMU_CMP_GT, EMU_CMP_GE, EMU_CMP_LO,
+       EMU_CMP_LS, EMU_CMP_HI, EMU_CMP_HS, EMU_CMP_EQU, EMU_CMP_NEU, EMU_CMP_LTU, EMU_CMP_LEU,
+       EMU_CMP_GTU, EMU_CMP_GEU, EMU_CMP_NUM, EMU_CMP_NAN };
+enum { EMU_BOP_NONE, EMU_BOP_AND, EMU_BOP_OR, EMU_BOP_XOR };
+enum { EMU_ATOM_ADD, EMU_ATOM_MIN, EMU_ATOM_MAX, EMU_ATOM_EXCH, EMU_ATOM_CAS, EMU_ATOM_AND,
+       EMU_ATOM_OR, EMU_ATOM_XOR, EMU_ATOM_INC, EMU_ATOM_DEC };
+enum { EMU_SHFL_UP, EMU_SHFL_DOWN, EMU_SHFL_BFLY, EMU_SHFL_IDX };
+enum { EMU_VOTE_ALL, EMU_VOTE_ANY, EMU_VOTE_UNI, EMU_VOTE_BALLOT };
+enum { EMU_TESTP_FINITE, EMU_TESTP_INFINITE, EMU_TESTP_NUMBER, EMU_TESTP_NAN, EMU_TESTP_NORMAL,
+       EMU_TESTP_SUBNORMAL };
+
+/* instruction flags */
+#define EMU_F_FTZ 0x01
+#define EMU_F_SAT 0x02
+#define EMU_F_GNEG 0x04   /* guard is @!p */
+#define EMU_F_APPROX 0x08 /* .approx/.full: computed exactly here */
+#define EMU_F_HASP 0x10   /* optional predicate destination (shfl) */
+#define EMU_F_NOSTAT 0x20
+
+/* instruction classes for the counters */
+enum { EMU_CLS_INT, EMU_CLS_FLOAT, EMU_CLS_CONV, EMU_CLS_MOVE, EMU_CLS_MEM_GLOBAL,
+       EMU_CLS_MEM_SHARED, EMU_CLS_MEM_LOCAL, EMU_CLS_MEM_PARAM, EMU_CLS_MEM_CONST, EMU_CLS_ATOMIC,
+       EMU_CLS_CONTROL, EMU_CLS_SYNC, EMU_CLS_WARP, EMU_CLS_OTHER, EMU_CLS_N };
+extern const char *const emu_cls_names[EMU_CLS_N];
+
+#define EMU_MAX_SRC 8
+typedef struct emu_insn {
+  uint16_t code; /* op * EMU_TK_N + tk */
+  uint8_t op, tk, type, type2, rnd, flags;
+  uint8_t cmp, bop, mode, space, vec, cls, nsrc, ndst;
+  uint8_t sneg; /* negated predicate sources: bit i for s[i] */
+  uint8_t rsz;  /* ld/cvt: size in bytes of the destination register */
+  int32_t guard;
+  uint32_t d[4];
+  uint32_t s[EMU_MAX_SRC];
+  int64_t off;
+  uint32_t target;
+  int line;
+} emu_insn;
+
+typedef struct emu_param {
+  char *name;
+  uint32_t offset, size, align;
+} emu_param;
+
+struct emu_module;
+typedef struct emu_func {
+  char *name;
+  int line;
+  struct emu_module *mod;
+  emu_param *params;
+  int nparams;
+  uint32_t param_size;
+  emu_insn *code;
+  int ncode;
+  uint32_t nslots, nregs, special_base, const_base, nconsts;
+  uint64_t *consts;
+  uint32_t shared_static; /* bytes of static shared memory (module + function level) */
+  uint32_t dyn_shared_off;
+  uint32_t local_size;
+  uint32_t reqntid[3], maxntid[3];
+  int max_dyn_shared; /* cuFuncSetAttribute */
+  struct emu_regname *rnames; /* register declarations, for messages */
+  int nrnames;
+} emu_func;
+
+typedef struct emu_regname {
+  char *name;
+  uint32_t base, count;
+} emu_regname;
+/* "%r12" for a slot, or a description of a special or constant slot */
+void emu_slot_name(const emu_func *f, uint32_t slot, char *buf, size_t len);
+int emu_special_count(void);
+enum { EMU_SP_TID_X, EMU_SP_TID_Y, EMU_SP_TID_Z, EMU_SP_NTID_X, EMU_SP_NTID_Y, EMU_SP_NTID_Z,
+       EMU_SP_CTAID_X, EMU_SP_CTAID_Y, EMU_SP_CTAID_Z, EMU_SP_NCTAID_X, EMU_SP_NCTAID_Y,
+       EMU_SP_NCTAID_Z, EMU_SP_LANEID, EMU_SP_WARPID, EMU_SP_NWARPID, EMU_SP_LANEMASK_EQ,
+       EMU_SP_LANEMASK_LT, EMU_SP_LANEMASK_LE, EMU_SP_LANEMASK_GT, EMU_SP_LANEMASK_GE,
+       EMU_SP_SMID, EMU_SP_NSMID, EMU_SP_GRIDID, EMU_SP_DSMEM, EMU_SP_TSMEM, EMU_SP_COUNT };
+
+typedef struct emu_var {
+  char *name;
+  int space, is_extern, line;
+  uint64_t size;
+  uint32_t align;
+  uint64_t addr; /* device address (global/const), shared offset, local offset, param offset */
+  uint8_t *init;
+} emu_var;
+
+typedef struct emu_module {
+  emu_func **funcs;
+  int nfuncs;
+  emu_var **vars; /* module-level variables */
+  int nvars;
+  uint32_t shared_module; /* module-level static shared bytes */
+  uint32_t extern_shared_align;
+  int ptx_major, ptx_minor, sm;
+} emu_module;
+
+/* ---- lexer / parser (lex.c, parse.c) ---- */
+enum { EMU_TOK_EOF, EMU_TOK_ID, EMU_TOK_INT, EMU_TOK_FLOAT, EMU_TOK_F32, EMU_TOK_F64,
+       EMU_TOK_STR, EMU_TOK_PUNCT };
+typedef struct emu_tok {
+  int kind, line, len;
+  const char *s;
+  uint64_t i;
+  double f;
+} emu_tok;
+/* Tokenises text; returns a malloc'ed array ending with EMU_TOK_EOF, or NULL with err set. */
+emu_tok *emu_lex(const char *text, char *err, size_t errlen);
+
+/* Parses and checks PTX; returns CUDA_SUCCESS or an error with the log in err. */
+CUresult emu_parse(const char *text, emu_module **out, char *err, size_t errlen);
+void emu_module_free(emu_module *m);
+
+/* ---- device memory (mem.c) ---- */
+CUresult emu_mem_alloc(uint64_t size, uint64_t *dev);
+CUresult emu_mem_free(uint64_t dev);
+/* host pointer for [dev, dev+size) when it lies in one allocation, else NULL */
+void *emu_mem_host(uint64_t dev, uint64_t size);
+CUresult emu_mem_alloc_owned(uint64_t size, uint64_t *dev, const void *owner);
+/* frees every allocation made with this owner (a context) */
+void emu_mem_free_owner(const void *owner);
+int emu_mem_owned_by(uint64_t dev, const void *owner);
+
+/* ---- statistics (stats.c) ---- */
+#define EMU_SECTOR_SET_MIN 1024
+typedef struct emu_stats {
+  uint64_t instructions, by_class[EMU_CLS_N];
+  uint64_t gld_req, gst_req, gld_bytes, gst_bytes, gsectors;
+  uint64_t sh_loads, sh_stores, bank_conflicts, barriers, atomics;
+  uint64_t *set; /* open-addressing set of sector numbers + 1 */
+  size_t set_cap, set_n;
+} emu_stats;
+void emu_stats_init(emu_stats *st);
+void emu_stats_free(emu_stats *st);
+void emu_stats_sector(emu_stats *st, uint64_t sector);
+void emu_stats_write(const emu_stats *st, const char *path, const char *kernel,
+                     const unsigned grid[3], const unsigned block[3]);
+
+/* ---- shared-memory race detector (race.c) ---- */
+typedef struct emu_race_cell {
+  int32_t wtid, rtid; /* rtid -2: several readers */
+  uint32_t wep, rep;
+  int32_t wline;
+  int32_t rline;
+} emu_race_cell;
+typedef struct emu_race {
+  emu_race_cell *cells;
+  size_t n;
+  uint32_t epoch;
+} emu_race;
+void emu_race_reset(emu_race *r, size_t bytes);
+void emu_race_barrier(emu_race *r);
+/* returns 0 or a kind (1 RAW, 2 WAR, 3 WAW) with the other thread and its line */
+int emu_race_access(emu_race *r, uint32_t off, uint32_t size, int tid, int line, int is_write,
+                    int *other, int *other_line);
+void emu_race_free(emu_race *r);
+
+/* ---- execution (exec.c) ---- */
+typedef struct emu_launch {
+  emu_func *fn;
+  unsigned grid[3], block[3];
+  uint32_t dyn_shared;
+  uint8_t *params;
+  emu_stats *st;
+  char msg[1024];
+} emu_launch;
+CUresult emu_execute(emu_launch *L);
+
+/* ---- messages (driver.c) ---- */
+void emu_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

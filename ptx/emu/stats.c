@@ -1,0 +1,79 @@
+/* Per-launch counters and their JSON line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+void emu_stats_init(emu_stats *st) {
+  memset(st, 0, sizeof *st);
+  st->set_cap = EMU_SECTOR_SET_MIN;
+  st->set = calloc(st->set_cap, sizeof *st->set);
+  if (!st->set) abort();
+}
+
+void emu_stats_free(emu_stats *st) {
+  free(st->set);
+  st->set = NULL;
+}
+
+static size_t hash(uint64_t v, size_t cap) {
+  v ^= v >> 33;
+  v *= 0xff51afd7ed558ccdull;
+  v ^= v >> 33;
+  return (size_t)v & (cap - 1);
+}
+
+/* Adds a 32-byte sector number to the launch's set of distinct sectors. */
+void emu_stats_sector(emu_stats *st, uint64_t sector) {
+  uint64_t key = sector + 1;
+  size_t k = hash(key, st->set_cap);
+  while (st->set[k]) {
+    if (st->set[k] == key) return;
+    k = (k + 1) & (st->set_cap - 1);
+  }
+  st->set[k] = key;
+  if (++st->set_n * 2 > st->set_cap) {
+    size_t nc = st->set_cap * 2;
+    uint64_t *ns = calloc(nc, sizeof *ns);
+    if (!ns) abort();
+    for (size_t j = 0; j < st->set_cap; j++)
+      if (st->set[j]) {
+        size_t h = hash(st->set[j], nc);
+        while (ns[h]) h = (h + 1) & (nc - 1);
+        ns[h] = st->set[j];
+      }
+    free(st->set);
+    st->set = ns;
+    st->set_cap = nc;
+  }
+}
+
+void emu_stats_write(const emu_stats *st, const char *path, const char *kernel,
+                     const unsigned grid[3], const unsigned block[3]) {
+  FILE *f = fopen(path, "a");
+  if (!f) return;
+  fprintf(f, "{\"kernel\":\"");
+  for (const char *c = kernel; *c; c++) {
+    if (*c == '"' || *c == '\\') fputc('\\', f);
+    if ((unsigned char)*c >= 0x20) fputc(*c, f);
+  }
+  fprintf(f, "\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u]", grid[0], grid[1], grid[2], block[0],
+          block[1], block[2]);
+  fprintf(f, ",\"instructions\":%llu,\"instructions_by_class\":{",
+          (unsigned long long)st->instructions);
+  for (int k = 0; k < EMU_CLS_N; k++)
+    fprintf(f, "%s\"%s\":%llu", k ? "," : "", emu_cls_names[k],
+            (unsigned long long)st->by_class[k]);
+  fprintf(f,
+          "},\"global_load_requests\":%llu,\"global_store_requests\":%llu,"
+          "\"global_load_bytes\":%llu,\"global_store_bytes\":%llu,\"global_sectors\":%llu,"
+          "\"unique_sectors\":%llu,\"shared_loads\":%llu,\"shared_stores\":%llu,"
+          "\"bank_conflicts\":%llu,\"barriers\":%llu,\"atomics\":%llu}\n",
+          (unsigned long long)st->gld_req, (unsigned long long)st->gst_req,
+          (unsigned long long)st->gld_bytes, (unsigned long long)st->gst_bytes,
+          (unsigned long long)st->gsectors, (unsigned long long)st->set_n,
+          (unsigned long long)st->sh_loads, (unsigned long long)st->sh_stores,
+          (unsigned long long)st->bank_conflicts, (unsigned long long)st->barriers,
+          (unsigned long long)st->atomics);
+  fclose(f);
+}

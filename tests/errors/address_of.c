@@ -1,0 +1,5 @@
+// error: 4:11: address-of operator '&'
+// status: unsupported
+void k(int N, float A[N], float x) {
+  A[0] = (&x)[0];
+}

@@ -1,0 +1,5 @@
+// error: 4:43: assignment inside an expression
+// status: unsupported
+void k(int N, float A[N], float B[N]) {
+  for (int i = 0; i < N; i++) A[i] = B[i] = 0;
+}

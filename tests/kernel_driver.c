@@ -1,0 +1,545 @@
+/* kernel_driver: runs one test kernel (tests/kernels/NAME.c) at every `// run:` configuration
+ * on a device and requires results bit-identical to the same file compiled by the system C
+ * compiler (a module loaded with dlopen and called through libffi).
+ *
+ *   kernel_driver --device cpu|emu|cuda|auto FILE.c MODULE.so
+ *
+ * Kernel file conventions:
+ *   // run: T=0 N=5 M=7 alpha=0.5   one configuration: every int/long parameter by name;
+ *                                   float/double parameters optional (default 0.75)
+ *   // fill: A=0..1 B=-5..5         value range of integer arrays (default 0..9);
+ *                                   floating arrays get pseudo-random values in [-1, 1)
+ */
+#include <stenciljit.h>
+
+#include <dlfcn.h>
+#include <ffi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define MAX_PARAMS 64
+#define MAX_KV 64
+
+typedef struct kv {
+  char name[64];
+  char value[64];
+} kv;
+
+typedef struct fill_range {
+  char name[64];
+  long lo, hi;
+} fill_range;
+
+static const char *g_file;
+static char g_entry[128];
+
+static void die(const char *fmt, const char *a) {
+  fprintf(stderr, "kernel_driver: %s: ", g_file ? g_file : "?");
+  fprintf(stderr, fmt, a);
+  fputc('\n', stderr);
+  exit(1);
+}
+
+static char *read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) die("cannot open %s", path);
+  if (fseek(f, 0, SEEK_END) != 0) die("cannot seek %s", path);
+  long n = ftell(f);
+  if (n < 0) die("cannot size %s", path);
+  rewind(f);
+  char *s = malloc((size_t)n + 1);
+  if (!s || fread(s, 1, (size_t)n, f) != (size_t)n) die("cannot read %s", path);
+  s[n] = '\0';
+  fclose(f);
+  return s;
+}
+
+static int is_ident(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* The entry is the only function of the file: the first `void NAME(` outside comments. */
+static void find_entry(const char *src) {
+  const char *p = src;
+  while (*p) {
+    if (p[0] == '/' && p[1] == '/') {
+      while (*p && *p != '\n') p++;
+      continue;
+    }
+    if (p[0] == '/' && p[1] == '*') {
+      const char *e = strstr(p + 2, "*/");
+      p = e ? e + 2 : p + strlen(p);
+      continue;
+    }
+    if (strncmp(p, "void", 4) == 0 && (p == src || !is_ident(p[-1])) && !is_ident(p[4])) {
+      const char *q = p + 4;
+      while (*q == ' ' || *q == '\t' || *q == '\n') q++;
+      const char *name = q;
+      while (is_ident(*q)) q++;
+      size_t len = (size_t)(q - name);
+      while (*q == ' ' || *q == '\t') q++;
+      if (len > 0 && len < sizeof g_entry && *q == '(') {
+        memcpy(g_entry, name, len);
+        g_entry[len] = '\0';
+        return;
+      }
+    }
+    p++;
+  }
+  die("no `void NAME(` function found%s", "");
+}
+
+/* Splits the text after a `// run:` or `// fill:` marker into NAME=VALUE tokens. */
+static int parse_kv(const char *line, kv *out, int max) {
+  int n = 0;
+  const char *p = line;
+  for (;;) {
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '\0' || *p == '\n' || *p == '\r') break;
+    const char *tok = p;
+    while (*p && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') p++;
+    const char *eq = memchr(tok, '=', (size_t)(p - tok));
+    if (!eq || eq == tok || n == max) die("malformed token in a run/fill line: %.40s", tok);
+    size_t nl = (size_t)(eq - tok), vl = (size_t)(p - eq - 1);
+    if (nl >= sizeof out[n].name || vl >= sizeof out[n].value || vl == 0)
+      die("token too long or empty: %.40s", tok);
+    memcpy(out[n].name, tok, nl);
+    out[n].name[nl] = '\0';
+    memcpy(out[n].value, eq + 1, vl);
+    out[n].value[vl] = '\0';
+    n++;
+  }
+  return n;
+}
+
+static const char *kv_get(const kv *kvs, int n, const char *name) {
+  for (int i = 0; i < n; i++)
+    if (strcmp(kvs[i].name, name) == 0) return kvs[i].value;
+  return NULL;
+}
+
+static size_t elem_size(jit_arg_kind k) {
+  switch (k) {
+  case JIT_ARG_INT:
+    return sizeof(int);
+  case JIT_ARG_LONG:
+    return sizeof(long);
+  case JIT_ARG_FLOAT:
+    return sizeof(float);
+  case JIT_ARG_DOUBLE:
+    return sizeof(double);
+  default:
+    return 0;
+  }
+}
+
+static const char *kind_name(jit_arg_kind k) {
+  switch (k) {
+  case JIT_ARG_INT:
+    return "int";
+  case JIT_ARG_LONG:
+    return "long";
+  case JIT_ARG_FLOAT:
+    return "float";
+  case JIT_ARG_DOUBLE:
+    return "double";
+  case JIT_ARG_PTR:
+    return "pointer";
+  }
+  return "?";
+}
+
+static uint64_t splitmix(uint64_t *s) {
+  uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static uint64_t hash_str(uint64_t h, const char *s) {
+  while (*s) h = (h ^ (unsigned char)*s++) * 0x100000001B3ull;
+  return h;
+}
+
+static void fill_array(void *p, jit_arg_kind k, size_t n, uint64_t seed, long lo, long hi) {
+  uint64_t s = seed;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = splitmix(&s);
+    switch (k) {
+    case JIT_ARG_INT:
+      ((int *)p)[i] = (int)(lo + (long)(r % (uint64_t)(hi - lo + 1)));
+      break;
+    case JIT_ARG_LONG:
+      ((long *)p)[i] = lo + (long)(r % (uint64_t)(hi - lo + 1));
+      break;
+    case JIT_ARG_FLOAT:
+      ((float *)p)[i] = (float)(r >> 40) * 0x1p-23f - 1.0f;
+      break;
+    case JIT_ARG_DOUBLE:
+      ((double *)p)[i] = (double)(r >> 11) * 0x1p-52 - 1.0;
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+static void print_elem(const void *p, jit_arg_kind k, size_t i) {
+  switch (k) {
+  case JIT_ARG_INT:
+    fprintf(stderr, "%d", ((const int *)p)[i]);
+    break;
+  case JIT_ARG_LONG:
+    fprintf(stderr, "%ld", ((const long *)p)[i]);
+    break;
+  case JIT_ARG_FLOAT: {
+    float v = ((const float *)p)[i];
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    fprintf(stderr, "%.9g (0x%08x)", (double)v, (unsigned)b);
+    break;
+  }
+  case JIT_ARG_DOUBLE: {
+    double v = ((const double *)p)[i];
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    fprintf(stderr, "%.17g (0x%016llx)", v, (unsigned long long)b);
+    break;
+  }
+  default:
+    break;
+  }
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Compares one array; on a difference prints where and returns 1. */
+static int compare(const char *what, const char *cfg, const jit_param_info *pi, const void *want,
+                   const void *got, size_t elems) {
+  size_t es = elem_size(pi->elem_kind);
+  if (memcmp(want, got, elems * es) == 0) return 0;
+  size_t first = 0, ndiff = 0;
+  for (size_t i = 0; i < elems; i++)
+    if (memcmp((const char *)want + i * es, (const char *)got + i * es, es) != 0) {
+      if (ndiff++ == 0) first = i;
+    }
+  fprintf(stderr,
+          "MISMATCH %s: kernel %s (%s) [%s], array %s (%s, %zu elements): %zu elements differ, "
+          "first at flat index %zu: expected ",
+          what, g_entry, g_file, cfg, pi->name, kind_name(pi->elem_kind), elems, ndiff, first);
+  print_elem(want, pi->elem_kind, first);
+  fprintf(stderr, ", got ");
+  print_elem(got, pi->elem_kind, first);
+  fputc('\n', stderr);
+  return 1;
+}
+
+static jit_device parse_device(const char *s) {
+  if (strcmp(s, "cpu") == 0) return JIT_DEVICE_CPU;
+  if (strcmp(s, "emu") == 0) return JIT_DEVICE_EMU;
+  if (strcmp(s, "cuda") == 0) return JIT_DEVICE_CUDA;
+  if (strcmp(s, "auto") == 0) return JIT_DEVICE_AUTO;
+  die("unknown device %s (cpu|emu|cuda|auto)", s);
+  return JIT_DEVICE_AUTO;
+}
+
+static ffi_type *ffi_kind(jit_arg_kind k) {
+  switch (k) {
+  case JIT_ARG_INT:
+    return &ffi_type_sint;
+  case JIT_ARG_LONG:
+    return &ffi_type_slong;
+  case JIT_ARG_FLOAT:
+    return &ffi_type_float;
+  case JIT_ARG_DOUBLE:
+    return &ffi_type_double;
+  case JIT_ARG_PTR:
+    return &ffi_type_pointer;
+  }
+  return NULL;
+}
+
+/* Runs one configuration; returns the number of failures. */
+static int run_config(jit_context *ctx, const char *src, void (*ref)(void), const kv *run, int nrun,
+                      const fill_range *fills, int nfill, int cfg_index) {
+  char cfg[512] = "";
+  for (int i = 0; i < nrun; i++) {
+    size_t l = strlen(cfg);
+    snprintf(cfg + l, sizeof cfg - l, "%s%.63s=%.63s", i ? " " : "", run[i].name, run[i].value);
+  }
+
+  jit_param_info params[MAX_PARAMS];
+  int np = 0;
+  int st = jit_function_params(ctx, src, g_entry, params, MAX_PARAMS, &np);
+  if (st != JIT_OK) {
+    fprintf(stderr, "FAIL %s [%s]: jit_function_params returned %d: %s\n", g_entry, cfg, st,
+            jit_context_error(ctx));
+    return 1;
+  }
+  for (int i = 0; i < nrun; i++) {
+    int found = 0;
+    for (int j = 0; j < np; j++) found |= strcmp(params[j].name, run[i].name) == 0;
+    if (!found) die("run line names %s, which is not a parameter", run[i].name);
+  }
+
+  jit_arg args[MAX_PARAMS];
+  for (int i = 0; i < np; i++) {
+    const char *v = kv_get(run, nrun, params[i].name);
+    char *end = NULL;
+    switch (params[i].kind) {
+    case JIT_ARG_INT:
+    case JIT_ARG_LONG: {
+      if (!v) die("run line lacks integer parameter %s", params[i].name);
+      long x = strtol(v, &end, 10);
+      if (*end) die("bad integer value %s", v);
+      args[i] = params[i].kind == JIT_ARG_INT ? JIT_INT((int)x) : JIT_LONG(x);
+      break;
+    }
+    case JIT_ARG_FLOAT:
+    case JIT_ARG_DOUBLE: {
+      double x = 0.75;
+      if (v) {
+        x = strtod(v, &end);
+        if (*end) die("bad floating value %s", v);
+      }
+      args[i] = params[i].kind == JIT_ARG_FLOAT ? JIT_FLOAT((float)x) : JIT_DOUBLE(x);
+      break;
+    }
+    case JIT_ARG_PTR:
+      args[i] = JIT_PTR(NULL);
+      break;
+    }
+  }
+
+  /* Element counts come from the kernel specialized for these integer arguments. */
+  jit_kernel *k = NULL;
+  double t0 = now_ms();
+  st = jit_kernel_compile(ctx, src, g_entry, args, np, &k);
+  double t_compile = now_ms() - t0;
+  if (st != JIT_OK || !k) {
+    fprintf(stderr, "FAIL %s [%s]: jit_kernel_compile returned %d: %s\n", g_entry, cfg, st,
+            jit_context_error(ctx));
+    return 1;
+  }
+  size_t elems[MAX_PARAMS] = {0};
+  if (jit_kernel_param_count(k) != np) {
+    fprintf(stderr, "FAIL %s [%s]: jit_kernel_param_count %d, jit_function_params %d\n", g_entry,
+            cfg, jit_kernel_param_count(k), np);
+    jit_kernel_release(k);
+    return 1;
+  }
+  for (int i = 0; i < np; i++) {
+    const jit_param_info *pi = jit_kernel_param(k, i);
+    if (!pi || pi->kind != params[i].kind || strcmp(pi->name, params[i].name) != 0 ||
+        (pi->kind == JIT_ARG_PTR &&
+         (pi->elem_kind != params[i].elem_kind || pi->rank != params[i].rank))) {
+      fprintf(stderr, "FAIL %s [%s]: jit_kernel_param(%d) disagrees with jit_function_params\n",
+              g_entry, cfg, i);
+      jit_kernel_release(k);
+      return 1;
+    }
+    elems[i] = pi->elems;
+  }
+  jit_kernel_release(k);
+
+  /* Four copies of every array: initial data, reference, first run, second run. */
+  void *init[MAX_PARAMS] = {0}, *refd[MAX_PARAMS] = {0}, *jit1[MAX_PARAMS] = {0},
+       *jit2[MAX_PARAMS] = {0};
+  int failures = 0;
+  for (int i = 0; i < np; i++) {
+    if (params[i].kind != JIT_ARG_PTR) continue;
+    size_t bytes = elems[i] * elem_size(params[i].elem_kind);
+    size_t alloc = bytes ? bytes : 1;
+    init[i] = malloc(alloc);
+    refd[i] = malloc(alloc);
+    jit1[i] = malloc(alloc);
+    jit2[i] = malloc(alloc);
+    if (!init[i] || !refd[i] || !jit1[i] || !jit2[i]) die("out of memory%s", "");
+    long lo = 0, hi = 9;
+    for (int f = 0; f < nfill; f++)
+      if (strcmp(fills[f].name, params[i].name) == 0) lo = fills[f].lo, hi = fills[f].hi;
+    uint64_t seed = hash_str(hash_str(0xcbf29ce484222325ull, g_entry), params[i].name) +
+                    (uint64_t)cfg_index * 7919u;
+    fill_array(init[i], params[i].elem_kind, elems[i], seed, lo, hi);
+    memcpy(refd[i], init[i], bytes);
+    memcpy(jit1[i], init[i], bytes);
+    memcpy(jit2[i], init[i], bytes);
+  }
+
+  /* Reference: the kernel compiled by the system compiler, called through libffi. */
+  ffi_cif cif;
+  ffi_type *types[MAX_PARAMS];
+  void *values[MAX_PARAMS];
+  for (int i = 0; i < np; i++) {
+    types[i] = ffi_kind(params[i].kind);
+    switch (params[i].kind) {
+    case JIT_ARG_INT:
+      values[i] = &args[i].v.i;
+      break;
+    case JIT_ARG_LONG:
+      values[i] = &args[i].v.l;
+      break;
+    case JIT_ARG_FLOAT:
+      values[i] = &args[i].v.f;
+      break;
+    case JIT_ARG_DOUBLE:
+      values[i] = &args[i].v.d;
+      break;
+    case JIT_ARG_PTR:
+      values[i] = &refd[i];
+      break;
+    }
+  }
+  if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, (unsigned)np, &ffi_type_void, types) != FFI_OK)
+    die("ffi_prep_cif failed%s", "");
+  double t1 = now_ms();
+  ffi_call(&cif, ref, NULL, values);
+  double t_ref = now_ms() - t1;
+
+  /* First run: may compile (or hit what jit_kernel_compile put in the cache). */
+  jit_arg run_args[MAX_PARAMS];
+  memcpy(run_args, args, sizeof(jit_arg) * (size_t)np);
+  for (int i = 0; i < np; i++)
+    if (params[i].kind == JIT_ARG_PTR) run_args[i] = JIT_PTR(jit1[i]);
+  jit_stats s0, s1, s2;
+  jit_context_stats(ctx, &s0);
+  double t2 = now_ms();
+  st = jit_stencil_run(ctx, src, g_entry, run_args, np);
+  double t_run1 = now_ms() - t2;
+  jit_context_stats(ctx, &s1);
+  if (st != JIT_OK) {
+    fprintf(stderr, "FAIL %s [%s]: jit_stencil_run returned %d: %s\n", g_entry, cfg, st,
+            jit_context_error(ctx));
+    failures++;
+    goto out;
+  }
+  if (s1.compiles - s0.compiles > 1) {
+    fprintf(stderr, "FAIL %s [%s]: first jit_stencil_run compiled %lu kernels\n", g_entry, cfg,
+            s1.compiles - s0.compiles);
+    failures++;
+  }
+  for (int i = 0; i < np; i++)
+    if (params[i].kind == JIT_ARG_PTR)
+      failures += compare("vs reference", cfg, &params[i], refd[i], jit1[i], elems[i]);
+
+  /* Second run of the same shape on fresh data: a cache hit with the same result. */
+  for (int i = 0; i < np; i++)
+    if (params[i].kind == JIT_ARG_PTR) run_args[i] = JIT_PTR(jit2[i]);
+  double t3 = now_ms();
+  st = jit_stencil_run(ctx, src, g_entry, run_args, np);
+  double t_run2 = now_ms() - t3;
+  jit_context_stats(ctx, &s2);
+  if (st != JIT_OK) {
+    fprintf(stderr, "FAIL %s [%s]: second jit_stencil_run returned %d: %s\n", g_entry, cfg, st,
+            jit_context_error(ctx));
+    failures++;
+    goto out;
+  }
+  if (s2.compiles != s1.compiles) {
+    fprintf(stderr, "FAIL %s [%s]: second call of the same shape compiled again (%lu -> %lu)\n",
+            g_entry, cfg, s1.compiles, s2.compiles);
+    failures++;
+  }
+  if (s2.cache_hits != s1.cache_hits + 1) {
+    fprintf(stderr, "FAIL %s [%s]: second call of the same shape: cache_hits %lu -> %lu\n", g_entry,
+            cfg, s1.cache_hits, s2.cache_hits);
+    failures++;
+  }
+  for (int i = 0; i < np; i++)
+    if (params[i].kind == JIT_ARG_PTR)
+      failures += compare("second run vs first run", cfg, &params[i], jit1[i], jit2[i], elems[i]);
+
+  printf("%s %-20s [%s] compile %.1f ms, run %.2f ms, cached run %.2f ms, gcc %.2f ms\n",
+         failures ? "FAIL" : "ok  ", g_entry, cfg, t_compile, t_run1, t_run2, t_ref);
+out:
+  for (int i = 0; i < np; i++) {
+    free(init[i]);
+    free(refd[i]);
+    free(jit1[i]);
+    free(jit2[i]);
+  }
+  return failures;
+}
+
+int main(int argc, char **argv) {
+  const char *device = "cpu", *file = NULL, *module = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--device") == 0 && i + 1 < argc)
+      device = argv[++i];
+    else if (!file)
+      file = argv[i];
+    else if (!module)
+      module = argv[i];
+    else
+      file = NULL, module = NULL, i = argc;
+  }
+  if (!file || !module) {
+    fprintf(stderr, "usage: kernel_driver [--device cpu|emu|cuda|auto] FILE.c MODULE.so\n");
+    return 2;
+  }
+  g_file = file;
+  char *src = read_file(file);
+  find_entry(src);
+
+  kv runs[MAX_KV][MAX_KV];
+  int nkv[MAX_KV], nruns = 0;
+  fill_range fills[MAX_KV];
+  int nfill = 0;
+  for (const char *p = src; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+    if (strncmp(p, "// run:", 7) == 0) {
+      if (nruns == MAX_KV) die("too many run lines%s", "");
+      nkv[nruns] = parse_kv(p + 7, runs[nruns], MAX_KV);
+      nruns++;
+    } else if (strncmp(p, "// fill:", 8) == 0) {
+      kv f[MAX_KV];
+      int n = parse_kv(p + 8, f, MAX_KV);
+      for (int i = 0; i < n && nfill < MAX_KV; i++) {
+        char *dots = strstr(f[i].value, "..");
+        if (!dots) die("fill range needs LO..HI: %s", f[i].value);
+        snprintf(fills[nfill].name, sizeof fills[nfill].name, "%s", f[i].name);
+        fills[nfill].lo = strtol(f[i].value, NULL, 10);
+        fills[nfill].hi = strtol(dots + 2, NULL, 10);
+        if (fills[nfill].hi < fills[nfill].lo) die("empty fill range %s", f[i].value);
+        nfill++;
+      }
+    }
+  }
+  if (nruns == 0) die("no `// run:` lines%s", "");
+
+  void *mod = dlopen(module, RTLD_NOW | RTLD_LOCAL);
+  if (!mod) die("dlopen: %s", dlerror());
+  void *sym = dlsym(mod, g_entry);
+  if (!sym) die("dlsym: %s", dlerror());
+  void (*ref)(void);
+  memcpy(&ref, &sym, sizeof ref); /* object pointer -> function pointer without a cast warning */
+
+  jit_context *ctx = jit_context_create(parse_device(device));
+  if (!ctx) {
+    fprintf(stderr, "FAIL: jit_context_create(%s): %s\n", device, jit_last_error());
+    return 1;
+  }
+  jit_options opts;
+  memset(&opts, 0, sizeof opts);
+  opts.source_name = file;
+  jit_context_set_options(ctx, &opts);
+  printf("kernel %s from %s on %s\n", g_entry, file, jit_context_info(ctx));
+  int failures = 0;
+  for (int r = 0; r < nruns; r++)
+    failures += run_config(ctx, src, ref, runs[r], nkv[r], fills, nfill, r);
+  jit_context_destroy(ctx);
+  dlclose(mod);
+  free(src);
+  if (failures) {
+    fprintf(stderr, "%s: %d failure(s)\n", file, failures);
+    return 1;
+  }
+  printf("%s: all %d configurations bit-identical\n", g_entry, nruns);
+  return 0;
+}
