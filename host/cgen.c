@@ -15,12 +15,26 @@
 #include <isl/val.h>
 
 #include "astgen/astgen.h"
+#include "astgen/linear.h"
 #include "jit/buf.h"
+
+/* An access of a statement instance inside an innermost loop: the part of its offset that
+ * does not change in the loop is computed once, before it, into __sj_o<var>. */
+typedef struct hoisted {
+  const isl_ast_expr *call; /* the statement instance */
+  const sj_expr *ref;
+  isl_id *inner; /* the loop's iterator */
+  int var;
+} hoisted;
 
 typedef struct cgen {
   const sj_model *m;
   sj_buf out;
   int indent;
+  const sj_pstmt *stmt;      /* the statement instance being printed */
+  isl_ast_expr *call;        /* its call: iterator values */
+  hoisted *hoist;
+  int nhoist, nvars;
 } cgen;
 
 static void line(cgen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -114,6 +128,169 @@ static void iexpr(cgen *g, __isl_keep isl_ast_expr *e) {
   }
 }
 
+/* --- offsets --- */
+
+static void uexpr(cgen *g, const sj_expr *e);
+
+static int mentions(__isl_keep isl_ast_expr *e, __isl_keep isl_id *id) {
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
+    isl_id *x = isl_ast_expr_get_id(e);
+    isl_id_free(x);
+    return x == id;
+  }
+  if (isl_ast_expr_get_type(e) != isl_ast_expr_op) return 0;
+  int n = isl_ast_expr_op_get_n_arg(e), found = 0;
+  for (int i = 0; i < n && !found; i++) {
+    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+    found = mentions(a, id);
+    isl_ast_expr_free(a);
+  }
+  return found;
+}
+
+static int iter_arg(const sj_pstmt *s, const sj_sym *iter) {
+  for (int k = 0; k < s->depth; k++)
+    if (s->iters[k] == iter) return k + 1;
+  return -1;
+}
+
+typedef struct dep_query {
+  const cgen *g;
+  isl_id *inner;
+} dep_query;
+
+static int varies(const sj_sym *iter, void *user) {
+  dep_query *q = user;
+  isl_ast_expr *arg = isl_ast_expr_op_get_arg(q->g->call, iter_arg(q->g->stmt, iter));
+  int yes = mentions(arg, q->inner);
+  isl_ast_expr_free(arg);
+  return yes;
+}
+
+/* Whether the value of iterator atom is the loop iterator inner plus a constant *k. */
+static int inner_plus_constant(cgen *g, const sj_expr *atom, isl_id *inner, long *k) {
+  if (atom->kind != SJ_E_VAR || atom->sym->kind != SJ_SYM_ITER) return 0;
+  isl_ast_expr *arg = isl_ast_expr_op_get_arg(g->call, iter_arg(g->stmt, atom->sym));
+  isl_ast_expr *x = NULL, *c = NULL;
+  int ok = 0;
+  *k = 0;
+  if (isl_ast_expr_get_type(arg) == isl_ast_expr_id) {
+    x = isl_ast_expr_copy(arg);
+  } else if (isl_ast_expr_get_type(arg) == isl_ast_expr_op &&
+             isl_ast_expr_op_get_type(arg) == isl_ast_expr_op_add) {
+    x = isl_ast_expr_op_get_arg(arg, 0);
+    c = isl_ast_expr_op_get_arg(arg, 1);
+  }
+  if (x && isl_ast_expr_get_type(x) == isl_ast_expr_id && (!c || isl_ast_expr_get_type(c) == isl_ast_expr_int)) {
+    isl_id *id = isl_ast_expr_get_id(x);
+    ok = id == inner;
+    isl_id_free(id);
+    if (ok && c) {
+      isl_val *v = isl_ast_expr_get_val(c);
+      *k = isl_val_get_num_si(v);
+      isl_val_free(v);
+    }
+  }
+  isl_ast_expr_free(x);
+  isl_ast_expr_free(c);
+  isl_ast_expr_free(arg);
+  return ok;
+}
+
+/* The terms of ref's offset that vary with inner (part = 1) or not (part = 0); inner NULL
+ * prints them all. A term coef * (inner + k) contributes coef * inner to the varying part
+ * and coef * k to the invariant one, so the subscript in the loop is just a sum. */
+static void offset_terms(cgen *g, const sj_expr *ref, isl_id *inner, int part) {
+  sj_linear lin;
+  sj_linearize(ref, g->m->extents[ref->sym->id], g->m->shape, &lin);
+  dep_query q = {g, inner};
+  long constant = lin.constant, k;
+  for (int i = 0; inner && i < lin.n; i++)
+    if (inner_plus_constant(g, lin.terms[i].atom, inner, &k)) constant += lin.terms[i].coef * k;
+  if (part == 0 || !inner) sj_buf_printf(&g->out, "%ldL", inner ? constant : lin.constant);
+  for (int i = 0; i < lin.n; i++) {
+    const sj_term *t = &lin.terms[i];
+    if (inner && inner_plus_constant(g, t->atom, inner, &k)) {
+      if (part == 1) {
+        sj_buf_puts(&g->out, " + ");
+        if (t->coef != 1) sj_buf_printf(&g->out, "%ldL * ", t->coef);
+        sj_buf_printf(&g->out, "__sj_%s", isl_id_get_name(inner));
+      }
+      continue;
+    }
+    if (inner && sj_expr_depends(t->atom, varies, &q) != part) continue;
+    if (t->coef == 1)
+      sj_buf_puts(&g->out, " + (long)");
+    else
+      sj_buf_printf(&g->out, " + %ldL * (long)", t->coef);
+    uexpr(g, t->atom);
+  }
+  sj_linear_free(&lin);
+}
+
+static const hoisted *find_hoisted(const cgen *g, const sj_expr *ref) {
+  for (int i = g->nhoist - 1; i >= 0; i--)
+    if (g->hoist[i].call == g->call && g->hoist[i].ref == ref) return &g->hoist[i];
+  return NULL;
+}
+
+static void hoist_refs(cgen *g, const sj_expr *e, isl_id *inner) {
+  if (e->kind == SJ_E_INDEX) {
+    g->hoist = realloc(g->hoist, (g->nhoist + 1) * sizeof *g->hoist);
+    hoisted *h = &g->hoist[g->nhoist++];
+    *h = (hoisted){g->call, e, inner, g->nvars++};
+    sj_buf_printf(&g->out, "%*sconst long __sj_o%d = ", 2 * g->indent, "", h->var);
+    offset_terms(g, e, inner, 0);
+    sj_buf_puts(&g->out, ";\n");
+  }
+  for (int i = 0; i < e->nargs; i++) hoist_refs(g, e->args[i], inner);
+}
+
+typedef struct hoist_scan {
+  cgen *g;
+  isl_id *inner;
+  int inner_loop;
+} hoist_scan;
+
+static isl_bool scan_user(__isl_keep isl_ast_node *node, void *user) {
+  hoist_scan *h = user;
+  if (isl_ast_node_get_type(node) == isl_ast_node_for) h->inner_loop = 1;
+  if (isl_ast_node_get_type(node) != isl_ast_node_user || !h->inner) return isl_bool_true;
+  cgen *g = h->g;
+  g->call = isl_ast_node_user_get_expr(node);
+  g->stmt = g->m->stmts[sj_ast_call_stmt(g->call)];
+  for (int k = 0; k < g->stmt->nbody; k++) {
+    const sj_stmt *st = g->stmt->body[k];
+    if (st->lhs) hoist_refs(g, st->lhs, h->inner);
+    if (st->rhs) hoist_refs(g, st->rhs, h->inner);
+  }
+  isl_ast_expr_free(g->call); /* the node keeps it alive: pointers stay valid */
+  g->call = NULL;
+  return isl_bool_false;
+}
+
+/* Before an innermost loop: the invariant part of every access offset inside it. */
+static void hoist_loop(cgen *g, __isl_keep isl_ast_node *loop, __isl_keep isl_id *iter) {
+  isl_ast_node *body = isl_ast_node_for_get_body(loop);
+  hoist_scan h = {g, NULL, 0};
+  isl_ast_node_foreach_descendant_top_down(body, scan_user, &h);
+  if (!h.inner_loop) {
+    h.inner = iter;
+    isl_ast_node_foreach_descendant_top_down(body, scan_user, &h);
+  }
+  isl_ast_node_free(body);
+}
+
+static void print_offset(cgen *g, const sj_expr *ref) {
+  const hoisted *h = find_hoisted(g, ref);
+  if (!h) {
+    offset_terms(g, ref, NULL, 0);
+    return;
+  }
+  sj_buf_printf(&g->out, "__sj_o%d", h->var);
+  offset_terms(g, ref, h->inner, 1);
+}
+
 /* --- the user's expressions --- */
 
 static void literal(sj_buf *b, const sj_expr *e) {
@@ -137,17 +314,20 @@ static void uexpr(cgen *g, const sj_expr *e) {
     if (e->sym->kind == SJ_SYM_SHAPE) {
       long v = g->m->shape[e->sym->param];
       sj_buf_printf(b, v < 0 ? "(%ld%s)" : "%ld%s", v, e->type == SJ_TY_LONG ? "L" : "");
+    } else if (e->sym->kind == SJ_SYM_ITER) { /* the iterator's value in this instance */
+      isl_ast_expr *arg = isl_ast_expr_op_get_arg(g->call, iter_arg(g->stmt, e->sym));
+      sj_buf_puts(b, "((int)");
+      iexpr(g, arg);
+      sj_buf_puts(b, ")");
+      isl_ast_expr_free(arg);
     } else {
       sj_buf_puts(b, e->sym->name);
     }
     return;
   case SJ_E_INDEX:
-    sj_buf_puts(b, e->sym->name);
-    for (int k = 0; k < e->nargs; k++) {
-      sj_buf_puts(b, "[");
-      uexpr(g, e->args[k]);
-      sj_buf_puts(b, "]");
-    }
+    sj_buf_printf(b, "__sj_a%d[", e->sym->id);
+    print_offset(g, e);
+    sj_buf_puts(b, "]");
     return;
   case SJ_E_UNARY:
     sj_buf_printf(b, "(%c", e->op);
@@ -205,13 +385,33 @@ static void body_stmt(cgen *g, const sj_stmt *st) {
 
 /* --- walk hooks --- */
 
+/* The bound of cond when it has the form `iter < e` or `iter <= e`: printed once. */
+static isl_ast_expr *loop_bound(__isl_keep isl_ast_expr *cond, const char **op) {
+  if (isl_ast_expr_get_type(cond) != isl_ast_expr_op) return NULL;
+  enum isl_ast_expr_op_type t = isl_ast_expr_op_get_type(cond);
+  if (t != isl_ast_expr_op_le && t != isl_ast_expr_op_lt) return NULL;
+  *op = t == isl_ast_expr_op_le ? "<=" : "<";
+  return isl_ast_expr_op_get_arg(cond, 1);
+}
+
 static void for_begin(void *t, __isl_keep isl_ast_node *loop, int distributed) {
   cgen *g = t;
   isl_ast_expr *it = isl_ast_node_for_get_iterator(loop);
   isl_ast_expr *init = isl_ast_node_for_get_init(loop);
   isl_ast_expr *cond = isl_ast_node_for_get_cond(loop);
   isl_ast_expr *inc = isl_ast_node_for_get_inc(loop);
+  isl_id *iter = isl_ast_expr_get_id(it);
   sj_buf *b = &g->out;
+  line(g, "{");
+  g->indent++;
+  hoist_loop(g, loop, iter);
+  const char *op = NULL;
+  isl_ast_expr *bound = loop_bound(cond, &op);
+  if (bound) {
+    sj_buf_printf(b, "%*sconst long __sj_ub_%s = ", 2 * g->indent, "", isl_id_get_name(iter));
+    iexpr(g, bound);
+    sj_buf_puts(b, ";\n");
+  }
   sj_buf_printf(b, "%*sfor (long ", 2 * g->indent, "");
   iexpr(g, it);
   sj_buf_puts(b, " = ");
@@ -221,7 +421,12 @@ static void for_begin(void *t, __isl_keep isl_ast_node *loop, int distributed) {
     iexpr(g, inc);
   }
   sj_buf_puts(b, "; ");
-  iexpr(g, cond);
+  if (bound) {
+    iexpr(g, it);
+    sj_buf_printf(b, " %s __sj_ub_%s", op, isl_id_get_name(iter));
+  } else {
+    iexpr(g, cond);
+  }
   sj_buf_puts(b, "; ");
   iexpr(g, it);
   sj_buf_puts(b, " += ");
@@ -233,6 +438,8 @@ static void for_begin(void *t, __isl_keep isl_ast_node *loop, int distributed) {
   isl_ast_expr_free(init);
   isl_ast_expr_free(cond);
   isl_ast_expr_free(inc);
+  isl_ast_expr_free(bound);
+  isl_id_free(iter);
 }
 
 static void close_brace(void *t) {
@@ -243,6 +450,7 @@ static void close_brace(void *t) {
 
 static void for_end(void *t, __isl_keep isl_ast_node *loop, int distributed) {
   (void)loop, (void)distributed;
+  close_brace(t);
   close_brace(t);
 }
 
@@ -263,22 +471,13 @@ static void if_else(void *t) {
 
 static void stmt(void *t, __isl_keep isl_ast_expr *call) {
   cgen *g = t;
-  const sj_pstmt *s = g->m->stmts[sj_ast_call_stmt(call)];
-  line(g, "{ /* %s */", s->name);
+  g->call = call;
+  g->stmt = g->m->stmts[sj_ast_call_stmt(call)];
+  line(g, "{ /* %s */", g->stmt->name);
   g->indent++;
-  for (int k = 0; k < s->depth; k++) {
-    isl_ast_expr *v = isl_ast_expr_op_get_arg(call, k + 1);
-    sj_buf_printf(&g->out, "%*sconst int %s = (int)", 2 * g->indent, "", s->iters[k]->name);
-    iexpr(g, v);
-    sj_buf_puts(&g->out, ";\n");
-    isl_ast_expr_free(v);
-  }
-  /* a nested block: the body's locals may shadow the iterators, as in C */
-  line(g, "{");
-  g->indent++;
-  for (int k = 0; k < s->nbody; k++) body_stmt(g, s->body[k]);
+  for (int k = 0; k < g->stmt->nbody; k++) body_stmt(g, g->stmt->body[k]);
   close_brace(t);
-  close_brace(t);
+  g->call = NULL;
 }
 
 static void single_begin(void *t) {
@@ -303,24 +502,14 @@ static void declare_params(cgen *g) {
       line(g, "const %s %s = (%s)__sj_scalars[%d];", ctype(s->type), s->name, ctype(s->type),
            scalar++);
     } else if (s->kind == SJ_SYM_ARRAY) {
-      char dims[256] = "";
-      size_t len = 0;
-      for (int k = 1; k < s->rank && len < sizeof dims; k++) {
-        long e = g->m->extents[s->id][k];
-        len += snprintf(dims + len, sizeof dims - len, "[%ld]", e > 0 ? e : 1);
-      }
-      const char *q = s->is_const ? "const " : "";
-      if (s->rank == 1)
-        line(g, "%s%s *restrict %s = __sj_arrays[%d];", q, ctype(s->type), s->name, s->id);
-      else
-        line(g, "%s%s (*restrict %s)%s = __sj_arrays[%d];", q, ctype(s->type), s->name, dims,
-             s->id);
+      line(g, "%s%s *restrict __sj_a%d = __sj_arrays[%d]; /* %s */", s->is_const ? "const " : "",
+           ctype(s->type), s->id, s->id, s->name);
     }
   }
 }
 
 char *sj_print_c(const sj_model *m, __isl_keep isl_ast_node *ast) {
-  cgen g = {m, {0}, 0};
+  cgen g = {m, {0}, 0, NULL, NULL, NULL, 0, 0};
   line(&g, "/* generated by stenciljit from '%s' */", m->fn->name);
   line(&g, "double sqrt(double); float sqrtf(float); double fabs(double); float fabsf(float);");
   line(&g, "double fmin(double, double); float fminf(float, float);");
@@ -337,5 +526,6 @@ char *sj_print_c(const sj_model *m, __isl_keep isl_ast_node *ast) {
   sj_ast_walk(ast, &c_ops, &g);
   g.indent--;
   line(&g, "}");
+  free(g.hoist);
   return sj_buf_take(&g.out);
 }

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void reserve(sj_buf *b, size_t extra) {
+void sj_buf_reserve(sj_buf *b, size_t extra) {
   if (b->len + extra + 1 <= b->cap) return;
   size_t cap = b->cap ? b->cap : 256;
   while (cap < b->len + extra + 1) cap *= 2;
@@ -19,7 +19,7 @@ void sj_buf_printf(sj_buf *b, const char *fmt, ...) {
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  reserve(b, (size_t)n);
+  sj_buf_reserve(b, (size_t)n);
   va_start(ap, fmt);
   vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
   va_end(ap);
@@ -28,7 +28,7 @@ void sj_buf_printf(sj_buf *b, const char *fmt, ...) {
 
 void sj_buf_puts(sj_buf *b, const char *s) {
   size_t n = strlen(s);
-  reserve(b, n);
+  sj_buf_reserve(b, n);
   memcpy(b->data + b->len, s, n + 1);
   b->len += n;
 }

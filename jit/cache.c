@@ -24,9 +24,16 @@ static uint64_t fnv1a(const char *s, size_t n) {
   return h;
 }
 
+static int is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
 /* Comments removed, blank runs collapsed to one space: edits to layout or comments keep
- * the kernel; any change to the tokens makes a new one. */
+ * the kernel; any change to the tokens makes a new one. Runs on every call: a plain loop. */
 static void normalize(sj_buf *b, const char *s) {
+  size_t n = strlen(s);
+  sj_buf_reserve(b, n + 1);
+  char *out = b->data + b->len;
   int blank = 0;
   while (*s) {
     if (s[0] == '/' && s[1] == '/') {
@@ -36,20 +43,17 @@ static void normalize(sj_buf *b, const char *s) {
       const char *end = strstr(s + 2, "*/");
       s = end ? end + 2 : s + strlen(s);
       blank = 1;
-    } else if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f' || *s == '\v') {
+    } else if (is_blank(*s)) {
       s++;
       blank = 1;
     } else {
-      if (blank && b->len) sj_buf_puts(b, " ");
+      if (blank && out != b->data) *out++ = ' ';
       blank = 0;
-      const char *t = s;
-      while (*t && !(t[0] == '/' && (t[1] == '/' || t[1] == '*')) && *t != ' ' && *t != '\t' &&
-             *t != '\n' && *t != '\r' && *t != '\f' && *t != '\v')
-        t++;
-      sj_buf_printf(b, "%.*s", (int)(t - s), s);
-      s = t;
+      *out++ = *s++;
     }
   }
+  *out = 0;
+  b->len = (size_t)(out - b->data);
 }
 
 static void make_key(sj_buf *b, const jit_context *ctx, const char *source, const char *entry,

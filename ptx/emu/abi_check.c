@@ -17,4 +17,6 @@ _Static_assert(EMU_LAUNCH_PARAM_BUFFER_SIZE == CU_LAUNCH_PARAM_BUFFER_SIZE, "ext
 _Static_assert(EMU_LAUNCH_PARAM_END == CU_LAUNCH_PARAM_END, "extra");
 
 int emu_abi_check_anchor(void);
-int emu_abi_check_anchor(void) { return 0; }
+int emu_abi_check_anchor(void) {
+  return 0;
+}

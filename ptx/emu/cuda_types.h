@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 /* Constants used by the emulator, with their cuda.h values (checked by abi_check.c). */
-#define EMU_CURESULT_LIST(X)                                                                        \
+#define EMU_CURESULT_LIST(X)                                                                       \
   X(CUDA_SUCCESS, 0)                                                                               \
   X(CUDA_ERROR_INVALID_VALUE, 1)                                                                   \
   X(CUDA_ERROR_OUT_OF_MEMORY, 2)                                                                   \
@@ -31,7 +31,7 @@
   X(CUDA_ERROR_NOT_SUPPORTED, 801)                                                                 \
   X(CUDA_ERROR_UNKNOWN, 999)
 
-#define EMU_ATTR_LIST(X)                                                                            \
+#define EMU_ATTR_LIST(X)                                                                           \
   X(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1)                                                  \
   X(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 2)                                                        \
   X(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 3)                                                        \
@@ -59,7 +59,7 @@
   X(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 97)                                     \
   X(CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, 106)
 
-#define EMU_FUNC_ATTR_LIST(X)                                                                       \
+#define EMU_FUNC_ATTR_LIST(X)                                                                      \
   X(CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 0)                                                    \
   X(CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, 1)                                                        \
   X(CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES, 2)                                                         \
@@ -70,7 +70,7 @@
   X(CU_FUNC_ATTRIBUTE_CACHE_MODE_CA, 7)                                                            \
   X(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 8)
 
-#define EMU_JIT_LIST(X)                                                                             \
+#define EMU_JIT_LIST(X)                                                                            \
   X(CU_JIT_MAX_REGISTERS, 0)                                                                       \
   X(CU_JIT_THREADS_PER_BLOCK, 1)                                                                   \
   X(CU_JIT_WALL_TIME, 2)                                                                           \
@@ -103,7 +103,9 @@ typedef enum CUdevice_attribute_enum {
 typedef enum CUfunction_attribute_enum {
   EMU_FUNC_ATTR_LIST(EMU_ENUM_ITEM) CU_FUNC_ATTRIBUTE_MAX = 0x7fffffff
 } CUfunction_attribute;
-typedef enum CUjit_option_enum { EMU_JIT_LIST(EMU_ENUM_ITEM) CU_JIT_NUM_OPTIONS = 0x7fffffff } CUjit_option;
+typedef enum CUjit_option_enum {
+  EMU_JIT_LIST(EMU_ENUM_ITEM) CU_JIT_NUM_OPTIONS = 0x7fffffff
+} CUjit_option;
 #undef EMU_ENUM_ITEM
 
 typedef int CUdevice;

@@ -56,7 +56,9 @@ static unsigned long long n_alloc, n_load, n_launch;
 #define LOCK() pthread_mutex_lock(&lock)
 #define UNLOCK() pthread_mutex_unlock(&lock)
 
-const char *emuGetLastErrorMessage(void) { return last_msg; }
+const char *emuGetLastErrorMessage(void) {
+  return last_msg;
+}
 
 void emu_set_error(const char *fmt, ...) {
   va_list ap;
@@ -157,33 +159,86 @@ CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevi
   if (!pi) return CUDA_ERROR_INVALID_VALUE;
   int v;
   switch ((int)attrib) {
-  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK: v = 1024; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X: v = 1024; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y: v = 1024; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z: v = 64; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X: v = 2147483647; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y: v = 65535; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z: v = 65535; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK: v = 48 * 1024; break;
-  case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY: v = 64 * 1024; break;
-  case CU_DEVICE_ATTRIBUTE_WARP_SIZE: v = 32; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK: v = 65536; break;
-  case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: v = 1980000; break;
-  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: v = 132; break;
-  case CU_DEVICE_ATTRIBUTE_INTEGRATED: v = 0; break;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: v = 0; break;
-  case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: v = 2619000; break;
-  case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: v = 5120; break;
-  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE: v = 50 * 1024 * 1024; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR: v = 2048; break;
-  case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING: v = 1; break;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: v = 9; break;
-  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: v = 0; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: v = 228 * 1024; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR: v = 65536; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: v = 227 * 1024; break;
-  case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR: v = 32; break;
-  default: return CUDA_ERROR_INVALID_VALUE;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+    v = 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X:
+    v = 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y:
+    v = 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z:
+    v = 64;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X:
+    v = 2147483647;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y:
+    v = 65535;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z:
+    v = 65535;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK:
+    v = 48 * 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY:
+    v = 64 * 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_WARP_SIZE:
+    v = 32;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK:
+    v = 65536;
+    break;
+  case CU_DEVICE_ATTRIBUTE_CLOCK_RATE:
+    v = 1980000;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT:
+    v = 132;
+    break;
+  case CU_DEVICE_ATTRIBUTE_INTEGRATED:
+    v = 0;
+    break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE:
+    v = 0;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE:
+    v = 2619000;
+    break;
+  case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH:
+    v = 5120;
+    break;
+  case CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE:
+    v = 50 * 1024 * 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR:
+    v = 2048;
+    break;
+  case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
+    v = 1;
+    break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR:
+    v = 9;
+    break;
+  case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR:
+    v = 0;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR:
+    v = 228 * 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR:
+    v = 65536;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+    v = 227 * 1024;
+    break;
+  case CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR:
+    v = 32;
+    break;
+  default:
+    return CUDA_ERROR_INVALID_VALUE;
   }
   *pi = v;
   return CUDA_SUCCESS;
@@ -219,8 +274,10 @@ CUresult CUDAAPI cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
   if (dev != 0) return CUDA_ERROR_INVALID_DEVICE;
   LOCK();
   CUresult rc = CUDA_SUCCESS;
-  if (primary_ctx.refs <= 0) rc = CUDA_ERROR_INVALID_CONTEXT;
-  else if (--primary_ctx.refs == 0) ctx_teardown(&primary_ctx);
+  if (primary_ctx.refs <= 0)
+    rc = CUDA_ERROR_INVALID_CONTEXT;
+  else if (--primary_ctx.refs == 0)
+    ctx_teardown(&primary_ctx);
   UNLOCK();
   return rc;
 }
@@ -306,23 +363,36 @@ static CUresult load(CUmodule *module, const void *image, unsigned int numOption
   int eidx = -1, iidx = -1, tidx = -1;
   for (unsigned k = 0; k < numOptions; k++) {
     switch ((int)options[k]) {
-    case CU_JIT_ERROR_LOG_BUFFER: elog = optionValues[k]; break;
+    case CU_JIT_ERROR_LOG_BUFFER:
+      elog = optionValues[k];
+      break;
     case CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES:
       elen = (size_t)(uintptr_t)optionValues[k];
       eidx = (int)k;
       break;
-    case CU_JIT_INFO_LOG_BUFFER: ilog = optionValues[k]; break;
+    case CU_JIT_INFO_LOG_BUFFER:
+      ilog = optionValues[k];
+      break;
     case CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES:
       ilen = (size_t)(uintptr_t)optionValues[k];
       iidx = (int)k;
       break;
-    case CU_JIT_WALL_TIME: tidx = (int)k; break;
-    case CU_JIT_MAX_REGISTERS: case CU_JIT_THREADS_PER_BLOCK: case CU_JIT_OPTIMIZATION_LEVEL:
-    case CU_JIT_TARGET_FROM_CUCONTEXT: case CU_JIT_TARGET: case CU_JIT_FALLBACK_STRATEGY:
-    case CU_JIT_GENERATE_DEBUG_INFO: case CU_JIT_LOG_VERBOSE: case CU_JIT_GENERATE_LINE_INFO:
+    case CU_JIT_WALL_TIME:
+      tidx = (int)k;
+      break;
+    case CU_JIT_MAX_REGISTERS:
+    case CU_JIT_THREADS_PER_BLOCK:
+    case CU_JIT_OPTIMIZATION_LEVEL:
+    case CU_JIT_TARGET_FROM_CUCONTEXT:
+    case CU_JIT_TARGET:
+    case CU_JIT_FALLBACK_STRATEGY:
+    case CU_JIT_GENERATE_DEBUG_INFO:
+    case CU_JIT_LOG_VERBOSE:
+    case CU_JIT_GENERATE_LINE_INFO:
     case CU_JIT_CACHE_MODE:
       break;
-    default: return CUDA_ERROR_INVALID_VALUE;
+    default:
+      return CUDA_ERROR_INVALID_VALUE;
     }
   }
   char err[4096] = "", info[1024] = "";
@@ -337,7 +407,11 @@ static CUresult load(CUmodule *module, const void *image, unsigned int numOption
              "(JIT_EMU_FAIL=load:%llu)",
              n_load);
     rc = CUDA_ERROR_INVALID_PTX;
-  } else if (!memcmp(image, "\x7f" "ELF", 4) || magic == fatbin_magic) {
+  } else if (!memcmp(image,
+                     "\x7f"
+                     "ELF",
+                     4) ||
+             magic == fatbin_magic) {
     snprintf(err, sizeof err, "the emulator loads PTX text only, not cubin or fatbin images");
     rc = CUDA_ERROR_INVALID_IMAGE;
   } else
@@ -486,18 +560,36 @@ CUresult CUDAAPI cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunc
     for (int k = 0; k < f->mod->nvars; k++)
       if (f->mod->vars[k]->space == EMU_SP_CONST) cbytes += f->mod->vars[k]->size;
     switch ((int)attrib) {
-    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = (int)max_threads(f); break;
-    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = (int)f->shared_static; break;
-    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = (int)cbytes; break;
-    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = (int)f->local_size; break;
-    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = f->nregs > 255 ? 255 : (int)f->nregs; break;
-    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = f->mod->ptx_major * 10 + f->mod->ptx_minor; break;
-    case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = 90; break;
-    case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = 0; break;
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
+      *pi = (int)max_threads(f);
+      break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES:
+      *pi = (int)f->shared_static;
+      break;
+    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES:
+      *pi = (int)cbytes;
+      break;
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES:
+      *pi = (int)f->local_size;
+      break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS:
+      *pi = f->nregs > 255 ? 255 : (int)f->nregs;
+      break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION:
+      *pi = f->mod->ptx_major * 10 + f->mod->ptx_minor;
+      break;
+    case CU_FUNC_ATTRIBUTE_BINARY_VERSION:
+      *pi = 90;
+      break;
+    case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA:
+      *pi = 0;
+      break;
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
       *pi = f->max_dyn_shared ? f->max_dyn_shared : (int)(48 * 1024 - f->shared_static);
       break;
-    default: rc = CUDA_ERROR_INVALID_VALUE; break;
+    default:
+      rc = CUDA_ERROR_INVALID_VALUE;
+      break;
     }
   }
   UNLOCK();
@@ -545,12 +637,14 @@ static CUresult launch(struct CUfunc_st *hf, const unsigned grid[3], const unsig
                   (unsigned long long)nthreads, f->maxntid[0], f->maxntid[1], f->maxntid[2]);
     return CUDA_ERROR_INVALID_VALUE;
   }
-  uint64_t dynmax = f->max_dyn_shared ? (uint64_t)f->max_dyn_shared
-                                      : (f->shared_static < 48 * 1024 ? 48 * 1024 - f->shared_static : 0);
+  uint64_t dynmax = f->max_dyn_shared
+                        ? (uint64_t)f->max_dyn_shared
+                        : (f->shared_static < 48 * 1024 ? 48 * 1024 - f->shared_static : 0);
   if (f->shared_static > 48 * 1024 || shared > dynmax) {
-    emu_set_error("kernel '%s': %u bytes of static and %u bytes of dynamic shared memory exceed "
-                  "the limit (48 KiB, or 227 KiB with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-                  f->name, f->shared_static, shared);
+    emu_set_error(
+        "kernel '%s': %u bytes of static and %u bytes of dynamic shared memory exceed "
+        "the limit (48 KiB, or 227 KiB with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+        f->name, f->shared_static, shared);
     return CUDA_ERROR_INVALID_VALUE;
   }
   uint8_t *params = calloc(1, f->param_size ? f->param_size : 1);
@@ -573,7 +667,8 @@ static CUresult launch(struct CUfunc_st *hf, const unsigned grid[3], const unsig
     size_t size = 0;
     int have_size = 0;
     for (int k = 0; extra[k] != EMU_LAUNCH_PARAM_END; k += 2) {
-      if (extra[k] == EMU_LAUNCH_PARAM_BUFFER_POINTER) buf = extra[k + 1];
+      if (extra[k] == EMU_LAUNCH_PARAM_BUFFER_POINTER)
+        buf = extra[k + 1];
       else if (extra[k] == EMU_LAUNCH_PARAM_BUFFER_SIZE) {
         if (extra[k + 1]) size = *(size_t *)extra[k + 1], have_size = 1;
       } else {
@@ -628,8 +723,8 @@ static CUresult launch(struct CUfunc_st *hf, const unsigned grid[3], const unsig
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
                                 unsigned int gridDimZ, unsigned int blockDimX,
                                 unsigned int blockDimY, unsigned int blockDimZ,
-                                unsigned int sharedMemBytes, CUstream hStream,
-                                void **kernelParams, void **extra) {
+                                unsigned int sharedMemBytes, CUstream hStream, void **kernelParams,
+                                void **extra) {
   (void)hStream;
   LOCK();
   CUresult rc = need_ctx();
@@ -666,7 +761,8 @@ CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
 CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr) {
   LOCK();
   CUresult rc = need_ctx();
-  if (!rc && dptr) rc = emu_mem_owned_by(dptr, current) ? emu_mem_free(dptr) : CUDA_ERROR_INVALID_VALUE;
+  if (!rc && dptr)
+    rc = emu_mem_owned_by(dptr, current) ? emu_mem_free(dptr) : CUDA_ERROR_INVALID_VALUE;
   UNLOCK();
   return rc;
 }
@@ -676,8 +772,10 @@ CUresult CUDAAPI cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, siz
   CUresult rc = need_ctx();
   if (!rc && ByteCount) {
     void *h = emu_mem_host(dstDevice, ByteCount);
-    if (!h || !srcHost) rc = CUDA_ERROR_INVALID_VALUE;
-    else memcpy(h, srcHost, ByteCount);
+    if (!h || !srcHost)
+      rc = CUDA_ERROR_INVALID_VALUE;
+    else
+      memcpy(h, srcHost, ByteCount);
   }
   UNLOCK();
   return rc;
@@ -688,8 +786,10 @@ CUresult CUDAAPI cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t By
   CUresult rc = need_ctx();
   if (!rc && ByteCount) {
     void *h = emu_mem_host(srcDevice, ByteCount);
-    if (!h || !dstHost) rc = CUDA_ERROR_INVALID_VALUE;
-    else memcpy(dstHost, h, ByteCount);
+    if (!h || !dstHost)
+      rc = CUDA_ERROR_INVALID_VALUE;
+    else
+      memcpy(dstHost, h, ByteCount);
   }
   UNLOCK();
   return rc;
@@ -700,8 +800,10 @@ CUresult CUDAAPI cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, s
   CUresult rc = need_ctx();
   if (!rc && ByteCount) {
     void *d = emu_mem_host(dstDevice, ByteCount), *s = emu_mem_host(srcDevice, ByteCount);
-    if (!d || !s) rc = CUDA_ERROR_INVALID_VALUE;
-    else memmove(d, s, ByteCount);
+    if (!d || !s)
+      rc = CUDA_ERROR_INVALID_VALUE;
+    else
+      memmove(d, s, ByteCount);
   }
   UNLOCK();
   return rc;
@@ -712,8 +814,10 @@ CUresult CUDAAPI cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N
   CUresult rc = need_ctx();
   if (!rc && N) {
     void *d = emu_mem_host(dstDevice, N);
-    if (!d) rc = CUDA_ERROR_INVALID_VALUE;
-    else memset(d, uc, N);
+    if (!d)
+      rc = CUDA_ERROR_INVALID_VALUE;
+    else
+      memset(d, uc, N);
   }
   UNLOCK();
   return rc;
@@ -724,7 +828,8 @@ CUresult CUDAAPI cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N
   CUresult rc = need_ctx();
   if (!rc && N) {
     uint8_t *d = N > SIZE_MAX / 4 ? NULL : emu_mem_host(dstDevice, N * 4);
-    if (!d || dstDevice % 4) rc = CUDA_ERROR_INVALID_VALUE;
+    if (!d || dstDevice % 4)
+      rc = CUDA_ERROR_INVALID_VALUE;
     else
       for (size_t k = 0; k < N; k++) memcpy(d + 4 * k, &ui, 4);
   }
@@ -745,8 +850,10 @@ CUresult CUDAAPI cuStreamCreate(CUstream *phStream, unsigned int Flags) {
   if (!rc && !phStream) rc = CUDA_ERROR_INVALID_VALUE;
   if (!rc) {
     struct CUstream_st *s = calloc(1, sizeof *s);
-    if (!s) rc = CUDA_ERROR_OUT_OF_MEMORY;
-    else s->magic = 0x5173, *phStream = s;
+    if (!s)
+      rc = CUDA_ERROR_OUT_OF_MEMORY;
+    else
+      s->magic = 0x5173, *phStream = s;
   }
   UNLOCK();
   return rc;
@@ -762,8 +869,7 @@ CUresult CUDAAPI cuStreamSynchronize(CUstream hStream) {
 
 CUresult CUDAAPI cuStreamDestroy_v2(CUstream hStream) {
   if (!initialized) return CUDA_ERROR_NOT_INITIALIZED;
-  if (!hStream || hStream == (CUstream)0x1 || hStream == (CUstream)0x2 ||
-      hStream->magic != 0x5173)
+  if (!hStream || hStream == (CUstream)0x1 || hStream == (CUstream)0x2 || hStream->magic != 0x5173)
     return CUDA_ERROR_INVALID_HANDLE;
   hStream->magic = 0;
   free(hStream);
@@ -777,8 +883,10 @@ CUresult CUDAAPI cuEventCreate(CUevent *phEvent, unsigned int Flags) {
   if (!rc && !phEvent) rc = CUDA_ERROR_INVALID_VALUE;
   if (!rc) {
     struct CUevent_st *e = calloc(1, sizeof *e);
-    if (!e) rc = CUDA_ERROR_OUT_OF_MEMORY;
-    else *phEvent = e;
+    if (!e)
+      rc = CUDA_ERROR_OUT_OF_MEMORY;
+    else
+      *phEvent = e;
   }
   UNLOCK();
   return rc;

@@ -83,10 +83,14 @@ static inline float ftz32(float f) {
 }
 static inline int64_t sext(uint64_t v, int bytes) {
   switch (bytes) {
-  case 1: return (int8_t)v;
-  case 2: return (int16_t)v;
-  case 4: return (int32_t)v;
-  default: return (int64_t)v;
+  case 1:
+    return (int8_t)v;
+  case 2:
+    return (int16_t)v;
+  case 4:
+    return (int32_t)v;
+  default:
+    return (int64_t)v;
   }
 }
 static inline uint64_t zext(uint64_t v, int bytes) {
@@ -106,10 +110,10 @@ static CUresult fail(ctx *c, const warp *w, int lane, const emu_insn *in, CUresu
                      const char *fmt, ...) {
   unsigned t[3] = {0, 0, 0};
   if (w) thread_coords(c, w->tid0 + (uint32_t)lane, t);
-  int k = snprintf(c->L->msg, sizeof c->L->msg,
-                   "kernel '%s', PTX line %d, block (%u,%u,%u), thread (%u,%u,%u): ", c->f->name,
-                   in ? in->line : c->f->line, c->ctaid[0], c->ctaid[1], c->ctaid[2], t[0], t[1],
-                   t[2]);
+  int k =
+      snprintf(c->L->msg, sizeof c->L->msg,
+               "kernel '%s', PTX line %d, block (%u,%u,%u), thread (%u,%u,%u): ", c->f->name,
+               in ? in->line : c->f->line, c->ctaid[0], c->ctaid[1], c->ctaid[2], t[0], t[1], t[2]);
   if (k < 0 || (size_t)k >= sizeof c->L->msg) return rc;
   va_list ap;
   va_start(ap, fmt);
@@ -145,8 +149,10 @@ static void resched(warp *w) {
   uint32_t mask = 0, wmin = UINT32_MAX;
   for (uint32_t mm = ready; mm; mm &= mm - 1) {
     int l = __builtin_ctz(mm);
-    if (w->lpc[l] == minpc) mask |= 1u << l;
-    else if (w->lpc[l] < wmin) wmin = w->lpc[l];
+    if (w->lpc[l] == minpc)
+      mask |= 1u << l;
+    else if (w->lpc[l] < wmin)
+      wmin = w->lpc[l];
   }
   if (w->forced) w->parked &= ~mask;
   w->pc = minpc;
@@ -174,7 +180,7 @@ static void set_lpc(warp *w, uint32_t m, uint32_t pc) {
     }                                                                                              \
   } while (0)
 
-#define C(op, tk) ((op) * EMU_TK_N + (tk))
+#define C(op, tk) ((op)*EMU_TK_N + (tk))
 #define CI(op)                                                                                     \
   case C(op, EMU_TK_U16):                                                                          \
   case C(op, EMU_TK_S16):                                                                          \
@@ -185,10 +191,14 @@ static void set_lpc(warp *w, uint32_t m, uint32_t pc) {
 
 static int rnd_mode(int r) {
   switch (r) {
-  case EMU_RND_RZ: return FE_TOWARDZERO;
-  case EMU_RND_RM: return FE_DOWNWARD;
-  case EMU_RND_RP: return FE_UPWARD;
-  default: return FE_TONEAREST;
+  case EMU_RND_RZ:
+    return FE_TOWARDZERO;
+  case EMU_RND_RM:
+    return FE_DOWNWARD;
+  case EMU_RND_RP:
+    return FE_UPWARD;
+  default:
+    return FE_TONEAREST;
   }
 }
 
@@ -217,24 +227,60 @@ static void f32_op(const emu_insn *in, uint32_t gm, uint64_t *D, const uint64_t 
     float a = F32(A[l]), b = B ? F32(B[l]) : 0, cc = Cc ? F32(Cc[l]) : 0, r;
     if (ftz) a = ftz32(a), b = ftz32(b), cc = ftz32(cc);
     switch (in->op) {
-    case EMU_OP_ADD: r = a + b; break;
-    case EMU_OP_SUB: r = a - b; break;
-    case EMU_OP_MUL: r = a * b; break;
-    case EMU_OP_DIV: r = a / b; break;
-    case EMU_OP_FMA: r = fmaf(a, b, cc); break;
-    case EMU_OP_MIN: r = fmin32(a, b, 0); break;
-    case EMU_OP_MAX: r = fmin32(a, b, 1); break;
-    case EMU_OP_ABS: r = fabsf(a); break;
-    case EMU_OP_NEG: r = -a; break;
-    case EMU_OP_SQRT: r = sqrtf(a); break;
-    case EMU_OP_RCP: r = 1.0f / a; break;
-    case EMU_OP_RSQRT: r = (float)(1.0 / sqrt((double)a)); break;
-    case EMU_OP_SIN: r = sinf(a); break;
-    case EMU_OP_COS: r = cosf(a); break;
-    case EMU_OP_LG2: r = log2f(a); break;
-    case EMU_OP_EX2: r = exp2f(a); break;
-    case EMU_OP_COPYSIGN: r = copysignf(b, a); break;
-    default: r = 0; break;
+    case EMU_OP_ADD:
+      r = a + b;
+      break;
+    case EMU_OP_SUB:
+      r = a - b;
+      break;
+    case EMU_OP_MUL:
+      r = a * b;
+      break;
+    case EMU_OP_DIV:
+      r = a / b;
+      break;
+    case EMU_OP_FMA:
+      r = fmaf(a, b, cc);
+      break;
+    case EMU_OP_MIN:
+      r = fmin32(a, b, 0);
+      break;
+    case EMU_OP_MAX:
+      r = fmin32(a, b, 1);
+      break;
+    case EMU_OP_ABS:
+      r = fabsf(a);
+      break;
+    case EMU_OP_NEG:
+      r = -a;
+      break;
+    case EMU_OP_SQRT:
+      r = sqrtf(a);
+      break;
+    case EMU_OP_RCP:
+      r = 1.0f / a;
+      break;
+    case EMU_OP_RSQRT:
+      r = (float)(1.0 / sqrt((double)a));
+      break;
+    case EMU_OP_SIN:
+      r = sinf(a);
+      break;
+    case EMU_OP_COS:
+      r = cosf(a);
+      break;
+    case EMU_OP_LG2:
+      r = log2f(a);
+      break;
+    case EMU_OP_EX2:
+      r = exp2f(a);
+      break;
+    case EMU_OP_COPYSIGN:
+      r = copysignf(b, a);
+      break;
+    default:
+      r = 0;
+      break;
     }
     if (sat) r = isnan(r) ? 0.0f : r < 0 ? 0.0f : r > 1 ? 1.0f : r;
     if (ftz) r = ftz32(r);
@@ -256,23 +302,50 @@ static void f64_op(const emu_insn *in, uint32_t gm, uint64_t *D, const uint64_t 
     double a = F64(A[l]), b = B ? F64(B[l]) : 0, cc = Cc ? F64(Cc[l]) : 0, r;
     if (ftz && fpclassify(a) == FP_SUBNORMAL) a = copysign(0.0, a);
     switch (in->op) {
-    case EMU_OP_ADD: r = a + b; break;
-    case EMU_OP_SUB: r = a - b; break;
-    case EMU_OP_MUL: r = a * b; break;
-    case EMU_OP_DIV: r = a / b; break;
-    case EMU_OP_FMA: r = fma(a, b, cc); break;
-    case EMU_OP_MIN: r = fmin64(a, b, 0); break;
-    case EMU_OP_MAX: r = fmin64(a, b, 1); break;
-    case EMU_OP_SQRT: r = sqrt(a); break;
-    case EMU_OP_RCP: r = 1.0 / a; break;
-    case EMU_OP_RSQRT: r = 1.0 / sqrt(a); break;
-    case EMU_OP_COPYSIGN: r = copysign(b, a); break;
-    default: r = 0; break;
+    case EMU_OP_ADD:
+      r = a + b;
+      break;
+    case EMU_OP_SUB:
+      r = a - b;
+      break;
+    case EMU_OP_MUL:
+      r = a * b;
+      break;
+    case EMU_OP_DIV:
+      r = a / b;
+      break;
+    case EMU_OP_FMA:
+      r = fma(a, b, cc);
+      break;
+    case EMU_OP_MIN:
+      r = fmin64(a, b, 0);
+      break;
+    case EMU_OP_MAX:
+      r = fmin64(a, b, 1);
+      break;
+    case EMU_OP_SQRT:
+      r = sqrt(a);
+      break;
+    case EMU_OP_RCP:
+      r = 1.0 / a;
+      break;
+    case EMU_OP_RSQRT:
+      r = 1.0 / sqrt(a);
+      break;
+    case EMU_OP_COPYSIGN:
+      r = copysign(b, a);
+      break;
+    default:
+      r = 0;
+      break;
     }
     if (ftz && fpclassify(r) == FP_SUBNORMAL) r = copysign(0.0, r);
-    if (in->op == EMU_OP_ABS) D[l] = A[l] & 0x7fffffffffffffffull;
-    else if (in->op == EMU_OP_NEG) D[l] = A[l] ^ 0x8000000000000000ull;
-    else D[l] = BF64(r);
+    if (in->op == EMU_OP_ABS)
+      D[l] = A[l] & 0x7fffffffffffffffull;
+    else if (in->op == EMU_OP_NEG)
+      D[l] = A[l] ^ 0x8000000000000000ull;
+    else
+      D[l] = BF64(r);
   });
   if (mode != FE_TONEAREST) fesetround(old);
 }
@@ -282,16 +355,25 @@ static double int_to_fp(uint64_t mag, int neg, int mant, int rnd) {
   if (mag == 0) return 0.0;
   int msb = 63 - __builtin_clzll(mag);
   double r;
-  if (msb < mant) r = (double)mag;
+  if (msb < mant)
+    r = (double)mag;
   else {
     int sh = msb + 1 - mant;
     uint64_t q = mag >> sh, rem = mag & ((1ull << sh) - 1), half = 1ull << (sh - 1);
     int up;
     switch (rnd) {
-    case EMU_RND_RZ: up = 0; break;
-    case EMU_RND_RM: up = neg && rem; break;
-    case EMU_RND_RP: up = !neg && rem; break;
-    default: up = rem > half || (rem == half && (q & 1)); break;
+    case EMU_RND_RZ:
+      up = 0;
+      break;
+    case EMU_RND_RM:
+      up = neg && rem;
+      break;
+    case EMU_RND_RP:
+      up = !neg && rem;
+      break;
+    default:
+      up = rem > half || (rem == half && (q & 1));
+      break;
     }
     r = ldexp((double)(q + (uint64_t)up), sh);
   }
@@ -302,17 +384,28 @@ static uint64_t fp_to_int(double v, int rnd, int dt) {
   int sz = emu_type_size(dt), sg = emu_type_kind(dt) == EMU_K_S;
   if (isnan(v)) return 0;
   switch (rnd) {
-  case EMU_RND_RZI: v = trunc(v); break;
-  case EMU_RND_RMI: v = floor(v); break;
-  case EMU_RND_RPI: v = ceil(v); break;
-  default: v = nearbyint(v); break; /* ties to even in the default mode */
+  case EMU_RND_RZI:
+    v = trunc(v);
+    break;
+  case EMU_RND_RMI:
+    v = floor(v);
+    break;
+  case EMU_RND_RPI:
+    v = ceil(v);
+    break;
+  default:
+    v = nearbyint(v);
+    break; /* ties to even in the default mode */
   }
   if (sg) {
     double lo = -ldexp(1.0, 8 * sz - 1), hi = ldexp(1.0, 8 * sz - 1);
     int64_t r;
-    if (v < lo) r = sz == 8 ? INT64_MIN : (int64_t)lo;
-    else if (v >= hi) r = sz == 8 ? INT64_MAX : (int64_t)hi - 1;
-    else r = (int64_t)v;
+    if (v < lo)
+      r = sz == 8 ? INT64_MIN : (int64_t)lo;
+    else if (v >= hi)
+      r = sz == 8 ? INT64_MAX : (int64_t)hi - 1;
+    else
+      r = (int64_t)v;
     return (uint64_t)r;
   }
   double hi = ldexp(1.0, 8 * sz);
@@ -393,11 +486,20 @@ static uint64_t cvt1(const emu_insn *in, uint64_t a) {
       } else {
         f = (float)v;
         switch (in->rnd) {
-        case EMU_RND_RNI: f = rintf(f); break;
-        case EMU_RND_RZI: f = truncf(f); break;
-        case EMU_RND_RMI: f = floorf(f); break;
-        case EMU_RND_RPI: f = ceilf(f); break;
-        default: break;
+        case EMU_RND_RNI:
+          f = rintf(f);
+          break;
+        case EMU_RND_RZI:
+          f = truncf(f);
+          break;
+        case EMU_RND_RMI:
+          f = floorf(f);
+          break;
+        case EMU_RND_RPI:
+          f = ceilf(f);
+          break;
+        default:
+          break;
         }
       }
       if (sat) f = isnan(f) ? 0.0f : f < 0 ? 0.0f : f > 1 ? 1.0f : f;
@@ -405,11 +507,20 @@ static uint64_t cvt1(const emu_insn *in, uint64_t a) {
       return BF32(f);
     }
     if (at == EMU_T_F64) switch (in->rnd) {
-      case EMU_RND_RNI: v = rint(v); break;
-      case EMU_RND_RZI: v = trunc(v); break;
-      case EMU_RND_RMI: v = floor(v); break;
-      case EMU_RND_RPI: v = ceil(v); break;
-      default: break;
+      case EMU_RND_RNI:
+        v = rint(v);
+        break;
+      case EMU_RND_RZI:
+        v = trunc(v);
+        break;
+      case EMU_RND_RMI:
+        v = floor(v);
+        break;
+      case EMU_RND_RPI:
+        v = ceil(v);
+        break;
+      default:
+        break;
       }
     if (sat) v = isnan(v) ? 0.0 : v < 0 ? 0.0 : v > 1 ? 1.0 : v;
     return BF64(v);
@@ -422,37 +533,63 @@ static uint64_t cvt1(const emu_insn *in, uint64_t a) {
 static int cmp_int(int cmp, uint64_t a, uint64_t b, int sg) {
   int64_t x = (int64_t)a, y = (int64_t)b;
   switch (cmp) {
-  case EMU_CMP_EQ: return a == b;
-  case EMU_CMP_NE: return a != b;
-  case EMU_CMP_LT: return sg ? x < y : a < b;
-  case EMU_CMP_LE: return sg ? x <= y : a <= b;
-  case EMU_CMP_GT: return sg ? x > y : a > b;
-  case EMU_CMP_GE: return sg ? x >= y : a >= b;
-  case EMU_CMP_LO: return a < b;
-  case EMU_CMP_LS: return a <= b;
-  case EMU_CMP_HI: return a > b;
-  case EMU_CMP_HS: return a >= b;
-  default: return 0;
+  case EMU_CMP_EQ:
+    return a == b;
+  case EMU_CMP_NE:
+    return a != b;
+  case EMU_CMP_LT:
+    return sg ? x < y : a < b;
+  case EMU_CMP_LE:
+    return sg ? x <= y : a <= b;
+  case EMU_CMP_GT:
+    return sg ? x > y : a > b;
+  case EMU_CMP_GE:
+    return sg ? x >= y : a >= b;
+  case EMU_CMP_LO:
+    return a < b;
+  case EMU_CMP_LS:
+    return a <= b;
+  case EMU_CMP_HI:
+    return a > b;
+  case EMU_CMP_HS:
+    return a >= b;
+  default:
+    return 0;
   }
 }
 static int cmp_flt(int cmp, double a, double b) {
   int un = isnan(a) || isnan(b);
   switch (cmp) {
-  case EMU_CMP_EQ: return !un && a == b;
-  case EMU_CMP_NE: return !un && a != b;
-  case EMU_CMP_LT: return !un && a < b;
-  case EMU_CMP_LE: return !un && a <= b;
-  case EMU_CMP_GT: return !un && a > b;
-  case EMU_CMP_GE: return !un && a >= b;
-  case EMU_CMP_EQU: return un || a == b;
-  case EMU_CMP_NEU: return un || a != b;
-  case EMU_CMP_LTU: return un || a < b;
-  case EMU_CMP_LEU: return un || a <= b;
-  case EMU_CMP_GTU: return un || a > b;
-  case EMU_CMP_GEU: return un || a >= b;
-  case EMU_CMP_NUM: return !un;
-  case EMU_CMP_NAN: return un;
-  default: return 0;
+  case EMU_CMP_EQ:
+    return !un && a == b;
+  case EMU_CMP_NE:
+    return !un && a != b;
+  case EMU_CMP_LT:
+    return !un && a < b;
+  case EMU_CMP_LE:
+    return !un && a <= b;
+  case EMU_CMP_GT:
+    return !un && a > b;
+  case EMU_CMP_GE:
+    return !un && a >= b;
+  case EMU_CMP_EQU:
+    return un || a == b;
+  case EMU_CMP_NEU:
+    return un || a != b;
+  case EMU_CMP_LTU:
+    return un || a < b;
+  case EMU_CMP_LEU:
+    return un || a <= b;
+  case EMU_CMP_GTU:
+    return un || a > b;
+  case EMU_CMP_GEU:
+    return un || a >= b;
+  case EMU_CMP_NUM:
+    return !un;
+  case EMU_CMP_NAN:
+    return un;
+  default:
+    return 0;
   }
 }
 
@@ -533,8 +670,8 @@ static CUresult resolve(ctx *c, warp *w, int l, const emu_insn *in, uint64_t a, 
   return CUDA_ERROR_UNKNOWN;
 }
 
-static CUresult race_check(ctx *c, warp *w, int l, const emu_insn *in, uint64_t off,
-                           uint32_t bytes, int is_write) {
+static CUresult race_check(ctx *c, warp *w, int l, const emu_insn *in, uint64_t off, uint32_t bytes,
+                           int is_write) {
   int other, oline;
   int tid = (int)(w->tid0 + (uint32_t)l);
   int k = emu_race_access(&c->race, (uint32_t)off, bytes, tid, in->line, is_write, &other, &oline);
@@ -557,7 +694,8 @@ static CUresult race_check(ctx *c, warp *w, int l, const emu_insn *in, uint64_t 
 
 static inline uint64_t load_val(const uint8_t *h, int bytes) {
   switch (bytes) {
-  case 1: return *h;
+  case 1:
+    return *h;
   case 2: {
     uint16_t v;
     memcpy(&v, h, 2);
@@ -577,7 +715,9 @@ static inline uint64_t load_val(const uint8_t *h, int bytes) {
 }
 static inline void store_val(uint8_t *h, uint64_t v, int bytes) {
   switch (bytes) {
-  case 1: *h = (uint8_t)v; break;
+  case 1:
+    *h = (uint8_t)v;
+    break;
   case 2: {
     uint16_t x = (uint16_t)v;
     memcpy(h, &x, 2);
@@ -588,7 +728,9 @@ static inline void store_val(uint8_t *h, uint64_t v, int bytes) {
     memcpy(h, &x, 4);
     break;
   }
-  default: memcpy(h, &v, 8); break;
+  default:
+    memcpy(h, &v, 8);
+    break;
   }
 }
 
@@ -652,12 +794,16 @@ static CUresult mem_op(ctx *c, warp *w, const emu_insn *in, uint32_t gm) {
     int d = count_distinct(gsec, ng);
     st->gsectors += (uint64_t)d;
     for (int k = 0; k < d; k++) emu_stats_sector(st, gsec[k]);
-    if (isld) st->gld_req++, st->gld_bytes += (uint64_t)nglob * bytes;
-    else st->gst_req++, st->gst_bytes += (uint64_t)nglob * bytes;
+    if (isld)
+      st->gld_req++, st->gld_bytes += (uint64_t)nglob * bytes;
+    else
+      st->gst_req++, st->gst_bytes += (uint64_t)nglob * bytes;
   }
   if (nsh) {
-    if (isld) st->sh_loads++;
-    else st->sh_stores++;
+    if (isld)
+      st->sh_loads++;
+    else
+      st->sh_stores++;
     count_bank_conflicts(c, shoff, nsh, bytes);
   }
   return CUDA_SUCCESS;
@@ -695,14 +841,30 @@ static CUresult atom_op(ctx *c, warp *w, const emu_insn *in, uint32_t gm) {
     case EMU_ATOM_MAX:
       r = sg ? (sext(old, es) > sext(b, es) ? old : b) : (zext(old, es) > zext(b, es) ? old : b);
       break;
-    case EMU_ATOM_EXCH: r = b; break;
-    case EMU_ATOM_CAS: r = zext(old, es) == zext(b, es) ? Cc[l] : old; break;
-    case EMU_ATOM_AND: r = old & b; break;
-    case EMU_ATOM_OR: r = old | b; break;
-    case EMU_ATOM_XOR: r = old ^ b; break;
-    case EMU_ATOM_INC: r = (uint32_t)old >= (uint32_t)b ? 0 : old + 1; break;
-    case EMU_ATOM_DEC: r = ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)b) ? b : old - 1; break;
-    default: r = old; break;
+    case EMU_ATOM_EXCH:
+      r = b;
+      break;
+    case EMU_ATOM_CAS:
+      r = zext(old, es) == zext(b, es) ? Cc[l] : old;
+      break;
+    case EMU_ATOM_AND:
+      r = old & b;
+      break;
+    case EMU_ATOM_OR:
+      r = old | b;
+      break;
+    case EMU_ATOM_XOR:
+      r = old ^ b;
+      break;
+    case EMU_ATOM_INC:
+      r = (uint32_t)old >= (uint32_t)b ? 0 : old + 1;
+      break;
+    case EMU_ATOM_DEC:
+      r = ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)b) ? b : old - 1;
+      break;
+    default:
+      r = old;
+      break;
     }
     store_val(h, r, es);
     D[l] = sg ? zext((uint64_t)sext(old, es), es) : old;
@@ -898,83 +1060,89 @@ static CUresult run_warp(ctx *c, warp *w) {
       case C(EMU_OP_MADHI, EMU_TK_U16):
         LANES(D[l] = (uint16_t)((((uint32_t)(uint16_t)A[l] * (uint16_t)B[l]) >> 16) + Cc[l]));
         break;
-      /* Division by zero is unspecified in PTX; the emulator returns all ones (quotient)
-       * and the dividend (remainder). The overflowing INT_MIN / -1 wraps. */
-      CI(EMU_OP_DIV) : {
-        int sz = emu_type_size(in->type), sg = emu_type_kind(in->type) == EMU_K_S;
-        LANES({
-          uint64_t a = A[l], b = B[l], r;
-          if (zext(b, sz) == 0) r = ~0ull;
-          else if (sg) {
-            int64_t x = sext(a, sz), y = sext(b, sz);
-            r = (y == -1) ? (uint64_t)0 - (uint64_t)x : (uint64_t)(x / y);
-          } else
-            r = zext(a, sz) / zext(b, sz);
-          D[l] = zext(r, sz);
-        });
-        break;
-      }
-      CI(EMU_OP_REM) : {
-        int sz = emu_type_size(in->type), sg = emu_type_kind(in->type) == EMU_K_S;
-        LANES({
-          uint64_t a = A[l], b = B[l], r;
-          if (zext(b, sz) == 0) r = a;
-          else if (sg) {
-            int64_t x = sext(a, sz), y = sext(b, sz);
-            r = y == -1 ? 0 : (uint64_t)(x % y);
-          } else
-            r = zext(a, sz) % zext(b, sz);
-          D[l] = zext(r, sz);
-        });
-        break;
-      }
-      CI(EMU_OP_MIN) : {
-        int sz = emu_type_size(in->type), sg = emu_type_kind(in->type) == EMU_K_S;
-        if (sg) LANES(D[l] = zext(sext(A[l], sz) < sext(B[l], sz) ? A[l] : B[l], sz));
-        else LANES(D[l] = zext(A[l], sz) < zext(B[l], sz) ? zext(A[l], sz) : zext(B[l], sz));
-        break;
-      }
-      CI(EMU_OP_MAX) : {
-        int sz = emu_type_size(in->type), sg = emu_type_kind(in->type) == EMU_K_S;
-        if (sg) LANES(D[l] = zext(sext(A[l], sz) > sext(B[l], sz) ? A[l] : B[l], sz));
-        else LANES(D[l] = zext(A[l], sz) > zext(B[l], sz) ? zext(A[l], sz) : zext(B[l], sz));
-        break;
-      }
-      CI(EMU_OP_ABS) : {
-        int sz = emu_type_size(in->type);
-        LANES({
-          int64_t v = sext(A[l], sz);
-          D[l] = zext(v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, sz);
-        });
-        break;
-      }
-      CI(EMU_OP_NEG) : {
-        int sz = emu_type_size(in->type);
-        LANES(D[l] = zext((uint64_t)0 - A[l], sz));
-        break;
-      }
-      CI(EMU_OP_AND) : {
-        LANES(D[l] = A[l] & B[l]);
-        break;
-      }
-      CI(EMU_OP_OR) : {
-        LANES(D[l] = A[l] | B[l]);
-        break;
-      }
-      CI(EMU_OP_XOR) : {
-        LANES(D[l] = A[l] ^ B[l]);
-        break;
-      }
-      CI(EMU_OP_NOT) : {
-        int sz = emu_type_size(in->type);
-        LANES(D[l] = zext(~A[l], sz));
-        break;
-      }
-      CI(EMU_OP_CNOT) : {
-        int sz = emu_type_size(in->type);
-        LANES(D[l] = zext(A[l], sz) == 0);
-        break;
-      }
+        /* Division by zero is unspecified in PTX; the emulator returns all ones (quotient)
+         * and the dividend (remainder). The overflowing INT_MIN / -1 wraps. */
+        CI(EMU_OP_DIV) : {
+          int sz = emu_type_size(in->type), sg = emu_type_kind(in->type) == EMU_K_S;
+          LANES({
+            uint64_t a = A[l], b = B[l], r;
+            if (zext(b, sz) == 0)
+              r = ~0ull;
+            else if (sg) {
+              int64_t x = sext(a, sz), y = sext(b, sz);
+              r = (y == -1) ? (uint64_t)0 - (uint64_t)x : (uint64_t)(x / y);
+            } else
+              r = zext(a, sz) / zext(b, sz);
+            D[l] = zext(r, sz);
+          });
+          break;
+        }
+        CI(EMU_OP_REM) : {
+          int sz = emu_type_size(in->type), sg = emu_type_kind(in->type) == EMU_K_S;
+          LANES({
+            uint64_t a = A[l], b = B[l], r;
+            if (zext(b, sz) == 0)
+              r = a;
+            else if (sg) {
+              int64_t x = sext(a, sz), y = sext(b, sz);
+              r = y == -1 ? 0 : (uint64_t)(x % y);
+            } else
+              r = zext(a, sz) % zext(b, sz);
+            D[l] = zext(r, sz);
+          });
+          break;
+        }
+        CI(EMU_OP_MIN) : {
+          int sz = emu_type_size(in->type), sg = emu_type_kind(in->type) == EMU_K_S;
+          if (sg)
+            LANES(D[l] = zext(sext(A[l], sz) < sext(B[l], sz) ? A[l] : B[l], sz));
+          else
+            LANES(D[l] = zext(A[l], sz) < zext(B[l], sz) ? zext(A[l], sz) : zext(B[l], sz));
+          break;
+        }
+        CI(EMU_OP_MAX) : {
+          int sz = emu_type_size(in->type), sg = emu_type_kind(in->type) == EMU_K_S;
+          if (sg)
+            LANES(D[l] = zext(sext(A[l], sz) > sext(B[l], sz) ? A[l] : B[l], sz));
+          else
+            LANES(D[l] = zext(A[l], sz) > zext(B[l], sz) ? zext(A[l], sz) : zext(B[l], sz));
+          break;
+        }
+        CI(EMU_OP_ABS) : {
+          int sz = emu_type_size(in->type);
+          LANES({
+            int64_t v = sext(A[l], sz);
+            D[l] = zext(v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v, sz);
+          });
+          break;
+        }
+        CI(EMU_OP_NEG) : {
+          int sz = emu_type_size(in->type);
+          LANES(D[l] = zext((uint64_t)0 - A[l], sz));
+          break;
+        }
+        CI(EMU_OP_AND) : {
+          LANES(D[l] = A[l] & B[l]);
+          break;
+        }
+        CI(EMU_OP_OR) : {
+          LANES(D[l] = A[l] | B[l]);
+          break;
+        }
+        CI(EMU_OP_XOR) : {
+          LANES(D[l] = A[l] ^ B[l]);
+          break;
+        }
+        CI(EMU_OP_NOT) : {
+          int sz = emu_type_size(in->type);
+          LANES(D[l] = zext(~A[l], sz));
+          break;
+        }
+        CI(EMU_OP_CNOT) : {
+          int sz = emu_type_size(in->type);
+          LANES(D[l] = zext(A[l], sz) == 0);
+          break;
+        }
       case C(EMU_OP_AND, EMU_TK_PRED):
         LANES(D[l] = A[l] & B[l]);
         break;
@@ -997,84 +1165,84 @@ static CUresult run_warp(ctx *c, warp *w) {
       case C(EMU_OP_SHL, EMU_TK_U16):
         LANES(D[l] = (uint32_t)B[l] >= 16 ? 0 : (uint16_t)(A[l] << (uint32_t)B[l]));
         break;
-      CI(EMU_OP_SHR) : {
-        int sz = emu_type_size(in->type), bits = 8 * sz;
-        if (emu_type_kind(in->type) == EMU_K_S)
+        CI(EMU_OP_SHR) : {
+          int sz = emu_type_size(in->type), bits = 8 * sz;
+          if (emu_type_kind(in->type) == EMU_K_S)
+            LANES({
+              uint32_t s = (uint32_t)B[l];
+              int64_t v = sext(A[l], sz);
+              D[l] = zext((uint64_t)(v >> (s >= (uint32_t)bits ? bits - 1 : (int)s)), sz);
+            });
+          else
+            LANES({
+              uint32_t s = (uint32_t)B[l];
+              D[l] = s >= (uint32_t)bits ? 0 : zext(A[l], sz) >> s;
+            });
+          break;
+        }
+        CI(EMU_OP_POPC) : {
+          int sz = emu_type_size(in->type);
+          LANES(D[l] = (uint32_t)__builtin_popcountll(zext(A[l], sz)));
+          break;
+        }
+        CI(EMU_OP_CLZ) : {
+          int sz = emu_type_size(in->type);
           LANES({
-            uint32_t s = (uint32_t)B[l];
-            int64_t v = sext(A[l], sz);
-            D[l] = zext((uint64_t)(v >> (s >= (uint32_t)bits ? bits - 1 : (int)s)), sz);
+            uint64_t v = zext(A[l], sz);
+            D[l] = v ? (uint32_t)(__builtin_clzll(v) - (64 - 8 * sz)) : (uint32_t)(8 * sz);
           });
-        else
+          break;
+        }
+        CI(EMU_OP_BREV) : {
+          int sz = emu_type_size(in->type);
           LANES({
-            uint32_t s = (uint32_t)B[l];
-            D[l] = s >= (uint32_t)bits ? 0 : zext(A[l], sz) >> s;
+            uint64_t v = A[l], r = 0;
+            for (int k = 0; k < 8 * sz; k++) r |= ((v >> k) & 1) << (8 * sz - 1 - k);
+            D[l] = r;
           });
-        break;
-      }
-      CI(EMU_OP_POPC) : {
-        int sz = emu_type_size(in->type);
-        LANES(D[l] = (uint32_t)__builtin_popcountll(zext(A[l], sz)));
-        break;
-      }
-      CI(EMU_OP_CLZ) : {
-        int sz = emu_type_size(in->type);
-        LANES({
-          uint64_t v = zext(A[l], sz);
-          D[l] = v ? (uint32_t)(__builtin_clzll(v) - (64 - 8 * sz)) : (uint32_t)(8 * sz);
-        });
-        break;
-      }
-      CI(EMU_OP_BREV) : {
-        int sz = emu_type_size(in->type);
-        LANES({
-          uint64_t v = A[l], r = 0;
-          for (int k = 0; k < 8 * sz; k++) r |= ((v >> k) & 1) << (8 * sz - 1 - k);
-          D[l] = r;
-        });
-        break;
-      }
-      CI(EMU_OP_BFE) : {
-        int sz = emu_type_size(in->type), bits = 8 * sz, sg = emu_type_kind(in->type) == EMU_K_S;
-        LANES({
-          uint32_t pos = (uint32_t)B[l] & 0xff, len = (uint32_t)Cc[l] & 0xff;
-          uint64_t a = zext(A[l], sz), r;
-          int sbit;
-          if (sg) {
-            uint32_t sp = pos + len - 1 > (uint32_t)bits - 1 ? (uint32_t)bits - 1 : pos + len - 1;
-            sbit = len == 0 ? 0 : (int)((a >> sp) & 1);
-          } else
-            sbit = 0;
-          r = 0;
-          for (uint32_t k = 0; k < (uint32_t)bits; k++) {
-            uint64_t bit = (k < len && pos + k < (uint32_t)bits) ? (a >> (pos + k)) & 1 : (uint64_t)sbit;
-            r |= bit << k;
-          }
-          D[l] = r;
-        });
-        break;
-      }
-      CI(EMU_OP_BFI) : {
-        int sz = emu_type_size(in->type), bits = 8 * sz;
-        const uint64_t *E = R + (size_t)in->s[3] * 32;
-        LANES({
-          uint32_t pos = (uint32_t)Cc[l] & 0xff, len = (uint32_t)E[l] & 0xff;
-          uint64_t f = B[l];
-          for (uint32_t k = 0; k < len && pos + k < (uint32_t)bits; k++) {
-            uint64_t bit = (A[l] >> k) & 1;
-            f = (f & ~(1ull << (pos + k))) | bit << (pos + k);
-          }
-          D[l] = zext(f, sz);
-        });
-        break;
-      }
+          break;
+        }
+        CI(EMU_OP_BFE) : {
+          int sz = emu_type_size(in->type), bits = 8 * sz, sg = emu_type_kind(in->type) == EMU_K_S;
+          LANES({
+            uint32_t pos = (uint32_t)B[l] & 0xff, len = (uint32_t)Cc[l] & 0xff;
+            uint64_t a = zext(A[l], sz), r;
+            int sbit;
+            if (sg) {
+              uint32_t sp = pos + len - 1 > (uint32_t)bits - 1 ? (uint32_t)bits - 1 : pos + len - 1;
+              sbit = len == 0 ? 0 : (int)((a >> sp) & 1);
+            } else
+              sbit = 0;
+            r = 0;
+            for (uint32_t k = 0; k < (uint32_t)bits; k++) {
+              uint64_t bit =
+                  (k < len && pos + k < (uint32_t)bits) ? (a >> (pos + k)) & 1 : (uint64_t)sbit;
+              r |= bit << k;
+            }
+            D[l] = r;
+          });
+          break;
+        }
+        CI(EMU_OP_BFI) : {
+          int sz = emu_type_size(in->type), bits = 8 * sz;
+          const uint64_t *E = R + (size_t)in->s[3] * 32;
+          LANES({
+            uint32_t pos = (uint32_t)Cc[l] & 0xff, len = (uint32_t)E[l] & 0xff;
+            uint64_t f = B[l];
+            for (uint32_t k = 0; k < len && pos + k < (uint32_t)bits; k++) {
+              uint64_t bit = (A[l] >> k) & 1;
+              f = (f & ~(1ull << (pos + k))) | bit << (pos + k);
+            }
+            D[l] = zext(f, sz);
+          });
+          break;
+        }
       case C(EMU_OP_LOP3, EMU_TK_U32): {
         uint32_t lut = in->mode;
         LANES({
           uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l], cc = (uint32_t)Cc[l], r = 0;
           for (int k = 0; k < 8; k++)
-            if (lut >> k & 1)
-              r |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? cc : ~cc);
+            if (lut >> k & 1) r |= ((k & 4) ? a : ~a) & ((k & 2) ? b : ~b) & ((k & 1) ? cc : ~cc);
           D[l] = r;
         });
         break;
@@ -1122,12 +1290,16 @@ static CUresult run_warp(ctx *c, warp *w) {
         f32_op(in, gm, D, A, NULL, NULL);
         break;
       case C(EMU_OP_ADD, EMU_TK_F64):
-        if (in->rnd == EMU_RND_RN) LANES(D[l] = BF64(F64(A[l]) + F64(B[l])));
-        else f64_op(in, gm, D, A, B, NULL);
+        if (in->rnd == EMU_RND_RN)
+          LANES(D[l] = BF64(F64(A[l]) + F64(B[l])));
+        else
+          f64_op(in, gm, D, A, B, NULL);
         break;
       case C(EMU_OP_MUL, EMU_TK_F64):
-        if (in->rnd == EMU_RND_RN) LANES(D[l] = BF64(F64(A[l]) * F64(B[l])));
-        else f64_op(in, gm, D, A, B, NULL);
+        if (in->rnd == EMU_RND_RN)
+          LANES(D[l] = BF64(F64(A[l]) * F64(B[l])));
+        else
+          f64_op(in, gm, D, A, B, NULL);
         break;
       case C(EMU_OP_FMA, EMU_TK_F64):
         f64_op(in, gm, D, A, B, Cc);
@@ -1155,62 +1327,79 @@ static CUresult run_warp(ctx *c, warp *w) {
           if (is32) cl = fpclassify(F32(A[l]));
           int r;
           switch (in->mode) {
-          case EMU_TESTP_FINITE: r = cl != FP_INFINITE && cl != FP_NAN; break;
-          case EMU_TESTP_INFINITE: r = cl == FP_INFINITE; break;
-          case EMU_TESTP_NUMBER: r = cl != FP_NAN; break;
-          case EMU_TESTP_NAN: r = cl == FP_NAN; break;
-          case EMU_TESTP_NORMAL: r = cl == FP_NORMAL; break;
-          default: r = cl == FP_SUBNORMAL; break;
+          case EMU_TESTP_FINITE:
+            r = cl != FP_INFINITE && cl != FP_NAN;
+            break;
+          case EMU_TESTP_INFINITE:
+            r = cl == FP_INFINITE;
+            break;
+          case EMU_TESTP_NUMBER:
+            r = cl != FP_NAN;
+            break;
+          case EMU_TESTP_NAN:
+            r = cl == FP_NAN;
+            break;
+          case EMU_TESTP_NORMAL:
+            r = cl == FP_NORMAL;
+            break;
+          default:
+            r = cl == FP_SUBNORMAL;
+            break;
           }
           D[l] = (uint64_t)r;
         });
         break;
       }
-      /* ---- comparison and selection ---- */
-      CI(EMU_OP_SETP) : case C(EMU_OP_SETP, EMU_TK_F32) : case C(EMU_OP_SETP, EMU_TK_F64) : {
-        int t = in->type, sz = emu_type_size(t), k = emu_type_kind(t), cmp = in->cmp;
-        int bop = in->bop, cneg = (in->sneg >> 2) & 1, hasq = in->ndst == 2;
-        uint64_t *Q = R + (size_t)in->d[1] * 32;
-        int ftz = in->flags & EMU_F_FTZ;
-        LANES({
-          int r;
-          if (t == EMU_T_F32) {
-            float a = F32(A[l]), b = F32(B[l]);
-            if (ftz) a = ftz32(a), b = ftz32(b);
-            r = cmp_flt(cmp, a, b);
-          } else if (t == EMU_T_F64)
-            r = cmp_flt(cmp, F64(A[l]), F64(B[l]));
-          else if (k == EMU_K_S)
-            r = cmp_int(cmp, (uint64_t)sext(A[l], sz), (uint64_t)sext(B[l], sz), 1);
-          else
-            r = cmp_int(cmp, zext(A[l], sz), zext(B[l], sz), 0);
-          int q = !r;
-          if (bop) {
-            int cv = (int)(Cc[l] & 1) ^ cneg;
-            if (bop == EMU_BOP_AND) r = r & cv, q = q & cv;
-            else if (bop == EMU_BOP_OR) r = r | cv, q = q | cv;
-            else r = r ^ cv, q = q ^ cv;
-          }
-          D[l] = (uint64_t)r;
-          if (hasq) Q[l] = (uint64_t)q;
-        });
-        break;
-      }
-      CI(EMU_OP_SELP) : case C(EMU_OP_SELP, EMU_TK_F32) : case C(EMU_OP_SELP, EMU_TK_F64) : {
-        LANES(D[l] = (Cc[l] & 1) ? A[l] : B[l]);
-        break;
-      }
-      CI(EMU_OP_MOV) : case C(EMU_OP_MOV, EMU_TK_F32) : case C(EMU_OP_MOV, EMU_TK_F64) :
-      case C(EMU_OP_MOV, EMU_TK_PRED) : {
-        LANES(D[l] = A[l]);
-        break;
-      }
+        /* ---- comparison and selection ---- */
+        CI(EMU_OP_SETP) : case C(EMU_OP_SETP, EMU_TK_F32) : case C(EMU_OP_SETP, EMU_TK_F64) : {
+          int t = in->type, sz = emu_type_size(t), k = emu_type_kind(t), cmp = in->cmp;
+          int bop = in->bop, cneg = (in->sneg >> 2) & 1, hasq = in->ndst == 2;
+          uint64_t *Q = R + (size_t)in->d[1] * 32;
+          int ftz = in->flags & EMU_F_FTZ;
+          LANES({
+            int r;
+            if (t == EMU_T_F32) {
+              float a = F32(A[l]), b = F32(B[l]);
+              if (ftz) a = ftz32(a), b = ftz32(b);
+              r = cmp_flt(cmp, a, b);
+            } else if (t == EMU_T_F64)
+              r = cmp_flt(cmp, F64(A[l]), F64(B[l]));
+            else if (k == EMU_K_S)
+              r = cmp_int(cmp, (uint64_t)sext(A[l], sz), (uint64_t)sext(B[l], sz), 1);
+            else
+              r = cmp_int(cmp, zext(A[l], sz), zext(B[l], sz), 0);
+            int q = !r;
+            if (bop) {
+              int cv = (int)(Cc[l] & 1) ^ cneg;
+              if (bop == EMU_BOP_AND)
+                r = r & cv, q = q & cv;
+              else if (bop == EMU_BOP_OR)
+                r = r | cv, q = q | cv;
+              else
+                r = r ^ cv, q = q ^ cv;
+            }
+            D[l] = (uint64_t)r;
+            if (hasq) Q[l] = (uint64_t)q;
+          });
+          break;
+        }
+        CI(EMU_OP_SELP) : case C(EMU_OP_SELP, EMU_TK_F32) : case C(EMU_OP_SELP, EMU_TK_F64) : {
+          LANES(D[l] = (Cc[l] & 1) ? A[l] : B[l]);
+          break;
+        }
+        CI(EMU_OP_MOV)
+            : case C(EMU_OP_MOV, EMU_TK_F32)
+            : case C(EMU_OP_MOV, EMU_TK_F64) : case C(EMU_OP_MOV, EMU_TK_PRED) : {
+          LANES(D[l] = A[l]);
+          break;
+        }
       case C(EMU_OP_PACK, EMU_TK_U32):
       case C(EMU_OP_PACK, EMU_TK_U64): {
         int es = emu_type_size(in->type2), nv = in->vec;
         LANES({
           uint64_t v = 0;
-          for (int k = nv - 1; k >= 0; k--) v = v << (8 * es) | zext(R[(size_t)in->s[k] * 32 + l], es);
+          for (int k = nv - 1; k >= 0; k--)
+            v = v << (8 * es) | zext(R[(size_t)in->s[k] * 32 + l], es);
           D[l] = v;
         });
         break;
@@ -1221,7 +1410,8 @@ static CUresult run_warp(ctx *c, warp *w) {
         uint64_t tmp[32];
         LANES(tmp[l] = A[l]);
         LANES({
-          for (int k = 0; k < nv; k++) R[(size_t)in->d[k] * 32 + l] = zext(tmp[l] >> (8 * es * k), es);
+          for (int k = 0; k < nv; k++)
+            R[(size_t)in->d[k] * 32 + l] = zext(tmp[l] >> (8 * es * k), es);
         });
         break;
       }
@@ -1243,38 +1433,59 @@ static CUresult run_warp(ctx *c, warp *w) {
       }
       case C(EMU_OP_CVTA, EMU_TK_U32):
       case C(EMU_OP_CVTA, EMU_TK_U64): {
-        uint64_t base = in->space == EMU_SP_SHARED ? EMU_SHARED_WINDOW
-                      : in->space == EMU_SP_LOCAL ? EMU_LOCAL_WINDOW : 0;
+        uint64_t base = in->space == EMU_SP_SHARED  ? EMU_SHARED_WINDOW
+                        : in->space == EMU_SP_LOCAL ? EMU_LOCAL_WINDOW
+                                                    : 0;
         int sz = emu_type_size(in->type);
-        if (base) LANES(D[l] = zext(zext(A[l], 4) + base, sz));
-        else LANES(D[l] = zext(A[l], sz));
+        if (base)
+          LANES(D[l] = zext(zext(A[l], 4) + base, sz));
+        else
+          LANES(D[l] = zext(A[l], sz));
         break;
       }
       case C(EMU_OP_CVTA_TO, EMU_TK_U32):
       case C(EMU_OP_CVTA_TO, EMU_TK_U64): {
-        uint64_t base = in->space == EMU_SP_SHARED ? EMU_SHARED_WINDOW
-                      : in->space == EMU_SP_LOCAL ? EMU_LOCAL_WINDOW : 0;
+        uint64_t base = in->space == EMU_SP_SHARED  ? EMU_SHARED_WINDOW
+                        : in->space == EMU_SP_LOCAL ? EMU_LOCAL_WINDOW
+                                                    : 0;
         int sz = emu_type_size(in->type);
-        if (base) LANES(D[l] = zext(A[l] - base, sz));
-        else LANES(D[l] = zext(A[l], sz));
+        if (base)
+          LANES(D[l] = zext(A[l] - base, sz));
+        else
+          LANES(D[l] = zext(A[l], sz));
         break;
       }
       /* ---- memory ---- */
-      case C(EMU_OP_LD, EMU_TK_U16): case C(EMU_OP_LD, EMU_TK_S16): case C(EMU_OP_LD, EMU_TK_U32):
-      case C(EMU_OP_LD, EMU_TK_S32): case C(EMU_OP_LD, EMU_TK_U64): case C(EMU_OP_LD, EMU_TK_S64):
-      case C(EMU_OP_LD, EMU_TK_F32): case C(EMU_OP_LD, EMU_TK_F64): case C(EMU_OP_LD, EMU_TK_OTHER):
-      case C(EMU_OP_ST, EMU_TK_U16): case C(EMU_OP_ST, EMU_TK_S16): case C(EMU_OP_ST, EMU_TK_U32):
-      case C(EMU_OP_ST, EMU_TK_S32): case C(EMU_OP_ST, EMU_TK_U64): case C(EMU_OP_ST, EMU_TK_S64):
-      case C(EMU_OP_ST, EMU_TK_F32): case C(EMU_OP_ST, EMU_TK_F64): case C(EMU_OP_ST, EMU_TK_OTHER):
+      case C(EMU_OP_LD, EMU_TK_U16):
+      case C(EMU_OP_LD, EMU_TK_S16):
+      case C(EMU_OP_LD, EMU_TK_U32):
+      case C(EMU_OP_LD, EMU_TK_S32):
+      case C(EMU_OP_LD, EMU_TK_U64):
+      case C(EMU_OP_LD, EMU_TK_S64):
+      case C(EMU_OP_LD, EMU_TK_F32):
+      case C(EMU_OP_LD, EMU_TK_F64):
+      case C(EMU_OP_LD, EMU_TK_OTHER):
+      case C(EMU_OP_ST, EMU_TK_U16):
+      case C(EMU_OP_ST, EMU_TK_S16):
+      case C(EMU_OP_ST, EMU_TK_U32):
+      case C(EMU_OP_ST, EMU_TK_S32):
+      case C(EMU_OP_ST, EMU_TK_U64):
+      case C(EMU_OP_ST, EMU_TK_S64):
+      case C(EMU_OP_ST, EMU_TK_F32):
+      case C(EMU_OP_ST, EMU_TK_F64):
+      case C(EMU_OP_ST, EMU_TK_OTHER):
         rc = mem_op(c, w, in, gm);
         if (rc) {
           SYNC_OUT();
           return rc;
         }
         break;
-      case C(EMU_OP_ATOM, EMU_TK_U32): case C(EMU_OP_ATOM, EMU_TK_S32):
-      case C(EMU_OP_ATOM, EMU_TK_U64): case C(EMU_OP_ATOM, EMU_TK_S64):
-      case C(EMU_OP_ATOM, EMU_TK_F32): case C(EMU_OP_ATOM, EMU_TK_F64):
+      case C(EMU_OP_ATOM, EMU_TK_U32):
+      case C(EMU_OP_ATOM, EMU_TK_S32):
+      case C(EMU_OP_ATOM, EMU_TK_U64):
+      case C(EMU_OP_ATOM, EMU_TK_S64):
+      case C(EMU_OP_ATOM, EMU_TK_F32):
+      case C(EMU_OP_ATOM, EMU_TK_F64):
         rc = atom_op(c, w, in, gm);
         if (rc) {
           SYNC_OUT();
@@ -1283,7 +1494,8 @@ static CUresult run_warp(ctx *c, warp *w) {
         break;
       /* ---- control ---- */
       case C(EMU_OP_BRA, EMU_TK_OTHER):
-        if (gm == mask) next = in->target;
+        if (gm == mask)
+          next = in->target;
         else {
           set_lpc(w, gm, in->target);
           set_lpc(w, mask & ~gm, pc + 1);
@@ -1333,7 +1545,10 @@ static CUresult run_warp(ctx *c, warp *w) {
       case C(EMU_OP_SHFL, EMU_TK_U32):
       case C(EMU_OP_VOTE, EMU_TK_PRED):
       case C(EMU_OP_VOTE, EMU_TK_U32): {
-        const uint64_t *M = R + (size_t)in->s[in->op == EMU_OP_SHFL ? 3 : in->op == EMU_OP_VOTE ? 1 : 0] * 32;
+        const uint64_t *M = R + (size_t)in->s[in->op == EMU_OP_SHFL   ? 3
+                                              : in->op == EMU_OP_VOTE ? 1
+                                                                      : 0] *
+                                    32;
         uint32_t member = (uint32_t)M[__builtin_ctz(gm)];
         for (uint32_t mm = gm; mm; mm &= mm - 1) {
           int l = __builtin_ctz(mm);
@@ -1380,10 +1595,22 @@ static CUresult run_warp(ctx *c, warp *w) {
             int maxl = (int)((l & segmask) | (cval & ~segmask)), minl = (int)(l & segmask);
             int j, pv;
             switch (in->mode) {
-            case EMU_SHFL_UP: j = l - (int)bval; pv = j >= maxl; break;
-            case EMU_SHFL_DOWN: j = l + (int)bval; pv = j <= maxl; break;
-            case EMU_SHFL_BFLY: j = l ^ (int)bval; pv = j <= maxl; break;
-            default: j = minl | (int)(bval & ~segmask); pv = j <= maxl; break;
+            case EMU_SHFL_UP:
+              j = l - (int)bval;
+              pv = j >= maxl;
+              break;
+            case EMU_SHFL_DOWN:
+              j = l + (int)bval;
+              pv = j <= maxl;
+              break;
+            case EMU_SHFL_BFLY:
+              j = l ^ (int)bval;
+              pv = j <= maxl;
+              break;
+            default:
+              j = minl | (int)(bval & ~segmask);
+              pv = j <= maxl;
+              break;
             }
             if (!pv) j = l;
             if (!(gm >> j & 1)) {
@@ -1409,10 +1636,18 @@ static CUresult run_warp(ctx *c, warp *w) {
           }
           uint64_t r;
           switch (in->mode) {
-          case EMU_VOTE_ALL: r = ballot == gm; break;
-          case EMU_VOTE_ANY: r = ballot != 0; break;
-          case EMU_VOTE_UNI: r = ballot == 0 || ballot == gm; break;
-          default: r = ballot; break;
+          case EMU_VOTE_ALL:
+            r = ballot == gm;
+            break;
+          case EMU_VOTE_ANY:
+            r = ballot != 0;
+            break;
+          case EMU_VOTE_UNI:
+            r = ballot == 0 || ballot == gm;
+            break;
+          default:
+            r = ballot;
+            break;
           }
           LANES(D[l] = r);
         }
@@ -1509,7 +1744,7 @@ static CUresult run_block(ctx *c) {
         if (ex)
           return fail(c, w, __builtin_ctz(ex), bin, CUDA_ERROR_LAUNCH_FAILED,
                       "barrier divergence: this thread exited without reaching the bar.sync "
-                      "at line %d that %u other threads of the block wait at",
+                      "at line %d, at which %u threads of the block wait",
                       bin->line, live);
       }
     }
@@ -1585,8 +1820,8 @@ CUresult emu_execute(emu_launch *L) {
       S[EMU_SP_LANEMASK_EQ * 32 + l] = 1u << l;
       S[EMU_SP_LANEMASK_LT * 32 + l] = (1u << l) - 1;
       S[EMU_SP_LANEMASK_LE * 32 + l] = (uint32_t)((2ull << l) - 1);
-      S[EMU_SP_LANEMASK_GT * 32 + l] = (uint32_t)~((2ull << l) - 1);
-      S[EMU_SP_LANEMASK_GE * 32 + l] = (uint32_t)~((1u << l) - 1);
+      S[EMU_SP_LANEMASK_GT * 32 + l] = (uint32_t) ~((2ull << l) - 1);
+      S[EMU_SP_LANEMASK_GE * 32 + l] = (uint32_t) ~((1u << l) - 1);
       S[EMU_SP_SMID * 32 + l] = 0;
       S[EMU_SP_NSMID * 32 + l] = 132;
       S[EMU_SP_GRIDID * 32 + l] = 1;

@@ -10,20 +10,42 @@
 enum {
   EMU_T_NONE,
   EMU_T_PRED,
-  EMU_T_B8, EMU_T_B16, EMU_T_B32, EMU_T_B64,
-  EMU_T_U8, EMU_T_U16, EMU_T_U32, EMU_T_U64,
-  EMU_T_S8, EMU_T_S16, EMU_T_S32, EMU_T_S64,
-  EMU_T_F16, EMU_T_F32, EMU_T_F64,
+  EMU_T_B8,
+  EMU_T_B16,
+  EMU_T_B32,
+  EMU_T_B64,
+  EMU_T_U8,
+  EMU_T_U16,
+  EMU_T_U32,
+  EMU_T_U64,
+  EMU_T_S8,
+  EMU_T_S16,
+  EMU_T_S32,
+  EMU_T_S64,
+  EMU_T_F16,
+  EMU_T_F32,
+  EMU_T_F64,
   EMU_T_COUNT
 };
 enum { EMU_K_NONE, EMU_K_PRED, EMU_K_BIT, EMU_K_U, EMU_K_S, EMU_K_F };
-int emu_type_size(int t);  /* bytes; 0 for pred */
+int emu_type_size(int t); /* bytes; 0 for pred */
 int emu_type_kind(int t);
 const char *emu_type_name(int t);
 
 /* Type class used to specialise opcodes: code = op * EMU_TK_N + tk. */
-enum { EMU_TK_U16, EMU_TK_S16, EMU_TK_U32, EMU_TK_S32, EMU_TK_U64, EMU_TK_S64,
-       EMU_TK_F32, EMU_TK_F64, EMU_TK_PRED, EMU_TK_OTHER, EMU_TK_N };
+enum {
+  EMU_TK_U16,
+  EMU_TK_S16,
+  EMU_TK_U32,
+  EMU_TK_S32,
+  EMU_TK_U64,
+  EMU_TK_S64,
+  EMU_TK_F32,
+  EMU_TK_F64,
+  EMU_TK_PRED,
+  EMU_TK_OTHER,
+  EMU_TK_N
+};
 int emu_type_tk(int t);
 
 /* ---- state spaces and the generic address windows ---- */
@@ -35,31 +57,123 @@ enum { EMU_SP_GENERIC, EMU_SP_GLOBAL, EMU_SP_SHARED, EMU_SP_LOCAL, EMU_SP_PARAM,
 
 /* ---- opcodes ---- */
 enum {
-  EMU_OP_NOP, EMU_OP_MOV, EMU_OP_ADD, EMU_OP_SUB, EMU_OP_MUL, EMU_OP_MULHI, EMU_OP_MULWIDE,
-  EMU_OP_MAD, EMU_OP_MADHI, EMU_OP_MADWIDE, EMU_OP_DIV, EMU_OP_REM, EMU_OP_MIN, EMU_OP_MAX,
-  EMU_OP_ABS, EMU_OP_NEG, EMU_OP_AND, EMU_OP_OR, EMU_OP_XOR, EMU_OP_NOT, EMU_OP_CNOT, EMU_OP_SHL,
-  EMU_OP_SHR, EMU_OP_POPC, EMU_OP_CLZ, EMU_OP_BREV, EMU_OP_BFE, EMU_OP_BFI, EMU_OP_LOP3,
-  EMU_OP_FMA, EMU_OP_SQRT, EMU_OP_RCP, EMU_OP_RSQRT, EMU_OP_SIN, EMU_OP_COS, EMU_OP_LG2,
-  EMU_OP_EX2, EMU_OP_COPYSIGN, EMU_OP_TESTP, EMU_OP_SETP, EMU_OP_SELP, EMU_OP_CVT, EMU_OP_CVTA,
-  EMU_OP_CVTA_TO, EMU_OP_LD, EMU_OP_ST, EMU_OP_ATOM, EMU_OP_BRA, EMU_OP_RET, EMU_OP_EXIT,
-  EMU_OP_BAR, EMU_OP_BARWARP, EMU_OP_SHFL, EMU_OP_VOTE, EMU_OP_ACTIVEMASK, EMU_OP_PACK,
-  EMU_OP_UNPACK, EMU_OP_MEMBAR, EMU_OP_COUNT
+  EMU_OP_NOP,
+  EMU_OP_MOV,
+  EMU_OP_ADD,
+  EMU_OP_SUB,
+  EMU_OP_MUL,
+  EMU_OP_MULHI,
+  EMU_OP_MULWIDE,
+  EMU_OP_MAD,
+  EMU_OP_MADHI,
+  EMU_OP_MADWIDE,
+  EMU_OP_DIV,
+  EMU_OP_REM,
+  EMU_OP_MIN,
+  EMU_OP_MAX,
+  EMU_OP_ABS,
+  EMU_OP_NEG,
+  EMU_OP_AND,
+  EMU_OP_OR,
+  EMU_OP_XOR,
+  EMU_OP_NOT,
+  EMU_OP_CNOT,
+  EMU_OP_SHL,
+  EMU_OP_SHR,
+  EMU_OP_POPC,
+  EMU_OP_CLZ,
+  EMU_OP_BREV,
+  EMU_OP_BFE,
+  EMU_OP_BFI,
+  EMU_OP_LOP3,
+  EMU_OP_FMA,
+  EMU_OP_SQRT,
+  EMU_OP_RCP,
+  EMU_OP_RSQRT,
+  EMU_OP_SIN,
+  EMU_OP_COS,
+  EMU_OP_LG2,
+  EMU_OP_EX2,
+  EMU_OP_COPYSIGN,
+  EMU_OP_TESTP,
+  EMU_OP_SETP,
+  EMU_OP_SELP,
+  EMU_OP_CVT,
+  EMU_OP_CVTA,
+  EMU_OP_CVTA_TO,
+  EMU_OP_LD,
+  EMU_OP_ST,
+  EMU_OP_ATOM,
+  EMU_OP_BRA,
+  EMU_OP_RET,
+  EMU_OP_EXIT,
+  EMU_OP_BAR,
+  EMU_OP_BARWARP,
+  EMU_OP_SHFL,
+  EMU_OP_VOTE,
+  EMU_OP_ACTIVEMASK,
+  EMU_OP_PACK,
+  EMU_OP_UNPACK,
+  EMU_OP_MEMBAR,
+  EMU_OP_COUNT
 };
 
 /* rounding */
-enum { EMU_RND_NONE, EMU_RND_RN, EMU_RND_RZ, EMU_RND_RM, EMU_RND_RP,
-       EMU_RND_RNI, EMU_RND_RZI, EMU_RND_RMI, EMU_RND_RPI };
+enum {
+  EMU_RND_NONE,
+  EMU_RND_RN,
+  EMU_RND_RZ,
+  EMU_RND_RM,
+  EMU_RND_RP,
+  EMU_RND_RNI,
+  EMU_RND_RZI,
+  EMU_RND_RMI,
+  EMU_RND_RPI
+};
 /* comparisons */
-enum { EMU_CMP_EQ, EMU_CMP_NE, EMU_CMP_LT, EMU_CMP_LE, EMU_CMP_GT, EMU_CMP_GE, EMU_CMP_LO,
-       EMU_CMP_LS, EMU_CMP_HI, EMU_CMP_HS, EMU_CMP_EQU, EMU_CMP_NEU, EMU_CMP_LTU, EMU_CMP_LEU,
-       EMU_CMP_GTU, EMU_CMP_GEU, EMU_CMP_NUM, EMU_CMP_NAN };
+enum {
+  EMU_CMP_EQ,
+  EMU_CMP_NE,
+  EMU_CMP_LT,
+  EMU_CMP_LE,
+  EMU_CMP_GT,
+  EMU_CMP_GE,
+  EMU_CMP_LO,
+  EMU_CMP_LS,
+  EMU_CMP_HI,
+  EMU_CMP_HS,
+  EMU_CMP_EQU,
+  EMU_CMP_NEU,
+  EMU_CMP_LTU,
+  EMU_CMP_LEU,
+  EMU_CMP_GTU,
+  EMU_CMP_GEU,
+  EMU_CMP_NUM,
+  EMU_CMP_NAN
+};
 enum { EMU_BOP_NONE, EMU_BOP_AND, EMU_BOP_OR, EMU_BOP_XOR };
-enum { EMU_ATOM_ADD, EMU_ATOM_MIN, EMU_ATOM_MAX, EMU_ATOM_EXCH, EMU_ATOM_CAS, EMU_ATOM_AND,
-       EMU_ATOM_OR, EMU_ATOM_XOR, EMU_ATOM_INC, EMU_ATOM_DEC };
+enum {
+  EMU_ATOM_ADD,
+  EMU_ATOM_MIN,
+  EMU_ATOM_MAX,
+  EMU_ATOM_EXCH,
+  EMU_ATOM_CAS,
+  EMU_ATOM_AND,
+  EMU_ATOM_OR,
+  EMU_ATOM_XOR,
+  EMU_ATOM_INC,
+  EMU_ATOM_DEC
+};
 enum { EMU_SHFL_UP, EMU_SHFL_DOWN, EMU_SHFL_BFLY, EMU_SHFL_IDX };
 enum { EMU_VOTE_ALL, EMU_VOTE_ANY, EMU_VOTE_UNI, EMU_VOTE_BALLOT };
-enum { EMU_TESTP_FINITE, EMU_TESTP_INFINITE, EMU_TESTP_NUMBER, EMU_TESTP_NAN, EMU_TESTP_NORMAL,
-       EMU_TESTP_SUBNORMAL };
+enum {
+  EMU_TESTP_FINITE,
+  EMU_TESTP_INFINITE,
+  EMU_TESTP_NUMBER,
+  EMU_TESTP_NAN,
+  EMU_TESTP_NORMAL,
+  EMU_TESTP_SUBNORMAL
+};
 
 /* instruction flags */
 #define EMU_F_FTZ 0x01
@@ -70,9 +184,23 @@ enum { EMU_TESTP_FINITE, EMU_TESTP_INFINITE, EMU_TESTP_NUMBER, EMU_TESTP_NAN, EM
 #define EMU_F_NOSTAT 0x20
 
 /* instruction classes for the counters */
-enum { EMU_CLS_INT, EMU_CLS_FLOAT, EMU_CLS_CONV, EMU_CLS_MOVE, EMU_CLS_MEM_GLOBAL,
-       EMU_CLS_MEM_SHARED, EMU_CLS_MEM_LOCAL, EMU_CLS_MEM_PARAM, EMU_CLS_MEM_CONST, EMU_CLS_ATOMIC,
-       EMU_CLS_CONTROL, EMU_CLS_SYNC, EMU_CLS_WARP, EMU_CLS_OTHER, EMU_CLS_N };
+enum {
+  EMU_CLS_INT,
+  EMU_CLS_FLOAT,
+  EMU_CLS_CONV,
+  EMU_CLS_MOVE,
+  EMU_CLS_MEM_GLOBAL,
+  EMU_CLS_MEM_SHARED,
+  EMU_CLS_MEM_LOCAL,
+  EMU_CLS_MEM_PARAM,
+  EMU_CLS_MEM_CONST,
+  EMU_CLS_ATOMIC,
+  EMU_CLS_CONTROL,
+  EMU_CLS_SYNC,
+  EMU_CLS_WARP,
+  EMU_CLS_OTHER,
+  EMU_CLS_N
+};
 extern const char *const emu_cls_names[EMU_CLS_N];
 
 #define EMU_MAX_SRC 8
@@ -111,7 +239,7 @@ typedef struct emu_func {
   uint32_t dyn_shared_off;
   uint32_t local_size;
   uint32_t reqntid[3], maxntid[3];
-  int max_dyn_shared; /* cuFuncSetAttribute */
+  int max_dyn_shared;         /* cuFuncSetAttribute */
   struct emu_regname *rnames; /* register declarations, for messages */
   int nrnames;
 } emu_func;
@@ -123,11 +251,34 @@ typedef struct emu_regname {
 /* "%r12" for a slot, or a description of a special or constant slot */
 void emu_slot_name(const emu_func *f, uint32_t slot, char *buf, size_t len);
 int emu_special_count(void);
-enum { EMU_SP_TID_X, EMU_SP_TID_Y, EMU_SP_TID_Z, EMU_SP_NTID_X, EMU_SP_NTID_Y, EMU_SP_NTID_Z,
-       EMU_SP_CTAID_X, EMU_SP_CTAID_Y, EMU_SP_CTAID_Z, EMU_SP_NCTAID_X, EMU_SP_NCTAID_Y,
-       EMU_SP_NCTAID_Z, EMU_SP_LANEID, EMU_SP_WARPID, EMU_SP_NWARPID, EMU_SP_LANEMASK_EQ,
-       EMU_SP_LANEMASK_LT, EMU_SP_LANEMASK_LE, EMU_SP_LANEMASK_GT, EMU_SP_LANEMASK_GE,
-       EMU_SP_SMID, EMU_SP_NSMID, EMU_SP_GRIDID, EMU_SP_DSMEM, EMU_SP_TSMEM, EMU_SP_COUNT };
+enum {
+  EMU_SP_TID_X,
+  EMU_SP_TID_Y,
+  EMU_SP_TID_Z,
+  EMU_SP_NTID_X,
+  EMU_SP_NTID_Y,
+  EMU_SP_NTID_Z,
+  EMU_SP_CTAID_X,
+  EMU_SP_CTAID_Y,
+  EMU_SP_CTAID_Z,
+  EMU_SP_NCTAID_X,
+  EMU_SP_NCTAID_Y,
+  EMU_SP_NCTAID_Z,
+  EMU_SP_LANEID,
+  EMU_SP_WARPID,
+  EMU_SP_NWARPID,
+  EMU_SP_LANEMASK_EQ,
+  EMU_SP_LANEMASK_LT,
+  EMU_SP_LANEMASK_LE,
+  EMU_SP_LANEMASK_GT,
+  EMU_SP_LANEMASK_GE,
+  EMU_SP_SMID,
+  EMU_SP_NSMID,
+  EMU_SP_GRIDID,
+  EMU_SP_DSMEM,
+  EMU_SP_TSMEM,
+  EMU_SP_COUNT
+};
 
 typedef struct emu_var {
   char *name;
@@ -149,8 +300,16 @@ typedef struct emu_module {
 } emu_module;
 
 /* ---- lexer / parser (lex.c, parse.c) ---- */
-enum { EMU_TOK_EOF, EMU_TOK_ID, EMU_TOK_INT, EMU_TOK_FLOAT, EMU_TOK_F32, EMU_TOK_F64,
-       EMU_TOK_STR, EMU_TOK_PUNCT };
+enum {
+  EMU_TOK_EOF,
+  EMU_TOK_ID,
+  EMU_TOK_INT,
+  EMU_TOK_FLOAT,
+  EMU_TOK_F32,
+  EMU_TOK_F64,
+  EMU_TOK_STR,
+  EMU_TOK_PUNCT
+};
 typedef struct emu_tok {
   int kind, line, len;
   const char *s;

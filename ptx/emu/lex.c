@@ -5,8 +5,12 @@
 #include <string.h>
 #include "internal.h"
 
-static int id_start(int c) { return isalpha(c) || c == '_' || c == '$' || c == '%' || c == '.'; }
-static int id_char(int c) { return isalnum(c) || c == '_' || c == '$' || c == '.'; }
+static int id_start(int c) {
+  return isalpha(c) || c == '_' || c == '$' || c == '%' || c == '.';
+}
+static int id_char(int c) {
+  return isalnum(c) || c == '_' || c == '$' || c == '.';
+}
 
 static int hexval(int c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -91,15 +95,18 @@ emu_tok *emu_lex(const char *text, char *err, size_t errlen) {
       v = nv;
     }
     while (*p) {
-      if (*p == '\n') line++, p++;
-      else if (isspace((unsigned char)*p)) p++;
+      if (*p == '\n')
+        line++, p++;
+      else if (isspace((unsigned char)*p))
+        p++;
       else if (p[0] == '/' && p[1] == '/') {
         while (*p && *p != '\n') p++;
       } else if (p[0] == '/' && p[1] == '*') {
         p += 2;
         while (*p && !(p[0] == '*' && p[1] == '/')) line += *p++ == '\n';
         if (*p) p += 2;
-      } else break;
+      } else
+        break;
     }
     emu_tok *t = &v[n];
     memset(t, 0, sizeof *t);

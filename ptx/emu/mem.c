@@ -44,8 +44,10 @@ static long find(uint64_t a) {
   size_t lo = 0, hi = ntab;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
-    if (tab[mid].dev + tab[mid].size <= a) lo = mid + 1;
-    else hi = mid;
+    if (tab[mid].dev + tab[mid].size <= a)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   if (lo < ntab && a >= tab[lo].dev && a < tab[lo].dev + tab[lo].size) {
     last_hit = lo;
@@ -77,7 +79,9 @@ void *emu_mem_host(uint64_t dev, uint64_t size) {
   return a->host + (dev - a->dev);
 }
 
-CUresult emu_mem_alloc(uint64_t size, uint64_t *dev) { return emu_mem_alloc_owned(size, dev, NULL); }
+CUresult emu_mem_alloc(uint64_t size, uint64_t *dev) {
+  return emu_mem_alloc_owned(size, dev, NULL);
+}
 
 int emu_mem_owned_by(uint64_t dev, const void *owner) {
   long k = find(dev);
@@ -87,8 +91,10 @@ int emu_mem_owned_by(uint64_t dev, const void *owner) {
 void emu_mem_free_owner(const void *owner) {
   size_t j = 0;
   for (size_t k = 0; k < ntab; k++) {
-    if (tab[k].owner == owner && owner) free(tab[k].host);
-    else tab[j++] = tab[k];
+    if (tab[k].owner == owner && owner)
+      free(tab[k].host);
+    else
+      tab[j++] = tab[k];
   }
   ntab = j;
   last_hit = 0;

@@ -16,16 +16,45 @@
 #define TAG_SINK 0xC0000000u
 #define TAG_MASK 0xC0000000u
 
-enum { SP_TID_X, SP_TID_Y, SP_TID_Z, SP_NTID_X, SP_NTID_Y, SP_NTID_Z, SP_CTAID_X, SP_CTAID_Y,
-       SP_CTAID_Z, SP_NCTAID_X, SP_NCTAID_Y, SP_NCTAID_Z, SP_LANEID, SP_WARPID, SP_NWARPID,
-       SP_LANEMASK_EQ, SP_LANEMASK_LT, SP_LANEMASK_LE, SP_LANEMASK_GT, SP_LANEMASK_GE, SP_SMID,
-       SP_NSMID, SP_GRIDID, SP_DSMEM, SP_TSMEM, SP_COUNT };
+enum {
+  SP_TID_X,
+  SP_TID_Y,
+  SP_TID_Z,
+  SP_NTID_X,
+  SP_NTID_Y,
+  SP_NTID_Z,
+  SP_CTAID_X,
+  SP_CTAID_Y,
+  SP_CTAID_Z,
+  SP_NCTAID_X,
+  SP_NCTAID_Y,
+  SP_NCTAID_Z,
+  SP_LANEID,
+  SP_WARPID,
+  SP_NWARPID,
+  SP_LANEMASK_EQ,
+  SP_LANEMASK_LT,
+  SP_LANEMASK_LE,
+  SP_LANEMASK_GT,
+  SP_LANEMASK_GE,
+  SP_SMID,
+  SP_NSMID,
+  SP_GRIDID,
+  SP_DSMEM,
+  SP_TSMEM,
+  SP_COUNT
+};
 static const char *const special_names[SP_COUNT] = {
-    "%tid.x", "%tid.y", "%tid.z", "%ntid.x", "%ntid.y", "%ntid.z", "%ctaid.x", "%ctaid.y",
-    "%ctaid.z", "%nctaid.x", "%nctaid.y", "%nctaid.z", "%laneid", "%warpid", "%nwarpid",
-    "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge", "%smid",
-    "%nsmid", "%gridid", "%dynamic_smem_size", "%total_smem_size"};
-int emu_special_count(void) { return SP_COUNT; }
+    "%tid.x",          "%tid.y",       "%tid.z",       "%ntid.x",
+    "%ntid.y",         "%ntid.z",      "%ctaid.x",     "%ctaid.y",
+    "%ctaid.z",        "%nctaid.x",    "%nctaid.y",    "%nctaid.z",
+    "%laneid",         "%warpid",      "%nwarpid",     "%lanemask_eq",
+    "%lanemask_lt",    "%lanemask_le", "%lanemask_gt", "%lanemask_ge",
+    "%smid",           "%nsmid",       "%gridid",      "%dynamic_smem_size",
+    "%total_smem_size"};
+int emu_special_count(void) {
+  return SP_COUNT;
+}
 
 void emu_slot_name(const emu_func *f, uint32_t slot, char *buf, size_t len) {
   for (int k = 0; k < f->nrnames; k++) {
@@ -135,9 +164,9 @@ static void perr(P *p, int line, const char *fmt, ...) __attribute__((format(pri
 static void perr(P *p, int line, const char *fmt, ...) {
   p->nerr++;
   if (p->errused + 1 >= p->errlen) return;
-  int k = snprintf(p->err + p->errused, p->errlen - p->errused,
-                   "%sptxas application ptx input, line %d; error   : ", p->errused ? "\n" : "",
-                   line);
+  int k =
+      snprintf(p->err + p->errused, p->errlen - p->errused,
+               "%sptxas application ptx input, line %d; error   : ", p->errused ? "\n" : "", line);
   if (k > 0) p->errused += (size_t)k;
   if (p->errused >= p->errlen) {
     p->errused = p->errlen - 1;
@@ -151,7 +180,9 @@ static void perr(P *p, int line, const char *fmt, ...) {
   if (p->errused >= p->errlen) p->errused = p->errlen - 1;
 }
 
-static emu_tok *cur(P *p) { return &p->t[p->i]; }
+static emu_tok *cur(P *p) {
+  return &p->t[p->i];
+}
 static int is(const emu_tok *t, const char *s) {
   return (int)strlen(s) == t->len && memcmp(t->s, s, (size_t)t->len) == 0;
 }
@@ -171,8 +202,7 @@ static char *tokdup(const emu_tok *t) {
 }
 static int expect(P *p, const char *s) {
   if (accept(p, s)) return 1;
-  perr(p, cur(p)->line, "syntax error: expected '%s' but found '%.*s'", s, cur(p)->len,
-       cur(p)->s);
+  perr(p, cur(p)->line, "syntax error: expected '%s' but found '%.*s'", s, cur(p)->len, cur(p)->s);
   return 0;
 }
 /* Skips to the end of the current statement (after ';'), for error recovery. */
@@ -242,8 +272,10 @@ static emu_var *find_var(P *p, const char *s, int len) {
 static void parse_reg_decl(P *p) {
   int line = cur(p)->line;
   int vec = 1;
-  if (accept(p, ".v2")) vec = 2;
-  else if (accept(p, ".v4")) vec = 4;
+  if (accept(p, ".v2"))
+    vec = 2;
+  else if (accept(p, ".v4"))
+    vec = 4;
   int type = tok_type(cur(p));
   if (!type || type == EMU_T_F16) {
     perr(p, line, "unsupported or missing register type '%.*s'", cur(p)->len, cur(p)->s);
@@ -309,11 +341,14 @@ static emu_var *parse_var_decl(P *p, int space, int is_extern, int module_level)
       }
       align = (uint32_t)cur(p)->i;
       p->i++;
-    } else if (accept(p, ".v2")) vec = 2;
-    else if (accept(p, ".v4")) vec = 4;
+    } else if (accept(p, ".v2"))
+      vec = 2;
+    else if (accept(p, ".v4"))
+      vec = 4;
     else if (accept(p, ".ptr") || accept(p, ".global") || accept(p, ".shared") ||
              accept(p, ".const") || accept(p, ".local")) {
-    } else break;
+    } else
+      break;
   }
   int type = tok_type(cur(p));
   if (!type || type == EMU_T_PRED || type == EMU_T_F16) {
@@ -327,7 +362,8 @@ static emu_var *parse_var_decl(P *p, int space, int is_extern, int module_level)
       if (cur(p)->kind == EMU_TOK_INT) align = (uint32_t)cur(p)->i, p->i++;
     } else if (accept(p, ".ptr") || accept(p, ".global") || accept(p, ".shared") ||
                accept(p, ".const") || accept(p, ".local")) {
-    } else break;
+    } else
+      break;
   }
   emu_tok *nt = cur(p);
   if (nt->kind != EMU_TOK_ID || nt->s[0] == '.' || nt->s[0] == '%') {
@@ -380,9 +416,10 @@ static emu_var *parse_var_decl(P *p, int space, int is_extern, int module_level)
       if (brace && is(it, "}")) break;
       uint64_t bits = 0;
       int kind = emu_type_kind(type);
-      if (it->kind == EMU_TOK_INT && kind != EMU_K_F) bits = neg ? (uint64_t)-(int64_t)it->i : it->i;
-      else if (kind == EMU_K_F && (it->kind == EMU_TOK_FLOAT || it->kind == EMU_TOK_F32 ||
-                                   it->kind == EMU_TOK_F64)) {
+      if (it->kind == EMU_TOK_INT && kind != EMU_K_F)
+        bits = neg ? (uint64_t) - (int64_t)it->i : it->i;
+      else if (kind == EMU_K_F &&
+               (it->kind == EMU_TOK_FLOAT || it->kind == EMU_TOK_F32 || it->kind == EMU_TOK_F64)) {
         double d = it->kind == EMU_TOK_FLOAT ? it->f : 0;
         if (it->kind == EMU_TOK_F32) {
           uint32_t u = (uint32_t)it->i;
@@ -517,7 +554,7 @@ static int parse_operand(P *p, opnd *o) {
   o->tok = t;
   if (t->kind == EMU_TOK_INT) {
     o->kind = O_INT;
-    o->i = neg ? (uint64_t)-(int64_t)t->i : t->i;
+    o->i = neg ? (uint64_t) - (int64_t)t->i : t->i;
   } else if (t->kind == EMU_TOK_FLOAT) {
     o->kind = O_FLT;
     o->f = neg ? -t->f : t->f;
@@ -530,7 +567,8 @@ static int parse_operand(P *p, opnd *o) {
   } else if (t->kind == EMU_TOK_ID && !neg) {
     uint32_t slot;
     regdecl *r;
-    if (is(t, "_")) o->kind = O_SINK;
+    if (is(t, "_"))
+      o->kind = O_SINK;
     else if ((r = find_reg_decl(p, t->s, t->len, &slot))) {
       o->kind = O_REG;
       o->slot = slot;
@@ -581,7 +619,9 @@ static int compat(int it, int rt, int wide) {
   return rs == is || (wide && rs > is);
 }
 
-static void mismatch(P *p) { perr(p, p->line, "Arguments mismatch for instruction '%s'", p->opname); }
+static void mismatch(P *p) {
+  perr(p, p->line, "Arguments mismatch for instruction '%s'", p->opname);
+}
 
 /* Source operand -> slot; checks it against instruction type it. */
 static int src(P *p, opnd *o, int it, int wide, uint32_t *slot) {
@@ -744,16 +784,27 @@ static int is_int(int t) {
   int k = emu_type_kind(t);
   return k == EMU_K_BIT || k == EMU_K_U || k == EMU_K_S;
 }
-static int is_sint(int t) { return emu_type_kind(t) == EMU_K_S; }
-static int is_flt(int t) { return t == EMU_T_F32 || t == EMU_T_F64; }
-static int int_arith(int t) { return (emu_type_kind(t) == EMU_K_U || is_sint(t)) && emu_type_size(t) >= 2; }
+static int is_sint(int t) {
+  return emu_type_kind(t) == EMU_K_S;
+}
+static int is_flt(int t) {
+  return t == EMU_T_F32 || t == EMU_T_F64;
+}
+static int int_arith(int t) {
+  return (emu_type_kind(t) == EMU_K_U || is_sint(t)) && emu_type_size(t) >= 2;
+}
 static int wider(int t) {
   switch (t) {
-  case EMU_T_U16: return EMU_T_U32;
-  case EMU_T_S16: return EMU_T_S32;
-  case EMU_T_U32: return EMU_T_U64;
-  case EMU_T_S32: return EMU_T_S64;
-  default: return EMU_T_NONE;
+  case EMU_T_U16:
+    return EMU_T_U32;
+  case EMU_T_S16:
+    return EMU_T_S32;
+  case EMU_T_U32:
+    return EMU_T_U64;
+  case EMU_T_S32:
+    return EMU_T_S64;
+  default:
+    return EMU_T_NONE;
   }
 }
 
@@ -766,7 +817,7 @@ static int wider(int t) {
   } while (0)
 #define ILLEGAL(what)                                                                              \
   do {                                                                                             \
-    perr(p, p->line, "Illegal modifier '%s' for instruction '%s'", what, p->opname);             \
+    perr(p, p->line, "Illegal modifier '%s' for instruction '%s'", what, p->opname);               \
     return 0;                                                                                      \
   } while (0)
 
@@ -790,7 +841,7 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
   do {                                                                                             \
     nt = take_types(md, ty, 3);                                                                    \
     if (nt != 1) {                                                                                 \
-      perr(p, p->line, "%s type for instruction '%s'", nt ? "Too many" : "Missing", op);        \
+      perr(p, p->line, "%s type for instruction '%s'", nt ? "Too many" : "Missing", op);           \
       return 0;                                                                                    \
     }                                                                                              \
     in->type = (uint8_t)ty[0];                                                                     \
@@ -811,7 +862,9 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
     if (is_flt(t)) {
       if (lo || hi || wide) {
         perr(p, p->line, "Unexpected instruction types specified for '%s.%s'", op,
-             lo ? "lo" : hi ? "hi" : "wide");
+             lo   ? "lo"
+             : hi ? "hi"
+                  : "wide");
         return 0;
       }
       if (!strcmp(op, "rem")) NEED(0);
@@ -819,7 +872,8 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
       if ((ftz || sat) && t == EMU_T_F64) ILLEGAL(".ftz");
       if (!strcmp(op, "div")) {
         if (t == EMU_T_F32 && !rnd && !approx && !full) {
-          perr(p, p->line, "Rounding modifier or '.approx' modifier required for instruction 'div'");
+          perr(p, p->line,
+               "Rounding modifier or '.approx' modifier required for instruction 'div'");
           return 0;
         }
         if (t == EMU_T_F64 && !rnd) {
@@ -839,10 +893,14 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
       if (!rnd && strcmp(op, "min") && strcmp(op, "max") && strcmp(op, "copysign"))
         in->rnd = EMU_RND_RN;
       in->flags |= (uint8_t)((ftz ? EMU_F_FTZ : 0) | (sat ? EMU_F_SAT : 0));
-      in->op = !strcmp(op, "add") ? EMU_OP_ADD : !strcmp(op, "sub") ? EMU_OP_SUB
-             : !strcmp(op, "mul") ? EMU_OP_MUL : !strcmp(op, "div") ? EMU_OP_DIV
-             : !strcmp(op, "min") ? EMU_OP_MIN : !strcmp(op, "max") ? EMU_OP_MAX
-             : !strcmp(op, "copysign") ? EMU_OP_COPYSIGN : EMU_OP_FMA;
+      in->op = !strcmp(op, "add")        ? EMU_OP_ADD
+               : !strcmp(op, "sub")      ? EMU_OP_SUB
+               : !strcmp(op, "mul")      ? EMU_OP_MUL
+               : !strcmp(op, "div")      ? EMU_OP_DIV
+               : !strcmp(op, "min")      ? EMU_OP_MIN
+               : !strcmp(op, "max")      ? EMU_OP_MAX
+               : !strcmp(op, "copysign") ? EMU_OP_COPYSIGN
+                                         : EMU_OP_FMA;
       in->cls = EMU_CLS_FLOAT;
       if (!dst(p, &o[0], t, 0, &in->d[0])) return 0;
       for (int k = 1; k < n; k++)
@@ -860,7 +918,8 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
       return 0;
     }
     if (ftz || approx || full) ILLEGAL(".ftz");
-    if (sat && !(t == EMU_T_S32 && (!strcmp(op, "add") || !strcmp(op, "sub") || (!strcmp(op, "mad") && hi))))
+    if (sat && !(t == EMU_T_S32 &&
+                 (!strcmp(op, "add") || !strcmp(op, "sub") || (!strcmp(op, "mad") && hi))))
       ILLEGAL(".sat");
     if (!int_arith(t)) {
       perr(p, p->line, "Unexpected instruction types specified for '%s'", op);
@@ -881,13 +940,17 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
         }
       }
       int m = !strcmp(op, "mul");
-      in->op = lo ? (m ? EMU_OP_MUL : EMU_OP_MAD) : hi ? (m ? EMU_OP_MULHI : EMU_OP_MADHI)
-                  : (m ? EMU_OP_MULWIDE : EMU_OP_MADWIDE);
+      in->op = lo   ? (m ? EMU_OP_MUL : EMU_OP_MAD)
+               : hi ? (m ? EMU_OP_MULHI : EMU_OP_MADHI)
+                    : (m ? EMU_OP_MULWIDE : EMU_OP_MADWIDE);
     } else {
       if (lo || hi || wide) ILLEGAL(".lo");
-      in->op = !strcmp(op, "add") ? EMU_OP_ADD : !strcmp(op, "sub") ? EMU_OP_SUB
-             : !strcmp(op, "div") ? EMU_OP_DIV : !strcmp(op, "rem") ? EMU_OP_REM
-             : !strcmp(op, "min") ? EMU_OP_MIN : EMU_OP_MAX;
+      in->op = !strcmp(op, "add")   ? EMU_OP_ADD
+               : !strcmp(op, "sub") ? EMU_OP_SUB
+               : !strcmp(op, "div") ? EMU_OP_DIV
+               : !strcmp(op, "rem") ? EMU_OP_REM
+               : !strcmp(op, "min") ? EMU_OP_MIN
+                                    : EMU_OP_MAX;
     }
     if (sat) in->flags |= EMU_F_SAT;
     if (!dst(p, &o[0], dt, 0, &in->d[0])) return 0;
@@ -951,9 +1014,13 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
         }
       }
       (void)full;
-      in->op = !strcmp(op, "sqrt") ? EMU_OP_SQRT : !strcmp(op, "rcp") ? EMU_OP_RCP
-             : !strcmp(op, "rsqrt") ? EMU_OP_RSQRT : !strcmp(op, "sin") ? EMU_OP_SIN
-             : !strcmp(op, "cos") ? EMU_OP_COS : !strcmp(op, "lg2") ? EMU_OP_LG2 : EMU_OP_EX2;
+      in->op = !strcmp(op, "sqrt")    ? EMU_OP_SQRT
+               : !strcmp(op, "rcp")   ? EMU_OP_RCP
+               : !strcmp(op, "rsqrt") ? EMU_OP_RSQRT
+               : !strcmp(op, "sin")   ? EMU_OP_SIN
+               : !strcmp(op, "cos")   ? EMU_OP_COS
+               : !strcmp(op, "lg2")   ? EMU_OP_LG2
+                                      : EMU_OP_EX2;
       in->rnd = (uint8_t)(rnd ? rnd : EMU_RND_RN);
       if (approx) in->flags |= EMU_F_APPROX;
       in->cls = EMU_CLS_FLOAT;
@@ -973,7 +1040,11 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
     int t = ty[0];
     int un = !strcmp(op, "not") || !strcmp(op, "cnot") || !strcmp(op, "popc") ||
              !strcmp(op, "clz") || !strcmp(op, "brev");
-    int want = un ? 2 : !strcmp(op, "bfe") ? 4 : !strcmp(op, "bfi") ? 5 : !strcmp(op, "lop3") ? 5 : 3;
+    int want = un                    ? 2
+               : !strcmp(op, "bfe")  ? 4
+               : !strcmp(op, "bfi")  ? 5
+               : !strcmp(op, "lop3") ? 5
+                                     : 3;
     if (!nops(p, n, want)) return 0;
     int okt;
     if (!strcmp(op, "and") || !strcmp(op, "or") || !strcmp(op, "xor") || !strcmp(op, "not"))
@@ -992,12 +1063,19 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
       perr(p, p->line, "Unexpected instruction types specified for '%s'", op);
       return 0;
     }
-    in->op = !strcmp(op, "and") ? EMU_OP_AND : !strcmp(op, "or") ? EMU_OP_OR
-           : !strcmp(op, "xor") ? EMU_OP_XOR : !strcmp(op, "not") ? EMU_OP_NOT
-           : !strcmp(op, "cnot") ? EMU_OP_CNOT : !strcmp(op, "shl") ? EMU_OP_SHL
-           : !strcmp(op, "shr") ? EMU_OP_SHR : !strcmp(op, "popc") ? EMU_OP_POPC
-           : !strcmp(op, "clz") ? EMU_OP_CLZ : !strcmp(op, "brev") ? EMU_OP_BREV
-           : !strcmp(op, "bfe") ? EMU_OP_BFE : !strcmp(op, "bfi") ? EMU_OP_BFI : EMU_OP_LOP3;
+    in->op = !strcmp(op, "and")    ? EMU_OP_AND
+             : !strcmp(op, "or")   ? EMU_OP_OR
+             : !strcmp(op, "xor")  ? EMU_OP_XOR
+             : !strcmp(op, "not")  ? EMU_OP_NOT
+             : !strcmp(op, "cnot") ? EMU_OP_CNOT
+             : !strcmp(op, "shl")  ? EMU_OP_SHL
+             : !strcmp(op, "shr")  ? EMU_OP_SHR
+             : !strcmp(op, "popc") ? EMU_OP_POPC
+             : !strcmp(op, "clz")  ? EMU_OP_CLZ
+             : !strcmp(op, "brev") ? EMU_OP_BREV
+             : !strcmp(op, "bfe")  ? EMU_OP_BFE
+             : !strcmp(op, "bfi")  ? EMU_OP_BFI
+                                   : EMU_OP_LOP3;
     in->cls = EMU_CLS_INT;
     int dt = (in->op == EMU_OP_POPC || in->op == EMU_OP_CLZ) ? EMU_T_U32 : t;
     if (!dst(p, &o[0], dt, 0, &in->d[0])) return 0;
@@ -1019,8 +1097,8 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
   }
 
   if (!strcmp(op, "testp")) {
-    static const char *const tp[] = {"finite", "infinite", "number", "notanumber", "normal",
-                                     "subnormal"};
+    static const char *const tp[] = {"finite",     "infinite", "number",
+                                     "notanumber", "normal",   "subnormal"};
     int m = take_one(md, tp, 6);
     ONE_TYPE();
     if (m < 0 || !is_flt(ty[0])) NEED(0);
@@ -1172,24 +1250,28 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
       }
       /* .sat only where the destination range does not contain the source range */
       int ds = emu_type_size(dt), as = emu_type_size(at);
-      int superset = (is_sint(dt) == is_sint(at) && ds >= as) || (is_sint(dt) && !is_sint(at) && ds > as);
+      int superset =
+          (is_sint(dt) == is_sint(at) && ds >= as) || (is_sint(dt) && !is_sint(at) && ds > as);
       if (sat && superset) ILLEGAL(".sat");
     } else if (af && !df) {
       if (rnd < EMU_RND_RNI) {
-        perr(p, p->line, "%s rounding modifier for instruction 'cvt'", rnd ? "Illegal" : "Rounding modifier required:");
+        perr(p, p->line, "%s rounding modifier for instruction 'cvt'",
+             rnd ? "Illegal" : "Rounding modifier required:");
         return 0;
       }
       if (ftz && at != EMU_T_F32) ILLEGAL(".ftz");
     } else if (!af && df) {
       if (!rnd || rnd > EMU_RND_RP) {
-        perr(p, p->line, "%s for instruction 'cvt'", rnd ? "Illegal rounding modifier" : "Rounding modifier required");
+        perr(p, p->line, "%s for instruction 'cvt'",
+             rnd ? "Illegal rounding modifier" : "Rounding modifier required");
         return 0;
       }
       if (ftz) ILLEGAL(".ftz");
     } else {
       if (dt == EMU_T_F32 && at == EMU_T_F64) {
         if (!rnd || rnd > EMU_RND_RP) {
-          perr(p, p->line, "%s for instruction 'cvt'", rnd ? "Illegal rounding modifier" : "Rounding modifier required");
+          perr(p, p->line, "%s for instruction 'cvt'",
+               rnd ? "Illegal rounding modifier" : "Rounding modifier required");
           return 0;
         }
       } else if (dt == EMU_T_F64 && at == EMU_T_F32) {
@@ -1273,9 +1355,11 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
     in->op = isld ? EMU_OP_LD : EMU_OP_ST;
     in->space = (uint8_t)sp;
     in->vec = (uint8_t)vec;
-    in->cls = sp == EMU_SP_SHARED ? EMU_CLS_MEM_SHARED : sp == EMU_SP_LOCAL ? EMU_CLS_MEM_LOCAL
-            : sp == EMU_SP_PARAM ? EMU_CLS_MEM_PARAM : sp == EMU_SP_CONST ? EMU_CLS_MEM_CONST
-            : EMU_CLS_MEM_GLOBAL;
+    in->cls = sp == EMU_SP_SHARED  ? EMU_CLS_MEM_SHARED
+              : sp == EMU_SP_LOCAL ? EMU_CLS_MEM_LOCAL
+              : sp == EMU_SP_PARAM ? EMU_CLS_MEM_PARAM
+              : sp == EMU_SP_CONST ? EMU_CLS_MEM_CONST
+                                   : EMU_CLS_MEM_GLOBAL;
     opnd *a = isld ? &o[1] : &o[0], *r = isld ? &o[0] : &o[1];
     if (a->kind == O_ADDR && !a->has_base && a->var && a->var->space != sp &&
         !(sp == EMU_SP_GENERIC)) {
@@ -1295,11 +1379,15 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
         }
         NEED(compat(t, r->vtype[k], 1));
         in->rsz = (uint8_t)emu_type_size(r->vtype[k]);
-        if (isld) in->d[k] = r->vslot[k];
-        else in->s[1 + k] = r->vslot[k];
+        if (isld)
+          in->d[k] = r->vslot[k];
+        else
+          in->s[1 + k] = r->vslot[k];
       }
-      if (isld) in->ndst = (uint8_t)vec;
-      else in->nsrc = (uint8_t)(1 + vec);
+      if (isld)
+        in->ndst = (uint8_t)vec;
+      else
+        in->nsrc = (uint8_t)(1 + vec);
     } else if (isld) {
       if (!dst(p, r, t, 1, &in->d[0])) return 0;
       in->ndst = 1;
@@ -1319,8 +1407,8 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
     take_one(md, sem, 4);
     int sp = take_space(md);
     take_one(md, sc, 3);
-    static const char *const aops[] = {"add", "min", "max", "exch", "cas", "and", "or", "xor",
-                                       "inc", "dec"};
+    static const char *const aops[] = {"add", "min", "max", "exch", "cas",
+                                       "and", "or",  "xor", "inc",  "dec"};
     int aop = take_one(md, aops, 10);
     take(md, "noftz");
     ONE_TYPE();
@@ -1336,11 +1424,24 @@ static int build(P *p, emu_insn *in, const char *op, mods *md, opnd *o, int n) {
     int k = emu_type_kind(t), sz = emu_type_size(t);
     int ok;
     switch (aop) {
-    case EMU_ATOM_ADD: ok = (k == EMU_K_U && sz >= 4) || t == EMU_T_S32 || is_flt(t); break;
-    case EMU_ATOM_MIN: case EMU_ATOM_MAX: ok = (k == EMU_K_U || k == EMU_K_S) && sz >= 4; break;
-    case EMU_ATOM_INC: case EMU_ATOM_DEC: ok = t == EMU_T_U32; break;
-    case EMU_ATOM_EXCH: case EMU_ATOM_CAS: ok = k == EMU_K_BIT && sz >= 4; break;
-    default: ok = k == EMU_K_BIT && sz >= 4; break;
+    case EMU_ATOM_ADD:
+      ok = (k == EMU_K_U && sz >= 4) || t == EMU_T_S32 || is_flt(t);
+      break;
+    case EMU_ATOM_MIN:
+    case EMU_ATOM_MAX:
+      ok = (k == EMU_K_U || k == EMU_K_S) && sz >= 4;
+      break;
+    case EMU_ATOM_INC:
+    case EMU_ATOM_DEC:
+      ok = t == EMU_T_U32;
+      break;
+    case EMU_ATOM_EXCH:
+    case EMU_ATOM_CAS:
+      ok = k == EMU_K_BIT && sz >= 4;
+      break;
+    default:
+      ok = k == EMU_K_BIT && sz >= 4;
+      break;
     }
     if (!ok) {
       perr(p, p->line, "Unexpected instruction types specified for '%s.%s'", op, aops[aop]);
@@ -1583,7 +1684,9 @@ static void parse_instruction(P *p) {
 
 /* ---------- functions ---------- */
 
-static uint32_t align_up(uint32_t v, uint32_t a) { return a ? (v + a - 1) / a * a : v; }
+static uint32_t align_up(uint32_t v, uint32_t a) {
+  return a ? (v + a - 1) / a * a : v;
+}
 
 static void free_func_state(P *p) {
   for (int k = 0; k < p->nregs; k++) free(p->regs[k].name);
@@ -1605,10 +1708,14 @@ static void free_func_state(P *p) {
 
 static uint32_t remap(const emu_func *f, uint32_t s) {
   switch (s & TAG_MASK) {
-  case TAG_SPECIAL: return f->special_base + (s & ~TAG_MASK);
-  case TAG_CONST: return f->const_base + (s & ~TAG_MASK);
-  case TAG_SINK: return f->nslots - 1;
-  default: return s;
+  case TAG_SPECIAL:
+    return f->special_base + (s & ~TAG_MASK);
+  case TAG_CONST:
+    return f->const_base + (s & ~TAG_MASK);
+  case TAG_SINK:
+    return f->nslots - 1;
+  default:
+    return s;
   }
 }
 
@@ -1619,8 +1726,10 @@ static void finish_function(P *p) {
     int found = -1;
     for (int j = 0; j < p->nlabels; j++)
       if (!strcmp(p->labels[j].name, p->lrefs[k].name)) found = p->labels[j].pc;
-    if (found < 0) perr(p, p->lrefs[k].line, "Unknown symbol '%s'", p->lrefs[k].name);
-    else p->code[p->lrefs[k].insn].target = (uint32_t)found;
+    if (found < 0)
+      perr(p, p->lrefs[k].line, "Unknown symbol '%s'", p->lrefs[k].name);
+    else
+      p->code[p->lrefs[k].insn].target = (uint32_t)found;
   }
   /* layout: module-level shared first, then this function's, then the dynamic (extern) part */
   uint32_t off = p->m->shared_module;
@@ -1653,8 +1762,10 @@ static void finish_function(P *p) {
     fixup *x = &p->fix[k];
     uint64_t a = x->var->addr;
     if (x->var->space == EMU_SP_SHARED && x->var->is_extern) a = f->dyn_shared_off;
-    if (x->insn < 0) p->consts[x->k] = a + (uint64_t)x->add;
-    else p->code[x->insn].off += (int64_t)a;
+    if (x->insn < 0)
+      p->consts[x->k] = a + (uint64_t)x->add;
+    else
+      p->code[x->insn].off += (int64_t)a;
   }
   /* slots */
   f->nregs = p->nslots;
@@ -1754,7 +1865,8 @@ static int parse_params(P *p, emu_func *f) {
                  accept(p, ".const") || accept(p, ".local")) {
       } else if (!type && (type = tok_type(cur(p)))) {
         p->i++;
-      } else break;
+      } else
+        break;
     }
     if (!type || type == EMU_T_PRED || type == EMU_T_F16) {
       perr(p, line, "unsupported or missing parameter type");
@@ -1845,7 +1957,8 @@ static void parse_body(P *p) {
     } else if (t->kind == EMU_TOK_ID && t->s[0] != '.' && p->t[p->i + 1].kind == EMU_TOK_PUNCT &&
                is(&p->t[p->i + 1], ":")) {
       for (int k = 0; k < p->nlabels; k++)
-        if ((int)strlen(p->labels[k].name) == t->len && !memcmp(p->labels[k].name, t->s, (size_t)t->len))
+        if ((int)strlen(p->labels[k].name) == t->len &&
+            !memcmp(p->labels[k].name, t->s, (size_t)t->len))
           perr(p, t->line, "Duplicate definition of label '%.*s'", t->len, t->s);
       GROW(p->labels, p->nlabels, p->caplabels);
       p->labels[p->nlabels++] = (label){tokdup(t), p->ncode, t->line};
@@ -1887,15 +2000,19 @@ static void parse_kernel(P *p) {
   }
   for (;;) {
     emu_tok *t = cur(p);
-    if (accept(p, ".maxntid")) parse_dims(p, f->maxntid);
-    else if (accept(p, ".reqntid")) parse_dims(p, f->reqntid);
+    if (accept(p, ".maxntid"))
+      parse_dims(p, f->maxntid);
+    else if (accept(p, ".reqntid"))
+      parse_dims(p, f->reqntid);
     else if (accept(p, ".minnctapersm") || accept(p, ".maxnreg") || accept(p, ".maxnctapersm")) {
       if (cur(p)->kind == EMU_TOK_INT) p->i++;
     } else if (accept(p, ".pragma")) {
       if (cur(p)->kind == EMU_TOK_STR) p->i++;
       accept(p, ";");
-    } else if (is(t, ".noreturn")) p->i++;
-    else break;
+    } else if (is(t, ".noreturn"))
+      p->i++;
+    else
+      break;
   }
   if (f->reqntid[0] && f->maxntid[0] &&
       (uint64_t)f->reqntid[0] * f->reqntid[1] * f->reqntid[2] >
@@ -1943,7 +2060,8 @@ CUresult emu_parse(const char *text, emu_module **out, char *err, size_t errlen)
     emu_tok *t = cur(p);
     if (is(t, ".version")) {
       p->i++;
-      if (seen_version || !parse_version(p, cur(p))) perr(p, t->line, "syntax error in .version");
+      if (seen_version || !parse_version(p, cur(p)))
+        perr(p, t->line, "syntax error in .version");
       else if (p->m->ptx_major > 9 || (p->m->ptx_major == 9 && p->m->ptx_minor > 0)) {
         perr(p, t->line, "Unsupported .version %d.%d; current version is '9.0'", p->m->ptx_major,
              p->m->ptx_minor);
@@ -1978,8 +2096,9 @@ CUresult emu_parse(const char *text, emu_module **out, char *err, size_t errlen)
             perr(p, a->line, "Target %.*s requires PTX ISA .version 7.8 or later", a->len, a->s);
           if (sm >= 80 && sm < 90 && p->m->ptx_major < 7)
             perr(p, a->line, "Target %.*s requires PTX ISA .version 7.0 or later", a->len, a->s);
-        } else if (!(a->kind == EMU_TOK_ID && (is(a, "texmode_independent") || is(a, "texmode_unified") ||
-                                                is(a, "debug") || is(a, "map_f64_to_f32")))) {
+        } else if (!(a->kind == EMU_TOK_ID &&
+                     (is(a, "texmode_independent") || is(a, "texmode_unified") || is(a, "debug") ||
+                      is(a, "map_f64_to_f32")))) {
           perr(p, a->line, "Unknown target '%.*s'", a->len, a->s);
         }
         p->i++;

@@ -26,7 +26,9 @@ void emu_race_reset(emu_race *r, size_t bytes) {
   r->epoch++; /* a new block starts a new interval */
 }
 
-void emu_race_barrier(emu_race *r) { r->epoch++; }
+void emu_race_barrier(emu_race *r) {
+  r->epoch++;
+}
 
 void emu_race_free(emu_race *r) {
   free(r->cells);

@@ -31,4 +31,6 @@ extern "C" __global__ void atomic_mix(const int *in, int n, int *res, float *fsu
   atomicMax((unsigned *)&res[8], (unsigned)v);
 }
 
-extern "C" __global__ void read_counter(int *out) { out[0] = g_counter; }
+extern "C" __global__ void read_counter(int *out) {
+  out[0] = g_counter;
+}

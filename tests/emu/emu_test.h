@@ -12,46 +12,47 @@
 #include "cuda_types.h"
 
 #define API(X)                                                                                     \
-  X(CUresult, cuInit, (unsigned))                                                                \
-  X(CUresult, cuDriverGetVersion, (int *))                                                       \
-  X(CUresult, cuDeviceGet, (CUdevice *, int))                                                    \
-  X(CUresult, cuDeviceGetCount, (int *))                                                         \
-  X(CUresult, cuDeviceGetAttribute, (int *, CUdevice_attribute, CUdevice))                       \
-  X(CUresult, cuDeviceGetName, (char *, int, CUdevice))                                          \
-  X(CUresult, cuDeviceTotalMem_v2, (size_t *, CUdevice))                                         \
-  X(CUresult, cuDevicePrimaryCtxRetain, (CUcontext *, CUdevice))                                 \
-  X(CUresult, cuDevicePrimaryCtxRelease_v2, (CUdevice))                                          \
-  X(CUresult, cuCtxCreate_v2, (CUcontext *, unsigned, CUdevice))                                 \
-  X(CUresult, cuCtxDestroy_v2, (CUcontext))                                                      \
-  X(CUresult, cuCtxSetCurrent, (CUcontext))                                                      \
-  X(CUresult, cuCtxGetCurrent, (CUcontext *))                                                    \
-  X(CUresult, cuCtxSynchronize, (void))                                                          \
-  X(CUresult, cuModuleLoadData, (CUmodule *, const void *))                                      \
-  X(CUresult, cuModuleLoadDataEx, (CUmodule *, const void *, unsigned, CUjit_option *, void **)) \
-  X(CUresult, cuModuleUnload, (CUmodule))                                                        \
-  X(CUresult, cuModuleGetFunction, (CUfunction *, CUmodule, const char *))                       \
-  X(CUresult, cuModuleGetGlobal_v2, (CUdeviceptr *, size_t *, CUmodule, const char *))           \
-  X(CUresult, cuFuncGetAttribute, (int *, CUfunction_attribute, CUfunction))                     \
-  X(CUresult, cuFuncSetAttribute, (CUfunction, CUfunction_attribute, int))                       \
-  X(CUresult, cuLaunchKernel, (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,     \
-                                 unsigned, unsigned, CUstream, void **, void **))                  \
-  X(CUresult, cuMemAlloc_v2, (CUdeviceptr *, size_t))                                            \
-  X(CUresult, cuMemFree_v2, (CUdeviceptr))                                                       \
-  X(CUresult, cuMemcpyHtoD_v2, (CUdeviceptr, const void *, size_t))                              \
-  X(CUresult, cuMemcpyDtoH_v2, (void *, CUdeviceptr, size_t))                                    \
-  X(CUresult, cuMemcpyDtoD_v2, (CUdeviceptr, CUdeviceptr, size_t))                               \
-  X(CUresult, cuMemsetD8_v2, (CUdeviceptr, unsigned char, size_t))                               \
-  X(CUresult, cuMemsetD32_v2, (CUdeviceptr, unsigned, size_t))                                   \
-  X(CUresult, cuEventCreate, (CUevent *, unsigned))                                              \
-  X(CUresult, cuEventRecord, (CUevent, CUstream))                                                \
-  X(CUresult, cuEventSynchronize, (CUevent))                                                     \
-  X(CUresult, cuEventElapsedTime_v2, (float *, CUevent, CUevent))                                \
-  X(CUresult, cuEventDestroy_v2, (CUevent))                                                      \
-  X(CUresult, cuStreamCreate, (CUstream *, unsigned))                                            \
-  X(CUresult, cuStreamSynchronize, (CUstream))                                                   \
-  X(CUresult, cuStreamDestroy_v2, (CUstream))                                                    \
-  X(CUresult, cuGetErrorString, (CUresult, const char **))                                       \
-  X(CUresult, cuGetErrorName, (CUresult, const char **))                                         \
+  X(CUresult, cuInit, (unsigned))                                                                  \
+  X(CUresult, cuDriverGetVersion, (int *))                                                         \
+  X(CUresult, cuDeviceGet, (CUdevice *, int))                                                      \
+  X(CUresult, cuDeviceGetCount, (int *))                                                           \
+  X(CUresult, cuDeviceGetAttribute, (int *, CUdevice_attribute, CUdevice))                         \
+  X(CUresult, cuDeviceGetName, (char *, int, CUdevice))                                            \
+  X(CUresult, cuDeviceTotalMem_v2, (size_t *, CUdevice))                                           \
+  X(CUresult, cuDevicePrimaryCtxRetain, (CUcontext *, CUdevice))                                   \
+  X(CUresult, cuDevicePrimaryCtxRelease_v2, (CUdevice))                                            \
+  X(CUresult, cuCtxCreate_v2, (CUcontext *, unsigned, CUdevice))                                   \
+  X(CUresult, cuCtxDestroy_v2, (CUcontext))                                                        \
+  X(CUresult, cuCtxSetCurrent, (CUcontext))                                                        \
+  X(CUresult, cuCtxGetCurrent, (CUcontext *))                                                      \
+  X(CUresult, cuCtxSynchronize, (void))                                                            \
+  X(CUresult, cuModuleLoadData, (CUmodule *, const void *))                                        \
+  X(CUresult, cuModuleLoadDataEx, (CUmodule *, const void *, unsigned, CUjit_option *, void **))   \
+  X(CUresult, cuModuleUnload, (CUmodule))                                                          \
+  X(CUresult, cuModuleGetFunction, (CUfunction *, CUmodule, const char *))                         \
+  X(CUresult, cuModuleGetGlobal_v2, (CUdeviceptr *, size_t *, CUmodule, const char *))             \
+  X(CUresult, cuFuncGetAttribute, (int *, CUfunction_attribute, CUfunction))                       \
+  X(CUresult, cuFuncSetAttribute, (CUfunction, CUfunction_attribute, int))                         \
+  X(CUresult, cuLaunchKernel,                                                                      \
+    (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,   \
+     void **, void **))                                                                            \
+  X(CUresult, cuMemAlloc_v2, (CUdeviceptr *, size_t))                                              \
+  X(CUresult, cuMemFree_v2, (CUdeviceptr))                                                         \
+  X(CUresult, cuMemcpyHtoD_v2, (CUdeviceptr, const void *, size_t))                                \
+  X(CUresult, cuMemcpyDtoH_v2, (void *, CUdeviceptr, size_t))                                      \
+  X(CUresult, cuMemcpyDtoD_v2, (CUdeviceptr, CUdeviceptr, size_t))                                 \
+  X(CUresult, cuMemsetD8_v2, (CUdeviceptr, unsigned char, size_t))                                 \
+  X(CUresult, cuMemsetD32_v2, (CUdeviceptr, unsigned, size_t))                                     \
+  X(CUresult, cuEventCreate, (CUevent *, unsigned))                                                \
+  X(CUresult, cuEventRecord, (CUevent, CUstream))                                                  \
+  X(CUresult, cuEventSynchronize, (CUevent))                                                       \
+  X(CUresult, cuEventElapsedTime_v2, (float *, CUevent, CUevent))                                  \
+  X(CUresult, cuEventDestroy_v2, (CUevent))                                                        \
+  X(CUresult, cuStreamCreate, (CUstream *, unsigned))                                              \
+  X(CUresult, cuStreamSynchronize, (CUstream))                                                     \
+  X(CUresult, cuStreamDestroy_v2, (CUstream))                                                      \
+  X(CUresult, cuGetErrorString, (CUresult, const char **))                                         \
+  X(CUresult, cuGetErrorName, (CUresult, const char **))                                           \
   X(const char *, emuGetLastErrorMessage, (void))
 
 #define API_FIELD(ret, name, args) ret(*name) args;
@@ -72,19 +73,19 @@ static int t_failures;
   do {                                                                                             \
     CUresult rc_ = (call);                                                                         \
     if (rc_ != CUDA_SUCCESS) {                                                                     \
-      fprintf(stderr, "%s:%d: %s failed with %d: %s\n", __FILE__, __LINE__, #call, (int)rc_,      \
+      fprintf(stderr, "%s:%d: %s failed with %d: %s\n", __FILE__, __LINE__, #call, (int)rc_,       \
               cu.emuGetLastErrorMessage());                                                        \
       t_failures++;                                                                                \
     }                                                                                              \
   } while (0)
 
-static void load_api(const char *path) {
+__attribute__((unused)) static void load_api(const char *path) {
   cu.lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
   if (!cu.lib) {
     fprintf(stderr, "dlopen %s: %s\n", path, dlerror());
     exit(1);
   }
-#define API_LOAD(ret, name, args)                                                                       \
+#define API_LOAD(ret, name, args)                                                                  \
   *(void **)&cu.name = dlsym(cu.lib, #name);                                                       \
   if (!cu.name) {                                                                                  \
     fprintf(stderr, "missing symbol %s\n", #name);                                                 \
@@ -93,7 +94,7 @@ static void load_api(const char *path) {
   API(API_LOAD)
 }
 
-static char *read_file(const char *dir, const char *name) {
+__attribute__((unused)) static char *read_file(const char *dir, const char *name) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
   FILE *f = fopen(path, "rb");
@@ -112,7 +113,8 @@ static char *read_file(const char *dir, const char *name) {
 }
 
 /* Loads PTX with error and info logs; returns the result and fills log. */
-static CUresult load_ptx(CUmodule *m, const char *ptx, char *log, size_t loglen) {
+__attribute__((unused)) static CUresult load_ptx(CUmodule *m, const char *ptx, char *log,
+                                                 size_t loglen) {
   char info[2048];
   CUjit_option opt[5] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
                          CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
@@ -122,7 +124,7 @@ static CUresult load_ptx(CUmodule *m, const char *ptx, char *log, size_t loglen)
   return cu.cuModuleLoadDataEx(m, ptx, 5, opt, val);
 }
 
-static void setup(const char *lib, CUcontext *ctx) {
+__attribute__((unused)) static void setup(const char *lib, CUcontext *ctx) {
   load_api(lib);
   if (cu.cuInit(0) || cu.cuCtxCreate_v2(ctx, 0, 0)) {
     fprintf(stderr, "cannot create a context\n");
@@ -130,9 +132,11 @@ static void setup(const char *lib, CUcontext *ctx) {
   }
 }
 
-static int finish(const char *name) {
-  if (t_failures) fprintf(stderr, "%s: %d check(s) failed\n", name, t_failures);
-  else printf("%s: all checks passed\n", name);
+__attribute__((unused)) static int finish(const char *name) {
+  if (t_failures)
+    fprintf(stderr, "%s: %d check(s) failed\n", name, t_failures);
+  else
+    printf("%s: all checks passed\n", name);
   dlclose(cu.lib);
   return t_failures ? 1 : 0;
 }

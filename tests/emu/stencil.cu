@@ -1,7 +1,7 @@
 // 2D 5-point Jacobi step staged through shared memory (tile + halo).
 #define BX 32
 #define BY 8
-extern "C" __global__ void __launch_bounds__(BX * BY)
+extern "C" __global__ void __launch_bounds__(BX *BY)
     stencil2d(int N, int M, const float *__restrict__ in, float *__restrict__ out) {
   __shared__ float tile[BY + 2][BX + 2];
   int j = blockIdx.x * BX + threadIdx.x;
@@ -10,9 +10,11 @@ extern "C" __global__ void __launch_bounds__(BX * BY)
   if (i < N && j < M) {
     tile[ti][tj] = in[(long)i * M + j];
     if (threadIdx.x == 0 && j > 0) tile[ti][0] = in[(long)i * M + j - 1];
-    if ((threadIdx.x == BX - 1 || j == M - 1) && j + 1 < M) tile[ti][tj + 1] = in[(long)i * M + j + 1];
+    if ((threadIdx.x == BX - 1 || j == M - 1) && j + 1 < M)
+      tile[ti][tj + 1] = in[(long)i * M + j + 1];
     if (threadIdx.y == 0 && i > 0) tile[0][tj] = in[(long)(i - 1) * M + j];
-    if ((threadIdx.y == BY - 1 || i == N - 1) && i + 1 < N) tile[ti + 1][tj] = in[(long)(i + 1) * M + j];
+    if ((threadIdx.y == BY - 1 || i == N - 1) && i + 1 < N)
+      tile[ti + 1][tj] = in[(long)(i + 1) * M + j];
   }
   __syncthreads();
   if (i > 0 && i < N - 1 && j > 0 && j < M - 1)

@@ -1,0 +1,26 @@
+/* Flat offsets of array references as linear forms: sum of coef * atom plus a constant,
+ * where an atom is a loop iterator or a subexpression that is not linear (% and / by
+ * constants, ?:). Printers use the form to hoist what does not change in a loop. */
+#ifndef SJ_LINEAR_H
+#define SJ_LINEAR_H
+
+#include "jit/ast.h"
+
+typedef struct sj_term {
+  long coef;
+  const sj_expr *atom; /* an iterator (SJ_E_VAR) or another integer expression */
+} sj_term;
+
+typedef struct sj_linear {
+  long constant;
+  int n;
+  sj_term *terms; /* malloc'd */
+} sj_linear;
+
+/* The row-major element offset of ref (an SJ_E_INDEX) for arrays of extents ext. */
+void sj_linearize(const sj_expr *ref, const long *ext, const long *shape, sj_linear *out);
+void sj_linear_free(sj_linear *l);
+/* Whether e uses the value of an iterator for which depends(iterator, user) is nonzero. */
+int sj_expr_depends(const sj_expr *e, int (*depends)(const sj_sym *iter, void *user), void *user);
+
+#endif
