@@ -46,7 +46,7 @@ static int nest_of(sj_model *m, __isl_keep isl_schedule_node *time, int *nest) {
 int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
   sj_buf why = {0};
   memset(out, 0, sizeof *out);
-  if (m->nstmts == 0) return not_stencil(out, &why, "there are no statements");
+  if (m->nstmts <= 0) return not_stencil(out, &why, "there are no statements");
   isl_schedule_node *root = isl_schedule_get_root(m->original);
   isl_schedule_node *time = isl_schedule_node_child(root, 0);
   if (isl_schedule_node_get_type(time) != isl_schedule_node_band) {
