@@ -58,7 +58,8 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
       isl_schedule_node_free(time);
       return not_stencil(out, &why, "a statement has no space loop inside the outer loop");
     }
-  int *nest = calloc((size_t)m->nstmts, sizeof *nest);
+  size_t count = (size_t)(unsigned)m->nstmts;
+  int *nest = calloc(count, sizeof *nest);
   int k = nest_of(m, time, nest);
   isl_multi_union_pw_aff *partial = isl_schedule_node_band_get_partial_schedule(time);
   isl_union_pw_aff *t = isl_multi_union_pw_aff_get_union_pw_aff(partial, 0);
