@@ -11,14 +11,49 @@
 typedef struct walker {
   const sj_walk_ops *ops;
   void *t;
+  const sj_kernel_map *kernel; /* inside a kernel: how its loops map */
+  int host;                    /* GPU host walk: kernels are hooks */
 } walker;
 
-static int is_parallel_mark(__isl_keep isl_ast_node *node) {
+static int mark_is(__isl_keep isl_ast_node *node, const char *name) {
   if (isl_ast_node_get_type(node) != isl_ast_node_mark) return 0;
   isl_id *id = isl_ast_node_mark_get_id(node);
-  int yes = !strcmp(isl_id_get_name(id), SJ_MARK_PARALLEL);
+  int yes = !strcmp(isl_id_get_name(id), name);
   isl_id_free(id);
   return yes;
+}
+
+const sj_kernel_map *sj_ast_kernel_map(__isl_keep isl_ast_node *node) {
+  if (!mark_is(node, SJ_MARK_KERNEL)) return NULL;
+  isl_id *id = isl_ast_node_mark_get_id(node);
+  const sj_kernel_map *k = isl_id_get_user(id);
+  isl_id_free(id);
+  return k;
+}
+
+/* The kind of loop in a kernel: by its iterator c<depth>, the schedule depth. */
+static sj_loop_kind kernel_loop(const walker *w, __isl_keep isl_ast_node *loop, int *dim) {
+  const sj_kernel_map *k = w->kernel;
+  *dim = 0;
+  if (!k || !k->nmapped) return SJ_LOOP_SEQUENTIAL;
+  isl_ast_expr *it = isl_ast_node_for_get_iterator(loop);
+  isl_id *id = isl_ast_expr_get_id(it);
+  int depth = atoi(isl_id_get_name(id) + 1);
+  isl_id_free(id);
+  isl_ast_expr_free(it);
+  if (depth >= k->block_depth && depth < k->block_depth + k->nmapped) {
+    *dim = k->dim[depth - k->block_depth];
+    return SJ_LOOP_BLOCK;
+  }
+  if (depth >= k->thread_depth && depth < k->thread_depth + k->nmapped) {
+    *dim = k->dim[depth - k->thread_depth];
+    return SJ_LOOP_THREAD;
+  }
+  return SJ_LOOP_SEQUENTIAL;
+}
+
+static int is_parallel_mark(__isl_keep isl_ast_node *node) {
+  return mark_is(node, SJ_MARK_PARALLEL);
 }
 
 static isl_bool find_mark(__isl_keep isl_ast_node *node, void *found) {
@@ -42,13 +77,16 @@ static void if_begin(walker *w, __isl_keep isl_ast_node *node) {
 static void plain(walker *w, __isl_keep isl_ast_node *node, int distributed) {
   isl_ast_node *child;
   isl_ast_node_list *list;
+  int dim = 0;
+  sj_loop_kind kind;
   switch (isl_ast_node_get_type(node)) {
   case isl_ast_node_for:
-    w->ops->for_begin(w->t, node, distributed);
+    kind = distributed ? SJ_LOOP_DISTRIBUTED : kernel_loop(w, node, &dim);
+    w->ops->for_begin(w->t, node, kind, dim);
     child = isl_ast_node_for_get_body(node);
     plain(w, child, 0);
     isl_ast_node_free(child);
-    w->ops->for_end(w->t, node, distributed);
+    w->ops->for_end(w->t, node, kind);
     break;
   case isl_ast_node_if:
     if_begin(w, node);
@@ -73,6 +111,10 @@ static void plain(walker *w, __isl_keep isl_ast_node *node, int distributed) {
     isl_ast_node_list_free(list);
     break;
   case isl_ast_node_mark:
+    if (w->host && mark_is(node, SJ_MARK_KERNEL)) {
+      w->ops->kernel(w->t, node, sj_ast_kernel_map(node));
+      break;
+    }
     child = isl_ast_node_mark_get_node(node);
     plain(w, child, 0);
     isl_ast_node_free(child);
@@ -102,11 +144,11 @@ static void walk(walker *w, __isl_keep isl_ast_node *node) {
   isl_ast_node *child;
   switch (isl_ast_node_get_type(node)) {
   case isl_ast_node_for:
-    w->ops->for_begin(w->t, node, 0);
+    w->ops->for_begin(w->t, node, SJ_LOOP_SEQUENTIAL, 0);
     child = isl_ast_node_for_get_body(node);
     walk(w, child);
     isl_ast_node_free(child);
-    w->ops->for_end(w->t, node, 0);
+    w->ops->for_end(w->t, node, SJ_LOOP_SEQUENTIAL);
     break;
   case isl_ast_node_if:
     if_begin(w, node);
@@ -149,8 +191,20 @@ static void walk(walker *w, __isl_keep isl_ast_node *node) {
 }
 
 void sj_ast_walk(__isl_keep isl_ast_node *root, const sj_walk_ops *ops, void *target) {
-  walker w = {ops, target};
+  walker w = {ops, target, NULL, 0};
   if (root) walk(&w, root);
+}
+
+void sj_ast_walk_host(__isl_keep isl_ast_node *root, const sj_walk_ops *ops, void *target) {
+  walker w = {ops, target, NULL, 1};
+  if (root) plain(&w, root, 0);
+}
+
+void sj_ast_walk_kernel(__isl_keep isl_ast_node *mark, const sj_walk_ops *ops, void *target) {
+  walker w = {ops, target, sj_ast_kernel_map(mark), 0};
+  isl_ast_node *child = isl_ast_node_mark_get_node(mark);
+  plain(&w, child, 0);
+  isl_ast_node_free(child);
 }
 
 int sj_ast_call_stmt(__isl_keep isl_ast_expr *call) {
@@ -160,4 +214,66 @@ int sj_ast_call_stmt(__isl_keep isl_ast_expr *call) {
   isl_id_free(id);
   isl_ast_expr_free(fn);
   return s;
+}
+
+typedef struct free_iters {
+  unsigned char used[256], bound[256];
+} free_iters;
+
+static void expr_ids(__isl_keep isl_ast_expr *e, free_iters *f) {
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
+    isl_id *id = isl_ast_expr_get_id(e);
+    const char *name = isl_id_get_name(id);
+    if (name[0] == 'c') {
+      int d = atoi(name + 1);
+      if (d >= 0 && d < 256) f->used[d] = 1;
+    }
+    isl_id_free(id);
+    return;
+  }
+  if (isl_ast_expr_get_type(e) != isl_ast_expr_op) return;
+  int n = isl_ast_expr_op_get_n_arg(e);
+  for (int i = 0; i < n; i++) {
+    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+    expr_ids(a, f);
+    isl_ast_expr_free(a);
+  }
+}
+
+static isl_bool node_ids(__isl_keep isl_ast_node *node, void *user) {
+  free_iters *f = user;
+  isl_ast_expr *e[3] = {NULL, NULL, NULL};
+  switch (isl_ast_node_get_type(node)) {
+  case isl_ast_node_for: {
+    isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
+    isl_id *id = isl_ast_expr_get_id(it);
+    int d = atoi(isl_id_get_name(id) + 1);
+    if (d >= 0 && d < 256) f->bound[d] = 1;
+    isl_id_free(id);
+    isl_ast_expr_free(it);
+    e[0] = isl_ast_node_for_get_init(node);
+    e[1] = isl_ast_node_for_get_cond(node);
+    e[2] = isl_ast_node_for_get_inc(node);
+    break;
+  }
+  case isl_ast_node_if: e[0] = isl_ast_node_if_get_cond(node); break;
+  case isl_ast_node_user: e[0] = isl_ast_node_user_get_expr(node); break;
+  default: break;
+  }
+  for (int i = 0; i < 3; i++)
+    if (e[i]) {
+      expr_ids(e[i], f);
+      isl_ast_expr_free(e[i]);
+    }
+  return isl_bool_true;
+}
+
+int sj_ast_kernel_host_iters(__isl_keep isl_ast_node *mark, int *depths, int max) {
+  free_iters f;
+  memset(&f, 0, sizeof f);
+  isl_ast_node_foreach_descendant_top_down(mark, node_ids, &f);
+  int n = 0;
+  for (int d = 0; d < 256 && n < max; d++)
+    if (f.used[d] && !f.bound[d]) depths[n++] = d;
+  return n;
 }

@@ -5,6 +5,7 @@
 
 #include <isl/ast.h>
 
+#include "host/cuda.h"
 #include "jit/ast.h"
 #include "sched/sched.h"
 
@@ -15,6 +16,32 @@ typedef void (*sj_cpu_fn)(void **arrays, const double *scalars, int tid, int nth
 
 /* The C text of the kernel for model m and its AST (host/cgen.c); malloc'd. */
 char *sj_print_c(const sj_model *m, __isl_keep isl_ast_node *ast);
+
+/* The GPU host loop as C (host/cgen.c): int __sj_host(void *rt) runs every launch in order
+ * through int __sj_launch(void *rt, int kernel, const long *host_iterators), stopping at
+ * the first that fails (nonzero). malloc'd. */
+char *sj_print_host_c(const sj_model *m, __isl_keep isl_ast_node *ast);
+
+/* One run of a GPU kernel's host loop: what each launch passes (host/gpu.c). */
+typedef struct sj_gpu_kernel {
+  void *function;
+  unsigned grid[3], block[3];
+  int nhost; /* host iterator arguments after the arrays and scalars */
+} sj_gpu_kernel;
+
+typedef struct sj_gpu_run {
+  struct sj_cuda *cuda;
+  const sj_gpu_kernel *kernels;
+  int narrays;
+  const sj_devptr *arrays; /* device pointers by array id */
+  int nscalars;
+  const double *scalars; /* by scalar order */
+  const sj_type *scalar_types;
+  sj_error *err; /* the first failure */
+} sj_gpu_run;
+
+/* The launch callback of host loops: rt is a sj_gpu_run. 0 on success. */
+int sj_gpu_launch(void *rt, int kernel, const long *host_iterators);
 
 /* TinyCC, serialized by a process-wide mutex (TinyCC has global state). */
 typedef struct sj_tcc sj_tcc;

@@ -55,20 +55,40 @@ jit_context *jit_context_create(jit_device device) {
              "unknown device (JIT_DEVICE must be auto, cpu, emu or cuda)");
     return NULL;
   }
-  if (d == JIT_DEVICE_EMU || d == JIT_DEVICE_CUDA) {
-    snprintf(last_error, sizeof last_error,
-             "the %s device is not available yet in this build: the GPU path has not landed",
-             d == JIT_DEVICE_EMU ? "emu" : "cuda");
-    return NULL;
+  sj_cuda *cuda = NULL;
+  sj_error err = {0, {0}};
+  char info[sizeof ((jit_context *)0)->info];
+  if (d == JIT_DEVICE_CPU) {
+    snprintf(info, sizeof info, "cpu: asked by %s", why);
+  } else if (d == JIT_DEVICE_EMU || d == JIT_DEVICE_CUDA) {
+    const char *lib = d == JIT_DEVICE_EMU ? sj_cuda_emulator_path() : NULL;
+    if (sj_cuda_open(lib, &cuda, &err)) {
+      snprintf(last_error, sizeof last_error, "%s device: %.900s",
+               d == JIT_DEVICE_EMU ? "emu" : "cuda", err.msg);
+      return NULL;
+    }
+    snprintf(info, sizeof info, "%s: %.100s (sm_%d%d, %d multiprocessors), asked by %s",
+             d == JIT_DEVICE_EMU ? "emu" : "cuda", sj_cuda_get_props(cuda)->name,
+             sj_cuda_get_props(cuda)->cc_major, sj_cuda_get_props(cuda)->cc_minor,
+             sj_cuda_get_props(cuda)->multiprocessors, why);
+  } else if (sj_cuda_open(NULL, &cuda, &err) == 0) {
+    d = JIT_DEVICE_CUDA;
+    snprintf(info, sizeof info, "cuda: %.100s answered, chosen by %s", sj_cuda_get_props(cuda)->name,
+             why);
+  } else {
+    d = JIT_DEVICE_CPU;
+    snprintf(info, sizeof info, "cpu: chosen by %s because no CUDA device answered (%.300s)", why,
+             err.msg);
   }
   jit_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx) {
+    sj_cuda_close(cuda);
     snprintf(last_error, sizeof last_error, "out of memory");
     return NULL;
   }
-  ctx->device = JIT_DEVICE_CPU;
-  snprintf(ctx->info, sizeof ctx->info, "cpu: %s%s", d == JIT_DEVICE_AUTO ? "chosen by " : "asked by ",
-           d == JIT_DEVICE_AUTO ? "AUTO (the GPU path is not available yet in this build)" : why);
+  ctx->device = d;
+  ctx->cuda = cuda;
+  snprintf(ctx->info, sizeof ctx->info, "%s", info);
   pthread_mutex_init(&ctx->lock, NULL);
   sj_cache_init(&ctx->cache);
   ctx->pool = sj_pool_new(default_threads());
@@ -78,6 +98,7 @@ jit_context *jit_context_create(jit_device device) {
 void jit_context_destroy(jit_context *ctx) {
   if (!ctx) return;
   sj_cache_clear(&ctx->cache);
+  sj_cuda_close(ctx->cuda);
   sj_pool_free(ctx->pool);
   sj_program_free(ctx->params_program);
   free(ctx->source_name);
@@ -171,11 +192,19 @@ int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs) {
   for (int i = 0, s = 0; i < nargs; i++)
     if (k->fn->params[i]->kind == SJ_SYM_SCALAR)
       scalars[s++] = args[i].kind == JIT_ARG_FLOAT ? args[i].v.f : args[i].v.d;
-  run_job job = {k, arrays, scalars};
-  if (k->nthreads > 1)
+  if (k->device != JIT_DEVICE_CPU) {
+    sj_error err = {0, {0}};
+    rc = sj_gpu_run_kernel(k, arrays, scalars, &err);
+    if (rc) {
+      sj_context_fail(k->ctx, &err);
+      return rc;
+    }
+  } else if (k->nthreads > 1) {
+    run_job job = {k, arrays, scalars};
     sj_pool_run(k->ctx->pool, run_thread, &job);
-  else
+  } else {
     k->entry(arrays, scalars, 0, 1, NULL);
+  }
   pthread_mutex_lock(&k->ctx->lock);
   k->ctx->stats.runs++;
   pthread_mutex_unlock(&k->ctx->lock);
@@ -239,7 +268,8 @@ int sj_kernel_for_call(jit_context *ctx, const char *source, const char *entry,
 /* --- accessors --- */
 
 const char *jit_kernel_code(const jit_kernel *k, jit_code_kind kind) {
-  return k && kind == JIT_CODE_C ? k->c_code : NULL;
+  if (!k) return NULL;
+  return kind == JIT_CODE_C ? k->c_code : kind == JIT_CODE_PTX ? k->ptx : k->host_code;
 }
 const char *jit_kernel_schedule(const jit_kernel *k) { return k ? k->schedule : NULL; }
 jit_device jit_kernel_device(const jit_kernel *k) { return k->device; }

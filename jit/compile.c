@@ -12,6 +12,7 @@
 
 #include "astgen/astgen.h"
 #include "jit/buf.h"
+#include "ptx/ptx.h"
 #include "sched/sched.h"
 
 static double now_us(void) {
@@ -54,8 +55,8 @@ static int check_signature(jit_kernel *k, const jit_arg *args, int nargs, sj_err
 
 static void describe(jit_kernel *k, const sj_model *m, const sj_stencil *st, const sj_plan *plan) {
   sj_buf b = {0};
-  sj_buf_printf(&b, "kernel '%s' on %s, specialized for", k->fn->name,
-                k->device == JIT_DEVICE_CPU ? "cpu" : "gpu");
+  static const char *const devices[] = {"auto", "cpu", "emu", "cuda"};
+  sj_buf_printf(&b, "kernel '%s' on %s, specialized for", k->fn->name, devices[k->device]);
   int any = 0;
   for (int i = 0; i < k->nparams; i++)
     if (k->fn->params[i]->kind == SJ_SYM_SHAPE)
@@ -97,7 +98,34 @@ static void describe_params(jit_kernel *k, const sj_model *m) {
   }
 }
 
-static int build_cpu(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
+/* Prints the code of the schedule: C for the CPU; PTX and the host loop for a GPU. */
+static int print_code(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node *ast,
+                      sj_error *err) {
+  if (k->device == JIT_DEVICE_CPU) {
+    k->c_code = sj_print_c(m, ast);
+    return 0;
+  }
+  const sj_cuda_props *props = sj_cuda_get_props(k->ctx->cuda);
+  k->ptx = sj_print_ptx(m, ast, props->ptx_version, props->ptx_target);
+  k->host_code = sj_print_host_c(m, ast);
+  (void)err;
+  return 0;
+}
+
+/* Compiles what print_code printed: TinyCC for C; the driver for PTX. */
+static int compile_code(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *ast,
+                        sj_error *err) {
+  if (k->device == JIT_DEVICE_CPU) {
+    k->code = sj_tcc_compile(k->c_code, "generated kernel", err);
+    k->entry = k->code ? (sj_cpu_fn)sj_tcc_symbol(k->code, "__sj_kernel") : NULL;
+    if (!k->entry)
+      return err->status ? err->status : sj_error_set(err, JIT_ERR_INTERNAL, "no kernel symbol");
+    return 0;
+  }
+  return sj_gpu_build(k, plan, ast, err);
+}
+
+static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   jit_stage_times *t = &k->times;
   double t0 = now_us();
   sj_model *m = NULL;
@@ -113,7 +141,14 @@ static int build_cpu(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   sj_plan plan;
   if (!rc) {
     sj_stencil_recognize(m, &st);
-    rc = sj_schedule_cpu(m, sj_pool_size(k->ctx->pool), &plan, err);
+    if (k->device == JIT_DEVICE_CPU) {
+      rc = sj_schedule_cpu(m, sj_pool_size(k->ctx->pool), &plan, err);
+    } else {
+      const sj_cuda_props *props = sj_cuda_get_props(k->ctx->cuda);
+      unsigned max_grid[3];
+      for (int d = 0; d < 3; d++) max_grid[d] = (unsigned)props->max_grid[d];
+      rc = sj_schedule_gpu(m, max_grid, &plan, err);
+    }
     if (rc) sj_stencil_clear(&st);
   }
   double t3 = now_us();
@@ -126,8 +161,8 @@ static int build_cpu(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   double t4 = now_us();
   t->ast = t4 - t3;
   if (!ast) rc = sj_error_set(err, JIT_ERR_INTERNAL, "isl could not generate the AST");
+  if (!rc) rc = print_code(k, m, ast, err);
   if (!rc) {
-    k->c_code = sj_print_c(m, ast);
     k->nthreads = plan.nthreads;
     k->ntiles = plan.ntiles;
     memcpy(k->tiles, plan.tile, sizeof k->tiles);
@@ -135,17 +170,13 @@ static int build_cpu(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   }
   double t5 = now_us();
   t->print = t5 - t4;
+  if (!rc) rc = compile_code(k, &plan, ast, err);
+  t->compile = now_us() - t5;
   isl_ast_node_free(ast);
   sj_plan_clear(&plan);
   sj_stencil_clear(&st);
   sj_model_free(m);
-  if (rc) return rc;
-  k->code = sj_tcc_compile(k->c_code, "generated kernel", err);
-  k->entry = k->code ? (sj_cpu_fn)sj_tcc_symbol(k->code, "__sj_kernel") : NULL;
-  t->compile = now_us() - t5;
-  if (!k->entry)
-    return err->status ? err->status : sj_error_set(err, JIT_ERR_INTERNAL, "no kernel symbol");
-  return 0;
+  return rc;
 }
 
 int sj_compile(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
@@ -182,7 +213,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
   if (!rc) {
     isl_ctx *ictx = isl_ctx_alloc();
     isl_options_set_on_error(ictx, ISL_ON_ERROR_WARN);
-    rc = build_cpu(k, ictx, err);
+    rc = build(k, ictx, err);
     isl_ctx_free(ictx);
   }
   k->times.total = now_us() - start;
@@ -191,13 +222,15 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
     return rc;
   }
   if (getenv("JIT_DEBUG") && !strcmp(getenv("JIT_DEBUG"), "1"))
-    fprintf(stderr, "[stenciljit] %s[stenciljit] generated C:\n%s", k->schedule, k->c_code);
+    fprintf(stderr, "[stenciljit] %s[stenciljit] generated code:\n%s%s", k->schedule,
+            k->c_code ? k->c_code : k->ptx, k->host_code ? k->host_code : "");
   *out = k;
   return 0;
 }
 
 void sj_kernel_free(jit_kernel *k) {
   if (!k) return;
+  sj_gpu_release(k);
   sj_tcc_free(k->code);
   free(k->c_code);
   free(k->schedule);

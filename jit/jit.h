@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "host/cuda.h"
 #include "host/host.h"
 #include "jit/ast.h"
 #include "stenciljit.h"
@@ -22,13 +23,14 @@ struct jit_context {
   jit_device device;
   jit_options opts;
   char *source_name; /* copy of opts.source_name */
-  char info[256];
+  char info[512];
   pthread_mutex_t lock; /* error, stats, pool creation */
   char error[1024];
   jit_stats stats;
   sj_pool *pool;
   sj_cache cache;
   sj_program *params_program; /* keeps jit_function_params' names alive */
+  sj_cuda *cuda;              /* EMU and CUDA devices */
 };
 
 struct jit_kernel {
@@ -50,7 +52,20 @@ struct jit_kernel {
   sj_tcc *code;
   sj_cpu_fn entry;
   jit_stage_times times;
+  /* GPU */
+  char *ptx, *host_code;
+  sj_cuda_module *module;
+  int nkernels;
+  sj_gpu_kernel *kernels;
+  int *written; /* by array id: some statement stores to it */
+  int (*host)(void *rt);
 };
+
+/* GPU kernels (jit/gpu.c): load the module and compile the host loop; run with transfers
+ * of exactly the declared extents. The caller's arrays change only when all succeeded. */
+int sj_gpu_build(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *ast, sj_error *err);
+int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars, sj_error *err);
+void sj_gpu_release(jit_kernel *k);
 
 /* Compiles source for args into a new kernel (refs = 1); a jit_status. */
 int sj_compile(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,

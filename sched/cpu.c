@@ -138,5 +138,6 @@ int sj_schedule_cpu(sj_model *m, int nthreads, sj_plan *plan, sj_error *err) {
 void sj_plan_clear(sj_plan *plan) {
   isl_schedule_free(plan->schedule);
   free(plan->explain);
+  for (int i = 0; i < plan->nkernels; i++) free(plan->kernels[i]);
   memset(plan, 0, sizeof *plan);
 }

@@ -88,6 +88,21 @@ typedef struct sj_stencil {
 int sj_stencil_recognize(sj_model *m, sj_stencil *out);
 void sj_stencil_clear(sj_stencil *s);
 
+/* How one GPU kernel maps its loops. Members of the block band (schedule depth
+ * block_depth ..) run over the grid, those of the thread band (thread_depth ..) over the
+ * threads of a block, hardware dimension dim[k] for member k (0 = x); the band at
+ * ppt_depth (if ppt > 1) gives each thread ppt points, unrolled. nmapped = 0 is a kernel of
+ * one thread (a nest with no parallel loop). */
+typedef struct sj_kernel_map {
+  int id;
+  int nmapped;
+  int block_depth, thread_depth, ppt_depth;
+  int dim[3];
+  unsigned grid[3], block[3];
+  int ppt;
+  char why[160]; /* for the explanation */
+} sj_kernel_map;
+
 /* What a schedule decided, for jit_kernel_schedule() and jit_kernel_tile_sizes(). */
 typedef struct sj_plan {
   isl_schedule *schedule; /* owned */
@@ -95,14 +110,25 @@ typedef struct sj_plan {
   int ntiles;
   int tile[8];
   char *explain; /* malloc'd text */
+  int nkernels;
+  sj_kernel_map *kernels[64]; /* GPU: owned; the kernel marks point at them */
 } sj_plan;
 
 /* Mark names the schedules put in the tree and the AST walk recognizes. */
 #define SJ_MARK_PARALLEL "sj_parallel" /* the loop below is spread over CPU threads */
+#define SJ_MARK_KERNEL "sj_kernel"     /* the subtree below is one GPU kernel (sj_kernel_map) */
+
+
 
 /* CPU schedule: the original order with the outermost parallel loops of every nest tiled,
  * and the tile loop marked for distribution over nthreads. */
 int sj_schedule_cpu(sj_model *m, int nthreads, sj_plan *plan, sj_error *err);
 void sj_plan_clear(sj_plan *plan);
+
+/* GPU baseline (PPCG's default for stencils): host loops outside, one kernel per parallel
+ * nest and launch, the parallel loops tiled into blocks of threads with the innermost on x
+ * (coalesced), several points per thread unrolled; a nest with no parallel loop is a kernel
+ * of one thread. Limits are those of the device: max_threads per block, max_grid per dim. */
+int sj_schedule_gpu(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err);
 
 #endif

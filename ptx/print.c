@@ -1,0 +1,783 @@
+/* The PTX target of the AST walk.
+ *
+ * Virtual registers are typed and never reused except for loop iterators and locals; the
+ * driver's register allocator does the rest. Addresses are the array base plus the
+ * variable part of the access's linear offset, computed once per statement instance and
+ * shared by every access with the same variable part; the constant part is folded into
+ * [reg+imm]. In exact mode every float operation carries its IEEE rounding (.rn), so the
+ * kernel computes what the C function computes, bit for bit. */
+#include "ptx/ptx.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/id.h>
+#include <isl/val.h>
+
+#include "astgen/astgen.h"
+#include "astgen/linear.h"
+#include "jit/buf.h"
+
+enum { PRED, B32, B64, F32, F64, NCLASS };
+static const char *const reg_prefix[NCLASS] = {"%p", "%r", "%rd", "%f", "%fd"};
+static const char *const reg_type[NCLASS] = {".pred", ".b32", ".b64", ".f32", ".f64"};
+
+typedef struct opnd {
+  char s[40]; /* a register or an immediate */
+} opnd;
+
+typedef struct memo {
+  char key[96];
+  opnd val;
+} memo;
+
+typedef struct ptx {
+  const sj_model *m;
+  sj_buf out;  /* the module */
+  sj_buf body; /* the current kernel's instructions */
+  const char *kname;
+  int nreg[NCLASS];
+  int nlabel;
+  int iter[256];   /* register of iterator c<d>, -1 if none */
+  int *array_base; /* by array id */
+  int *written;    /* by array id: stored to in this kernel */
+  int *scalar;     /* by parameter position */
+  int *local;      /* by local id */
+  /* open loops and ifs */
+  int loop_head[64], loop_end[64], nloops;
+  int if_else[64], if_end[64], if_has_else[64], nifs;
+  /* the statement instance being printed */
+  const sj_pstmt *stmt;
+  int call_iter[32];
+  memo *memos;
+  int nmemos;
+} ptx;
+
+static void emit(ptx *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(ptx *x, const char *fmt, ...) {
+  char line[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  sj_buf_printf(&x->body, "\t%s;\n", line);
+}
+
+static int new_label(ptx *x) { return x->nlabel++; }
+static void place_label(ptx *x, int l) { sj_buf_printf(&x->body, "$L__%s_%d:\n", x->kname, l); }
+
+static int new_reg(ptx *x, int cls) { return ++x->nreg[cls]; }
+
+static opnd reg_opnd(int cls, int n) {
+  opnd o;
+  snprintf(o.s, sizeof o.s, "%s%d", reg_prefix[cls], n);
+  return o;
+}
+
+static opnd fresh(ptx *x, int cls) { return reg_opnd(cls, new_reg(x, cls)); }
+
+static opnd imm(long v) {
+  opnd o;
+  snprintf(o.s, sizeof o.s, "%ld", v);
+  return o;
+}
+
+static int is_imm(opnd o) { return o.s[0] != '%'; }
+
+/* --- integer expressions of the isl AST: 64-bit --- */
+
+static opnd iexpr(ptx *x, __isl_keep isl_ast_expr *e);
+static opnd icond(ptx *x, __isl_keep isl_ast_expr *e);
+
+static opnd iarg(ptx *x, __isl_keep isl_ast_expr *e, int i) {
+  isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+  opnd o = iexpr(x, a);
+  isl_ast_expr_free(a);
+  return o;
+}
+
+static opnd in_reg64(ptx *x, opnd v) {
+  if (!is_imm(v)) return v;
+  opnd r = fresh(x, B64);
+  emit(x, "mov.b64 %s, %s", r.s, v.s);
+  return r;
+}
+
+static opnd binop64(ptx *x, const char *op, opnd a, opnd b) {
+  int commutes = !strcmp(op, "add") || !strcmp(op, "mul.lo") || !strcmp(op, "min") ||
+                 !strcmp(op, "max");
+  if (is_imm(a) && commutes && !is_imm(b)) {
+    opnd t = a;
+    a = b, b = t;
+  }
+  a = in_reg64(x, a);
+  opnd d = fresh(x, B64);
+  emit(x, "%s.s64 %s, %s, %s", op, d.s, a.s, b.s);
+  return d;
+}
+
+static opnd iexpr(ptx *x, __isl_keep isl_ast_expr *e) {
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_int) {
+    isl_val *v = isl_ast_expr_get_val(e);
+    opnd o = imm(isl_val_get_num_si(v));
+    isl_val_free(v);
+    return o;
+  }
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
+    isl_id *id = isl_ast_expr_get_id(e);
+    int d = atoi(isl_id_get_name(id) + 1);
+    isl_id_free(id);
+    return reg_opnd(B64, x->iter[d]);
+  }
+  opnd a, b, d;
+  int n = isl_ast_expr_op_get_n_arg(e);
+  switch (isl_ast_expr_op_get_type(e)) {
+  case isl_ast_expr_op_add: return binop64(x, "add", iarg(x, e, 0), iarg(x, e, 1));
+  case isl_ast_expr_op_sub: return binop64(x, "sub", iarg(x, e, 0), iarg(x, e, 1));
+  case isl_ast_expr_op_mul: return binop64(x, "mul.lo", iarg(x, e, 0), iarg(x, e, 1));
+  case isl_ast_expr_op_div:
+  case isl_ast_expr_op_pdiv_q: return binop64(x, "div", iarg(x, e, 0), iarg(x, e, 1));
+  case isl_ast_expr_op_pdiv_r:
+  case isl_ast_expr_op_zdiv_r: return binop64(x, "rem", iarg(x, e, 0), iarg(x, e, 1));
+  case isl_ast_expr_op_minus:
+    a = in_reg64(x, iarg(x, e, 0));
+    d = fresh(x, B64);
+    emit(x, "neg.s64 %s, %s", d.s, a.s);
+    return d;
+  case isl_ast_expr_op_fdiv_q: { /* floor division by a positive constant */
+    a = iarg(x, e, 0);
+    b = iarg(x, e, 1);
+    d = binop64(x, "div", a, b);
+    opnd r = binop64(x, "rem", a, b);
+    opnd p = fresh(x, PRED);
+    emit(x, "setp.lt.s64 %s, %s, 0", p.s, r.s);
+    emit(x, "@%s sub.s64 %s, %s, 1", p.s, d.s, d.s);
+    return d;
+  }
+  case isl_ast_expr_op_min:
+  case isl_ast_expr_op_max: {
+    const char *op = isl_ast_expr_op_get_type(e) == isl_ast_expr_op_min ? "min" : "max";
+    d = iarg(x, e, 0);
+    for (int i = 1; i < n; i++) d = binop64(x, op, d, iarg(x, e, i));
+    return d;
+  }
+  case isl_ast_expr_op_cond:
+  case isl_ast_expr_op_select: {
+    isl_ast_expr *c = isl_ast_expr_op_get_arg(e, 0);
+    opnd p = icond(x, c);
+    isl_ast_expr_free(c);
+    a = iarg(x, e, 1);
+    b = iarg(x, e, 2);
+    d = fresh(x, B64);
+    emit(x, "selp.s64 %s, %s, %s, %s", d.s, a.s, b.s, p.s);
+    return d;
+  }
+  default: { /* a comparison used as a value */
+    opnd p = icond(x, e);
+    d = fresh(x, B64);
+    emit(x, "selp.s64 %s, 1, 0, %s", d.s, p.s);
+    return d;
+  }
+  }
+}
+
+static opnd icond(ptx *x, __isl_keep isl_ast_expr *e) {
+  opnd p = fresh(x, PRED);
+  if (isl_ast_expr_get_type(e) != isl_ast_expr_op) {
+    emit(x, "setp.ne.s64 %s, %s, 0", p.s, in_reg64(x, iexpr(x, e)).s);
+    return p;
+  }
+  const char *cmp = NULL, *logic = NULL;
+  switch (isl_ast_expr_op_get_type(e)) {
+  case isl_ast_expr_op_eq: cmp = "eq"; break;
+  case isl_ast_expr_op_le: cmp = "le"; break;
+  case isl_ast_expr_op_lt: cmp = "lt"; break;
+  case isl_ast_expr_op_ge: cmp = "ge"; break;
+  case isl_ast_expr_op_gt: cmp = "gt"; break;
+  case isl_ast_expr_op_and:
+  case isl_ast_expr_op_and_then: logic = "and"; break;
+  case isl_ast_expr_op_or:
+  case isl_ast_expr_op_or_else: logic = "or"; break;
+  default: break;
+  }
+  if (cmp) {
+    opnd a = in_reg64(x, iarg(x, e, 0)), b = iarg(x, e, 1);
+    emit(x, "setp.%s.s64 %s, %s, %s", cmp, p.s, a.s, b.s);
+  } else if (logic) {
+    isl_ast_expr *l = isl_ast_expr_op_get_arg(e, 0), *r = isl_ast_expr_op_get_arg(e, 1);
+    opnd a = icond(x, l), b = icond(x, r);
+    isl_ast_expr_free(l);
+    isl_ast_expr_free(r);
+    emit(x, "%s.pred %s, %s, %s", logic, p.s, a.s, b.s);
+  } else {
+    emit(x, "setp.ne.s64 %s, %s, 0", p.s, in_reg64(x, iexpr(x, e)).s);
+  }
+  return p;
+}
+
+/* --- the user's expressions --- */
+
+static int cls_of(sj_type t) {
+  switch (t) {
+  case SJ_TY_INT: return B32;
+  case SJ_TY_LONG: return B64;
+  case SJ_TY_FLOAT: return F32;
+  default: return F64;
+  }
+}
+
+static const char *ty(sj_type t) {
+  switch (t) {
+  case SJ_TY_INT: return "s32";
+  case SJ_TY_LONG: return "s64";
+  case SJ_TY_FLOAT: return "f32";
+  default: return "f64";
+  }
+}
+
+static int size_of(sj_type t) { return t == SJ_TY_INT || t == SJ_TY_FLOAT ? 4 : 8; }
+
+static opnd uval(ptx *x, const sj_expr *e);
+
+static int has_access(const sj_expr *e) {
+  if (e->kind == SJ_E_INDEX) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (has_access(e->args[i])) return 1;
+  return 0;
+}
+
+/* A canonical text of a pure integer expression, to reuse its value in one instance. */
+static int expr_key(const sj_expr *e, char *buf, size_t size) {
+  int n;
+  switch (e->kind) {
+  case SJ_E_INT: n = snprintf(buf, size, "%ld", e->ival); break;
+  case SJ_E_VAR: n = snprintf(buf, size, "v%d.%d", (int)e->sym->kind, e->sym->id); break;
+  case SJ_E_UNARY:
+  case SJ_E_BINARY:
+  case SJ_E_CAST:
+  case SJ_E_COND:
+    n = snprintf(buf, size, "(%d.%d.%d", (int)e->kind, e->op, (int)e->type);
+    for (int i = 0; i < e->nargs && n > 0 && (size_t)n < size; i++) {
+      int k = expr_key(e->args[i], buf + n, size - (size_t)n);
+      if (k < 0) return -1;
+      n += k;
+    }
+    if (n > 0 && (size_t)n + 1 < size) buf[n++] = ')', buf[n] = 0;
+    break;
+  default: return -1;
+  }
+  return n > 0 && (size_t)n < size ? n : -1;
+}
+
+static opnd *find_memo(ptx *x, const char *key) {
+  for (int i = 0; i < x->nmemos; i++)
+    if (!strcmp(x->memos[i].key, key)) return &x->memos[i].val;
+  return NULL;
+}
+
+static void add_memo(ptx *x, const char *key, opnd v) {
+  x->memos = realloc(x->memos, (x->nmemos + 1) * sizeof *x->memos);
+  snprintf(x->memos[x->nmemos].key, sizeof x->memos[x->nmemos].key, "%s", key);
+  x->memos[x->nmemos++].val = v;
+}
+
+/* An integer atom of an offset as a 64-bit value. */
+static opnd atom64(ptx *x, const sj_expr *a) {
+  for (int k = 0; a->kind == SJ_E_VAR && k < x->stmt->depth; k++)
+    if (x->stmt->iters[k] == a->sym) return reg_opnd(B64, x->call_iter[k]);
+  char key[96];
+  int keyed = expr_key(a, key, sizeof key) > 0;
+  if (keyed) {
+    opnd *v = find_memo(x, key);
+    if (v) return *v;
+  }
+  opnd v = uval(x, a);
+  if (a->type == SJ_TY_INT) {
+    opnd w = fresh(x, B64);
+    emit(x, "cvt.s64.s32 %s, %s", w.s, v.s);
+    v = w;
+  }
+  if (keyed) add_memo(x, key, v);
+  return v;
+}
+
+/* [address] of an access: base + size * variable part; the constant part is the immediate.
+ * Accesses of one instance with the same variable part share one address register. */
+static void address(ptx *x, const sj_expr *ref, char *out, size_t size) {
+  sj_linear lin;
+  sj_linearize(ref, x->m->extents[ref->sym->id], x->m->shape, &lin);
+  int bytes = size_of(ref->sym->type);
+  char key[96];
+  int len = snprintf(key, sizeof key, "@%d", ref->sym->id);
+  opnd atoms[32];
+  int n = lin.n < 32 ? lin.n : 32;
+  for (int i = 0; i < n; i++) {
+    atoms[i] = atom64(x, lin.terms[i].atom);
+    if (len < (int)sizeof key)
+      len += snprintf(key + len, sizeof key - (size_t)len, "+%ld*%s", lin.terms[i].coef,
+                      atoms[i].s);
+  }
+  int keyed = len < (int)sizeof key - 1 && n == lin.n;
+  opnd *known = keyed ? find_memo(x, key) : NULL;
+  opnd addr;
+  if (known) {
+    addr = *known;
+  } else {
+    opnd sum = imm(0);
+    for (int i = 0; i < n; i++) {
+      opnd term = atoms[i];
+      if (lin.terms[i].coef != 1) term = binop64(x, "mul.lo", term, imm(lin.terms[i].coef));
+      sum = is_imm(sum) ? term : binop64(x, "add", sum, term);
+    }
+    opnd base = reg_opnd(B64, x->array_base[ref->sym->id]);
+    if (is_imm(sum)) {
+      addr = base;
+    } else {
+      opnd scaled = fresh(x, B64);
+      emit(x, "shl.b64 %s, %s, %d", scaled.s, sum.s, bytes == 4 ? 2 : 3);
+      addr = binop64(x, "add", base, scaled);
+    }
+    if (keyed) add_memo(x, key, addr);
+  }
+  long offset = lin.constant * bytes;
+  sj_linear_free(&lin);
+  if (offset > 0x7fffffffL || offset < -0x7fffffffL) {
+    addr = binop64(x, "add", addr, imm(offset));
+    offset = 0;
+  }
+  if (offset)
+    snprintf(out, size, "[%s+%ld]", addr.s, offset);
+  else
+    snprintf(out, size, "[%s]", addr.s);
+}
+
+static opnd literal(const sj_expr *e) {
+  opnd o;
+  if (e->kind == SJ_E_INT) return imm(e->ival);
+  if (e->type == SJ_TY_FLOAT) {
+    float f = (float)e->fval;
+    unsigned bits;
+    memcpy(&bits, &f, 4);
+    snprintf(o.s, sizeof o.s, "0f%08X", bits);
+  } else {
+    unsigned long long bits;
+    memcpy(&bits, &e->fval, 8);
+    snprintf(o.s, sizeof o.s, "0d%016llX", bits);
+  }
+  return o;
+}
+
+/* A value in a register (immediates must be moved for some instructions). */
+static opnd in_reg(ptx *x, opnd v, sj_type t) {
+  if (!is_imm(v)) return v;
+  opnd r = fresh(x, cls_of(t));
+  emit(x, "mov.%s %s, %s", ty(t), r.s, v.s);
+  return r;
+}
+
+static opnd convert(ptx *x, opnd v, sj_type from, sj_type to) {
+  if (from == to) return v;
+  opnd d = fresh(x, cls_of(to));
+  int ffrom = sj_type_is_float(from), fto = sj_type_is_float(to);
+  const char *rnd = "";
+  if (!ffrom && fto) rnd = ".rn";                        /* int to float: nearest */
+  if (ffrom && !fto) rnd = ".rzi";                       /* float to int: truncate, as C */
+  if (from == SJ_TY_DOUBLE && to == SJ_TY_FLOAT) rnd = ".rn"; /* narrowing */
+  emit(x, "cvt%s.%s.%s %s, %s", rnd, ty(to), ty(from), d.s, in_reg(x, v, from).s);
+  return d;
+}
+
+static opnd ucond(ptx *x, const sj_expr *e);
+
+static opnd compare(ptx *x, const sj_expr *e) {
+  static const char *const names[] = {"lt", "le", "gt", "ge", "eq", "ne"};
+  sj_type t = e->args[0]->type;
+  const char *cmp = names[e->op - SJ_OP_LT];
+  if (sj_type_is_float(t) && e->op == SJ_OP_NE) cmp = "neu"; /* C's != holds for NaN */
+  opnd a = uval(x, e->args[0]), b = uval(x, e->args[1]);
+  opnd p = fresh(x, PRED);
+  emit(x, "setp.%s.%s %s, %s, %s", cmp, ty(t), p.s, in_reg(x, a, t).s, b.s);
+  return p;
+}
+
+/* && and ||: the right side only where C evaluates it when it reads memory. */
+static opnd logic(ptx *x, const sj_expr *e) {
+  int is_and = e->op == SJ_OP_AND;
+  opnd l = ucond(x, e->args[0]);
+  opnd p = fresh(x, PRED);
+  if (!has_access(e->args[1])) {
+    opnd r = ucond(x, e->args[1]);
+    emit(x, "%s.pred %s, %s, %s", is_and ? "and" : "or", p.s, l.s, r.s);
+    return p;
+  }
+  int skip = new_label(x), memos = x->nmemos;
+  emit(x, "mov.pred %s, %s", p.s, l.s);
+  emit(x, "@%s%s bra $L__%s_%d", is_and ? "!" : "", l.s, x->kname, skip);
+  opnd r = ucond(x, e->args[1]);
+  emit(x, "mov.pred %s, %s", p.s, r.s);
+  place_label(x, skip);
+  x->nmemos = memos; /* values computed on one path only */
+  return p;
+}
+
+static opnd ucond(ptx *x, const sj_expr *e) {
+  if (e->kind == SJ_E_BINARY && e->op >= SJ_OP_LT && e->op <= SJ_OP_NE) return compare(x, e);
+  if (e->kind == SJ_E_BINARY && (e->op == SJ_OP_AND || e->op == SJ_OP_OR)) return logic(x, e);
+  if (e->kind == SJ_E_UNARY && e->op == '!') {
+    opnd a = ucond(x, e->args[0]), p = fresh(x, PRED);
+    emit(x, "not.pred %s, %s", p.s, a.s);
+    return p;
+  }
+  opnd v = uval(x, e), p = fresh(x, PRED);
+  emit(x, "setp.ne.%s %s, %s, 0", ty(e->type), p.s, in_reg(x, v, e->type).s);
+  return p;
+}
+
+static opnd arith(ptx *x, const sj_expr *e) {
+  sj_type t = e->type;
+  int fl = sj_type_is_float(t);
+  const char *op;
+  switch (e->op) {
+  case SJ_OP_ADD: op = fl ? "add.rn" : "add"; break;
+  case SJ_OP_SUB: op = fl ? "sub.rn" : "sub"; break;
+  case SJ_OP_MUL: op = fl ? "mul.rn" : "mul.lo"; break;
+  case SJ_OP_DIV: op = fl ? "div.rn" : "div"; break;
+  default: op = "rem"; break;
+  }
+  opnd a = uval(x, e->args[0]), b = uval(x, e->args[1]);
+  opnd d = fresh(x, cls_of(t));
+  emit(x, "%s.%s %s, %s, %s", op, ty(t), d.s, in_reg(x, a, t).s, b.s);
+  return d;
+}
+
+static opnd select_value(ptx *x, const sj_expr *e) {
+  sj_type t = e->type;
+  opnd p = ucond(x, e->args[0]);
+  opnd d = fresh(x, cls_of(t));
+  if (!has_access(e->args[1]) && !has_access(e->args[2])) {
+    opnd a = uval(x, e->args[1]), b = uval(x, e->args[2]);
+    emit(x, "selp.%s %s, %s, %s, %s", ty(t), d.s, a.s, b.s, p.s);
+    return d;
+  }
+  /* only the side C evaluates may read memory */
+  int other = new_label(x), done = new_label(x), memos = x->nmemos;
+  emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, other);
+  emit(x, "mov.%s %s, %s", ty(t), d.s, uval(x, e->args[1]).s);
+  emit(x, "bra.uni $L__%s_%d", x->kname, done);
+  x->nmemos = memos; /* values computed on one path only */
+  place_label(x, other);
+  emit(x, "mov.%s %s, %s", ty(t), d.s, uval(x, e->args[2]).s);
+  place_label(x, done);
+  x->nmemos = memos;
+  return d;
+}
+
+static opnd call(ptx *x, const sj_expr *e) {
+  sj_type t = e->type;
+  opnd d = fresh(x, cls_of(t));
+  opnd a = in_reg(x, uval(x, e->args[0]), t);
+  switch (e->op) {
+  case SJ_FN_SQRT:
+  case SJ_FN_SQRTF: emit(x, "sqrt.rn.%s %s, %s", ty(t), d.s, a.s); break;
+  case SJ_FN_FABS:
+  case SJ_FN_FABSF: emit(x, "abs.%s %s, %s", ty(t), d.s, a.s); break;
+  default: {
+    const char *op = e->op == SJ_FN_FMIN || e->op == SJ_FN_FMINF ? "min" : "max";
+    emit(x, "%s.%s %s, %s, %s", op, ty(t), d.s, a.s, uval(x, e->args[1]).s);
+  }
+  }
+  return d;
+}
+
+static opnd uval(ptx *x, const sj_expr *e) {
+  opnd d;
+  switch (e->kind) {
+  case SJ_E_INT:
+  case SJ_E_FLOAT: return literal(e);
+  case SJ_E_VAR:
+    switch (e->sym->kind) {
+    case SJ_SYM_SHAPE: return imm(x->m->shape[e->sym->param]);
+    case SJ_SYM_SCALAR: return reg_opnd(cls_of(e->type), x->scalar[e->sym->param]);
+    case SJ_SYM_LOCAL: return reg_opnd(cls_of(e->type), x->local[e->sym->id]);
+    default: { /* an iterator: an int in C */
+      opnd v = atom64(x, e), d32 = fresh(x, B32);
+      emit(x, "cvt.s32.s64 %s, %s", d32.s, v.s);
+      return d32;
+    }
+    }
+  case SJ_E_INDEX: {
+    char where[96];
+    address(x, e, where, sizeof where);
+    d = fresh(x, cls_of(e->type));
+    emit(x, "ld.global%s.%s %s, %s", x->written[e->sym->id] ? "" : ".nc", ty(e->type), d.s,
+         where);
+    return d;
+  }
+  case SJ_E_UNARY:
+    if (e->op == '-') {
+      opnd a = in_reg(x, uval(x, e->args[0]), e->type);
+      d = fresh(x, cls_of(e->type));
+      emit(x, "neg.%s %s, %s", ty(e->type), d.s, a.s);
+      return d;
+    }
+    break; /* ! is a condition */
+  case SJ_E_BINARY:
+    if (e->op <= SJ_OP_REM) return arith(x, e);
+    break;
+  case SJ_E_COND: return select_value(x, e);
+  case SJ_E_CAST: return convert(x, uval(x, e->args[0]), e->args[0]->type, e->type);
+  case SJ_E_CALL: return call(x, e);
+  }
+  opnd p = ucond(x, e); /* a condition as an int value */
+  d = fresh(x, cls_of(e->type));
+  emit(x, "selp.%s %s, 1, 0, %s", ty(e->type), d.s, p.s);
+  return d;
+}
+
+/* --- walk hooks --- */
+
+static opnd special(ptx *x, const char *reg, int dim) {
+  opnd r32 = fresh(x, B32), r64 = fresh(x, B64);
+  emit(x, "mov.u32 %s, %s.%c", r32.s, reg, "xyz"[dim]);
+  emit(x, "cvt.u64.u32 %s, %s", r64.s, r32.s);
+  return r64;
+}
+
+static int iter_depth(__isl_keep isl_ast_node *loop) {
+  isl_ast_expr *it = isl_ast_node_for_get_iterator(loop);
+  isl_id *id = isl_ast_expr_get_id(it);
+  int d = atoi(isl_id_get_name(id) + 1);
+  isl_id_free(id);
+  isl_ast_expr_free(it);
+  return d;
+}
+
+static void for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, int dim) {
+  ptx *x = t;
+  int d = iter_depth(loop);
+  isl_ast_expr *init = isl_ast_node_for_get_init(loop);
+  isl_ast_expr *cond = isl_ast_node_for_get_cond(loop);
+  int head = new_label(x), end = new_label(x);
+  x->loop_head[x->nloops] = head;
+  x->loop_end[x->nloops++] = end;
+  if (kind == SJ_LOOP_BLOCK || kind == SJ_LOOP_THREAD) {
+    /* one iteration per block or thread: the loop becomes a guard */
+    opnd v = special(x, kind == SJ_LOOP_BLOCK ? "%ctaid" : "%tid", dim);
+    x->iter[d] = atoi(v.s + 3);
+    opnd lo = iexpr(x, init), p = fresh(x, PRED), q = icond(x, cond);
+    emit(x, "setp.ge.s64 %s, %s, %s", p.s, v.s, lo.s);
+    emit(x, "and.pred %s, %s, %s", p.s, p.s, q.s);
+    isl_ast_expr *inc = isl_ast_node_for_get_inc(loop);
+    opnd step = iexpr(x, inc);
+    isl_ast_expr_free(inc);
+    if (strcmp(step.s, "1")) { /* a strided loop: only the indices on the stride */
+      opnd r = binop64(x, "rem", binop64(x, "sub", v, lo), step), s = fresh(x, PRED);
+      emit(x, "setp.eq.s64 %s, %s, 0", s.s, r.s);
+      emit(x, "and.pred %s, %s, %s", p.s, p.s, s.s);
+    }
+    emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, end);
+  } else {
+    int r = new_reg(x, B64);
+    x->iter[d] = r;
+    emit(x, "mov.b64 %%rd%d, %s", r, iexpr(x, init).s);
+    place_label(x, head);
+    opnd p = icond(x, cond);
+    emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, end);
+  }
+  isl_ast_expr_free(init);
+  isl_ast_expr_free(cond);
+}
+
+static void for_end(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind) {
+  ptx *x = t;
+  x->nloops--;
+  if (kind != SJ_LOOP_BLOCK && kind != SJ_LOOP_THREAD) {
+    isl_ast_expr *inc = isl_ast_node_for_get_inc(loop);
+    int r = x->iter[iter_depth(loop)];
+    emit(x, "add.s64 %%rd%d, %%rd%d, %s", r, r, iexpr(x, inc).s);
+    emit(x, "bra.uni $L__%s_%d", x->kname, x->loop_head[x->nloops]);
+    isl_ast_expr_free(inc);
+  }
+  place_label(x, x->loop_end[x->nloops]);
+}
+
+static void if_begin(void *t, __isl_keep isl_ast_expr *cond) {
+  ptx *x = t;
+  int other = new_label(x), end = new_label(x);
+  x->if_else[x->nifs] = other;
+  x->if_end[x->nifs] = end;
+  x->if_has_else[x->nifs++] = 0;
+  opnd p = icond(x, cond);
+  emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, other);
+}
+
+static void if_else(void *t) {
+  ptx *x = t;
+  emit(x, "bra.uni $L__%s_%d", x->kname, x->if_end[x->nifs - 1]);
+  place_label(x, x->if_else[x->nifs - 1]);
+  x->if_has_else[x->nifs - 1] = 1;
+}
+
+static void if_end(void *t) {
+  ptx *x = t;
+  x->nifs--;
+  if (!x->if_has_else[x->nifs]) place_label(x, x->if_else[x->nifs]);
+  place_label(x, x->if_end[x->nifs]);
+}
+
+static void store(ptx *x, const sj_stmt *st) {
+  const sj_expr *lhs = st->lhs;
+  opnd v = uval(x, st->rhs);
+  if (lhs->kind == SJ_E_VAR) {
+    emit(x, "mov.%s %s, %s", ty(lhs->type), reg_opnd(cls_of(lhs->type), x->local[lhs->sym->id]).s,
+         v.s);
+    return;
+  }
+  char where[96];
+  address(x, lhs, where, sizeof where);
+  emit(x, "st.global.%s %s, %s", ty(lhs->type), where, in_reg(x, v, lhs->type).s);
+}
+
+static void stmt(void *t, __isl_keep isl_ast_expr *callx) {
+  ptx *x = t;
+  x->stmt = x->m->stmts[sj_ast_call_stmt(callx)];
+  x->nmemos = 0;
+  for (int k = 0; k < x->stmt->depth; k++) {
+    isl_ast_expr *a = isl_ast_expr_op_get_arg(callx, k + 1);
+    opnd v = iexpr(x, a);
+    isl_ast_expr_free(a);
+    if (is_imm(v) || v.s[1] != 'r' || v.s[2] != 'd') {
+      opnd r = fresh(x, B64);
+      emit(x, "mov.b64 %s, %s", r.s, v.s);
+      v = r;
+    }
+    x->call_iter[k] = atoi(v.s + 3);
+  }
+  for (int k = 0; k < x->stmt->nbody; k++) {
+    const sj_stmt *st = x->stmt->body[k];
+    if (st->kind == SJ_S_DECL) {
+      int id = st->sym->id;
+      if (!x->local[id]) x->local[id] = new_reg(x, cls_of(st->sym->type));
+      if (st->rhs)
+        emit(x, "mov.%s %s, %s", ty(st->sym->type), reg_opnd(cls_of(st->sym->type), x->local[id]).s,
+             uval(x, st->rhs).s);
+    } else {
+      store(x, st);
+    }
+  }
+}
+
+static void nothing(void *t) { (void)t; }
+
+static const sj_walk_ops kernel_ops = {for_begin, for_end, if_begin, if_else, if_end,
+                                       stmt,      nothing, nothing,  nothing, NULL};
+
+/* --- entries --- */
+
+static void mark_written(ptx *x, __isl_keep isl_ast_node *mark);
+
+static isl_bool find_writes(__isl_keep isl_ast_node *node, void *user) {
+  ptx *x = user;
+  if (isl_ast_node_get_type(node) != isl_ast_node_user) return isl_bool_true;
+  isl_ast_expr *c = isl_ast_node_user_get_expr(node);
+  const sj_pstmt *s = x->m->stmts[sj_ast_call_stmt(c)];
+  isl_ast_expr_free(c);
+  for (int k = 0; k < s->nbody; k++)
+    if (s->body[k]->lhs && s->body[k]->lhs->kind == SJ_E_INDEX)
+      x->written[s->body[k]->lhs->sym->id] = 1;
+  return isl_bool_true;
+}
+
+static void mark_written(ptx *x, __isl_keep isl_ast_node *mark) {
+  memset(x->written, 0, (x->m->fn->narrays + 1) * sizeof *x->written);
+  isl_ast_node_foreach_descendant_top_down(mark, find_writes, x);
+}
+
+static void entry(void *t, __isl_keep isl_ast_node *mark, const sj_kernel_map *k) {
+  ptx *x = t;
+  const sj_func *fn = x->m->fn;
+  char name[96];
+  snprintf(name, sizeof name, "%s_k%d", fn->name, k->id);
+  x->kname = name;
+  memset(x->nreg, 0, sizeof x->nreg);
+  x->nlabel = x->nloops = x->nifs = 0;
+  memset(x->local, 0, (fn->nlocals + 1) * sizeof *x->local);
+  for (int d = 0; d < 256; d++) x->iter[d] = -1;
+  mark_written(x, mark);
+
+  sj_buf params = {0};
+  int np = 0;
+  for (int p = 0; p < fn->nparams; p++) {
+    const sj_sym *s = fn->params[p];
+    if (s->kind != SJ_SYM_ARRAY) continue;
+    sj_buf_printf(&params, "%s\t.param .u64 %s_param_%d", np ? ",\n" : "", name, np);
+    int raw = new_reg(x, B64);
+    x->array_base[s->id] = new_reg(x, B64);
+    emit(x, "ld.param.u64 %%rd%d, [%s_param_%d]", raw, name, np++);
+    emit(x, "cvta.to.global.u64 %%rd%d, %%rd%d", x->array_base[s->id], raw);
+  }
+  for (int p = 0; p < fn->nparams; p++) {
+    const sj_sym *s = fn->params[p];
+    if (s->kind != SJ_SYM_SCALAR) continue;
+    sj_buf_printf(&params, "%s\t.param .%s %s_param_%d", np ? ",\n" : "", ty(s->type), name, np);
+    x->scalar[p] = new_reg(x, cls_of(s->type));
+    emit(x, "ld.param.%s %s, [%s_param_%d]", ty(s->type), reg_opnd(cls_of(s->type), x->scalar[p]).s,
+         name, np++);
+  }
+  int host[64];
+  int nhost = sj_ast_kernel_host_iters(mark, host, 64);
+  for (int i = 0; i < nhost; i++) {
+    sj_buf_printf(&params, "%s\t.param .s64 %s_param_%d", np ? ",\n" : "", name, np);
+    x->iter[host[i]] = new_reg(x, B64);
+    emit(x, "ld.param.s64 %%rd%d, [%s_param_%d]", x->iter[host[i]], name, np++);
+  }
+  sj_ast_walk_kernel(mark, &kernel_ops, x);
+  emit(x, "ret");
+
+  sj_buf_printf(&x->out, "\n// %s\n.visible .entry %s(\n%s\n)\n.reqntid %u, %u, %u\n{\n", k->why,
+                name, params.data ? params.data : "", k->block[0], k->block[1], k->block[2]);
+  for (int c = 0; c < NCLASS; c++)
+    if (x->nreg[c]) sj_buf_printf(&x->out, "\t.reg %s %s<%d>;\n", reg_type[c], reg_prefix[c], x->nreg[c] + 1);
+  sj_buf_puts(&x->out, "\n");
+  sj_buf_puts(&x->out, x->body.data ? x->body.data : "");
+  sj_buf_puts(&x->out, "}\n");
+  sj_buf_free(&x->body);
+  sj_buf_free(&params);
+}
+
+static void host_for(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, int dim) {
+  (void)t, (void)loop, (void)kind, (void)dim;
+}
+static void host_for_end(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind) {
+  (void)t, (void)loop, (void)kind;
+}
+static void host_if(void *t, __isl_keep isl_ast_expr *cond) { (void)t, (void)cond; }
+static void host_stmt(void *t, __isl_keep isl_ast_expr *c) { (void)t, (void)c; }
+
+/* The module walk visits host code only to find the kernels. */
+static const sj_walk_ops module_ops = {host_for,  host_for_end, host_if, nothing, nothing,
+                                       host_stmt, nothing,      nothing, nothing, entry};
+
+char *sj_print_ptx(const sj_model *m, __isl_keep isl_ast_node *ast, const char *version,
+                   const char *target) {
+  ptx x;
+  memset(&x, 0, sizeof x);
+  x.m = m;
+  int n = m->fn->narrays + m->fn->nparams + m->fn->nlocals + 1;
+  x.array_base = calloc((size_t)n, sizeof *x.array_base);
+  x.written = calloc((size_t)n, sizeof *x.written);
+  x.scalar = calloc((size_t)n, sizeof *x.scalar);
+  x.local = calloc((size_t)n, sizeof *x.local);
+  sj_buf_printf(&x.out, "//\n// generated by stenciljit %s from '%s'\n//\n\n.version %s\n"
+                        ".target %s\n.address_size 64\n",
+                SJ_VERSION, m->fn->name, version, target);
+  sj_ast_walk_host(ast, &module_ops, &x);
+  free(x.array_base);
+  free(x.written);
+  free(x.scalar);
+  free(x.local);
+  free(x.memos);
+  return sj_buf_take(&x.out);
+}
