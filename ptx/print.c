@@ -46,11 +46,12 @@ typedef struct ptx {
   int *scalar;     /* by parameter position */
   int *local;      /* by local id */
   /* open loops and ifs */
-  int loop_head[64], loop_end[64], nloops;
-  int if_else[64], if_end[64], if_has_else[64], nifs;
+  int loop_head[64], loop_end[64], loop_memos[64], nloops;
+  int if_else[64], if_end[64], if_has_else[64], if_memos[64], nifs;
   /* the statement instance being printed */
   const sj_pstmt *stmt;
   int call_iter[32];
+  isl_ast_expr *call; /* the instance's call: iterator values as expressions */
   memo *memos;
   int nmemos;
 } ptx;
@@ -283,10 +284,39 @@ static void add_memo(ptx *x, const char *key, opnd v) {
   x->memos[x->nmemos++].val = v;
 }
 
+/* The value of the instance's k-th iterator, computed when first needed. */
+static opnd iter_value(ptx *x, int k) {
+  if (!x->call_iter[k]) {
+    isl_ast_expr *a = isl_ast_expr_op_get_arg(x->call, k + 1);
+    x->call_iter[k] = atoi(in_reg64(x, iexpr(x, a)).s + 3);
+    isl_ast_expr_free(a);
+  }
+  return reg_opnd(B64, x->call_iter[k]);
+}
+
+/* Values computed on one path of a branch are not defined after it: a region remembers
+ * what was known before it. */
+typedef struct region {
+  int nmemos;
+  int call_iter[32];
+} region;
+
+static region enter(const ptx *x) {
+  region r;
+  r.nmemos = x->nmemos;
+  memcpy(r.call_iter, x->call_iter, sizeof r.call_iter);
+  return r;
+}
+
+static void leave(ptx *x, const region *r) {
+  x->nmemos = r->nmemos;
+  memcpy(x->call_iter, r->call_iter, sizeof r->call_iter);
+}
+
 /* An integer atom of an offset as a 64-bit value. */
 static opnd atom64(ptx *x, const sj_expr *a) {
   for (int k = 0; a->kind == SJ_E_VAR && k < x->stmt->depth; k++)
-    if (x->stmt->iters[k] == a->sym) return reg_opnd(B64, x->call_iter[k]);
+    if (x->stmt->iters[k] == a->sym) return iter_value(x, k);
   char key[96];
   int keyed = expr_key(a, key, sizeof key) > 0;
   if (keyed) {
@@ -303,23 +333,86 @@ static opnd atom64(ptx *x, const sj_expr *a) {
   return v;
 }
 
+typedef struct term {
+  long coef;
+  opnd reg;
+} term;
+
+static void add_term(term *t, int *n, long coef, opnd reg) {
+  for (int i = 0; i < *n; i++)
+    if (!strcmp(t[i].reg.s, reg.s)) {
+      t[i].coef += coef;
+      return;
+    }
+  if (*n < 32) t[(*n)++] = (term){coef, reg};
+}
+
+/* coef * e as terms over registers plus a constant: loop iterators stay separate, so the
+ * unrolled copies of an instance share their terms and differ only in the constant. */
+static void expand(ptx *x, __isl_keep isl_ast_expr *e, long coef, term *t, int *n, long *c) {
+  enum isl_ast_expr_type type = isl_ast_expr_get_type(e);
+  if (type == isl_ast_expr_int) {
+    isl_val *v = isl_ast_expr_get_val(e);
+    *c += coef * isl_val_get_num_si(v);
+    isl_val_free(v);
+    return;
+  }
+  if (type == isl_ast_expr_op) {
+    enum isl_ast_expr_op_type op = isl_ast_expr_op_get_type(e);
+    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, 0);
+    isl_ast_expr *b = isl_ast_expr_op_get_n_arg(e) > 1 ? isl_ast_expr_op_get_arg(e, 1) : NULL;
+    int done = 1;
+    if (op == isl_ast_expr_op_add || op == isl_ast_expr_op_sub) {
+      expand(x, a, coef, t, n, c);
+      expand(x, b, op == isl_ast_expr_op_add ? coef : -coef, t, n, c);
+    } else if (op == isl_ast_expr_op_minus) {
+      expand(x, a, -coef, t, n, c);
+    } else if (op == isl_ast_expr_op_mul && isl_ast_expr_get_type(a) == isl_ast_expr_int) {
+      isl_val *v = isl_ast_expr_get_val(a);
+      expand(x, b, coef * isl_val_get_num_si(v), t, n, c);
+      isl_val_free(v);
+    } else {
+      done = 0;
+    }
+    isl_ast_expr_free(a);
+    isl_ast_expr_free(b);
+    if (done) return;
+  }
+  add_term(t, n, coef, iexpr(x, e));
+}
+
+static int by_register(const void *a, const void *b) {
+  return strcmp(((const term *)a)->reg.s, ((const term *)b)->reg.s);
+}
+
 /* [address] of an access: base + size * variable part; the constant part is the immediate.
  * Accesses of one instance with the same variable part share one address register. */
 static void address(ptx *x, const sj_expr *ref, char *out, size_t size) {
   sj_linear lin;
   sj_linearize(ref, x->m->extents[ref->sym->id], x->m->shape, &lin);
   int bytes = size_of(ref->sym->type);
+  term terms[32];
+  int n = 0;
+  long constant = lin.constant;
+  for (int i = 0; i < lin.n; i++) {
+    const sj_expr *a = lin.terms[i].atom;
+    int k = 0;
+    while (a->kind == SJ_E_VAR && k < x->stmt->depth && x->stmt->iters[k] != a->sym) k++;
+    if (a->kind == SJ_E_VAR && k < x->stmt->depth) {
+      isl_ast_expr *arg = isl_ast_expr_op_get_arg(x->call, k + 1);
+      expand(x, arg, lin.terms[i].coef, terms, &n, &constant);
+      isl_ast_expr_free(arg);
+    } else {
+      add_term(terms, &n, lin.terms[i].coef, atom64(x, a));
+    }
+  }
+  sj_linear_free(&lin);
+  qsort(terms, (size_t)n, sizeof *terms, by_register);
   char key[96];
   int len = snprintf(key, sizeof key, "@%d", ref->sym->id);
-  opnd atoms[32];
-  int n = lin.n < 32 ? lin.n : 32;
-  for (int i = 0; i < n; i++) {
-    atoms[i] = atom64(x, lin.terms[i].atom);
-    if (len < (int)sizeof key)
-      len += snprintf(key + len, sizeof key - (size_t)len, "+%ld*%s", lin.terms[i].coef,
-                      atoms[i].s);
-  }
-  int keyed = len < (int)sizeof key - 1 && n == lin.n;
+  for (int i = 0; i < n && len < (int)sizeof key; i++)
+    len += snprintf(key + len, sizeof key - (size_t)len, "+%ld*%s", terms[i].coef, terms[i].reg.s);
+  int keyed = len < (int)sizeof key - 1 && n < 32;
   opnd *known = keyed ? find_memo(x, key) : NULL;
   opnd addr;
   if (known) {
@@ -327,9 +420,10 @@ static void address(ptx *x, const sj_expr *ref, char *out, size_t size) {
   } else {
     opnd sum = imm(0);
     for (int i = 0; i < n; i++) {
-      opnd term = atoms[i];
-      if (lin.terms[i].coef != 1) term = binop64(x, "mul.lo", term, imm(lin.terms[i].coef));
-      sum = is_imm(sum) ? term : binop64(x, "add", sum, term);
+      if (!terms[i].coef) continue;
+      opnd t = terms[i].reg;
+      if (terms[i].coef != 1) t = binop64(x, "mul.lo", t, imm(terms[i].coef));
+      sum = is_imm(sum) ? t : binop64(x, "add", sum, t);
     }
     opnd base = reg_opnd(B64, x->array_base[ref->sym->id]);
     if (is_imm(sum)) {
@@ -341,8 +435,7 @@ static void address(ptx *x, const sj_expr *ref, char *out, size_t size) {
     }
     if (keyed) add_memo(x, key, addr);
   }
-  long offset = lin.constant * bytes;
-  sj_linear_free(&lin);
+  long offset = constant * bytes;
   if (offset > 0x7fffffffL || offset < -0x7fffffffL) {
     addr = binop64(x, "add", addr, imm(offset));
     offset = 0;
@@ -412,13 +505,14 @@ static opnd logic(ptx *x, const sj_expr *e) {
     emit(x, "%s.pred %s, %s, %s", is_and ? "and" : "or", p.s, l.s, r.s);
     return p;
   }
-  int skip = new_label(x), memos = x->nmemos;
+  int skip = new_label(x);
+  region saved = enter(x);
   emit(x, "mov.pred %s, %s", p.s, l.s);
   emit(x, "@%s%s bra $L__%s_%d", is_and ? "!" : "", l.s, x->kname, skip);
   opnd r = ucond(x, e->args[1]);
   emit(x, "mov.pred %s, %s", p.s, r.s);
   place_label(x, skip);
-  x->nmemos = memos; /* values computed on one path only */
+  leave(x, &saved);
   return p;
 }
 
@@ -447,6 +541,10 @@ static opnd arith(ptx *x, const sj_expr *e) {
   default: op = "rem"; break;
   }
   opnd a = uval(x, e->args[0]), b = uval(x, e->args[1]);
+  if (is_imm(a) && !is_imm(b) && (e->op == SJ_OP_ADD || e->op == SJ_OP_MUL)) {
+    opnd swap = a; /* exact: IEEE and two's complement + and * commute */
+    a = b, b = swap;
+  }
   opnd d = fresh(x, cls_of(t));
   emit(x, "%s.%s %s, %s, %s", op, ty(t), d.s, in_reg(x, a, t).s, b.s);
   return d;
@@ -462,15 +560,16 @@ static opnd select_value(ptx *x, const sj_expr *e) {
     return d;
   }
   /* only the side C evaluates may read memory */
-  int other = new_label(x), done = new_label(x), memos = x->nmemos;
+  int other = new_label(x), done = new_label(x);
+  region saved = enter(x);
   emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, other);
   emit(x, "mov.%s %s, %s", ty(t), d.s, uval(x, e->args[1]).s);
   emit(x, "bra.uni $L__%s_%d", x->kname, done);
-  x->nmemos = memos; /* values computed on one path only */
+  leave(x, &saved);
   place_label(x, other);
   emit(x, "mov.%s %s, %s", ty(t), d.s, uval(x, e->args[2]).s);
   place_label(x, done);
-  x->nmemos = memos;
+  leave(x, &saved);
   return d;
 }
 
@@ -561,6 +660,7 @@ static void for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind,
   isl_ast_expr *cond = isl_ast_node_for_get_cond(loop);
   int head = new_label(x), end = new_label(x);
   x->loop_head[x->nloops] = head;
+  x->loop_memos[x->nloops] = x->nmemos;
   x->loop_end[x->nloops++] = end;
   if (kind == SJ_LOOP_BLOCK || kind == SJ_LOOP_THREAD) {
     /* one iteration per block or thread: the loop becomes a guard */
@@ -593,6 +693,7 @@ static void for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind,
 static void for_end(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind) {
   ptx *x = t;
   x->nloops--;
+  x->nmemos = x->loop_memos[x->nloops]; /* values of the loop body are not defined after it */
   if (kind != SJ_LOOP_BLOCK && kind != SJ_LOOP_THREAD) {
     isl_ast_expr *inc = isl_ast_node_for_get_inc(loop);
     int r = x->iter[iter_depth(loop)];
@@ -608,6 +709,7 @@ static void if_begin(void *t, __isl_keep isl_ast_expr *cond) {
   int other = new_label(x), end = new_label(x);
   x->if_else[x->nifs] = other;
   x->if_end[x->nifs] = end;
+  x->if_memos[x->nifs] = x->nmemos;
   x->if_has_else[x->nifs++] = 0;
   opnd p = icond(x, cond);
   emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, other);
@@ -616,6 +718,7 @@ static void if_begin(void *t, __isl_keep isl_ast_expr *cond) {
 static void if_else(void *t) {
   ptx *x = t;
   emit(x, "bra.uni $L__%s_%d", x->kname, x->if_end[x->nifs - 1]);
+  x->nmemos = x->if_memos[x->nifs - 1];
   place_label(x, x->if_else[x->nifs - 1]);
   x->if_has_else[x->nifs - 1] = 1;
 }
@@ -623,6 +726,7 @@ static void if_else(void *t) {
 static void if_end(void *t) {
   ptx *x = t;
   x->nifs--;
+  x->nmemos = x->if_memos[x->nifs];
   if (!x->if_has_else[x->nifs]) place_label(x, x->if_else[x->nifs]);
   place_label(x, x->if_end[x->nifs]);
 }
@@ -643,18 +747,8 @@ static void store(ptx *x, const sj_stmt *st) {
 static void stmt(void *t, __isl_keep isl_ast_expr *callx) {
   ptx *x = t;
   x->stmt = x->m->stmts[sj_ast_call_stmt(callx)];
-  x->nmemos = 0;
-  for (int k = 0; k < x->stmt->depth; k++) {
-    isl_ast_expr *a = isl_ast_expr_op_get_arg(callx, k + 1);
-    opnd v = iexpr(x, a);
-    isl_ast_expr_free(a);
-    if (is_imm(v) || v.s[1] != 'r' || v.s[2] != 'd') {
-      opnd r = fresh(x, B64);
-      emit(x, "mov.b64 %s, %s", r.s, v.s);
-      v = r;
-    }
-    x->call_iter[k] = atoi(v.s + 3);
-  }
+  x->call = callx;
+  memset(x->call_iter, 0, sizeof x->call_iter);
   for (int k = 0; k < x->stmt->nbody; k++) {
     const sj_stmt *st = x->stmt->body[k];
     if (st->kind == SJ_S_DECL) {
@@ -702,7 +796,7 @@ static void entry(void *t, __isl_keep isl_ast_node *mark, const sj_kernel_map *k
   snprintf(name, sizeof name, "%s_k%d", fn->name, k->id);
   x->kname = name;
   memset(x->nreg, 0, sizeof x->nreg);
-  x->nlabel = x->nloops = x->nifs = 0;
+  x->nlabel = x->nloops = x->nifs = x->nmemos = 0;
   memset(x->local, 0, (fn->nlocals + 1) * sizeof *x->local);
   for (int d = 0; d < 256; d++) x->iter[d] = -1;
   mark_written(x, mark);
