@@ -36,7 +36,7 @@ static int default_threads(void) {
 
 static jit_device device_from_env(jit_device asked, const char **why) {
   const char *env = getenv("JIT_DEVICE");
-  *why = "JIT_DEVICE_AUTO";
+  *why = asked == JIT_DEVICE_AUTO ? "JIT_DEVICE_AUTO" : "the caller";
   if (asked != JIT_DEVICE_AUTO || !env || !*env) return asked;
   *why = "JIT_DEVICE in the environment";
   if (!strcmp(env, "cpu")) return JIT_DEVICE_CPU;
@@ -271,7 +271,21 @@ const char *jit_kernel_code(const jit_kernel *k, jit_code_kind kind) {
   if (!k) return NULL;
   return kind == JIT_CODE_C ? k->c_code : kind == JIT_CODE_PTX ? k->ptx : k->host_code;
 }
-const char *jit_kernel_schedule(const jit_kernel *k) { return k ? k->schedule : NULL; }
+const char *jit_kernel_schedule(const jit_kernel *k) {
+  if (!k) return NULL;
+  jit_kernel *mk = (jit_kernel *)k; /* the text is completed once, on first use */
+  pthread_mutex_lock(&mk->ctx->lock);
+  if (!mk->explained) {
+    char *deps = sj_explain_dependences(k);
+    size_t n = strlen(mk->schedule), d = strlen(deps);
+    mk->schedule = realloc(mk->schedule, n + d + 1);
+    memcpy(mk->schedule + n, deps, d + 1);
+    free(deps);
+    mk->explained = 1;
+  }
+  pthread_mutex_unlock(&mk->ctx->lock);
+  return mk->schedule;
+}
 jit_device jit_kernel_device(const jit_kernel *k) { return k->device; }
 int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max) {
   for (int i = 0; i < k->ntiles && i < max; i++) sizes[i] = k->tiles[i];

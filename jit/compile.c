@@ -69,14 +69,36 @@ static void describe(jit_kernel *k, const sj_model *m, const sj_stencil *st, con
                   dom);
     free(dom);
   }
-  char *flow = isl_union_map_to_str(m->dep_flow);
-  sj_buf_printf(&b, "flow dependences: %s\n", flow);
-  free(flow);
   sj_buf_printf(&b, "%s\n%s", st->why, plan->explain);
   char *tree = isl_schedule_to_str(plan->schedule);
   sj_buf_printf(&b, "schedule tree: %s\n", tree);
   free(tree);
   k->schedule = sj_buf_take(&b);
+}
+
+/* The exact dependences, for explanations only: they cost more than the whole compile, so
+ * they are computed from the kept program and shape when first asked for. */
+char *sj_explain_dependences(const jit_kernel *k) {
+  sj_buf b = {0};
+  sj_error err = {0, {0}};
+  isl_ctx *ictx = isl_ctx_alloc();
+  isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
+  sj_model *m = NULL;
+  if (sj_model_build(ictx, k->fn, k->shape, k->ctx->source_name, &m, &err) ||
+      sj_model_exact_dependences(m, &err)) {
+    sj_buf_printf(&b, "exact dependences: not available (%s)\n", err.msg);
+  } else {
+    const char *names[] = {"flow", "anti", "output"};
+    isl_union_map *maps[] = {m->dep_flow, m->dep_anti, m->dep_output};
+    for (int i = 0; i < 3; i++) {
+      char *text = isl_union_map_to_str(maps[i]);
+      sj_buf_printf(&b, "exact %s dependences: %s\n", names[i], text);
+      free(text);
+    }
+  }
+  sj_model_free(m);
+  isl_ctx_free(ictx);
+  return sj_buf_take(&b);
 }
 
 /* Parameter descriptions with element counts from the model's extents for this shape. */
@@ -212,7 +234,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
                   : args[i].kind == JIT_ARG_LONG ? args[i].v.l : 0;
   if (!rc) {
     isl_ctx *ictx = isl_ctx_alloc();
-    isl_options_set_on_error(ictx, ISL_ON_ERROR_WARN);
+    isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
     rc = build(k, ictx, err);
     isl_ctx_free(ictx);
   }
@@ -222,7 +244,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
     return rc;
   }
   if (getenv("JIT_DEBUG") && !strcmp(getenv("JIT_DEBUG"), "1"))
-    fprintf(stderr, "[stenciljit] %s[stenciljit] generated code:\n%s%s", k->schedule,
+    fprintf(stderr, "[stenciljit] %s[stenciljit] generated code:\n%s%s", jit_kernel_schedule(k),
             k->c_code ? k->c_code : k->ptx, k->host_code ? k->host_code : "");
   *out = k;
   return 0;

@@ -46,7 +46,8 @@ struct jit_kernel {
   size_t *bytes;          /* per parameter: array size in bytes, 0 for scalars */
   int narrays, nscalars;
   char *c_code;
-  char *schedule;
+  char *schedule; /* the explanation; exact dependences appended when first asked for */
+  int explained;
   int ntiles, tiles[8];
   int nthreads;
   sj_tcc *code;
@@ -84,6 +85,7 @@ void sj_kernel_release(jit_kernel *k);
 int sj_kernel_for_call(jit_context *ctx, const char *source, const char *entry,
                        const jit_arg *args, int nargs, jit_kernel **out);
 void sj_context_fail(jit_context *ctx, const sj_error *err); /* jit_context_error's text */
+char *sj_explain_dependences(const jit_kernel *k); /* malloc'd */
 jit_arg_kind sj_scalar_kind(sj_type t); /* the argument kind of a scalar of type t */
 
 #endif

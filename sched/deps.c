@@ -1,15 +1,40 @@
-/* Exact dependences with isl's access-info API, and which band members they leave
- * parallel. Every write of the subset is a must-write (assignments are unconditional
- * inside a statement), so flow and output dependences are exact (value-based). */
+/* Dependences. Scheduling needs only to know which instance pairs must keep their order:
+ * the memory-based relations (same element, one writes, first before second), which are
+ * cheap compositions of the accesses with the order of the original schedule. The exact
+ * value-based relations come from isl's access-info API, which costs ten times more, so
+ * they are computed on demand: for explanations and for transformations that need
+ * distances of live values. Every write of the subset is a must-write (assignments are
+ * unconditional inside a statement), so flow and output relations are exact. */
 #include "sched/sched.h"
 
-#include <isl/flow.h>
 #include <isl/aff.h>
+#include <isl/flow.h>
 #include <isl/ilp.h>
 #include <isl/local_space.h>
 #include <isl/val.h>
 
 #include "stenciljit.h"
+
+/* x -> y where x accesses an element of from, y the same element of to, x before y. */
+static __isl_give isl_union_map *conflicts(__isl_keep isl_union_map *from,
+                                           __isl_keep isl_union_map *to,
+                                           __isl_keep isl_union_map *before) {
+  isl_union_map *same = isl_union_map_apply_range(isl_union_map_copy(from),
+                                                  isl_union_map_reverse(isl_union_map_copy(to)));
+  return isl_union_map_intersect(same, isl_union_map_copy(before));
+}
+
+int sj_model_dependences(sj_model *m, sj_error *err) {
+  isl_union_map *order = isl_schedule_get_map(m->original);
+  isl_union_map *before = isl_union_map_lex_lt_union_map(isl_union_map_copy(order), order);
+  isl_union_map *deps = conflicts(m->writes, m->reads, before);
+  deps = isl_union_map_union(deps, conflicts(m->reads, m->writes, before));
+  deps = isl_union_map_union(deps, conflicts(m->writes, m->writes, before));
+  isl_union_map_free(before);
+  m->deps = deps;
+  if (!m->deps) return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed computing dependences");
+  return 0;
+}
 
 static __isl_give isl_union_flow *flow(sj_model *m, __isl_keep isl_union_map *sink,
                                        __isl_keep isl_union_map *must,
@@ -21,7 +46,8 @@ static __isl_give isl_union_flow *flow(sj_model *m, __isl_keep isl_union_map *si
   return isl_union_access_info_compute_flow(ai);
 }
 
-int sj_model_dependences(sj_model *m, sj_error *err) {
+int sj_model_exact_dependences(sj_model *m, sj_error *err) {
+  if (m->dep_flow) return 0;
   /* flow: the last write before each read */
   isl_union_flow *f = flow(m, m->reads, m->writes, NULL);
   m->dep_flow = isl_union_flow_get_must_dependence(f);
@@ -30,17 +56,13 @@ int sj_model_dependences(sj_model *m, sj_error *err) {
   f = flow(m, m->writes, m->writes, NULL);
   m->dep_output = isl_union_flow_get_must_dependence(f);
   isl_union_flow_free(f);
-  /* anti: every read before a write of the same element. With the reads as may-sources
-   * and no must-source nothing is killed, so this is the memory-based relation: a superset
-   * of the reads since the last write, several times cheaper for isl, and as safe. */
-  isl_union_map *none = isl_union_map_empty(isl_union_map_get_space(m->writes));
-  f = flow(m, m->writes, none, m->reads);
-  isl_union_map_free(none);
-  m->dep_anti = isl_union_flow_get_may_dependence(f);
+  /* anti: the reads since the last write before each write */
+  f = flow(m, m->writes, m->writes, m->reads);
+  isl_union_map *may = isl_union_flow_get_may_dependence(f);
   isl_union_flow_free(f);
-  m->deps = isl_union_map_union(isl_union_map_copy(m->dep_flow), isl_union_map_copy(m->dep_anti));
-  m->deps = isl_union_map_union(m->deps, isl_union_map_copy(m->dep_output));
-  if (!m->deps) return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed computing dependences");
+  m->dep_anti = isl_union_map_subtract(may, isl_union_map_copy(m->dep_output));
+  if (!m->dep_flow || !m->dep_output || !m->dep_anti)
+    return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed computing exact dependences");
   return 0;
 }
 

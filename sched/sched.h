@@ -51,8 +51,9 @@ typedef struct sj_model {
   isl_union_map *reads;    /* owned */
   isl_union_map *writes;   /* owned: every write is a must-write in this subset */
   isl_schedule *original;  /* owned: the order of the C function */
-  isl_union_map *dep_flow, *dep_anti, *dep_output; /* owned, set by sj_model_dependences */
-  isl_union_map *deps;     /* owned: union of the three */
+  isl_union_map *deps; /* owned: memory-based dependences, what scheduling respects */
+  /* owned, exact (value-based) relations: NULL until sj_model_exact_dependences */
+  isl_union_map *dep_flow, *dep_anti, *dep_output;
   int max_depth;
 } sj_model;
 
@@ -60,7 +61,11 @@ typedef struct sj_model {
  * declared extents for these shape values. Returns a jit_status; on failure *out is NULL. */
 int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const char *source_name,
                    sj_model **out, sj_error *err);
+/* The memory-based dependences (m->deps): every pair of instances touching one element,
+ * at least one writing, in their original order. Cheap; a superset of the exact ones. */
 int sj_model_dependences(sj_model *m, sj_error *err);
+/* The exact flow, anti and output dependences from isl's access-info API. */
+int sj_model_exact_dependences(sj_model *m, sj_error *err);
 void sj_model_free(sj_model *m);
 
 /* Dependences not carried by the schedule outside node (its prefix) nor by the band
