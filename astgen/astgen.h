@@ -15,8 +15,7 @@ __isl_give isl_ast_node *sj_ast_generate(__isl_keep isl_schedule *schedule);
 typedef enum sj_loop_kind {
   SJ_LOOP_SEQUENTIAL,
   SJ_LOOP_DISTRIBUTED, /* CPU: iterations spread over the worker threads */
-  SJ_LOOP_BLOCK,       /* GPU: one iteration per block along a grid dimension */
-  SJ_LOOP_THREAD       /* GPU: one iteration per thread along a block dimension */
+  SJ_LOOP_MAPPED       /* GPU: a parallel member mapped to blocks and threads */
 } sj_loop_kind;
 
 /* Hooks of a printer. The walk decides the structure of a parallel program: loops under a
@@ -24,8 +23,10 @@ typedef enum sj_loop_kind {
  * executes statements runs on one thread ("single") followed by a barrier; loops and ifs
  * that contain distributed loops run on every thread alike. */
 typedef struct sj_walk_ops {
-  /* dim: the grid or block dimension of a BLOCK or THREAD loop (0 = x) */
-  void (*for_begin)(void *target, __isl_keep isl_ast_node *loop, sj_loop_kind kind, int dim);
+  /* member: the band member of a MAPPED loop. Returns how many times the walk visits the
+   * body (a printer may unroll); before every visit after the first, for_copy is called. */
+  int (*for_begin)(void *target, __isl_keep isl_ast_node *loop, sj_loop_kind kind, int member);
+  void (*for_copy)(void *target, __isl_keep isl_ast_node *loop, int copy);
   void (*for_end)(void *target, __isl_keep isl_ast_node *loop, sj_loop_kind kind);
   void (*if_begin)(void *target, __isl_keep isl_ast_expr *cond);
   void (*if_else)(void *target);
@@ -41,7 +42,7 @@ typedef struct sj_walk_ops {
 void sj_ast_walk(__isl_keep isl_ast_node *root, const sj_walk_ops *ops, void *target);
 /* GPU host: everything outside kernels, in order; each kernel mark is one kernel hook. */
 void sj_ast_walk_host(__isl_keep isl_ast_node *root, const sj_walk_ops *ops, void *target);
-/* GPU kernel: the subtree below a kernel mark, loops of its block and thread bands mapped. */
+/* GPU kernel: the subtree below a kernel mark, the loops of its parallel band mapped. */
 void sj_ast_walk_kernel(__isl_keep isl_ast_node *mark, const sj_walk_ops *ops, void *target);
 /* The schedule depths d of the host loop iterators c<d> a kernel's code uses, ascending:
  * what the host passes to each launch. Returns the count (at most max). */

@@ -32,24 +32,18 @@ const sj_kernel_map *sj_ast_kernel_map(__isl_keep isl_ast_node *node) {
 }
 
 /* The kind of loop in a kernel: by its iterator c<depth>, the schedule depth. */
-static sj_loop_kind kernel_loop(const walker *w, __isl_keep isl_ast_node *loop, int *dim) {
+static sj_loop_kind kernel_loop(const walker *w, __isl_keep isl_ast_node *loop, int *member) {
   const sj_kernel_map *k = w->kernel;
-  *dim = 0;
+  *member = 0;
   if (!k || !k->nmapped) return SJ_LOOP_SEQUENTIAL;
   isl_ast_expr *it = isl_ast_node_for_get_iterator(loop);
   isl_id *id = isl_ast_expr_get_id(it);
   int depth = atoi(isl_id_get_name(id) + 1);
   isl_id_free(id);
   isl_ast_expr_free(it);
-  if (depth >= k->block_depth && depth < k->block_depth + k->nmapped) {
-    *dim = k->dim[depth - k->block_depth];
-    return SJ_LOOP_BLOCK;
-  }
-  if (depth >= k->thread_depth && depth < k->thread_depth + k->nmapped) {
-    *dim = k->dim[depth - k->thread_depth];
-    return SJ_LOOP_THREAD;
-  }
-  return SJ_LOOP_SEQUENTIAL;
+  if (depth < k->band_depth || depth >= k->band_depth + k->nmapped) return SJ_LOOP_SEQUENTIAL;
+  *member = depth - k->band_depth;
+  return SJ_LOOP_MAPPED;
 }
 
 static int is_parallel_mark(__isl_keep isl_ast_node *node) {
@@ -80,14 +74,18 @@ static void plain(walker *w, __isl_keep isl_ast_node *node, int distributed) {
   int dim = 0;
   sj_loop_kind kind;
   switch (isl_ast_node_get_type(node)) {
-  case isl_ast_node_for:
+  case isl_ast_node_for: {
     kind = distributed ? SJ_LOOP_DISTRIBUTED : kernel_loop(w, node, &dim);
-    w->ops->for_begin(w->t, node, kind, dim);
+    int copies = w->ops->for_begin(w->t, node, kind, dim);
     child = isl_ast_node_for_get_body(node);
-    plain(w, child, 0);
+    for (int c = 0; c < copies; c++) {
+      if (c) w->ops->for_copy(w->t, node, c);
+      plain(w, child, 0);
+    }
     isl_ast_node_free(child);
     w->ops->for_end(w->t, node, kind);
     break;
+  }
   case isl_ast_node_if:
     if_begin(w, node);
     child = isl_ast_node_if_get_then_node(node);

@@ -395,10 +395,10 @@ static isl_ast_expr *loop_bound(__isl_keep isl_ast_expr *cond, const char **op) 
   return isl_ast_expr_op_get_arg(cond, 1);
 }
 
-static void for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, int dim) {
+static int for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, int member) {
   cgen *g = t;
   int distributed = kind == SJ_LOOP_DISTRIBUTED;
-  (void)dim;
+  (void)member;
   isl_ast_expr *it = isl_ast_node_for_get_iterator(loop);
   isl_ast_expr *init = isl_ast_node_for_get_init(loop);
   isl_ast_expr *cond = isl_ast_node_for_get_cond(loop);
@@ -443,6 +443,7 @@ static void for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind,
   isl_ast_expr_free(inc);
   isl_ast_expr_free(bound);
   isl_id_free(iter);
+  return 1;
 }
 
 static void close_brace(void *t) {
@@ -500,8 +501,9 @@ static void launch(void *t, __isl_keep isl_ast_node *mark, const sj_kernel_map *
   sj_buf_printf(&g->out, "}; if (__sj_launch(__sj_rt, %d, __sj_h + 1)) return 1; }\n", k->id);
 }
 
-static const sj_walk_ops host_ops = {for_begin,    for_end,     if_begin, if_else, close_brace, stmt,
-                                     single_begin, close_brace, barrier,  launch};
+static const sj_walk_ops host_ops = {for_begin, NULL,         for_end,     if_begin,
+                                     if_else,   close_brace,  stmt,        single_begin,
+                                     close_brace, barrier,    launch};
 
 char *sj_print_host_c(const sj_model *m, __isl_keep isl_ast_node *ast) {
   cgen g = {m, {0}, 0, NULL, NULL, NULL, 0, 0, 1};
@@ -516,8 +518,8 @@ char *sj_print_host_c(const sj_model *m, __isl_keep isl_ast_node *ast) {
   return sj_buf_take(&g.out);
 }
 
-static const sj_walk_ops c_ops = {for_begin,    for_end,     if_begin, if_else, close_brace, stmt,
-                                  single_begin, close_brace, barrier,  NULL};
+static const sj_walk_ops c_ops = {for_begin,   NULL,        for_end, if_begin, if_else, close_brace,
+                                  stmt,        single_begin, close_brace, barrier, NULL};
 
 /* --- the function --- */
 

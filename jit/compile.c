@@ -192,6 +192,9 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   }
   double t5 = now_us();
   t->print = t5 - t4;
+  if (!rc && getenv("JIT_DEBUG") && !strcmp(getenv("JIT_DEBUG"), "1")) /* before compiling it */
+    fprintf(stderr, "[stenciljit] %s[stenciljit] generated code:\n%s%s", k->schedule,
+            k->c_code ? k->c_code : k->ptx, k->host_code ? k->host_code : "");
   if (!rc) rc = compile_code(k, &plan, ast, err);
   t->compile = now_us() - t5;
   isl_ast_node_free(ast);
@@ -243,9 +246,11 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
     sj_kernel_free(k);
     return rc;
   }
-  if (getenv("JIT_DEBUG") && !strcmp(getenv("JIT_DEBUG"), "1"))
-    fprintf(stderr, "[stenciljit] %s[stenciljit] generated code:\n%s%s", jit_kernel_schedule(k),
-            k->c_code ? k->c_code : k->ptx, k->host_code ? k->host_code : "");
+  if (getenv("JIT_DEBUG") && !strcmp(getenv("JIT_DEBUG"), "1")) {
+    char *deps = sj_explain_dependences(k);
+    fprintf(stderr, "[stenciljit] %s", deps);
+    free(deps);
+  }
   *out = k;
   return 0;
 }

@@ -40,7 +40,11 @@ typedef struct ptx {
   const char *kname;
   int nreg[NCLASS];
   int nlabel;
-  int iter[256];   /* register of iterator c<d>, -1 if none */
+  int iter[256];      /* register of iterator c<d>, -1 if none */
+  long iter_off[256]; /* its value is that register plus this constant (unrolled copies) */
+  const sj_kernel_map *map;
+  /* the unrolled mapped loop being printed (kernels map at most one: member 0) */
+  int unroll_depth, unroll_full, unroll_partial, unroll_skip, unroll_end, unroll_memos;
   int *array_base; /* by array id */
   int *written;    /* by array id: stored to in this kernel */
   int *scalar;     /* by parameter position */
@@ -89,6 +93,13 @@ static int is_imm(opnd o) { return o.s[0] != '%'; }
 
 /* --- integer expressions of the isl AST: 64-bit --- */
 
+static int id_depth(__isl_keep isl_ast_expr *e) {
+  isl_id *id = isl_ast_expr_get_id(e);
+  int d = atoi(isl_id_get_name(id) + 1);
+  isl_id_free(id);
+  return d;
+}
+
 static opnd iexpr(ptx *x, __isl_keep isl_ast_expr *e);
 static opnd icond(ptx *x, __isl_keep isl_ast_expr *e);
 
@@ -127,10 +138,9 @@ static opnd iexpr(ptx *x, __isl_keep isl_ast_expr *e) {
     return o;
   }
   if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
-    isl_id *id = isl_ast_expr_get_id(e);
-    int d = atoi(isl_id_get_name(id) + 1);
-    isl_id_free(id);
-    return reg_opnd(B64, x->iter[d]);
+    int d = id_depth(e);
+    if (!x->iter_off[d]) return reg_opnd(B64, x->iter[d]);
+    return binop64(x, "add", reg_opnd(B64, x->iter[d]), imm(x->iter_off[d]));
   }
   opnd a, b, d;
   int n = isl_ast_expr_op_get_n_arg(e);
@@ -355,6 +365,12 @@ static void expand(ptx *x, __isl_keep isl_ast_expr *e, long coef, term *t, int *
     isl_val *v = isl_ast_expr_get_val(e);
     *c += coef * isl_val_get_num_si(v);
     isl_val_free(v);
+    return;
+  }
+  if (type == isl_ast_expr_id) { /* register + constant: copies share the register */
+    int d = id_depth(e);
+    *c += coef * x->iter_off[d];
+    add_term(t, n, coef, reg_opnd(B64, x->iter[d]));
     return;
   }
   if (type == isl_ast_expr_op) {
@@ -653,8 +669,86 @@ static int iter_depth(__isl_keep isl_ast_node *loop) {
   return d;
 }
 
-static void for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, int dim) {
+/* The predicate of one point of a mapped loop: in its bounds and on its stride. */
+static opnd point_valid(ptx *x, __isl_keep isl_ast_node *loop) {
+  isl_ast_expr *init = isl_ast_node_for_get_init(loop), *cond = isl_ast_node_for_get_cond(loop);
+  isl_ast_expr *inc = isl_ast_node_for_get_inc(loop);
+  isl_ast_expr *it = isl_ast_node_for_get_iterator(loop);
+  opnd value = in_reg64(x, iexpr(x, it));
+  isl_ast_expr_free(it);
+  opnd lo = iexpr(x, init), p = fresh(x, PRED), q = icond(x, cond);
+  emit(x, "setp.ge.s64 %s, %s, %s", p.s, value.s, lo.s);
+  emit(x, "and.pred %s, %s, %s", p.s, p.s, q.s);
+  opnd step = iexpr(x, inc);
+  if (strcmp(step.s, "1")) {
+    opnd r = binop64(x, "rem", binop64(x, "sub", value, lo), step), s = fresh(x, PRED);
+    emit(x, "setp.eq.s64 %s, %s, 0", s.s, r.s);
+    emit(x, "and.pred %s, %s, %s", p.s, p.s, s.s);
+  }
+  isl_ast_expr_free(init);
+  isl_ast_expr_free(cond);
+  isl_ast_expr_free(inc);
+  return p;
+}
+
+/* Point u of the unrolled member, run only where it lies in the loop. */
+static void guarded_copy(ptx *x, __isl_keep isl_ast_node *loop, int u) {
+  x->nmemos = x->unroll_memos; /* each guarded copy starts from what dominates it */
+  x->iter_off[x->unroll_depth] = u * (long)x->map->block[x->map->dim[0]];
+  x->unroll_skip = new_label(x);
+  opnd p = point_valid(x, loop);
+  emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, x->unroll_skip);
+}
+
+/* A mapped member: lo + ctaid * tile + tid, then ppt points threads apart along member 0.
+ * The body is visited 2 * ppt times: ppt unguarded copies when the thread's points all lie
+ * in the loop (a full tile), ppt guarded copies otherwise. */
+static int mapped_begin(ptx *x, __isl_keep isl_ast_node *loop, int member) {
+  const sj_kernel_map *k = x->map;
+  int d = iter_depth(loop), dim = k->dim[member];
+  opnd block = special(x, "%ctaid", dim), thread = special(x, "%tid", dim);
+  opnd base = binop64(x, "mul.lo", block, imm(k->tile[member]));
+  base = binop64(x, "add", base, thread);
+  base = binop64(x, "add", base, imm(k->lo[member]));
+  x->iter[d] = atoi(base.s + 3);
+  x->iter_off[d] = 0;
+  int end = new_label(x);
+  x->loop_end[x->nloops] = end;
+  x->loop_memos[x->nloops++] = x->nmemos;
+  isl_ast_expr *inc = isl_ast_node_for_get_inc(loop);
+  opnd step = iexpr(x, inc);
+  isl_ast_expr_free(inc);
+  if (member != 0 || k->ppt == 1) {
+    opnd p = point_valid(x, loop);
+    emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, end);
+    return 1;
+  }
+  x->unroll_depth = d;
+  x->unroll_end = end;
+  x->unroll_memos = x->nmemos;
+  x->unroll_full = !strcmp(step.s, "1");
+  if (!x->unroll_full) { /* a strided loop: every point guarded */
+    guarded_copy(x, loop, 0);
+    return k->ppt;
+  }
+  /* full: the first point is past the start and the last one satisfies the bound */
+  x->unroll_partial = new_label(x);
+  isl_ast_expr *init = isl_ast_node_for_get_init(loop), *cond = isl_ast_node_for_get_cond(loop);
+  opnd first = fresh(x, PRED), last;
+  emit(x, "setp.ge.s64 %s, %s, %s", first.s, base.s, iexpr(x, init).s);
+  x->iter_off[d] = (long)(k->ppt - 1) * k->block[dim];
+  last = icond(x, cond);
+  x->iter_off[d] = 0;
+  emit(x, "and.pred %s, %s, %s", first.s, first.s, last.s);
+  emit(x, "@!%s bra $L__%s_%d", first.s, x->kname, x->unroll_partial);
+  isl_ast_expr_free(init);
+  isl_ast_expr_free(cond);
+  return 2 * k->ppt;
+}
+
+static int for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, int member) {
   ptx *x = t;
+  if (kind == SJ_LOOP_MAPPED) return mapped_begin(x, loop, member);
   int d = iter_depth(loop);
   isl_ast_expr *init = isl_ast_node_for_get_init(loop);
   isl_ast_expr *cond = isl_ast_node_for_get_cond(loop);
@@ -662,45 +756,53 @@ static void for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind,
   x->loop_head[x->nloops] = head;
   x->loop_memos[x->nloops] = x->nmemos;
   x->loop_end[x->nloops++] = end;
-  if (kind == SJ_LOOP_BLOCK || kind == SJ_LOOP_THREAD) {
-    /* one iteration per block or thread: the loop becomes a guard */
-    opnd v = special(x, kind == SJ_LOOP_BLOCK ? "%ctaid" : "%tid", dim);
-    x->iter[d] = atoi(v.s + 3);
-    opnd lo = iexpr(x, init), p = fresh(x, PRED), q = icond(x, cond);
-    emit(x, "setp.ge.s64 %s, %s, %s", p.s, v.s, lo.s);
-    emit(x, "and.pred %s, %s, %s", p.s, p.s, q.s);
-    isl_ast_expr *inc = isl_ast_node_for_get_inc(loop);
-    opnd step = iexpr(x, inc);
-    isl_ast_expr_free(inc);
-    if (strcmp(step.s, "1")) { /* a strided loop: only the indices on the stride */
-      opnd r = binop64(x, "rem", binop64(x, "sub", v, lo), step), s = fresh(x, PRED);
-      emit(x, "setp.eq.s64 %s, %s, 0", s.s, r.s);
-      emit(x, "and.pred %s, %s, %s", p.s, p.s, s.s);
-    }
-    emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, end);
-  } else {
-    int r = new_reg(x, B64);
-    x->iter[d] = r;
-    emit(x, "mov.b64 %%rd%d, %s", r, iexpr(x, init).s);
-    place_label(x, head);
-    opnd p = icond(x, cond);
-    emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, end);
-  }
+  int r = new_reg(x, B64);
+  emit(x, "mov.b64 %%rd%d, %s", r, iexpr(x, init).s);
+  x->iter[d] = r;
+  x->iter_off[d] = 0;
+  place_label(x, head);
+  opnd p = icond(x, cond);
+  emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, end);
   isl_ast_expr_free(init);
   isl_ast_expr_free(cond);
+  return 1;
+}
+
+static void for_copy(void *t, __isl_keep isl_ast_node *loop, int copy) {
+  ptx *x = t;
+  const sj_kernel_map *k = x->map;
+  int ppt = k->ppt;
+  if (x->unroll_full && copy < ppt) { /* full tile: straight-line copies share values */
+    x->iter_off[x->unroll_depth] = copy * (long)k->block[k->dim[0]];
+    return;
+  }
+  if (x->unroll_full && copy == ppt) {
+    emit(x, "bra.uni $L__%s_%d", x->kname, x->unroll_end);
+    place_label(x, x->unroll_partial);
+  } else {
+    place_label(x, x->unroll_skip);
+  }
+  guarded_copy(x, loop, x->unroll_full ? copy - ppt : copy);
 }
 
 static void for_end(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind) {
   ptx *x = t;
   x->nloops--;
   x->nmemos = x->loop_memos[x->nloops]; /* values of the loop body are not defined after it */
-  if (kind != SJ_LOOP_BLOCK && kind != SJ_LOOP_THREAD) {
-    isl_ast_expr *inc = isl_ast_node_for_get_inc(loop);
-    int r = x->iter[iter_depth(loop)];
-    emit(x, "add.s64 %%rd%d, %%rd%d, %s", r, r, iexpr(x, inc).s);
-    emit(x, "bra.uni $L__%s_%d", x->kname, x->loop_head[x->nloops]);
-    isl_ast_expr_free(inc);
+  if (kind == SJ_LOOP_MAPPED) {
+    if (x->unroll_depth == iter_depth(loop)) {
+      place_label(x, x->unroll_skip);
+      x->iter_off[x->unroll_depth] = 0;
+      x->unroll_depth = -1;
+    }
+    place_label(x, x->loop_end[x->nloops]);
+    return;
   }
+  isl_ast_expr *inc = isl_ast_node_for_get_inc(loop);
+  int r = x->iter[iter_depth(loop)];
+  emit(x, "add.s64 %%rd%d, %%rd%d, %s", r, r, iexpr(x, inc).s);
+  emit(x, "bra.uni $L__%s_%d", x->kname, x->loop_head[x->nloops]);
+  isl_ast_expr_free(inc);
   place_label(x, x->loop_end[x->nloops]);
 }
 
@@ -765,8 +867,8 @@ static void stmt(void *t, __isl_keep isl_ast_expr *callx) {
 
 static void nothing(void *t) { (void)t; }
 
-static const sj_walk_ops kernel_ops = {for_begin, for_end, if_begin, if_else, if_end,
-                                       stmt,      nothing, nothing,  nothing, NULL};
+static const sj_walk_ops kernel_ops = {for_begin, for_copy, for_end, if_begin, if_else, if_end,
+                                       stmt,      nothing,  nothing, nothing,  NULL};
 
 /* --- entries --- */
 
@@ -798,7 +900,9 @@ static void entry(void *t, __isl_keep isl_ast_node *mark, const sj_kernel_map *k
   memset(x->nreg, 0, sizeof x->nreg);
   x->nlabel = x->nloops = x->nifs = x->nmemos = 0;
   memset(x->local, 0, (fn->nlocals + 1) * sizeof *x->local);
-  for (int d = 0; d < 256; d++) x->iter[d] = -1;
+  for (int d = 0; d < 256; d++) x->iter[d] = -1, x->iter_off[d] = 0;
+  x->map = k;
+  x->unroll_depth = -1;
   mark_written(x, mark);
 
   sj_buf params = {0};
@@ -841,8 +945,9 @@ static void entry(void *t, __isl_keep isl_ast_node *mark, const sj_kernel_map *k
   sj_buf_free(&params);
 }
 
-static void host_for(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, int dim) {
-  (void)t, (void)loop, (void)kind, (void)dim;
+static int host_for(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, int member) {
+  (void)t, (void)loop, (void)kind, (void)member;
+  return 1;
 }
 static void host_for_end(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind) {
   (void)t, (void)loop, (void)kind;
@@ -851,8 +956,8 @@ static void host_if(void *t, __isl_keep isl_ast_expr *cond) { (void)t, (void)con
 static void host_stmt(void *t, __isl_keep isl_ast_expr *c) { (void)t, (void)c; }
 
 /* The module walk visits host code only to find the kernels. */
-static const sj_walk_ops module_ops = {host_for,  host_for_end, host_if, nothing, nothing,
-                                       host_stmt, nothing,      nothing, nothing, entry};
+static const sj_walk_ops module_ops = {host_for, NULL,      host_for_end, host_if, nothing, nothing,
+                                       host_stmt, nothing, nothing, nothing,      entry};
 
 char *sj_print_ptx(const sj_model *m, __isl_keep isl_ast_node *ast, const char *version,
                    const char *target) {

@@ -11,7 +11,6 @@
 #include <isl/aff.h>
 #include <isl/ast.h>
 #include <isl/id.h>
-#include <isl/space.h>
 #include <isl/union_set.h>
 #include <isl/val.h>
 
@@ -77,42 +76,11 @@ static __isl_give isl_schedule_node *single_thread(gpu_state *st,
   return mark_kernel(node, k);
 }
 
-static __isl_give isl_union_pw_aff *member(__isl_keep isl_schedule_node *band, int k) {
-  isl_multi_union_pw_aff *p = isl_schedule_node_band_get_partial_schedule(band);
-  isl_union_pw_aff *upa = isl_multi_union_pw_aff_get_union_pw_aff(p, k);
-  isl_multi_union_pw_aff_free(p);
-  return upa;
-}
-
-static __isl_give isl_union_pw_aff *floor_div(__isl_take isl_union_pw_aff *a, long d) {
-  isl_ctx *ctx = isl_union_pw_aff_get_ctx(a);
-  return isl_union_pw_aff_floor(isl_union_pw_aff_scale_down_val(a, isl_val_int_from_si(ctx, d)));
-}
-
-static __isl_give isl_multi_union_pw_aff *band_of(__isl_take isl_union_pw_aff_list *list,
-                                                  int n) {
-  isl_space *space = isl_space_set_alloc(isl_union_pw_aff_list_get_ctx(list), 0, n);
-  return isl_multi_union_pw_aff_from_union_pw_aff_list(space, list);
-}
-
-static __isl_give isl_schedule_node *set_loop_type(__isl_take isl_schedule_node *node,
-                                                   enum isl_ast_loop_type type) {
-  int n = isl_schedule_node_band_n_member(node);
-  for (int k = 0; k < n; k++) node = isl_schedule_node_band_member_set_ast_loop_type(node, k, type);
-  return node;
-}
-
-/* Replaces the band of nm parallel members by block, thread and point bands. */
+/* Maps the band of nm parallel members: grid and block sizes from the members' ranges. */
 static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_schedule_node *node) {
   int nm = isl_schedule_node_band_n_member(node);
   sj_kernel_map *k = new_kernel(st);
   if (!k) return node;
-  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  isl_union_set *universe = isl_union_set_universe(
-      isl_multi_union_pw_aff_domain(isl_schedule_node_band_get_partial_schedule(node)));
-  isl_union_pw_aff_list *blocks = isl_union_pw_aff_list_alloc(ctx, nm);
-  isl_union_pw_aff_list *threads = isl_union_pw_aff_list_alloc(ctx, nm);
-  isl_union_pw_aff *points = NULL;
   k->nmapped = nm;
   k->ppt = ppt_for[nm];
   for (int i = 0; i < nm; i++) {
@@ -120,8 +88,11 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
     k->dim[i] = dim;
     long lo, hi;
     if (sj_member_range(node, i, &lo, &hi)) st->failed = 1;
-    long extent = hi >= lo ? hi - lo + 1 : 1;
     long t = threads_for[nm][dim];
+    /* along x, tiles start on a multiple of the warp width: aligned, fewer sectors */
+    if (dim == 0 && nm > 1) lo -= ((lo % t) + t) % t;
+    long extent = hi >= lo ? hi - lo + 1 : 1;
+    if (extent == 1) t = 1; /* isl emits no loop for one value: one thread must run it */
     long tile = i == 0 ? t * k->ppt : t;
     long grid = (extent + tile - 1) / tile;
     if (grid > (long)st->max_grid[dim]) {
@@ -129,33 +100,15 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
       sj_error_set(st->err, JIT_ERR_DEVICE, "the grid needs %ld blocks along %c, the device allows %u",
                    grid, "xyz"[dim], st->max_grid[dim]);
     }
+    k->lo[i] = lo;
+    k->tile[i] = tile;
     k->grid[dim] = (unsigned)grid;
-    /* A member with one thread value gets no loop from isl: one thread must run it. */
-    k->block[dim] = (unsigned)(extent == 1 ? 1 : t);
-    isl_union_pw_aff *s = member(node, i);
-    s = isl_union_pw_aff_sub(s, isl_union_pw_aff_val_on_domain(isl_union_set_copy(universe),
-                                                               isl_val_int_from_si(ctx, lo)));
-    blocks = isl_union_pw_aff_list_add(blocks, floor_div(isl_union_pw_aff_copy(s), tile));
-    isl_union_pw_aff *local = isl_union_pw_aff_mod_val(s, isl_val_int_from_si(ctx, tile));
-    if (i == 0 && k->ppt > 1) points = floor_div(isl_union_pw_aff_copy(local), t);
-    threads = isl_union_pw_aff_list_add(
-        threads, isl_union_pw_aff_mod_val(local, isl_val_int_from_si(ctx, t)));
+    k->block[dim] = (unsigned)t;
   }
-  isl_union_set_free(universe);
-  node = isl_schedule_node_delete(node);
-  if (points) {
-    isl_union_pw_aff_list *pl = isl_union_pw_aff_list_from_union_pw_aff(points);
-    node = isl_schedule_node_insert_partial_schedule(node, band_of(pl, 1));
-    node = set_loop_type(node, isl_ast_loop_unroll);
-  }
-  node = isl_schedule_node_insert_partial_schedule(node, band_of(threads, nm));
-  node = set_loop_type(node, isl_ast_loop_atomic);
-  node = isl_schedule_node_insert_partial_schedule(node, band_of(blocks, nm));
-  node = set_loop_type(node, isl_ast_loop_atomic);
-  k->block_depth = isl_schedule_node_get_schedule_depth(node);
-  k->thread_depth = k->block_depth + nm;
-  k->ppt_depth = points ? k->thread_depth + nm : -1;
-  if (!points) k->ppt = 1;
+  if (k->tile[0] == k->block[k->dim[0]]) k->ppt = 1;
+  for (int i = 0; i < nm; i++)
+    node = isl_schedule_node_band_member_set_ast_loop_type(node, i, isl_ast_loop_atomic);
+  k->band_depth = isl_schedule_node_get_schedule_depth(node);
   snprintf(k->why, sizeof k->why, "%d parallel loop%s: %d point%s per thread along %c, unrolled", nm,
            nm > 1 ? "s" : "", k->ppt, k->ppt > 1 ? "s" : "", "xyz"[nm - 1]);
   sj_buf_printf(st->explain, "  kernel %d: grid %ux%ux%u, block %ux%ux%u: %s\n", k->id,
@@ -226,7 +179,6 @@ int sj_schedule_gpu(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_e
   }
   for (int i = 0; i < plan->nkernels && plan->ntiles < 8; i++)
     for (int d = 0; d < plan->kernels[i]->nmapped && plan->ntiles < 8; d++)
-      plan->tile[plan->ntiles++] = (int)plan->kernels[i]->block[plan->kernels[i]->dim[d]] *
-                                   (d == 0 ? plan->kernels[i]->ppt : 1);
+      plan->tile[plan->ntiles++] = (int)plan->kernels[i]->tile[d];
   return 0;
 }

@@ -93,16 +93,17 @@ typedef struct sj_stencil {
 int sj_stencil_recognize(sj_model *m, sj_stencil *out);
 void sj_stencil_clear(sj_stencil *s);
 
-/* How one GPU kernel maps its loops. Members of the block band (schedule depth
- * block_depth ..) run over the grid, those of the thread band (thread_depth ..) over the
- * threads of a block, hardware dimension dim[k] for member k (0 = x); the band at
- * ppt_depth (if ppt > 1) gives each thread ppt points, unrolled. nmapped = 0 is a kernel of
- * one thread (a nest with no parallel loop). */
+/* How one GPU kernel maps its loops. The kernel's parallel band keeps its loops in the AST
+ * (schedule depths band_depth ..); the PTX printer gives member k the value
+ * lo[k] + ctaid[dim[k]] * tile[k] + tid[dim[k]], and along member 0 each thread takes ppt
+ * points, threads apart (coalesced), unrolled, full tiles without guards. nmapped = 0 is a
+ * kernel of one thread (a nest with no parallel loop). */
 typedef struct sj_kernel_map {
   int id;
   int nmapped;
-  int block_depth, thread_depth, ppt_depth;
+  int band_depth;
   int dim[3];
+  long lo[3], tile[3];
   unsigned grid[3], block[3];
   int ppt;
   char why[160]; /* for the explanation */
