@@ -694,13 +694,14 @@ static opnd point_valid(ptx *x, __isl_keep isl_ast_node *loop) {
 /* Point u of the unrolled member, run only where it lies in the loop. */
 static void guarded_copy(ptx *x, __isl_keep isl_ast_node *loop, int u) {
   x->nmemos = x->unroll_memos; /* each guarded copy starts from what dominates it */
-  x->iter_off[x->unroll_depth] = u * (long)x->map->block[x->map->dim[0]];
+  x->iter_off[x->unroll_depth] = u * (long)x->map->block[0];
   x->unroll_skip = new_label(x);
   opnd p = point_valid(x, loop);
   emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, x->unroll_skip);
 }
 
-/* A mapped member: lo + ctaid * tile + tid, then ppt points threads apart along member 0.
+/* A mapped member: lo + ctaid * tile + tid, then ppt points a block width apart along the
+ * innermost member.
  * The body is visited 2 * ppt times: ppt unguarded copies when the thread's points all lie
  * in the loop (a full tile), ppt guarded copies otherwise. */
 static int mapped_begin(ptx *x, __isl_keep isl_ast_node *loop, int member) {
@@ -718,7 +719,7 @@ static int mapped_begin(ptx *x, __isl_keep isl_ast_node *loop, int member) {
   isl_ast_expr *inc = isl_ast_node_for_get_inc(loop);
   opnd step = iexpr(x, inc);
   isl_ast_expr_free(inc);
-  if (member != 0 || k->ppt == 1) {
+  if (member != k->nmapped - 1 || k->ppt == 1) {
     opnd p = point_valid(x, loop);
     emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, end);
     return 1;
@@ -773,7 +774,7 @@ static void for_copy(void *t, __isl_keep isl_ast_node *loop, int copy) {
   const sj_kernel_map *k = x->map;
   int ppt = k->ppt;
   if (x->unroll_full && copy < ppt) { /* full tile: straight-line copies share values */
-    x->iter_off[x->unroll_depth] = copy * (long)k->block[k->dim[0]];
+    x->iter_off[x->unroll_depth] = copy * (long)k->block[0];
     return;
   }
   if (x->unroll_full && copy == ppt) {

@@ -28,7 +28,7 @@ typedef struct gpu_state {
 
 /* Threads per block and points per thread by number of mapped dimensions (x first). */
 static const unsigned threads_for[4][3] = {{1, 1, 1}, {256, 1, 1}, {32, 8, 1}, {32, 4, 2}};
-static const int ppt_for[4] = {1, 4, 4, 2};
+static const int ppt_for[4] = {1, 4, 4, 4};
 
 static int any_parallel(gpu_state *st, __isl_keep isl_schedule_node *node) {
   if (isl_schedule_node_get_type(node) == isl_schedule_node_band) {
@@ -93,7 +93,7 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
     if (dim == 0 && nm > 1) lo -= ((lo % t) + t) % t;
     long extent = hi >= lo ? hi - lo + 1 : 1;
     if (extent == 1) t = 1; /* isl emits no loop for one value: one thread must run it */
-    long tile = i == 0 ? t * k->ppt : t;
+    long tile = i == nm - 1 ? t * k->ppt : t; /* points per thread along x, a warp apart */
     long grid = (extent + tile - 1) / tile;
     if (grid > (long)st->max_grid[dim]) {
       st->failed = 1;
@@ -105,12 +105,12 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
     k->grid[dim] = (unsigned)grid;
     k->block[dim] = (unsigned)t;
   }
-  if (k->tile[0] == k->block[k->dim[0]]) k->ppt = 1;
+  if (k->tile[nm - 1] == k->block[0]) k->ppt = 1;
   for (int i = 0; i < nm; i++)
     node = isl_schedule_node_band_member_set_ast_loop_type(node, i, isl_ast_loop_atomic);
   k->band_depth = isl_schedule_node_get_schedule_depth(node);
-  snprintf(k->why, sizeof k->why, "%d parallel loop%s: %d point%s per thread along %c, unrolled", nm,
-           nm > 1 ? "s" : "", k->ppt, k->ppt > 1 ? "s" : "", "xyz"[nm - 1]);
+  snprintf(k->why, sizeof k->why, "%d parallel loop%s: %d point%s per thread along x, %u apart, unrolled",
+           nm, nm > 1 ? "s" : "", k->ppt, k->ppt > 1 ? "s" : "", k->block[0]);
   sj_buf_printf(st->explain, "  kernel %d: grid %ux%ux%u, block %ux%ux%u: %s\n", k->id,
                 k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                 k->why);

@@ -95,8 +95,9 @@ void sj_stencil_clear(sj_stencil *s);
 
 /* How one GPU kernel maps its loops. The kernel's parallel band keeps its loops in the AST
  * (schedule depths band_depth ..); the PTX printer gives member k the value
- * lo[k] + ctaid[dim[k]] * tile[k] + tid[dim[k]], and along member 0 each thread takes ppt
- * points, threads apart (coalesced), unrolled, full tiles without guards. nmapped = 0 is a
+ * lo[k] + ctaid[dim[k]] * tile[k] + tid[dim[k]], and along the innermost member (x) each
+ * thread takes ppt points a block width apart (coalesced), unrolled, full tiles without
+ * guards. nmapped = 0 is a
  * kernel of one thread (a nest with no parallel loop). */
 typedef struct sj_kernel_map {
   int id;
