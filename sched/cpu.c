@@ -22,13 +22,14 @@ typedef struct cpu_state {
   int failed;
 } cpu_state;
 
-static int first_parallel(cpu_state *st, __isl_keep isl_schedule_node *band, int from) {
+static int first_parallel(cpu_state *st, __isl_keep isl_schedule_node *band, int *parallel) {
   int n = isl_schedule_node_band_n_member(band);
-  for (int k = from; k < n; k++) {
-    int par = sj_member_is_parallel(st->m->deps, band, k);
-    if (par < 0) st->failed = 1;
-    if (par) return k;
+  if (n > 16 || sj_band_parallel(st->m->deps, band, parallel)) {
+    st->failed = 1;
+    return -1;
   }
+  for (int k = 0; k < n; k++)
+    if (parallel[k]) return k;
   return -1;
 }
 
@@ -40,9 +41,8 @@ static long tile_size(int member, int n, long extent, int nthreads) {
 }
 
 static __isl_give isl_schedule_node *parallelize(cpu_state *st,
-                                                 __isl_take isl_schedule_node *node) {
-  int p = first_parallel(st, node, 0);
-  if (p < 0) return node;
+                                                 __isl_take isl_schedule_node *node,
+                                                 const int *parallel, int p) {
   int up = 0;
   if (p > 0) {
     node = isl_schedule_node_band_split(node, p);
@@ -50,7 +50,7 @@ static __isl_give isl_schedule_node *parallelize(cpu_state *st,
     up++;
   }
   int n = isl_schedule_node_band_n_member(node), q = 1;
-  while (q < n && sj_member_is_parallel(st->m->deps, node, q) == 1) q++;
+  while (q < n && parallel[p + q]) q++;
   if (q < n) node = isl_schedule_node_band_split(node, q);
 
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
@@ -86,8 +86,9 @@ static __isl_give isl_schedule_node *parallelize(cpu_state *st,
 
 static __isl_give isl_schedule_node *visit(cpu_state *st, __isl_take isl_schedule_node *node) {
   if (isl_schedule_node_get_type(node) == isl_schedule_node_band) {
-    int n = isl_schedule_node_band_n_member(node);
-    if (first_parallel(st, node, 0) >= 0) return parallelize(st, node);
+    int n = isl_schedule_node_band_n_member(node), parallel[16];
+    int p = first_parallel(st, node, parallel);
+    if (p >= 0) return parallelize(st, node, parallel, p);
     sj_buf_printf(st->explain, "  sequential band of %d loop%s (no parallel loop)\n", n,
                   n > 1 ? "s" : "");
   }

@@ -66,47 +66,44 @@ int sj_model_exact_dependences(sj_model *m, sj_error *err) {
   return 0;
 }
 
-/* Pairs of instances with the same value of sched: x -> y with sched(x) == sched(y). */
-static __isl_give isl_union_map *same(__isl_take isl_union_map *sched) {
-  isl_union_map *copy = isl_union_map_copy(sched); /* before reverse consumes sched */
-  return isl_union_map_apply_range(copy, isl_union_map_reverse(sched));
-}
-
-__isl_give isl_union_map *sj_live_deps(__isl_keep isl_union_map *deps,
-                                       __isl_keep isl_schedule_node *band, int member) {
+int sj_band_parallel(__isl_keep isl_union_map *deps, __isl_keep isl_schedule_node *band,
+                     int *parallel) {
+  int n = isl_schedule_node_band_n_member(band);
   isl_union_map *prefix = isl_schedule_node_get_prefix_schedule_union_map(band);
-  if (member > 0) {
-    isl_multi_union_pw_aff *p = isl_schedule_node_band_get_partial_schedule(band);
-    p = isl_multi_union_pw_aff_drop_dims(p, isl_dim_set, member,
-                                         isl_multi_union_pw_aff_dim(p, isl_dim_set) - member);
-    prefix = isl_union_map_flat_range_product(prefix, isl_union_map_from_multi_union_pw_aff(p));
+  int np = -1;
+  isl_union_map *sched = isl_union_map_flat_range_product(
+      prefix, isl_schedule_node_band_get_partial_schedule_union_map(band));
+  isl_union_set *domain = isl_schedule_node_get_domain(band);
+  isl_union_map *d = isl_union_map_intersect_domain(isl_union_map_copy(deps),
+                                                    isl_union_set_copy(domain));
+  d = isl_union_map_intersect_range(d, domain);
+  d = isl_union_map_apply_domain(d, isl_union_map_copy(sched));
+  d = isl_union_map_apply_range(d, sched);
+  isl_union_set *deltas = isl_union_map_deltas(d);
+  if (!deltas) return -1;
+  for (int k = 0; k < n; k++) parallel[k] = 1;
+  if (isl_union_set_is_empty(deltas) == isl_bool_true) {
+    isl_union_set_free(deltas);
+    return 0;
   }
-  return isl_union_map_intersect(isl_union_map_copy(deps), same(prefix));
-}
-
-int sj_member_is_parallel(__isl_keep isl_union_map *deps, __isl_keep isl_schedule_node *band,
-                          int member) {
-  isl_union_map *live = sj_live_deps(deps, band, member);
-  isl_multi_union_pw_aff *partial = isl_schedule_node_band_get_partial_schedule(band);
-  isl_union_map *m =
-      isl_union_map_from_union_pw_aff(isl_multi_union_pw_aff_get_union_pw_aff(partial, member));
-  isl_multi_union_pw_aff_free(partial);
-  /* x -> y becomes m(x) -> m(y); parallel when every such pair is equal */
-  live = isl_union_map_apply_domain(live, isl_union_map_copy(m));
-  live = isl_union_map_apply_range(live, m);
-  isl_union_set *delta = isl_union_map_deltas(live);
-  isl_bool ok = isl_bool_true;
-  if (!isl_union_set_is_empty(delta)) {
-    isl_set *d = isl_set_from_union_set(delta);
-    isl_set *zero = isl_set_universe(isl_set_get_space(d));
-    zero = isl_set_fix_si(zero, isl_dim_set, 0, 0);
-    ok = isl_set_is_subset(d, zero);
-    isl_set_free(d);
-    isl_set_free(zero);
-  } else {
-    isl_union_set_free(delta);
+  isl_set *dist = isl_set_from_union_set(deltas);
+  np = (int)isl_set_dim(dist, isl_dim_set) - n; /* the prefix's dimensions come first */
+  /* Distances of the dependences the band must respect: zero on the prefix. */
+  for (int i = 0; i < np; i++) dist = isl_set_fix_si(dist, isl_dim_set, i, 0);
+  int rc = 0;
+  for (int k = 0; k < n && !rc; k++) {
+    /* member k is parallel when no live distance is nonzero there */
+    isl_set *nonzero = isl_set_union(isl_set_lower_bound_si(isl_set_copy(dist), isl_dim_set, np + k, 1),
+                                     isl_set_upper_bound_si(isl_set_copy(dist), isl_dim_set, np + k, -1));
+    isl_bool empty = isl_set_is_empty(nonzero);
+    isl_set_free(nonzero);
+    if (empty < 0) rc = -1;
+    parallel[k] = empty == isl_bool_true;
+    /* dependences carried here do not constrain the members after it */
+    dist = isl_set_fix_si(dist, isl_dim_set, np + k, 0);
   }
-  return ok < 0 ? -1 : ok == isl_bool_true;
+  isl_set_free(dist);
+  return rc;
 }
 
 int sj_set_dim_range(__isl_keep isl_set *set, int pos, long *lo, long *hi) {

@@ -30,15 +30,29 @@ typedef struct gpu_state {
 static const unsigned threads_for[4][3] = {{1, 1, 1}, {256, 1, 1}, {32, 8, 1}, {32, 4, 2}};
 static const int ppt_for[4] = {1, 4, 4, 4};
 
+/* The parallel flags of band's members; 0 on success. */
+static int band_flags(gpu_state *st, __isl_keep isl_schedule_node *band, int *parallel) {
+  if (isl_schedule_node_band_n_member(band) > 16 ||
+      sj_band_parallel(st->m->deps, band, parallel)) {
+    st->failed = 1;
+    return -1;
+  }
+  return 0;
+}
+
+static int any_parallel_below(gpu_state *st, __isl_keep isl_schedule_node *node);
+
 static int any_parallel(gpu_state *st, __isl_keep isl_schedule_node *node) {
   if (isl_schedule_node_get_type(node) == isl_schedule_node_band) {
-    int n = isl_schedule_node_band_n_member(node);
-    for (int k = 0; k < n; k++) {
-      int par = sj_member_is_parallel(st->m->deps, node, k);
-      if (par < 0) st->failed = 1;
-      if (par > 0) return 1;
-    }
+    int n = isl_schedule_node_band_n_member(node), parallel[16];
+    if (band_flags(st, node, parallel)) return 0;
+    for (int k = 0; k < n; k++)
+      if (parallel[k]) return 1;
   }
+  return any_parallel_below(st, node);
+}
+
+static int any_parallel_below(gpu_state *st, __isl_keep isl_schedule_node *node) {
   int n = isl_schedule_node_n_children(node), found = 0;
   for (int i = 0; i < n && !found; i++) {
     isl_schedule_node *c = isl_schedule_node_get_child(node, i);
@@ -121,9 +135,10 @@ static __isl_give isl_schedule_node *visit(gpu_state *st, __isl_take isl_schedul
   enum isl_schedule_node_type type = isl_schedule_node_get_type(node);
   if (type == isl_schedule_node_leaf) return single_thread(st, node);
   if (type == isl_schedule_node_band) {
-    if (!any_parallel(st, node)) return single_thread(st, node);
-    int n = isl_schedule_node_band_n_member(node), p = 0;
-    while (p < n && sj_member_is_parallel(st->m->deps, node, p) != 1) p++;
+    int n = isl_schedule_node_band_n_member(node), p = 0, parallel[16];
+    if (band_flags(st, node, parallel)) return node;
+    while (p < n && !parallel[p]) p++;
+    if (p == n && !any_parallel_below(st, node)) return single_thread(st, node);
     if (p == n) { /* sequential here, parallel below: a host loop */
       sj_buf_printf(st->explain, "  host loop%s over %d sequential member%s\n", n > 1 ? "s" : "",
                     n, n > 1 ? "s" : "");
@@ -139,7 +154,7 @@ static __isl_give isl_schedule_node *visit(gpu_state *st, __isl_take isl_schedul
       n -= p;
     }
     int q = 1;
-    while (q < n && sj_member_is_parallel(st->m->deps, node, q) == 1) q++;
+    while (q < n && parallel[p + q]) q++;
     if (q < n) node = isl_schedule_node_band_split(node, q);
     if (q > 3) { /* the outer parallel members beyond three launch from the host */
       node = isl_schedule_node_band_split(node, q - 3);

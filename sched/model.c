@@ -238,10 +238,35 @@ static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
   return 0;
 }
 
+static int mentions_sym(const sj_expr *e, const sj_sym *sym) {
+  if (e->kind == SJ_E_VAR) return e->sym == sym;
+  for (int i = 0; i < e->nargs; i++)
+    if (mentions_sym(e->args[i], sym)) return 1;
+  return 0;
+}
+
+/* Conditions that are ranges by their form: conjunctions of `i < e`, `i <= e` (or `e > i`,
+ * `e >= i`) with e free of i, for an increasing loop; the mirror for a decreasing one. */
+static int obviously_monotone(const sj_expr *c, const sj_sym *iter, long step) {
+  if (c->kind != SJ_E_BINARY) return 0;
+  if (c->op == SJ_OP_AND)
+    return obviously_monotone(c->args[0], iter, step) && obviously_monotone(c->args[1], iter, step);
+  int left_is_iter = c->args[0]->kind == SJ_E_VAR && c->args[0]->sym == iter &&
+                     !mentions_sym(c->args[1], iter);
+  int right_is_iter = c->args[1]->kind == SJ_E_VAR && c->args[1]->sym == iter &&
+                      !mentions_sym(c->args[0], iter);
+  int upper = (left_is_iter && (c->op == SJ_OP_LT || c->op == SJ_OP_LE)) ||
+              (right_is_iter && (c->op == SJ_OP_GT || c->op == SJ_OP_GE));
+  int lower = (left_is_iter && (c->op == SJ_OP_GT || c->op == SJ_OP_GE)) ||
+              (right_is_iter && (c->op == SJ_OP_LT || c->op == SJ_OP_LE));
+  return step > 0 ? upper : lower;
+}
+
 /* The loop's iteration set must be what the C loop runs through: starting at init, going
  * in the direction of step, the condition may only turn false once. */
 static int check_monotone(builder *b, const sj_stmt *loop, __isl_keep isl_set *ext,
                           __isl_keep isl_set *cond, __isl_keep isl_set *start) {
+  if (obviously_monotone(loop->cond, loop->iter, loop->step)) return 0;
   int d = b->depth - 1; /* the loop's own dimension */
   isl_space *space = isl_set_get_space(ext);
   isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
@@ -418,34 +443,56 @@ static void format_point(__isl_keep isl_point *pt, int n, char *buf, size_t size
   }
 }
 
+/* The box of a's declared extents in the space of set. */
+static __isl_give isl_set *extent_box(const sj_model *m, const sj_sym *a, __isl_keep isl_set *set) {
+  isl_set *box = isl_set_universe(isl_set_get_space(set));
+  for (int k = 0; k < a->rank; k++) {
+    box = isl_set_lower_bound_si(box, isl_dim_set, k, 0);
+    box = isl_set_upper_bound_si(box, isl_dim_set, k, m->extents[a->id][k] - 1);
+  }
+  return box;
+}
+
+static int report_outside(sj_model *m, const sj_access *acc, __isl_take isl_set *outside,
+                          sj_error *err) {
+  const sj_sym *a = acc->ref->sym;
+  char where[256], decl[128];
+  isl_point *pt = isl_set_sample_point(outside);
+  format_point(pt, a->rank, where, sizeof where);
+  isl_point_free(pt);
+  size_t len = 0;
+  for (int k = 0; k < a->rank && len < sizeof decl; k++)
+    len += snprintf(decl + len, sizeof decl - len, "[%ld]", m->extents[a->id][k]);
+  return sj_error_at(err, JIT_ERR_ARGS, m->source_name, acc->ref->loc,
+                     "%s of '%s' leaves its extents %s for these arguments: e.g. %s%s",
+                     acc->is_write ? "write" : "read", a->name, decl, a->name, where);
+}
+
+/* One emptiness test per array for all its accesses; the offending access is looked for
+ * only when there is one. */
 static int check_bounds(sj_model *m, sj_error *err) {
-  for (int i = 0; i < m->naccesses; i++) {
-    const sj_access *acc = &m->accesses[i];
-    const sj_sym *a = acc->ref->sym;
-    const long *ext = m->extents[a->id];
-    isl_set *range = isl_map_range(isl_map_copy(acc->rel));
-    isl_set *box = isl_set_universe(isl_set_get_space(range));
-    for (int k = 0; k < a->rank; k++) {
-      box = isl_set_lower_bound_si(box, isl_dim_set, k, 0);
-      box = isl_set_upper_bound_si(box, isl_dim_set, k, ext[k] - 1);
+  for (int p = 0; p < m->fn->nparams; p++) {
+    const sj_sym *a = m->fn->params[p];
+    if (a->kind != SJ_SYM_ARRAY) continue;
+    isl_set *all = NULL;
+    for (int i = 0; i < m->naccesses; i++) {
+      if (m->accesses[i].ref->sym != a) continue;
+      isl_set *r = isl_map_range(isl_map_copy(m->accesses[i].rel));
+      all = all ? isl_set_union(all, r) : r;
     }
-    isl_set *outside = isl_set_subtract(range, box);
+    if (!all) continue;
+    isl_set *outside = isl_set_subtract(all, extent_box(m, a, all));
     isl_bool empty = isl_set_is_empty(outside);
-    if (empty == isl_bool_false) {
-      char where[256], decl[128];
-      isl_point *pt = isl_set_sample_point(isl_set_copy(outside));
-      format_point(pt, a->rank, where, sizeof where);
-      isl_point_free(pt);
-      size_t len = 0;
-      for (int k = 0; k < a->rank && len < sizeof decl; k++)
-        len += snprintf(decl + len, sizeof decl - len, "[%ld]", ext[k]);
-      isl_set_free(outside);
-      return sj_error_at(err, JIT_ERR_ARGS, m->source_name, acc->ref->loc,
-                         "%s of '%s' leaves its extents %s for these arguments: e.g. %s%s",
-                         acc->is_write ? "write" : "read", a->name, decl, a->name, where);
-    }
     isl_set_free(outside);
     if (empty < 0) return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed in the bounds check");
+    if (empty) continue;
+    for (int i = 0; i < m->naccesses; i++) {
+      if (m->accesses[i].ref->sym != a) continue;
+      isl_set *r = isl_map_range(isl_map_copy(m->accesses[i].rel));
+      isl_set *out = isl_set_subtract(r, extent_box(m, a, r));
+      if (isl_set_is_empty(out) == isl_bool_false) return report_outside(m, &m->accesses[i], out, err);
+      isl_set_free(out);
+    }
   }
   return 0;
 }

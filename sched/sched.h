@@ -68,13 +68,11 @@ int sj_model_dependences(sj_model *m, sj_error *err);
 int sj_model_exact_dependences(sj_model *m, sj_error *err);
 void sj_model_free(sj_model *m);
 
-/* Dependences not carried by the schedule outside node (its prefix) nor by the band
- * members before member: the ones member must respect. */
-__isl_give isl_union_map *sj_live_deps(__isl_keep isl_union_map *deps,
-                                       __isl_keep isl_schedule_node *band, int member);
-/* 1 when every live dependence has distance 0 along band member, 0 if not, -1 on error. */
-int sj_member_is_parallel(__isl_keep isl_union_map *deps, __isl_keep isl_schedule_node *band,
-                          int member);
+/* parallel[k] = whether band member k is parallel: every dependence not carried by the
+ * schedule outside band nor by the members before k has distance 0 along k. One pass over
+ * the dependences for the whole band. 0 on success. */
+int sj_band_parallel(__isl_keep isl_union_map *deps, __isl_keep isl_schedule_node *band,
+                     int *parallel);
 
 /* Smallest and largest value of band member over the instances below band (lo > hi when
  * there are none); 0 on success. */
