@@ -5,22 +5,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-install_deps() {
-  # g++ is needed too: the project enables C++ to check that the header compiles as C++.
-  local pkgs=(cmake gcc g++ make pkg-config libisl-dev libtcc-dev tcc libffi-dev)
-  local missing=() p
-  for p in "${pkgs[@]}"; do
-    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-  done
-  if ((${#missing[@]})); then
-    echo "== installing: ${missing[*]}"
-    local sudo=()
-    if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
-    export DEBIAN_FRONTEND=noninteractive
-    "${sudo[@]}" apt-get update </dev/null
-    "${sudo[@]}" apt-get install -y "${pkgs[@]}" </dev/null
-  fi
-}
+. scripts/deps.sh
 
 # build_and_test DIR [cmake options...]: 0 if the build and every test pass.
 build_and_test() {

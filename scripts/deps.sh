@@ -1,0 +1,17 @@
+# Sourced by demo.sh and test.sh: installs the Debian packages that are missing.
+# g++ is needed too: the project checks that the public header compiles as C++.
+install_deps() {
+  local pkgs=(cmake gcc g++ make pkg-config libisl-dev libtcc-dev tcc libffi-dev)
+  local missing=() p
+  for p in "${pkgs[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "== installing: ${missing[*]}"
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then sudo=(sudo); fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${sudo[@]}" apt-get update </dev/null
+    "${sudo[@]}" apt-get install -y "${pkgs[@]}" </dev/null
+  fi
+}
