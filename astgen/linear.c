@@ -23,7 +23,9 @@ static void linearize(sj_linear *l, const sj_expr *e, long scale, const long *sh
     return;
   }
   switch (e->kind) {
-  case SJ_E_VAR: add(l, scale, e); return;
+  case SJ_E_VAR:
+    add(l, scale, e);
+    return;
   case SJ_E_UNARY:
     if (e->op == '-') {
       linearize(l, e->args[0], -scale, shape);
@@ -51,7 +53,8 @@ static void linearize(sj_linear *l, const sj_expr *e, long scale, const long *sh
       return;
     }
     break;
-  default: break;
+  default:
+    break;
   }
   add(l, scale, e);
 }

@@ -36,11 +36,7 @@ static sj_loop_kind kernel_loop(const walker *w, __isl_keep isl_ast_node *loop, 
   const sj_kernel_map *k = w->kernel;
   *member = 0;
   if (!k || !k->nmapped) return SJ_LOOP_SEQUENTIAL;
-  isl_ast_expr *it = isl_ast_node_for_get_iterator(loop);
-  isl_id *id = isl_ast_expr_get_id(it);
-  int depth = atoi(isl_id_get_name(id) + 1);
-  isl_id_free(id);
-  isl_ast_expr_free(it);
+  int depth = sj_ast_loop_depth(loop);
   if (depth < k->band_depth || depth >= k->band_depth + k->nmapped) return SJ_LOOP_SEQUENTIAL;
   *member = depth - k->band_depth;
   return SJ_LOOP_MAPPED;
@@ -123,7 +119,8 @@ static void plain(walker *w, __isl_keep isl_ast_node *node, int distributed) {
     isl_ast_expr_free(call);
     break;
   }
-  default: break;
+  default:
+    break;
   }
 }
 
@@ -184,7 +181,9 @@ static void walk(walker *w, __isl_keep isl_ast_node *node) {
     }
     isl_ast_node_free(child);
     break;
-  default: single(w, node); break;
+  default:
+    single(w, node);
+    break;
   }
 }
 
@@ -205,6 +204,22 @@ void sj_ast_walk_kernel(__isl_keep isl_ast_node *mark, const sj_walk_ops *ops, v
   isl_ast_node_free(child);
 }
 
+/* isl names loop iterators c<schedule depth>. */
+int sj_ast_id_depth(__isl_keep isl_ast_expr *e) {
+  isl_id *id = isl_ast_expr_get_id(e);
+  const char *name = id ? isl_id_get_name(id) : NULL;
+  int d = name && name[0] == 'c' ? atoi(name + 1) : -1;
+  isl_id_free(id);
+  return d;
+}
+
+int sj_ast_loop_depth(__isl_keep isl_ast_node *loop) {
+  isl_ast_expr *it = isl_ast_node_for_get_iterator(loop);
+  int d = sj_ast_id_depth(it);
+  isl_ast_expr_free(it);
+  return d;
+}
+
 int sj_ast_call_stmt(__isl_keep isl_ast_expr *call) {
   isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
   isl_id *id = isl_ast_expr_get_id(fn);
@@ -220,13 +235,8 @@ typedef struct free_iters {
 
 static void expr_ids(__isl_keep isl_ast_expr *e, free_iters *f) {
   if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
-    isl_id *id = isl_ast_expr_get_id(e);
-    const char *name = isl_id_get_name(id);
-    if (name[0] == 'c') {
-      int d = atoi(name + 1);
-      if (d >= 0 && d < 256) f->used[d] = 1;
-    }
-    isl_id_free(id);
+    int d = sj_ast_id_depth(e);
+    if (d >= 0 && d < 256) f->used[d] = 1;
     return;
   }
   if (isl_ast_expr_get_type(e) != isl_ast_expr_op) return;
@@ -243,20 +253,21 @@ static isl_bool node_ids(__isl_keep isl_ast_node *node, void *user) {
   isl_ast_expr *e[3] = {NULL, NULL, NULL};
   switch (isl_ast_node_get_type(node)) {
   case isl_ast_node_for: {
-    isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
-    isl_id *id = isl_ast_expr_get_id(it);
-    int d = atoi(isl_id_get_name(id) + 1);
+    int d = sj_ast_loop_depth(node);
     if (d >= 0 && d < 256) f->bound[d] = 1;
-    isl_id_free(id);
-    isl_ast_expr_free(it);
     e[0] = isl_ast_node_for_get_init(node);
     e[1] = isl_ast_node_for_get_cond(node);
     e[2] = isl_ast_node_for_get_inc(node);
     break;
   }
-  case isl_ast_node_if: e[0] = isl_ast_node_if_get_cond(node); break;
-  case isl_ast_node_user: e[0] = isl_ast_node_user_get_expr(node); break;
-  default: break;
+  case isl_ast_node_if:
+    e[0] = isl_ast_node_if_get_cond(node);
+    break;
+  case isl_ast_node_user:
+    e[0] = isl_ast_node_user_get_expr(node);
+    break;
+  default:
+    break;
   }
   for (int i = 0; i < 3; i++)
     if (e[i]) {

@@ -31,8 +31,8 @@ typedef struct cgen {
   const sj_model *m;
   sj_buf out;
   int indent;
-  const sj_pstmt *stmt;      /* the statement instance being printed */
-  isl_ast_expr *call;        /* its call: iterator values */
+  const sj_pstmt *stmt; /* the statement instance being printed */
+  isl_ast_expr *call;   /* its call: iterator values */
   hoisted *hoist;
   int nhoist, nvars;
   int host; /* GPU host code: statements live in kernels, nothing to hoist */
@@ -46,16 +46,6 @@ static void line(cgen *g, const char *fmt, ...) {
   vsnprintf(tmp, sizeof tmp, fmt, ap);
   va_end(ap);
   sj_buf_printf(&g->out, "%*s%s\n", 2 * g->indent, "", tmp);
-}
-
-static const char *ctype(sj_type t) {
-  switch (t) {
-  case SJ_TY_INT: return "int";
-  case SJ_TY_LONG: return "long";
-  case SJ_TY_FLOAT: return "float";
-  case SJ_TY_DOUBLE: return "double";
-  default: return "void";
-  }
 }
 
 /* --- isl AST expressions (loop bounds, iterator values): all integers, as long --- */
@@ -87,30 +77,72 @@ static void iexpr(cgen *g, __isl_keep isl_ast_expr *e) {
     isl_id_free(id);
     return;
   }
-  default: break;
+  default:
+    break;
   }
   const char *infix = NULL, *fn = NULL;
   switch (isl_ast_expr_op_get_type(e)) {
-  case isl_ast_expr_op_and: case isl_ast_expr_op_and_then: infix = " && "; break;
-  case isl_ast_expr_op_or: case isl_ast_expr_op_or_else: infix = " || "; break;
-  case isl_ast_expr_op_add: infix = " + "; break;
-  case isl_ast_expr_op_sub: infix = " - "; break;
-  case isl_ast_expr_op_mul: infix = " * "; break;
-  case isl_ast_expr_op_div: case isl_ast_expr_op_pdiv_q: infix = " / "; break;
-  case isl_ast_expr_op_pdiv_r: case isl_ast_expr_op_zdiv_r: infix = " % "; break;
-  case isl_ast_expr_op_eq: infix = " == "; break;
-  case isl_ast_expr_op_le: infix = " <= "; break;
-  case isl_ast_expr_op_lt: infix = " < "; break;
-  case isl_ast_expr_op_ge: infix = " >= "; break;
-  case isl_ast_expr_op_gt: infix = " > "; break;
-  case isl_ast_expr_op_max: fn = "__sj_max"; break;
-  case isl_ast_expr_op_min: fn = "__sj_min"; break;
-  case isl_ast_expr_op_fdiv_q: fn = "__sj_floord"; break;
-  case isl_ast_expr_op_minus: sj_buf_puts(b, "(-"); iargs(g, e, "", 0); sj_buf_puts(b, ")"); return;
-  case isl_ast_expr_op_cond:
-  case isl_ast_expr_op_select: iargs(g, e, "", 0); /* not produced without options */
+  case isl_ast_expr_op_and:
+  case isl_ast_expr_op_and_then:
+    infix = " && ";
+    break;
+  case isl_ast_expr_op_or:
+  case isl_ast_expr_op_or_else:
+    infix = " || ";
+    break;
+  case isl_ast_expr_op_add:
+    infix = " + ";
+    break;
+  case isl_ast_expr_op_sub:
+    infix = " - ";
+    break;
+  case isl_ast_expr_op_mul:
+    infix = " * ";
+    break;
+  case isl_ast_expr_op_div:
+  case isl_ast_expr_op_pdiv_q:
+    infix = " / ";
+    break;
+  case isl_ast_expr_op_pdiv_r:
+  case isl_ast_expr_op_zdiv_r:
+    infix = " % ";
+    break;
+  case isl_ast_expr_op_eq:
+    infix = " == ";
+    break;
+  case isl_ast_expr_op_le:
+    infix = " <= ";
+    break;
+  case isl_ast_expr_op_lt:
+    infix = " < ";
+    break;
+  case isl_ast_expr_op_ge:
+    infix = " >= ";
+    break;
+  case isl_ast_expr_op_gt:
+    infix = " > ";
+    break;
+  case isl_ast_expr_op_max:
+    fn = "__sj_max";
+    break;
+  case isl_ast_expr_op_min:
+    fn = "__sj_min";
+    break;
+  case isl_ast_expr_op_fdiv_q:
+    fn = "__sj_floord";
+    break;
+  case isl_ast_expr_op_minus:
+    sj_buf_puts(b, "(-");
+    iargs(g, e, "", 0);
+    sj_buf_puts(b, ")");
     return;
-  default: sj_buf_puts(b, "/* unsupported isl expression */0"); return;
+  case isl_ast_expr_op_cond:
+  case isl_ast_expr_op_select:
+    iargs(g, e, "", 0); /* not produced without options */
+    return;
+  default:
+    sj_buf_puts(b, "/* unsupported isl expression */0");
+    return;
   }
   if (infix) {
     sj_buf_puts(b, "(");
@@ -182,7 +214,8 @@ static int inner_plus_constant(cgen *g, const sj_expr *atom, isl_id *inner, long
     x = isl_ast_expr_op_get_arg(arg, 0);
     c = isl_ast_expr_op_get_arg(arg, 1);
   }
-  if (x && isl_ast_expr_get_type(x) == isl_ast_expr_id && (!c || isl_ast_expr_get_type(c) == isl_ast_expr_int)) {
+  if (x && isl_ast_expr_get_type(x) == isl_ast_expr_id &&
+      (!c || isl_ast_expr_get_type(c) == isl_ast_expr_int)) {
     isl_id *id = isl_ast_expr_get_id(x);
     ok = id == inner;
     isl_id_free(id);
@@ -310,7 +343,9 @@ static void uexpr(cgen *g, const sj_expr *e) {
   sj_buf *b = &g->out;
   switch (e->kind) {
   case SJ_E_INT:
-  case SJ_E_FLOAT: literal(b, e); return;
+  case SJ_E_FLOAT:
+    literal(b, e);
+    return;
   case SJ_E_VAR:
     if (e->sym->kind == SJ_SYM_SHAPE) {
       long v = g->m->shape[e->sym->param];
@@ -352,7 +387,7 @@ static void uexpr(cgen *g, const sj_expr *e) {
     sj_buf_puts(b, ")");
     return;
   case SJ_E_CAST:
-    sj_buf_printf(b, "((%s)", ctype(e->type));
+    sj_buf_printf(b, "((%s)", sj_type_name(e->type));
     uexpr(g, e->args[0]);
     sj_buf_puts(b, ")");
     return;
@@ -371,7 +406,7 @@ static void body_stmt(cgen *g, const sj_stmt *st) {
   sj_buf *b = &g->out;
   sj_buf_printf(b, "%*s", 2 * g->indent, "");
   if (st->kind == SJ_S_DECL) {
-    sj_buf_printf(b, "%s %s", ctype(st->sym->type), st->sym->name);
+    sj_buf_printf(b, "%s %s", sj_type_name(st->sym->type), st->sym->name);
     if (st->rhs) {
       sj_buf_puts(b, " = ");
       uexpr(g, st->rhs);
@@ -490,7 +525,9 @@ static void single_begin(void *t) {
   g->indent++;
 }
 
-static void barrier(void *t) { line(t, "if (__sj_nth > 1) __sj_barrier(__sj_bar);"); }
+static void barrier(void *t) {
+  line(t, "if (__sj_nth > 1) __sj_barrier(__sj_bar);");
+}
 
 /* GPU host: a kernel is a launch with the host iterators its code uses. */
 static void launch(void *t, __isl_keep isl_ast_node *mark, const sj_kernel_map *k) {
@@ -501,9 +538,9 @@ static void launch(void *t, __isl_keep isl_ast_node *mark, const sj_kernel_map *
   sj_buf_printf(&g->out, "}; if (__sj_launch(__sj_rt, %d, __sj_h + 1)) return 1; }\n", k->id);
 }
 
-static const sj_walk_ops host_ops = {for_begin, NULL,         for_end,     if_begin,
-                                     if_else,   close_brace,  stmt,        single_begin,
-                                     close_brace, barrier,    launch};
+static const sj_walk_ops host_ops = {for_begin,   NULL,        for_end, if_begin,
+                                     if_else,     close_brace, stmt,    single_begin,
+                                     close_brace, barrier,     launch};
 
 char *sj_print_host_c(const sj_model *m, __isl_keep isl_ast_node *ast) {
   cgen g = {m, {0}, 0, NULL, NULL, NULL, 0, 0, 1};
@@ -518,8 +555,9 @@ char *sj_print_host_c(const sj_model *m, __isl_keep isl_ast_node *ast) {
   return sj_buf_take(&g.out);
 }
 
-static const sj_walk_ops c_ops = {for_begin,   NULL,        for_end, if_begin, if_else, close_brace,
-                                  stmt,        single_begin, close_brace, barrier, NULL};
+static const sj_walk_ops c_ops = {for_begin,   NULL,        for_end, if_begin,
+                                  if_else,     close_brace, stmt,    single_begin,
+                                  close_brace, barrier,     NULL};
 
 /* --- the function --- */
 
@@ -529,11 +567,11 @@ static void declare_params(cgen *g) {
   for (int p = 0; p < fn->nparams; p++) {
     const sj_sym *s = fn->params[p];
     if (s->kind == SJ_SYM_SCALAR) {
-      line(g, "const %s %s = (%s)__sj_scalars[%d];", ctype(s->type), s->name, ctype(s->type),
-           scalar++);
+      line(g, "const %s %s = (%s)__sj_scalars[%d];", sj_type_name(s->type), s->name,
+           sj_type_name(s->type), scalar++);
     } else if (s->kind == SJ_SYM_ARRAY) {
       line(g, "%s%s *restrict __sj_a%d = __sj_arrays[%d]; /* %s */", s->is_const ? "const " : "",
-           ctype(s->type), s->id, s->id, s->name);
+           sj_type_name(s->type), s->id, s->id, s->name);
     }
   }
 }
@@ -547,7 +585,8 @@ char *sj_print_c(const sj_model *m, __isl_keep isl_ast_node *ast) {
   line(&g, "void __sj_barrier(void *);");
   line(&g, "static long __sj_min(long a, long b) { return a < b ? a : b; }");
   line(&g, "static long __sj_max(long a, long b) { return a > b ? a : b; }");
-  line(&g, "static long __sj_floord(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }");
+  line(&g,
+       "static long __sj_floord(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }");
   line(&g, "void __sj_kernel(void **__sj_arrays, const double *__sj_scalars, int __sj_tid, "
            "int __sj_nth, void *__sj_bar) {");
   g.indent++;

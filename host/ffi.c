@@ -10,10 +10,14 @@
 static ffi_type *param_type(const sj_sym *p) {
   if (p->kind == SJ_SYM_ARRAY) return &ffi_type_pointer;
   switch (p->type) {
-  case SJ_TY_INT: return &ffi_type_sint;
-  case SJ_TY_LONG: return &ffi_type_slong;
-  case SJ_TY_FLOAT: return &ffi_type_float;
-  default: return &ffi_type_double;
+  case SJ_TY_INT:
+    return &ffi_type_sint;
+  case SJ_TY_LONG:
+    return &ffi_type_slong;
+  case SJ_TY_FLOAT:
+    return &ffi_type_float;
+  default:
+    return &ffi_type_double;
   }
 }
 

@@ -20,8 +20,8 @@ int sj_gpu_launch(void *rt, int kernel, const long *host_iterators) {
   }
   for (int i = 0; i < run->nscalars; i++) {
     singles[i] = (float)run->scalars[i]; /* exact: the value came from a float */
-    params[p++] = run->scalar_types[i] == SJ_TY_FLOAT ? (void *)&singles[i]
-                                                       : (void *)&run->scalars[i];
+    params[p++] =
+        run->scalar_types[i] == SJ_TY_FLOAT ? (void *)&singles[i] : (void *)&run->scalars[i];
   }
   for (int i = 0; i < k->nhost; i++) {
     iters[i] = host_iterators[i];

@@ -72,7 +72,9 @@ sj_pool *sj_pool_new(int nthreads) {
   return p;
 }
 
-int sj_pool_size(const sj_pool *p) { return p->n; }
+int sj_pool_size(const sj_pool *p) {
+  return p->n;
+}
 
 void sj_pool_run(sj_pool *p, job_fn fn, void *arg) {
   if (p->n == 1 || pthread_mutex_trylock(&p->run_lock) != 0) {

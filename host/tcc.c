@@ -68,7 +68,9 @@ sj_tcc *sj_tcc_compile(const char *source, const char *what, sj_error *err) {
   return c;
 }
 
-void *sj_tcc_symbol(sj_tcc *c, const char *name) { return tcc_get_symbol(c->state, name); }
+void *sj_tcc_symbol(sj_tcc *c, const char *name) {
+  return tcc_get_symbol(c->state, name);
+}
 
 void sj_tcc_free(sj_tcc *c) {
   if (!c) return;

@@ -16,10 +16,11 @@ extern "C" {
 #define STENCILJIT_VERSION "0.1.0"
 
 typedef enum jit_device {
-  JIT_DEVICE_AUTO = 0, /* CUDA when a driver and a device answer, else the CPU; $JIT_DEVICE overrides */
-  JIT_DEVICE_CPU = 1,  /* generated C compiled in memory by TinyCC */
-  JIT_DEVICE_EMU = 2,  /* generated PTX run by the project's emulator through the driver API */
-  JIT_DEVICE_CUDA = 3  /* generated PTX on a real GPU through libcuda */
+  JIT_DEVICE_AUTO =
+      0, /* CUDA when a driver and a device answer, else the CPU; $JIT_DEVICE overrides */
+  JIT_DEVICE_CPU = 1, /* generated C compiled in memory by TinyCC */
+  JIT_DEVICE_EMU = 2, /* generated PTX run by the project's emulator through the driver API */
+  JIT_DEVICE_CUDA = 3 /* generated PTX on a real GPU through libcuda */
 } jit_device;
 
 /* Return codes of every int-returning call; 0 is success. */
@@ -128,8 +129,8 @@ int jit_reference_run(jit_context *ctx, const char *source, const char *entry, c
 
 /* --- lower level: a kernel specialized for the integer arguments of args --- */
 /* Pointer arguments may be NULL here: only kinds and integer values are used. */
-int jit_kernel_compile(jit_context *ctx, const char *source, const char *entry,
-                       const jit_arg *args, int nargs, jit_kernel **out);
+int jit_kernel_compile(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
+                       int nargs, jit_kernel **out);
 int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs);
 void jit_kernel_release(jit_kernel *k);
 

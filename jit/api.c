@@ -9,7 +9,9 @@
 
 static __thread char last_error[1024];
 
-const char *jit_last_error(void) { return last_error; }
+const char *jit_last_error(void) {
+  return last_error;
+}
 
 void sj_context_fail(jit_context *ctx, const sj_error *err) {
   pthread_mutex_lock(&ctx->lock);
@@ -57,7 +59,7 @@ jit_context *jit_context_create(jit_device device) {
   }
   sj_cuda *cuda = NULL;
   sj_error err = {0, {0}};
-  char info[sizeof ((jit_context *)0)->info];
+  char info[sizeof((jit_context *)0)->info];
   if (d == JIT_DEVICE_CPU) {
     snprintf(info, sizeof info, "cpu: asked by %s", why);
   } else if (d == JIT_DEVICE_EMU || d == JIT_DEVICE_CUDA) {
@@ -73,8 +75,8 @@ jit_context *jit_context_create(jit_device device) {
              sj_cuda_get_props(cuda)->multiprocessors, why);
   } else if (sj_cuda_open(NULL, &cuda, &err) == 0) {
     d = JIT_DEVICE_CUDA;
-    snprintf(info, sizeof info, "cuda: %.100s answered, chosen by %s", sj_cuda_get_props(cuda)->name,
-             why);
+    snprintf(info, sizeof info, "cuda: %.100s answered, chosen by %s",
+             sj_cuda_get_props(cuda)->name, why);
   } else {
     d = JIT_DEVICE_CPU;
     snprintf(info, sizeof info, "cpu: chosen by %s because no CUDA device answered (%.300s)", why,
@@ -106,9 +108,15 @@ void jit_context_destroy(jit_context *ctx) {
   free(ctx);
 }
 
-const char *jit_context_error(const jit_context *ctx) { return ctx ? ctx->error : last_error; }
-const char *jit_context_info(const jit_context *ctx) { return ctx ? ctx->info : ""; }
-jit_device jit_context_device(const jit_context *ctx) { return ctx->device; }
+const char *jit_context_error(const jit_context *ctx) {
+  return ctx ? ctx->error : last_error;
+}
+const char *jit_context_info(const jit_context *ctx) {
+  return ctx ? ctx->info : "";
+}
+jit_device jit_context_device(const jit_context *ctx) {
+  return ctx->device;
+}
 
 void jit_context_set_options(jit_context *ctx, const jit_options *opts) {
   jit_options o = {0};
@@ -144,7 +152,9 @@ static int validate(jit_kernel *k, const jit_arg *args, int nargs) {
     const char *name = fn->params[i]->name;
     if (args[i].kind != k->kinds[i])
       return fail(ctx, JIT_ERR_ARGS, "argument %d ('%s') has the wrong kind", i + 1, name);
-    long v = args[i].kind == JIT_ARG_INT ? args[i].v.i : args[i].kind == JIT_ARG_LONG ? args[i].v.l : 0;
+    long v = args[i].kind == JIT_ARG_INT    ? args[i].v.i
+             : args[i].kind == JIT_ARG_LONG ? args[i].v.l
+                                            : 0;
     if (v != k->shape[i])
       return fail(ctx, JIT_ERR_ARGS,
                   "argument %d ('%s') is %ld but the kernel was compiled for %ld", i + 1, name, v,
@@ -211,8 +221,8 @@ int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs) {
   return 0;
 }
 
-static int get_kernel(jit_context *ctx, const char *source, const char *entry,
-                      const jit_arg *args, int nargs, jit_kernel **k) {
+static int get_kernel(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
+                      int nargs, jit_kernel **k) {
   sj_error err = {0, {0}};
   int rc = sj_cache_get(ctx, source, entry, args, nargs, k, &err);
   if (rc) {
@@ -233,8 +243,8 @@ int jit_stencil_run(jit_context *ctx, const char *source, const char *entry, con
   return rc;
 }
 
-int jit_kernel_compile(jit_context *ctx, const char *source, const char *entry,
-                       const jit_arg *args, int nargs, jit_kernel **out) {
+int jit_kernel_compile(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
+                       int nargs, jit_kernel **out) {
   if (!out) return fail(ctx, JIT_ERR_ARGS, "out is NULL");
   *out = NULL;
   if (!ctx) return JIT_ERR_ARGS;
@@ -253,8 +263,8 @@ void jit_kernel_release(jit_kernel *k) {
   if (k) sj_kernel_release(k);
 }
 
-int sj_kernel_for_call(jit_context *ctx, const char *source, const char *entry,
-                       const jit_arg *args, int nargs, jit_kernel **out) {
+int sj_kernel_for_call(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
+                       int nargs, jit_kernel **out) {
   int rc = get_kernel(ctx, source, entry, args, nargs, out);
   if (rc) return rc;
   rc = validate(*out, args, nargs);
@@ -286,13 +296,19 @@ const char *jit_kernel_schedule(const jit_kernel *k) {
   pthread_mutex_unlock(&mk->ctx->lock);
   return mk->schedule;
 }
-jit_device jit_kernel_device(const jit_kernel *k) { return k->device; }
+jit_device jit_kernel_device(const jit_kernel *k) {
+  return k->device;
+}
 int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max) {
   for (int i = 0; i < k->ntiles && i < max; i++) sizes[i] = k->tiles[i];
   return k->ntiles;
 }
-void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out) { *out = k->times; }
-int jit_kernel_param_count(const jit_kernel *k) { return k->nparams; }
+void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out) {
+  *out = k->times;
+}
+int jit_kernel_param_count(const jit_kernel *k) {
+  return k->nparams;
+}
 const jit_param_info *jit_kernel_param(const jit_kernel *k, int i) {
   return i >= 0 && i < k->nparams ? &k->params[i] : NULL;
 }

@@ -28,10 +28,14 @@ static const char *kind_name(jit_arg_kind k) {
 
 jit_arg_kind sj_scalar_kind(sj_type t) {
   switch (t) {
-  case SJ_TY_INT: return JIT_ARG_INT;
-  case SJ_TY_LONG: return JIT_ARG_LONG;
-  case SJ_TY_FLOAT: return JIT_ARG_FLOAT;
-  default: return JIT_ARG_DOUBLE;
+  case SJ_TY_INT:
+    return JIT_ARG_INT;
+  case SJ_TY_LONG:
+    return JIT_ARG_LONG;
+  case SJ_TY_FLOAT:
+    return JIT_ARG_FLOAT;
+  default:
+    return JIT_ARG_DOUBLE;
   }
 }
 
@@ -47,8 +51,8 @@ static int check_signature(jit_kernel *k, const jit_arg *args, int nargs, sj_err
                         fn->nparams, fn->nparams == 1 ? "" : "s", nargs);
   for (int i = 0; i < nargs; i++)
     if (args[i].kind != k->kinds[i])
-      return sj_error_set(err, JIT_ERR_ARGS, "argument %d of '%s' ('%s') must be %s, not %s",
-                          i + 1, fn->name, fn->params[i]->name, kind_name(k->kinds[i]),
+      return sj_error_set(err, JIT_ERR_ARGS, "argument %d of '%s' ('%s') must be %s, not %s", i + 1,
+                          fn->name, fn->params[i]->name, kind_name(k->kinds[i]),
                           kind_name(args[i].kind));
   return 0;
 }
@@ -233,8 +237,9 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
   }
   int rc = check_signature(k, args, nargs, err);
   for (int i = 0; !rc && i < n; i++)
-    k->shape[i] = args[i].kind == JIT_ARG_INT ? args[i].v.i
-                  : args[i].kind == JIT_ARG_LONG ? args[i].v.l : 0;
+    k->shape[i] = args[i].kind == JIT_ARG_INT    ? args[i].v.i
+                  : args[i].kind == JIT_ARG_LONG ? args[i].v.l
+                                                 : 0;
   if (!rc) {
     isl_ctx *ictx = isl_ctx_alloc();
     isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);

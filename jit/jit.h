@@ -82,10 +82,10 @@ void sj_cache_clear(sj_cache *c);
 
 void sj_kernel_release(jit_kernel *k);
 /* The cached kernel for a call, after the call's arguments were validated against it. */
-int sj_kernel_for_call(jit_context *ctx, const char *source, const char *entry,
-                       const jit_arg *args, int nargs, jit_kernel **out);
+int sj_kernel_for_call(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
+                       int nargs, jit_kernel **out);
 void sj_context_fail(jit_context *ctx, const sj_error *err); /* jit_context_error's text */
-char *sj_explain_dependences(const jit_kernel *k); /* malloc'd */
+char *sj_explain_dependences(const jit_kernel *k);           /* malloc'd */
 jit_arg_kind sj_scalar_kind(sj_type t); /* the argument kind of a scalar of type t */
 
 #endif

@@ -46,17 +46,13 @@ static void blank(char *s, size_t from, size_t to) {
     if (s[i] != '\n') s[i] = ' ';
 }
 
-static const char *ctype(sj_type t) {
-  return t == SJ_TY_INT ? "int" : t == SJ_TY_LONG ? "long" : t == SJ_TY_FLOAT ? "float" : "double";
-}
-
 /* The entry's parameter list with this call's extents. */
 static void params(sj_buf *b, const jit_kernel *k) {
   const sj_func *fn = k->fn;
   sj_buf_puts(b, "(");
   for (int i = 0; i < fn->nparams; i++) {
     const sj_sym *p = fn->params[i];
-    sj_buf_printf(b, "%s%s%s %s", i ? ", " : "", p->is_const ? "const " : "", ctype(p->type),
+    sj_buf_printf(b, "%s%s%s %s", i ? ", " : "", p->is_const ? "const " : "", sj_type_name(p->type),
                   p->name);
     if (p->kind != SJ_SYM_ARRAY) continue;
     for (int d = 0; d < p->rank; d++) {

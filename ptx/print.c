@@ -51,6 +51,10 @@ typedef struct ptx {
   int *local;      /* by local id */
   /* open loops and ifs */
   int loop_head[64], loop_end[64], loop_memos[64], nloops;
+  /* addresses strength-reduced in the loop: pointer registers advanced at the latch */
+  int reduced_reg[64][16];
+  long reduced_step[64][16];
+  int nreduced[64];
   int if_else[64], if_end[64], if_has_else[64], if_memos[64], nifs;
   /* the statement instance being printed */
   const sj_pstmt *stmt;
@@ -70,10 +74,16 @@ static void emit(ptx *x, const char *fmt, ...) {
   sj_buf_printf(&x->body, "\t%s;\n", line);
 }
 
-static int new_label(ptx *x) { return x->nlabel++; }
-static void place_label(ptx *x, int l) { sj_buf_printf(&x->body, "$L__%s_%d:\n", x->kname, l); }
+static int new_label(ptx *x) {
+  return x->nlabel++;
+}
+static void place_label(ptx *x, int l) {
+  sj_buf_printf(&x->body, "$L__%s_%d:\n", x->kname, l);
+}
 
-static int new_reg(ptx *x, int cls) { return ++x->nreg[cls]; }
+static int new_reg(ptx *x, int cls) {
+  return ++x->nreg[cls];
+}
 
 static opnd reg_opnd(int cls, int n) {
   opnd o;
@@ -81,7 +91,9 @@ static opnd reg_opnd(int cls, int n) {
   return o;
 }
 
-static opnd fresh(ptx *x, int cls) { return reg_opnd(cls, new_reg(x, cls)); }
+static opnd fresh(ptx *x, int cls) {
+  return reg_opnd(cls, new_reg(x, cls));
+}
 
 static opnd imm(long v) {
   opnd o;
@@ -89,16 +101,11 @@ static opnd imm(long v) {
   return o;
 }
 
-static int is_imm(opnd o) { return o.s[0] != '%'; }
+static int is_imm(opnd o) {
+  return o.s[0] != '%';
+}
 
 /* --- integer expressions of the isl AST: 64-bit --- */
-
-static int id_depth(__isl_keep isl_ast_expr *e) {
-  isl_id *id = isl_ast_expr_get_id(e);
-  int d = atoi(isl_id_get_name(id) + 1);
-  isl_id_free(id);
-  return d;
-}
 
 static opnd iexpr(ptx *x, __isl_keep isl_ast_expr *e);
 static opnd icond(ptx *x, __isl_keep isl_ast_expr *e);
@@ -118,8 +125,8 @@ static opnd in_reg64(ptx *x, opnd v) {
 }
 
 static opnd binop64(ptx *x, const char *op, opnd a, opnd b) {
-  int commutes = !strcmp(op, "add") || !strcmp(op, "mul.lo") || !strcmp(op, "min") ||
-                 !strcmp(op, "max");
+  int commutes =
+      !strcmp(op, "add") || !strcmp(op, "mul.lo") || !strcmp(op, "min") || !strcmp(op, "max");
   if (is_imm(a) && commutes && !is_imm(b)) {
     opnd t = a;
     a = b, b = t;
@@ -138,20 +145,25 @@ static opnd iexpr(ptx *x, __isl_keep isl_ast_expr *e) {
     return o;
   }
   if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
-    int d = id_depth(e);
+    int d = sj_ast_id_depth(e);
     if (!x->iter_off[d]) return reg_opnd(B64, x->iter[d]);
     return binop64(x, "add", reg_opnd(B64, x->iter[d]), imm(x->iter_off[d]));
   }
   opnd a, b, d;
   int n = isl_ast_expr_op_get_n_arg(e);
   switch (isl_ast_expr_op_get_type(e)) {
-  case isl_ast_expr_op_add: return binop64(x, "add", iarg(x, e, 0), iarg(x, e, 1));
-  case isl_ast_expr_op_sub: return binop64(x, "sub", iarg(x, e, 0), iarg(x, e, 1));
-  case isl_ast_expr_op_mul: return binop64(x, "mul.lo", iarg(x, e, 0), iarg(x, e, 1));
+  case isl_ast_expr_op_add:
+    return binop64(x, "add", iarg(x, e, 0), iarg(x, e, 1));
+  case isl_ast_expr_op_sub:
+    return binop64(x, "sub", iarg(x, e, 0), iarg(x, e, 1));
+  case isl_ast_expr_op_mul:
+    return binop64(x, "mul.lo", iarg(x, e, 0), iarg(x, e, 1));
   case isl_ast_expr_op_div:
-  case isl_ast_expr_op_pdiv_q: return binop64(x, "div", iarg(x, e, 0), iarg(x, e, 1));
+  case isl_ast_expr_op_pdiv_q:
+    return binop64(x, "div", iarg(x, e, 0), iarg(x, e, 1));
   case isl_ast_expr_op_pdiv_r:
-  case isl_ast_expr_op_zdiv_r: return binop64(x, "rem", iarg(x, e, 0), iarg(x, e, 1));
+  case isl_ast_expr_op_zdiv_r:
+    return binop64(x, "rem", iarg(x, e, 0), iarg(x, e, 1));
   case isl_ast_expr_op_minus:
     a = in_reg64(x, iarg(x, e, 0));
     d = fresh(x, B64);
@@ -202,16 +214,31 @@ static opnd icond(ptx *x, __isl_keep isl_ast_expr *e) {
   }
   const char *cmp = NULL, *logic = NULL;
   switch (isl_ast_expr_op_get_type(e)) {
-  case isl_ast_expr_op_eq: cmp = "eq"; break;
-  case isl_ast_expr_op_le: cmp = "le"; break;
-  case isl_ast_expr_op_lt: cmp = "lt"; break;
-  case isl_ast_expr_op_ge: cmp = "ge"; break;
-  case isl_ast_expr_op_gt: cmp = "gt"; break;
+  case isl_ast_expr_op_eq:
+    cmp = "eq";
+    break;
+  case isl_ast_expr_op_le:
+    cmp = "le";
+    break;
+  case isl_ast_expr_op_lt:
+    cmp = "lt";
+    break;
+  case isl_ast_expr_op_ge:
+    cmp = "ge";
+    break;
+  case isl_ast_expr_op_gt:
+    cmp = "gt";
+    break;
   case isl_ast_expr_op_and:
-  case isl_ast_expr_op_and_then: logic = "and"; break;
+  case isl_ast_expr_op_and_then:
+    logic = "and";
+    break;
   case isl_ast_expr_op_or:
-  case isl_ast_expr_op_or_else: logic = "or"; break;
-  default: break;
+  case isl_ast_expr_op_or_else:
+    logic = "or";
+    break;
+  default:
+    break;
   }
   if (cmp) {
     opnd a = in_reg64(x, iarg(x, e, 0)), b = iarg(x, e, 1);
@@ -232,23 +259,33 @@ static opnd icond(ptx *x, __isl_keep isl_ast_expr *e) {
 
 static int cls_of(sj_type t) {
   switch (t) {
-  case SJ_TY_INT: return B32;
-  case SJ_TY_LONG: return B64;
-  case SJ_TY_FLOAT: return F32;
-  default: return F64;
+  case SJ_TY_INT:
+    return B32;
+  case SJ_TY_LONG:
+    return B64;
+  case SJ_TY_FLOAT:
+    return F32;
+  default:
+    return F64;
   }
 }
 
 static const char *ty(sj_type t) {
   switch (t) {
-  case SJ_TY_INT: return "s32";
-  case SJ_TY_LONG: return "s64";
-  case SJ_TY_FLOAT: return "f32";
-  default: return "f64";
+  case SJ_TY_INT:
+    return "s32";
+  case SJ_TY_LONG:
+    return "s64";
+  case SJ_TY_FLOAT:
+    return "f32";
+  default:
+    return "f64";
   }
 }
 
-static int size_of(sj_type t) { return t == SJ_TY_INT || t == SJ_TY_FLOAT ? 4 : 8; }
+static int size_of(sj_type t) {
+  return t == SJ_TY_INT || t == SJ_TY_FLOAT ? 4 : 8;
+}
 
 static opnd uval(ptx *x, const sj_expr *e);
 
@@ -263,8 +300,12 @@ static int has_access(const sj_expr *e) {
 static int expr_key(const sj_expr *e, char *buf, size_t size) {
   int n;
   switch (e->kind) {
-  case SJ_E_INT: n = snprintf(buf, size, "%ld", e->ival); break;
-  case SJ_E_VAR: n = snprintf(buf, size, "v%d.%d", (int)e->sym->kind, e->sym->id); break;
+  case SJ_E_INT:
+    n = snprintf(buf, size, "%ld", e->ival);
+    break;
+  case SJ_E_VAR:
+    n = snprintf(buf, size, "v%d.%d", (int)e->sym->kind, e->sym->id);
+    break;
   case SJ_E_UNARY:
   case SJ_E_BINARY:
   case SJ_E_CAST:
@@ -277,7 +318,8 @@ static int expr_key(const sj_expr *e, char *buf, size_t size) {
     }
     if (n > 0 && (size_t)n + 1 < size) buf[n++] = ')', buf[n] = 0;
     break;
-  default: return -1;
+  default:
+    return -1;
   }
   return n > 0 && (size_t)n < size ? n : -1;
 }
@@ -368,7 +410,7 @@ static void expand(ptx *x, __isl_keep isl_ast_expr *e, long coef, term *t, int *
     return;
   }
   if (type == isl_ast_expr_id) { /* register + constant: copies share the register */
-    int d = id_depth(e);
+    int d = sj_ast_id_depth(e);
     *c += coef * x->iter_off[d];
     add_term(t, n, coef, reg_opnd(B64, x->iter[d]));
     return;
@@ -401,22 +443,19 @@ static int by_register(const void *a, const void *b) {
   return strcmp(((const term *)a)->reg.s, ((const term *)b)->reg.s);
 }
 
-/* [address] of an access: base + size * variable part; the constant part is the immediate.
- * Accesses of one instance with the same variable part share one address register. */
-static void address(ptx *x, const sj_expr *ref, char *out, size_t size) {
+/* The offset of ref in elements as terms over registers (sorted) plus a constant. */
+static int offset_terms(ptx *x, const sj_expr *ref, term *terms, long *constant) {
   sj_linear lin;
   sj_linearize(ref, x->m->extents[ref->sym->id], x->m->shape, &lin);
-  int bytes = size_of(ref->sym->type);
-  term terms[32];
   int n = 0;
-  long constant = lin.constant;
+  *constant = lin.constant;
   for (int i = 0; i < lin.n; i++) {
     const sj_expr *a = lin.terms[i].atom;
     int k = 0;
     while (a->kind == SJ_E_VAR && k < x->stmt->depth && x->stmt->iters[k] != a->sym) k++;
     if (a->kind == SJ_E_VAR && k < x->stmt->depth) {
       isl_ast_expr *arg = isl_ast_expr_op_get_arg(x->call, k + 1);
-      expand(x, arg, lin.terms[i].coef, terms, &n, &constant);
+      expand(x, arg, lin.terms[i].coef, terms, &n, constant);
       isl_ast_expr_free(arg);
     } else {
       add_term(terms, &n, lin.terms[i].coef, atom64(x, a));
@@ -424,6 +463,17 @@ static void address(ptx *x, const sj_expr *ref, char *out, size_t size) {
   }
   sj_linear_free(&lin);
   qsort(terms, (size_t)n, sizeof *terms, by_register);
+  return n;
+}
+
+/* [address] of an access: base + size * variable part; the constant part is the immediate.
+ * Accesses with the same variable part share one address register while it is valid.
+ * Returns the register. */
+static opnd address(ptx *x, const sj_expr *ref, char *out, size_t size) {
+  int bytes = size_of(ref->sym->type);
+  term terms[32];
+  long constant;
+  int n = offset_terms(x, ref, terms, &constant);
   char key[96];
   int len = snprintf(key, sizeof key, "@%d", ref->sym->id);
   for (int i = 0; i < n && len < (int)sizeof key; i++)
@@ -451,6 +501,7 @@ static void address(ptx *x, const sj_expr *ref, char *out, size_t size) {
     }
     if (keyed) add_memo(x, key, addr);
   }
+  opnd reg = addr;
   long offset = constant * bytes;
   if (offset > 0x7fffffffL || offset < -0x7fffffffL) {
     addr = binop64(x, "add", addr, imm(offset));
@@ -460,6 +511,7 @@ static void address(ptx *x, const sj_expr *ref, char *out, size_t size) {
     snprintf(out, size, "[%s+%ld]", addr.s, offset);
   else
     snprintf(out, size, "[%s]", addr.s);
+  return reg;
 }
 
 static opnd literal(const sj_expr *e) {
@@ -491,8 +543,8 @@ static opnd convert(ptx *x, opnd v, sj_type from, sj_type to) {
   opnd d = fresh(x, cls_of(to));
   int ffrom = sj_type_is_float(from), fto = sj_type_is_float(to);
   const char *rnd = "";
-  if (!ffrom && fto) rnd = ".rn";                        /* int to float: nearest */
-  if (ffrom && !fto) rnd = ".rzi";                       /* float to int: truncate, as C */
+  if (!ffrom && fto) rnd = ".rn";                             /* int to float: nearest */
+  if (ffrom && !fto) rnd = ".rzi";                            /* float to int: truncate, as C */
   if (from == SJ_TY_DOUBLE && to == SJ_TY_FLOAT) rnd = ".rn"; /* narrowing */
   emit(x, "cvt%s.%s.%s %s, %s", rnd, ty(to), ty(from), d.s, in_reg(x, v, from).s);
   return d;
@@ -550,11 +602,21 @@ static opnd arith(ptx *x, const sj_expr *e) {
   int fl = sj_type_is_float(t);
   const char *op;
   switch (e->op) {
-  case SJ_OP_ADD: op = fl ? "add.rn" : "add"; break;
-  case SJ_OP_SUB: op = fl ? "sub.rn" : "sub"; break;
-  case SJ_OP_MUL: op = fl ? "mul.rn" : "mul.lo"; break;
-  case SJ_OP_DIV: op = fl ? "div.rn" : "div"; break;
-  default: op = "rem"; break;
+  case SJ_OP_ADD:
+    op = fl ? "add.rn" : "add";
+    break;
+  case SJ_OP_SUB:
+    op = fl ? "sub.rn" : "sub";
+    break;
+  case SJ_OP_MUL:
+    op = fl ? "mul.rn" : "mul.lo";
+    break;
+  case SJ_OP_DIV:
+    op = fl ? "div.rn" : "div";
+    break;
+  default:
+    op = "rem";
+    break;
   }
   opnd a = uval(x, e->args[0]), b = uval(x, e->args[1]);
   if (is_imm(a) && !is_imm(b) && (e->op == SJ_OP_ADD || e->op == SJ_OP_MUL)) {
@@ -595,9 +657,13 @@ static opnd call(ptx *x, const sj_expr *e) {
   opnd a = in_reg(x, uval(x, e->args[0]), t);
   switch (e->op) {
   case SJ_FN_SQRT:
-  case SJ_FN_SQRTF: emit(x, "sqrt.rn.%s %s, %s", ty(t), d.s, a.s); break;
+  case SJ_FN_SQRTF:
+    emit(x, "sqrt.rn.%s %s, %s", ty(t), d.s, a.s);
+    break;
   case SJ_FN_FABS:
-  case SJ_FN_FABSF: emit(x, "abs.%s %s, %s", ty(t), d.s, a.s); break;
+  case SJ_FN_FABSF:
+    emit(x, "abs.%s %s, %s", ty(t), d.s, a.s);
+    break;
   default: {
     const char *op = e->op == SJ_FN_FMIN || e->op == SJ_FN_FMINF ? "min" : "max";
     emit(x, "%s.%s %s, %s, %s", op, ty(t), d.s, a.s, uval(x, e->args[1]).s);
@@ -610,12 +676,16 @@ static opnd uval(ptx *x, const sj_expr *e) {
   opnd d;
   switch (e->kind) {
   case SJ_E_INT:
-  case SJ_E_FLOAT: return literal(e);
+  case SJ_E_FLOAT:
+    return literal(e);
   case SJ_E_VAR:
     switch (e->sym->kind) {
-    case SJ_SYM_SHAPE: return imm(x->m->shape[e->sym->param]);
-    case SJ_SYM_SCALAR: return reg_opnd(cls_of(e->type), x->scalar[e->sym->param]);
-    case SJ_SYM_LOCAL: return reg_opnd(cls_of(e->type), x->local[e->sym->id]);
+    case SJ_SYM_SHAPE:
+      return imm(x->m->shape[e->sym->param]);
+    case SJ_SYM_SCALAR:
+      return reg_opnd(cls_of(e->type), x->scalar[e->sym->param]);
+    case SJ_SYM_LOCAL:
+      return reg_opnd(cls_of(e->type), x->local[e->sym->id]);
     default: { /* an iterator: an int in C */
       opnd v = atom64(x, e), d32 = fresh(x, B32);
       emit(x, "cvt.s32.s64 %s, %s", d32.s, v.s);
@@ -626,8 +696,7 @@ static opnd uval(ptx *x, const sj_expr *e) {
     char where[96];
     address(x, e, where, sizeof where);
     d = fresh(x, cls_of(e->type));
-    emit(x, "ld.global%s.%s %s, %s", x->written[e->sym->id] ? "" : ".nc", ty(e->type), d.s,
-         where);
+    emit(x, "ld.global%s.%s %s, %s", x->written[e->sym->id] ? "" : ".nc", ty(e->type), d.s, where);
     return d;
   }
   case SJ_E_UNARY:
@@ -641,9 +710,12 @@ static opnd uval(ptx *x, const sj_expr *e) {
   case SJ_E_BINARY:
     if (e->op <= SJ_OP_REM) return arith(x, e);
     break;
-  case SJ_E_COND: return select_value(x, e);
-  case SJ_E_CAST: return convert(x, uval(x, e->args[0]), e->args[0]->type, e->type);
-  case SJ_E_CALL: return call(x, e);
+  case SJ_E_COND:
+    return select_value(x, e);
+  case SJ_E_CAST:
+    return convert(x, uval(x, e->args[0]), e->args[0]->type, e->type);
+  case SJ_E_CALL:
+    return call(x, e);
   }
   opnd p = ucond(x, e); /* a condition as an int value */
   d = fresh(x, cls_of(e->type));
@@ -658,15 +730,6 @@ static opnd special(ptx *x, const char *reg, int dim) {
   emit(x, "mov.u32 %s, %s.%c", r32.s, reg, "xyz"[dim]);
   emit(x, "cvt.u64.u32 %s, %s", r64.s, r32.s);
   return r64;
-}
-
-static int iter_depth(__isl_keep isl_ast_node *loop) {
-  isl_ast_expr *it = isl_ast_node_for_get_iterator(loop);
-  isl_id *id = isl_ast_expr_get_id(it);
-  int d = atoi(isl_id_get_name(id) + 1);
-  isl_id_free(id);
-  isl_ast_expr_free(it);
-  return d;
 }
 
 /* The predicate of one point of a mapped loop: in its bounds and on its stride. */
@@ -706,7 +769,7 @@ static void guarded_copy(ptx *x, __isl_keep isl_ast_node *loop, int u) {
  * in the loop (a full tile), ppt guarded copies otherwise. */
 static int mapped_begin(ptx *x, __isl_keep isl_ast_node *loop, int member) {
   const sj_kernel_map *k = x->map;
-  int d = iter_depth(loop), dim = k->dim[member];
+  int d = sj_ast_loop_depth(loop), dim = k->dim[member];
   opnd block = special(x, "%ctaid", dim), thread = special(x, "%tid", dim);
   opnd base = binop64(x, "mul.lo", block, imm(k->tile[member]));
   base = binop64(x, "add", base, thread);
@@ -747,10 +810,123 @@ static int mapped_begin(ptx *x, __isl_keep isl_ast_node *loop, int member) {
   return 2 * k->ppt;
 }
 
+/* --- strength reduction of addresses in innermost sequential loops --- */
+
+static isl_bool find_inner_loop(__isl_keep isl_ast_node *node, void *found) {
+  if (isl_ast_node_get_type(node) == isl_ast_node_for) *(int *)found = 1;
+  return *(int *)found ? isl_bool_false : isl_bool_true;
+}
+
+static int mentions_depth(__isl_keep isl_ast_expr *e, int depth) {
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_id) return sj_ast_id_depth(e) == depth;
+  if (isl_ast_expr_get_type(e) != isl_ast_expr_op) return 0;
+  int n = isl_ast_expr_op_get_n_arg(e), found = 0;
+  for (int i = 0; i < n && !found; i++) {
+    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+    found = mentions_depth(a, depth);
+    isl_ast_expr_free(a);
+  }
+  return found;
+}
+
+typedef struct reduce_scan {
+  ptx *x;
+  int depth, level;
+  long step; /* the loop's increment */
+  int inner_loop;
+} reduce_scan;
+
+static int varies_in_loop(const sj_sym *iter, void *user) {
+  reduce_scan *r = user;
+  const sj_pstmt *s = r->x->stmt;
+  for (int k = 0; k < s->depth; k++)
+    if (s->iters[k] == iter) {
+      isl_ast_expr *arg = isl_ast_expr_op_get_arg(r->x->call, k + 1);
+      int yes = mentions_depth(arg, r->depth);
+      isl_ast_expr_free(arg);
+      return yes;
+    }
+  return 0;
+}
+
+/* An access whose offset is affine in the loop's iterator: its address is computed before
+ * the loop and advanced by a constant each iteration. Others are left to the body. */
+static void reduce_access(reduce_scan *r, const sj_expr *ref) {
+  ptx *x = r->x;
+  sj_linear lin;
+  sj_linearize(ref, x->m->extents[ref->sym->id], x->m->shape, &lin);
+  int opaque = 0;
+  for (int i = 0; i < lin.n; i++)
+    if (lin.terms[i].atom->kind != SJ_E_VAR || lin.terms[i].atom->sym->kind != SJ_SYM_ITER)
+      opaque |= sj_expr_depends(lin.terms[i].atom, varies_in_loop, r);
+  sj_linear_free(&lin);
+  if (opaque) return;
+  term terms[32];
+  long constant;
+  int n = offset_terms(x, ref, terms, &constant);
+  long coef = 0;
+  for (int i = 0; i < n; i++)
+    if (!strcmp(terms[i].reg.s, reg_opnd(B64, x->iter[r->depth]).s)) coef = terms[i].coef;
+  char where[96];
+  opnd p = address(x, ref, where, sizeof where); /* now in the preheader, memoized */
+  if (!coef || p.s[1] != 'r' || p.s[2] != 'd') return;
+  int reg = atoi(p.s + 3), *count = &x->nreduced[r->level];
+  for (int i = 0; i < *count; i++)
+    if (x->reduced_reg[r->level][i] == reg) return;
+  if (*count == 16 || reg == x->array_base[ref->sym->id]) return;
+  x->reduced_reg[r->level][*count] = reg;
+  x->reduced_step[r->level][(*count)++] = coef * r->step * size_of(ref->sym->type);
+}
+
+static void reduce_refs(reduce_scan *r, const sj_expr *e) {
+  if (e->kind == SJ_E_INDEX) reduce_access(r, e);
+  /* only what every iteration evaluates: not the lazy sides of ?:, && and || */
+  int lazy = e->kind == SJ_E_COND ||
+             (e->kind == SJ_E_BINARY && (e->op == SJ_OP_AND || e->op == SJ_OP_OR));
+  for (int i = 0; i < (lazy ? 1 : e->nargs); i++) reduce_refs(r, e->args[i]);
+}
+
+static isl_bool scan_loop(__isl_keep isl_ast_node *node, void *user) {
+  reduce_scan *r = user;
+  enum isl_ast_node_type type = isl_ast_node_get_type(node);
+  if (type == isl_ast_node_for) r->inner_loop = 1;
+  if (type != isl_ast_node_user || r->inner_loop) return isl_bool_true;
+  ptx *x = r->x;
+  x->call = isl_ast_node_user_get_expr(node);
+  x->stmt = x->m->stmts[sj_ast_call_stmt(x->call)];
+  memset(x->call_iter, 0, sizeof x->call_iter);
+  for (int k = 0; k < x->stmt->nbody; k++) {
+    const sj_stmt *st = x->stmt->body[k];
+    if (st->lhs && st->lhs->kind == SJ_E_INDEX) reduce_access(r, st->lhs);
+    if (st->lhs) /* subscripts of the left side */
+      for (int i = 0; i < st->lhs->nargs; i++) reduce_refs(r, st->lhs->args[i]);
+    if (st->rhs) reduce_refs(r, st->rhs);
+  }
+  isl_ast_expr_free(x->call); /* the node keeps it alive */
+  x->call = NULL;
+  return isl_bool_true;
+}
+
+/* Before an innermost loop with a constant step: pointers for the accesses inside. */
+static void reduce_loop(ptx *x, __isl_keep isl_ast_node *loop, int depth, int level) {
+  x->nreduced[level] = 0;
+  isl_ast_expr *inc = isl_ast_node_for_get_inc(loop);
+  int constant_step = isl_ast_expr_get_type(inc) == isl_ast_expr_int;
+  isl_val *v = constant_step ? isl_ast_expr_get_val(inc) : NULL;
+  reduce_scan r = {x, depth, level, v ? isl_val_get_num_si(v) : 0, 0};
+  isl_val_free(v);
+  isl_ast_expr_free(inc);
+  if (!constant_step) return;
+  isl_ast_node *body = isl_ast_node_for_get_body(loop);
+  isl_ast_node_foreach_descendant_top_down(body, find_inner_loop, &r.inner_loop);
+  if (!r.inner_loop) isl_ast_node_foreach_descendant_top_down(body, scan_loop, &r);
+  isl_ast_node_free(body);
+}
+
 static int for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, int member) {
   ptx *x = t;
   if (kind == SJ_LOOP_MAPPED) return mapped_begin(x, loop, member);
-  int d = iter_depth(loop);
+  int d = sj_ast_loop_depth(loop);
   isl_ast_expr *init = isl_ast_node_for_get_init(loop);
   isl_ast_expr *cond = isl_ast_node_for_get_cond(loop);
   int head = new_label(x), end = new_label(x);
@@ -761,6 +937,7 @@ static int for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, 
   emit(x, "mov.b64 %%rd%d, %s", r, iexpr(x, init).s);
   x->iter[d] = r;
   x->iter_off[d] = 0;
+  reduce_loop(x, loop, d, x->nloops - 1);
   place_label(x, head);
   opnd p = icond(x, cond);
   emit(x, "@!%s bra $L__%s_%d", p.s, x->kname, end);
@@ -791,7 +968,7 @@ static void for_end(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind) {
   x->nloops--;
   x->nmemos = x->loop_memos[x->nloops]; /* values of the loop body are not defined after it */
   if (kind == SJ_LOOP_MAPPED) {
-    if (x->unroll_depth == iter_depth(loop)) {
+    if (x->unroll_depth == sj_ast_loop_depth(loop)) {
       place_label(x, x->unroll_skip);
       x->iter_off[x->unroll_depth] = 0;
       x->unroll_depth = -1;
@@ -800,7 +977,10 @@ static void for_end(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind) {
     return;
   }
   isl_ast_expr *inc = isl_ast_node_for_get_inc(loop);
-  int r = x->iter[iter_depth(loop)];
+  int r = x->iter[sj_ast_loop_depth(loop)];
+  for (int i = 0; i < x->nreduced[x->nloops]; i++)
+    emit(x, "add.s64 %%rd%d, %%rd%d, %ld", x->reduced_reg[x->nloops][i],
+         x->reduced_reg[x->nloops][i], x->reduced_step[x->nloops][i]);
   emit(x, "add.s64 %%rd%d, %%rd%d, %s", r, r, iexpr(x, inc).s);
   emit(x, "bra.uni $L__%s_%d", x->kname, x->loop_head[x->nloops]);
   isl_ast_expr_free(inc);
@@ -866,7 +1046,9 @@ static void stmt(void *t, __isl_keep isl_ast_expr *callx) {
   }
 }
 
-static void nothing(void *t) { (void)t; }
+static void nothing(void *t) {
+  (void)t;
+}
 
 static const sj_walk_ops kernel_ops = {for_begin, for_copy, for_end, if_begin, if_else, if_end,
                                        stmt,      nothing,  nothing, nothing,  NULL};
@@ -938,7 +1120,8 @@ static void entry(void *t, __isl_keep isl_ast_node *mark, const sj_kernel_map *k
   sj_buf_printf(&x->out, "\n// %s\n.visible .entry %s(\n%s\n)\n.reqntid %u, %u, %u\n{\n", k->why,
                 name, params.data ? params.data : "", k->block[0], k->block[1], k->block[2]);
   for (int c = 0; c < NCLASS; c++)
-    if (x->nreg[c]) sj_buf_printf(&x->out, "\t.reg %s %s<%d>;\n", reg_type[c], reg_prefix[c], x->nreg[c] + 1);
+    if (x->nreg[c])
+      sj_buf_printf(&x->out, "\t.reg %s %s<%d>;\n", reg_type[c], reg_prefix[c], x->nreg[c] + 1);
   sj_buf_puts(&x->out, "\n");
   sj_buf_puts(&x->out, x->body.data ? x->body.data : "");
   sj_buf_puts(&x->out, "}\n");
@@ -953,12 +1136,16 @@ static int host_for(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, i
 static void host_for_end(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind) {
   (void)t, (void)loop, (void)kind;
 }
-static void host_if(void *t, __isl_keep isl_ast_expr *cond) { (void)t, (void)cond; }
-static void host_stmt(void *t, __isl_keep isl_ast_expr *c) { (void)t, (void)c; }
+static void host_if(void *t, __isl_keep isl_ast_expr *cond) {
+  (void)t, (void)cond;
+}
+static void host_stmt(void *t, __isl_keep isl_ast_expr *c) {
+  (void)t, (void)c;
+}
 
 /* The module walk visits host code only to find the kernels. */
-static const sj_walk_ops module_ops = {host_for, NULL,      host_for_end, host_if, nothing, nothing,
-                                       host_stmt, nothing, nothing, nothing,      entry};
+static const sj_walk_ops module_ops = {host_for,  NULL,    host_for_end, host_if, nothing, nothing,
+                                       host_stmt, nothing, nothing,      nothing, entry};
 
 char *sj_print_ptx(const sj_model *m, __isl_keep isl_ast_node *ast, const char *version,
                    const char *target) {
@@ -970,8 +1157,9 @@ char *sj_print_ptx(const sj_model *m, __isl_keep isl_ast_node *ast, const char *
   x.written = calloc((size_t)n, sizeof *x.written);
   x.scalar = calloc((size_t)n, sizeof *x.scalar);
   x.local = calloc((size_t)n, sizeof *x.local);
-  sj_buf_printf(&x.out, "//\n// generated by stenciljit %s from '%s'\n//\n\n.version %s\n"
-                        ".target %s\n.address_size 64\n",
+  sj_buf_printf(&x.out,
+                "//\n// generated by stenciljit %s from '%s'\n//\n\n.version %s\n"
+                ".target %s\n.address_size 64\n",
                 SJ_VERSION, m->fn->name, version, target);
   sj_ast_walk_host(ast, &module_ops, &x);
   free(x.array_base);

@@ -44,9 +44,12 @@ int sj_const_value(const sj_expr *e, const long *shape, long *out) {
   case SJ_E_BINARY:
     if (sj_const_value(e->args[0], shape, &a) || sj_const_value(e->args[1], shape, &b)) return -1;
     switch (e->op) {
-    case SJ_OP_ADD: return __builtin_add_overflow(a, b, out) ? -1 : 0;
-    case SJ_OP_SUB: return __builtin_sub_overflow(a, b, out) ? -1 : 0;
-    case SJ_OP_MUL: return __builtin_mul_overflow(a, b, out) ? -1 : 0;
+    case SJ_OP_ADD:
+      return __builtin_add_overflow(a, b, out) ? -1 : 0;
+    case SJ_OP_SUB:
+      return __builtin_sub_overflow(a, b, out) ? -1 : 0;
+    case SJ_OP_MUL:
+      return __builtin_mul_overflow(a, b, out) ? -1 : 0;
     case SJ_OP_DIV:
       if (b == 0 || (a == LONG_MIN && b == -1)) return -1;
       *out = a / b;
@@ -55,9 +58,11 @@ int sj_const_value(const sj_expr *e, const long *shape, long *out) {
       if (b == 0 || (a == LONG_MIN && b == -1)) return -1;
       *out = a % b;
       return 0;
-    default: return -1;
+    default:
+      return -1;
     }
-  default: return -1;
+  default:
+    return -1;
   }
 }
 
@@ -99,10 +104,12 @@ __isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e,
   isl_set *c;
   if (env->failed) return NULL;
   switch (e->kind) {
-  case SJ_E_INT: return cst(space, e->ival);
+  case SJ_E_INT:
+    return cst(space, e->ival);
   case SJ_E_VAR:
     switch (e->sym->kind) {
-    case SJ_SYM_SHAPE: return cst(space, env->shape[e->sym->param]);
+    case SJ_SYM_SHAPE:
+      return cst(space, env->shape[e->sym->param]);
     case SJ_SYM_ITER: {
       int pos = env->iter_pos[e->sym->id];
       if (pos < 0 || pos >= (int)isl_space_dim(space, isl_dim_set)) {
@@ -115,7 +122,9 @@ __isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e,
     case SJ_SYM_SCALAR:
       not_affine(env, e, "it depends on the floating-point parameter");
       return NULL;
-    default: not_affine(env, e, "it depends on a local variable"); return NULL;
+    default:
+      not_affine(env, e, "it depends on a local variable");
+      return NULL;
     }
   case SJ_E_CAST:
     if (sj_type_is_float(e->type) || sj_type_is_float(e->args[0]->type)) {
@@ -158,14 +167,21 @@ __isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e,
       }
       return isl_pw_aff_mul(a, b);
     case SJ_OP_DIV:
-    case SJ_OP_REM: return divide(env, e, space);
+    case SJ_OP_REM:
+      return divide(env, e, space);
     default:
       c = sj_condition(env, e, space);
       return c ? isl_set_indicator_function(c) : NULL;
     }
-  case SJ_E_FLOAT: not_affine(env, e, "a floating-point value"); return NULL;
-  case SJ_E_INDEX: not_affine(env, e, "it reads an array element"); return NULL;
-  case SJ_E_CALL: not_affine(env, e, "it calls a math function"); return NULL;
+  case SJ_E_FLOAT:
+    not_affine(env, e, "a floating-point value");
+    return NULL;
+  case SJ_E_INDEX:
+    not_affine(env, e, "it reads an array element");
+    return NULL;
+  case SJ_E_CALL:
+    not_affine(env, e, "it calls a math function");
+    return NULL;
   }
   not_affine(env, e, "unexpected expression");
   return NULL;
@@ -173,12 +189,18 @@ __isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e,
 
 static __isl_give isl_set *compare(int op, __isl_take isl_pw_aff *a, __isl_take isl_pw_aff *b) {
   switch (op) {
-  case SJ_OP_LT: return isl_pw_aff_lt_set(a, b);
-  case SJ_OP_LE: return isl_pw_aff_le_set(a, b);
-  case SJ_OP_GT: return isl_pw_aff_gt_set(a, b);
-  case SJ_OP_GE: return isl_pw_aff_ge_set(a, b);
-  case SJ_OP_EQ: return isl_pw_aff_eq_set(a, b);
-  default: return isl_pw_aff_ne_set(a, b);
+  case SJ_OP_LT:
+    return isl_pw_aff_lt_set(a, b);
+  case SJ_OP_LE:
+    return isl_pw_aff_le_set(a, b);
+  case SJ_OP_GT:
+    return isl_pw_aff_gt_set(a, b);
+  case SJ_OP_GE:
+    return isl_pw_aff_ge_set(a, b);
+  case SJ_OP_EQ:
+    return isl_pw_aff_eq_set(a, b);
+  default:
+    return isl_pw_aff_ne_set(a, b);
   }
 }
 

@@ -9,9 +9,9 @@
 #include "jit/ast.h"
 
 typedef struct sj_affine_env {
-  const long *shape;    /* shape parameter values by parameter position */
-  const int *iter_pos;  /* per iterator id: its dimension in the current space, -1 if none */
-  const char *what;     /* "the loop bound", "the index of 'A'": for messages */
+  const long *shape;   /* shape parameter values by parameter position */
+  const int *iter_pos; /* per iterator id: its dimension in the current space, -1 if none */
+  const char *what;    /* "the loop bound", "the index of 'A'": for messages */
   const char *source_name;
   sj_error *err;
   int failed; /* set on the first error; later calls return NULL at once */
@@ -20,11 +20,9 @@ typedef struct sj_affine_env {
 
 /* e as a piecewise quasi-affine function on space (a set space whose dimensions are the
  * iterators in scope). NULL with env->err filled when e is not affine. */
-__isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e,
-                                 __isl_keep isl_space *space);
+__isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e, __isl_keep isl_space *space);
 /* The points of space where the int-valued condition e holds. */
-__isl_give isl_set *sj_condition(sj_affine_env *env, const sj_expr *e,
-                                 __isl_keep isl_space *space);
+__isl_give isl_set *sj_condition(sj_affine_env *env, const sj_expr *e, __isl_keep isl_space *space);
 /* e's value when it involves only literals and shape parameters; 0 on success. */
 int sj_const_value(const sj_expr *e, const long *shape, long *out);
 

@@ -40,8 +40,7 @@ static long tile_size(int member, int n, long extent, int nthreads) {
   return extent < cap ? extent : cap;
 }
 
-static __isl_give isl_schedule_node *parallelize(cpu_state *st,
-                                                 __isl_take isl_schedule_node *node,
+static __isl_give isl_schedule_node *parallelize(cpu_state *st, __isl_take isl_schedule_node *node,
                                                  const int *parallel, int p) {
   int up = 0;
   if (p > 0) {
@@ -73,9 +72,8 @@ static __isl_give isl_schedule_node *parallelize(cpu_state *st,
     sj_buf_printf(st->explain, " [%ld..%ld] tile %ld", lo, hi, size);
   }
   isl_union_set_free(domain);
-  node = isl_schedule_node_band_shift(
-      node, isl_multi_union_pw_aff_from_union_pw_aff_list(isl_schedule_node_band_get_space(node),
-                                                          shifts));
+  node = isl_schedule_node_band_shift(node, isl_multi_union_pw_aff_from_union_pw_aff_list(
+                                                isl_schedule_node_band_get_space(node), shifts));
   sj_buf_printf(st->explain, "; tile loop of the first spread over %d threads\n", st->nthreads);
   isl_space *space = isl_schedule_node_band_get_space(node);
   node = isl_schedule_node_band_tile(node, isl_multi_val_from_val_list(space, sizes));

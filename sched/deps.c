@@ -74,8 +74,8 @@ int sj_band_parallel(__isl_keep isl_union_map *deps, __isl_keep isl_schedule_nod
   isl_union_map *sched = isl_union_map_flat_range_product(
       prefix, isl_schedule_node_band_get_partial_schedule_union_map(band));
   isl_union_set *domain = isl_schedule_node_get_domain(band);
-  isl_union_map *d = isl_union_map_intersect_domain(isl_union_map_copy(deps),
-                                                    isl_union_set_copy(domain));
+  isl_union_map *d =
+      isl_union_map_intersect_domain(isl_union_map_copy(deps), isl_union_set_copy(domain));
   d = isl_union_map_intersect_range(d, domain);
   d = isl_union_map_apply_domain(d, isl_union_map_copy(sched));
   d = isl_union_map_apply_range(d, sched);
@@ -93,8 +93,9 @@ int sj_band_parallel(__isl_keep isl_union_map *deps, __isl_keep isl_schedule_nod
   int rc = 0;
   for (int k = 0; k < n && !rc; k++) {
     /* member k is parallel when no live distance is nonzero there */
-    isl_set *nonzero = isl_set_union(isl_set_lower_bound_si(isl_set_copy(dist), isl_dim_set, np + k, 1),
-                                     isl_set_upper_bound_si(isl_set_copy(dist), isl_dim_set, np + k, -1));
+    isl_set *nonzero =
+        isl_set_union(isl_set_lower_bound_si(isl_set_copy(dist), isl_dim_set, np + k, 1),
+                      isl_set_upper_bound_si(isl_set_copy(dist), isl_dim_set, np + k, -1));
     isl_bool empty = isl_set_is_empty(nonzero);
     isl_set_free(nonzero);
     if (empty < 0) rc = -1;
@@ -111,8 +112,8 @@ int sj_set_dim_range(__isl_keep isl_set *set, int pos, long *lo, long *hi) {
     *lo = 0, *hi = -1;
     return 0;
   }
-  isl_aff *x = isl_aff_var_on_domain(isl_local_space_from_space(isl_set_get_space(set)),
-                                     isl_dim_set, pos);
+  isl_aff *x =
+      isl_aff_var_on_domain(isl_local_space_from_space(isl_set_get_space(set)), isl_dim_set, pos);
   isl_val *a = isl_set_min_val(set, x), *b = isl_set_max_val(set, x);
   int rc = isl_val_is_int(a) && isl_val_is_int(b) ? 0 : -1;
   if (!rc) *lo = isl_val_get_num_si(a), *hi = isl_val_get_num_si(b);

@@ -32,8 +32,7 @@ static const int ppt_for[4] = {1, 4, 4, 4};
 
 /* The parallel flags of band's members; 0 on success. */
 static int band_flags(gpu_state *st, __isl_keep isl_schedule_node *band, int *parallel) {
-  if (isl_schedule_node_band_n_member(band) > 16 ||
-      sj_band_parallel(st->m->deps, band, parallel)) {
+  if (isl_schedule_node_band_n_member(band) > 16 || sj_band_parallel(st->m->deps, band, parallel)) {
     st->failed = 1;
     return -1;
   }
@@ -111,8 +110,9 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
     long grid = (extent + tile - 1) / tile;
     if (grid > (long)st->max_grid[dim]) {
       st->failed = 1;
-      sj_error_set(st->err, JIT_ERR_DEVICE, "the grid needs %ld blocks along %c, the device allows %u",
-                   grid, "xyz"[dim], st->max_grid[dim]);
+      sj_error_set(st->err, JIT_ERR_DEVICE,
+                   "the grid needs %ld blocks along %c, the device allows %u", grid, "xyz"[dim],
+                   st -> max_grid[dim]);
     }
     k->lo[i] = lo;
     k->tile[i] = tile;
@@ -123,11 +123,11 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
   for (int i = 0; i < nm; i++)
     node = isl_schedule_node_band_member_set_ast_loop_type(node, i, isl_ast_loop_atomic);
   k->band_depth = isl_schedule_node_get_schedule_depth(node);
-  snprintf(k->why, sizeof k->why, "%d parallel loop%s: %d point%s per thread along x, %u apart, unrolled",
-           nm, nm > 1 ? "s" : "", k->ppt, k->ppt > 1 ? "s" : "", k->block[0]);
-  sj_buf_printf(st->explain, "  kernel %d: grid %ux%ux%u, block %ux%ux%u: %s\n", k->id,
-                k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
-                k->why);
+  snprintf(k->why, sizeof k->why,
+           "%d parallel loop%s: %d point%s per thread along x, %u apart, unrolled", nm,
+           nm > 1 ? "s" : "", k->ppt, k->ppt > 1 ? "s" : "", k->block[0]);
+  sj_buf_printf(st->explain, "  kernel %d: grid %ux%ux%u, block %ux%ux%u: %s\n", k->id, k->grid[0],
+                k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->why);
   return mark_kernel(node, k);
 }
 
@@ -140,8 +140,8 @@ static __isl_give isl_schedule_node *visit(gpu_state *st, __isl_take isl_schedul
     while (p < n && !parallel[p]) p++;
     if (p == n && !any_parallel_below(st, node)) return single_thread(st, node);
     if (p == n) { /* sequential here, parallel below: a host loop */
-      sj_buf_printf(st->explain, "  host loop%s over %d sequential member%s\n", n > 1 ? "s" : "",
-                    n, n > 1 ? "s" : "");
+      sj_buf_printf(st->explain, "  host loop%s over %d sequential member%s\n", n > 1 ? "s" : "", n,
+                    n > 1 ? "s" : "");
       node = isl_schedule_node_child(node, 0);
       node = visit(st, node);
       return isl_schedule_node_parent(node);

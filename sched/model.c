@@ -131,9 +131,9 @@ static __isl_give isl_set *affine_guard(builder *b, sj_pstmt *s, const sj_expr *
 static int collect_guarded(builder *b, sj_pstmt *s, const sj_expr *e, __isl_keep isl_set *when,
                            int negate, __isl_keep isl_set *guard) {
   if (!when) return collect_expr(b, s, e, guard);
-  isl_set *g = negate ? isl_set_subtract(isl_set_copy(guard ? guard : s->domain),
-                                         isl_set_copy(when))
-                      : isl_set_copy(when);
+  isl_set *g = negate
+                   ? isl_set_subtract(isl_set_copy(guard ? guard : s->domain), isl_set_copy(when))
+                   : isl_set_copy(when);
   int rc = collect_expr(b, s, e, g);
   isl_set_free(g);
   return rc;
@@ -146,8 +146,8 @@ static int collect_expr(builder *b, sj_pstmt *s, const sj_expr *e, __isl_keep is
                 "declared; a scalar cannot carry a value across a loop or an if",
                 e->sym->name);
   if (e->kind == SJ_E_INDEX && add_access(b, s, e, 0, guard)) return -1;
-  int lazy = e->kind == SJ_E_COND ||
-             (e->kind == SJ_E_BINARY && (e->op == SJ_OP_AND || e->op == SJ_OP_OR));
+  int lazy =
+      e->kind == SJ_E_COND || (e->kind == SJ_E_BINARY && (e->op == SJ_OP_AND || e->op == SJ_OP_OR));
   if (!lazy) {
     for (int i = 0; i < e->nargs; i++)
       if (collect_expr(b, s, e->args[i], guard)) return -1;
@@ -189,8 +189,7 @@ static __isl_give isl_set *name_dims(__isl_take isl_set *set, builder *b, const 
   return set;
 }
 
-static int build_group(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n,
-                       built *out) {
+static int build_group(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n, built *out) {
   sj_model *m = b->m;
   sj_pstmt *s = calloc(1, sizeof *s);
   s->id = m->nstmts;
@@ -213,8 +212,7 @@ static int build_group(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
 
 static int build_stmt(builder *b, __isl_keep isl_set *context, sj_stmt *st, built *out);
 
-static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n,
-                       built *out) {
+static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n, built *out) {
   built part = {0};
   int only = -1; /* a lone compound child keeps its pending members: perfect nesting */
   int count = 0;
@@ -251,10 +249,10 @@ static int obviously_monotone(const sj_expr *c, const sj_sym *iter, long step) {
   if (c->kind != SJ_E_BINARY) return 0;
   if (c->op == SJ_OP_AND)
     return obviously_monotone(c->args[0], iter, step) && obviously_monotone(c->args[1], iter, step);
-  int left_is_iter = c->args[0]->kind == SJ_E_VAR && c->args[0]->sym == iter &&
-                     !mentions_sym(c->args[1], iter);
-  int right_is_iter = c->args[1]->kind == SJ_E_VAR && c->args[1]->sym == iter &&
-                      !mentions_sym(c->args[0], iter);
+  int left_is_iter =
+      c->args[0]->kind == SJ_E_VAR && c->args[0]->sym == iter && !mentions_sym(c->args[1], iter);
+  int right_is_iter =
+      c->args[1]->kind == SJ_E_VAR && c->args[1]->sym == iter && !mentions_sym(c->args[0], iter);
   int upper = (left_is_iter && (c->op == SJ_OP_LT || c->op == SJ_OP_LE)) ||
               (right_is_iter && (c->op == SJ_OP_GT || c->op == SJ_OP_GE));
   int lower = (left_is_iter && (c->op == SJ_OP_GT || c->op == SJ_OP_GE)) ||
@@ -295,7 +293,8 @@ static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, bui
   sj_model *m = b->m;
   isl_ctx *ctx = m->ctx;
   int d = b->depth;
-  if (d >= MAX_DEPTH) return fail(b, JIT_ERR_UNSUPPORTED, loop->loc, "loops nest deeper than %s", "16");
+  if (d >= MAX_DEPTH)
+    return fail(b, JIT_ERR_UNSUPPORTED, loop->loc, "loops nest deeper than %s", "16");
   b->iters[d] = loop->iter;
   b->iter_pos[loop->iter->id] = d;
   b->depth = d + 1;
@@ -330,7 +329,8 @@ static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, bui
       dom = isl_set_coalesce(dom);
       isl_bool bounded = isl_set_is_bounded(dom);
       if (bounded == isl_bool_false) {
-        fail(b, JIT_ERR_UNSUPPORTED, loop->loc, "the loop over '%s' has no bound", loop->iter->name);
+        fail(b, JIT_ERR_UNSUPPORTED, loop->loc, "the loop over '%s' has no bound",
+             loop->iter->name);
         dom = isl_set_free(dom);
       }
     }
@@ -399,10 +399,14 @@ static int build_if(builder *b, __isl_keep isl_set *context, sj_stmt *st, built 
 
 static int build_stmt(builder *b, __isl_keep isl_set *context, sj_stmt *st, built *out) {
   switch (st->kind) {
-  case SJ_S_FOR: return build_for(b, context, st, out);
-  case SJ_S_IF: return build_if(b, context, st, out);
-  case SJ_S_BLOCK: return build_block(b, context, st->body, st->nbody, out);
-  default: return build_group(b, context, &st, 1, out);
+  case SJ_S_FOR:
+    return build_for(b, context, st, out);
+  case SJ_S_IF:
+    return build_if(b, context, st, out);
+  case SJ_S_BLOCK:
+    return build_block(b, context, st->body, st->nbody, out);
+  default:
+    return build_group(b, context, &st, 1, out);
   }
 }
 
@@ -490,7 +494,8 @@ static int check_bounds(sj_model *m, sj_error *err) {
       if (m->accesses[i].ref->sym != a) continue;
       isl_set *r = isl_map_range(isl_map_copy(m->accesses[i].rel));
       isl_set *out = isl_set_subtract(r, extent_box(m, a, r));
-      if (isl_set_is_empty(out) == isl_bool_false) return report_outside(m, &m->accesses[i], out, err);
+      if (isl_set_is_empty(out) == isl_bool_false)
+        return report_outside(m, &m->accesses[i], out, err);
       isl_set_free(out);
     }
   }

@@ -20,9 +20,9 @@
  * of one block. Locals declared in the run are private to each instance, so the run is
  * one instance of the statement; C order inside the run is kept by printing it whole. */
 typedef struct sj_pstmt {
-  int id;       /* S<id> */
+  int id; /* S<id> */
   char name[16];
-  int depth;    /* number of enclosing loops */
+  int depth;      /* number of enclosing loops */
   sj_sym **iters; /* enclosing iterators, outermost first */
   sj_stmt **body;
   int nbody;
@@ -47,11 +47,11 @@ typedef struct sj_model {
   sj_pstmt **stmts;
   int naccesses;
   sj_access *accesses;
-  isl_union_set *domain;   /* owned: all statement instances */
-  isl_union_map *reads;    /* owned */
-  isl_union_map *writes;   /* owned: every write is a must-write in this subset */
-  isl_schedule *original;  /* owned: the order of the C function */
-  isl_union_map *deps; /* owned: memory-based dependences, what scheduling respects */
+  isl_union_set *domain;  /* owned: all statement instances */
+  isl_union_map *reads;   /* owned */
+  isl_union_map *writes;  /* owned: every write is a must-write in this subset */
+  isl_schedule *original; /* owned: the order of the C function */
+  isl_union_map *deps;    /* owned: memory-based dependences, what scheduling respects */
   /* owned, exact (value-based) relations: NULL until sj_model_exact_dependences */
   isl_union_map *dep_flow, *dep_anti, *dep_output;
   int max_depth;
@@ -83,10 +83,10 @@ int sj_set_dim_range(__isl_keep isl_set *set, int pos, long *lo, long *hi);
  * nests whose loops are all parallel. Folding puts nest i of time step t at k*t + i. */
 typedef struct sj_stencil {
   int is_stencil;
-  int nests;              /* k */
-  const sj_sym *time;     /* the outer loop's iterator */
-  isl_union_map *folded;  /* owned: S[t, s..] -> [k*t + i, s..] */
-  char *why;              /* malloc'd: why the kernel is or is not in stencil form */
+  int nests;             /* k */
+  const sj_sym *time;    /* the outer loop's iterator */
+  isl_union_map *folded; /* owned: S[t, s..] -> [k*t + i, s..] */
+  char *why;             /* malloc'd: why the kernel is or is not in stencil form */
 } sj_stencil;
 int sj_stencil_recognize(sj_model *m, sj_stencil *out);
 void sj_stencil_clear(sj_stencil *s);
@@ -111,7 +111,7 @@ typedef struct sj_kernel_map {
 /* What a schedule decided, for jit_kernel_schedule() and jit_kernel_tile_sizes(). */
 typedef struct sj_plan {
   isl_schedule *schedule; /* owned */
-  int nthreads; /* CPU: threads the schedule was made for */
+  int nthreads;           /* CPU: threads the schedule was made for */
   int ntiles;
   int tile[8];
   char *explain; /* malloc'd text */
@@ -122,8 +122,6 @@ typedef struct sj_plan {
 /* Mark names the schedules put in the tree and the AST walk recognizes. */
 #define SJ_MARK_PARALLEL "sj_parallel" /* the loop below is spread over CPU threads */
 #define SJ_MARK_KERNEL "sj_kernel"     /* the subtree below is one GPU kernel (sj_kernel_map) */
-
-
 
 /* CPU schedule: the original order with the outermost parallel loops of every nest tiled,
  * and the tile loop marked for distribution over nthreads. */

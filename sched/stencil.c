@@ -70,8 +70,8 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
   isl_ctx *ctx = m->ctx;
   for (int i = 0; i < m->nstmts; i++) {
     isl_space *space = isl_set_get_space(m->stmts[i]->domain);
-    isl_pw_aff *pa = isl_union_pw_aff_extract_pw_aff(t, isl_space_map_from_domain_and_range(
-                                                            space, isl_space_set_alloc(ctx, 0, 1)));
+    isl_pw_aff *pa = isl_union_pw_aff_extract_pw_aff(
+        t, isl_space_map_from_domain_and_range(space, isl_space_set_alloc(ctx, 0, 1)));
     pa = isl_pw_aff_scale_val(pa, isl_val_int_from_si(ctx, k));
     pa = isl_pw_aff_add_constant_val(pa, isl_val_int_from_si(ctx, nest[i]));
     isl_union_map *f = isl_union_map_from_map(isl_map_from_pw_aff(pa));
@@ -84,8 +84,8 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
   d = isl_union_map_apply_domain(d, isl_union_map_copy(folded));
   d = isl_union_map_apply_range(d, isl_union_map_copy(folded));
   isl_union_set *delta = isl_union_map_deltas(d);
-  isl_union_set *forward = isl_union_set_from_set(isl_set_lower_bound_si(
-      isl_set_universe(isl_space_set_alloc(ctx, 0, 1)), isl_dim_set, 0, 1));
+  isl_union_set *forward = isl_union_set_from_set(
+      isl_set_lower_bound_si(isl_set_universe(isl_space_set_alloc(ctx, 0, 1)), isl_dim_set, 0, 1));
   isl_bool ok = isl_union_set_is_subset(delta, forward);
   isl_union_set_free(delta);
   isl_union_set_free(forward);

@@ -22,14 +22,14 @@ enum { T = 3, N = 40, M = 37 };
 
 static int failures;
 
-#define CHECK(cond, ...)                                                                         \
-  do {                                                                                           \
-    if (!(cond)) {                                                                               \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                      \
-      fprintf(stderr, __VA_ARGS__);                                                              \
-      fprintf(stderr, "\n");                                                                     \
-      failures++;                                                                                \
-    }                                                                                            \
+#define CHECK(cond, ...)                                                                           \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                                         \
+      fprintf(stderr, __VA_ARGS__);                                                                \
+      fprintf(stderr, "\n");                                                                       \
+      failures++;                                                                                  \
+    }                                                                                              \
   } while (0)
 
 static void fill(float *a, size_t n) {
@@ -80,7 +80,8 @@ static void choice_case(void) {
     CHECK(jit_kernel_compile(ctx, source, NULL, args, 4, &k) == 0, "%s", jit_context_error(ctx));
     CHECK(jit_kernel_code(k, JIT_CODE_PTX) && strstr(jit_kernel_code(k, JIT_CODE_PTX), ".entry"),
           "no PTX entry");
-    CHECK(jit_kernel_code(k, JIT_CODE_HOST) && strstr(jit_kernel_code(k, JIT_CODE_HOST), "__sj_launch"),
+    CHECK(jit_kernel_code(k, JIT_CODE_HOST) &&
+              strstr(jit_kernel_code(k, JIT_CODE_HOST), "__sj_launch"),
           "no host loop");
     CHECK(strstr(jit_kernel_schedule(k), "grid") && strstr(jit_kernel_schedule(k), "block"),
           "the schedule does not show the mapping: %s", jit_kernel_schedule(k));

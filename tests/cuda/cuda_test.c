@@ -44,7 +44,7 @@ static sj_cuda *open_or_die(const char *lib) {
   sj_cuda *c;
   sj_error err = {0};
   if (sj_cuda_open(lib, &c, &err) != JIT_OK) {
-    fprintf(stderr, "sj_cuda_open(%s): %s\n", lib, err.msg);
+    fprintf(stderr, "sj_cuda_open(%s): %s\n", lib ? lib : "default library", err.msg);
     exit(1);
   }
   return c;
