@@ -132,7 +132,7 @@ static int print_code(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node 
     return 0;
   }
   const sj_cuda_props *props = sj_cuda_get_props(k->ctx->cuda);
-  k->ptx = sj_print_ptx(m, ast, props->ptx_version, props->ptx_target);
+  k->ptx = sj_print_ptx(m, ast, props->ptx_version, props->ptx_target, k->ctx->opts.fast_math);
   k->host_code = sj_print_host_c(m, ast);
   (void)err;
   return 0;

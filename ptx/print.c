@@ -35,6 +35,7 @@ typedef struct memo {
 
 typedef struct ptx {
   const sj_model *m;
+  int fast; /* fast math: contraction and approximate division */
   sj_buf out;  /* the module */
   sj_buf body; /* the current kernel's instructions */
   const char *kname;
@@ -597,9 +598,34 @@ static opnd ucond(ptx *x, const sj_expr *e) {
   return p;
 }
 
+static int is_mul(const sj_expr *e, sj_type t) {
+  return e->kind == SJ_E_BINARY && e->op == SJ_OP_MUL && e->type == t;
+}
+
+/* Fast math: a * b + c, c + a * b and a * b - c as one fma (one rounding instead of two). */
+static int contract(ptx *x, const sj_expr *e, opnd *out) {
+  sj_type t = e->type;
+  if (!x->fast || !sj_type_is_float(t) || (e->op != SJ_OP_ADD && e->op != SJ_OP_SUB)) return 0;
+  int left = is_mul(e->args[0], t);
+  if (!left && !(e->op == SJ_OP_ADD && is_mul(e->args[1], t))) return 0;
+  const sj_expr *mul = e->args[left ? 0 : 1], *other = e->args[left ? 1 : 0];
+  opnd a = in_reg(x, uval(x, mul->args[0]), t), b = uval(x, mul->args[1]);
+  opnd c = uval(x, other);
+  if (e->op == SJ_OP_SUB) {
+    opnd n = fresh(x, cls_of(t));
+    emit(x, "neg.%s %s, %s", ty(t), n.s, in_reg(x, c, t).s);
+    c = n;
+  }
+  *out = fresh(x, cls_of(t));
+  emit(x, "fma.rn.%s %s, %s, %s, %s", ty(t), out->s, a.s, b.s, c.s);
+  return 1;
+}
+
 static opnd arith(ptx *x, const sj_expr *e) {
   sj_type t = e->type;
   int fl = sj_type_is_float(t);
+  opnd fused;
+  if (contract(x, e, &fused)) return fused;
   const char *op;
   switch (e->op) {
   case SJ_OP_ADD:
@@ -1148,10 +1174,11 @@ static const sj_walk_ops module_ops = {host_for,  NULL,    host_for_end, host_if
                                        host_stmt, nothing, nothing,      nothing, entry};
 
 char *sj_print_ptx(const sj_model *m, __isl_keep isl_ast_node *ast, const char *version,
-                   const char *target) {
+                   const char *target, int fast_math) {
   ptx x;
   memset(&x, 0, sizeof x);
   x.m = m;
+  x.fast = fast_math;
   int n = m->fn->narrays + m->fn->nparams + m->fn->nlocals + 1;
   x.array_base = calloc((size_t)n, sizeof *x.array_base);
   x.written = calloc((size_t)n, sizeof *x.written);

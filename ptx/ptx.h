@@ -9,8 +9,10 @@
 /* The module with one .entry per kernel mark of ast, named <function>_k<id>. Kernel
  * parameters, in order: every array (u64 device pointer, by array id), every floating
  * scalar (parameter order), then the host iterators sj_ast_kernel_host_iters lists (s64).
- * version and target are the operands of .version and .target. malloc'd; deterministic. */
+ * version and target are the operands of .version and .target. fast_math contracts
+ * a * b + c into fma and divides f32 with div.full (2 ulp): results may then differ from C.
+ * malloc'd; deterministic. */
 char *sj_print_ptx(const sj_model *m, __isl_keep isl_ast_node *ast, const char *version,
-                   const char *target);
+                   const char *target, int fast_math);
 
 #endif

@@ -2,7 +2,9 @@
  * give a clean error that names the failed call and leave the caller's arrays untouched;
  * the driver's JIT log reaches the user; the device choice is explained.
  *
- * usage: device_test alloc|load|launch|choice   (the failure cases run with JIT_EMU_FAIL) */
+ * usage: device_test alloc|load|launch|choice|fastmath  (failures run with JIT_EMU_FAIL) */
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,9 +106,58 @@ static void choice_case(void) {
   jit_context_destroy(autoctx);
 }
 
+/* Fast math on the GPU path: contraction into fma changes rounding, so results may differ
+ * from C; exact mode must not contract. The kernel is a convex combination (weights 0.3,
+ * 0.4, 0.3, not powers of two, so products do round) of values in [0, 1): each fma skips
+ * one rounding of a product, an error of at most FLT_EPSILON * max|A| per fma, two per
+ * point and step, and a convex combination does not amplify earlier errors. So after T steps
+ * |fast - exact| <= 2 * T * FLT_EPSILON * max|A|; the test allows twice that. */
+static void fast_math_case(void) {
+  static const char *smooth =
+      "void smooth(int T, int N, float A[2][N]) {\n"
+      "  for (int t = 0; t < T; t++)\n"
+      "    for (int i = 1; i < N - 1; i++)\n"
+      "      A[(t+1)%2][i] = 0.3f * A[t%2][i-1] + 0.4f * A[t%2][i] + 0.3f * A[t%2][i+1];\n"
+      "}\n";
+  enum { STEPS = 20, LEN = 1000 };
+  float *exact = malloc(2 * LEN * sizeof *exact), *fast = malloc(2 * LEN * sizeof *fast);
+  fill(exact, 2 * LEN);
+  memcpy(fast, exact, 2 * LEN * sizeof *fast);
+  jit_context *ctx = jit_context_create(JIT_DEVICE_EMU), *fctx = jit_context_create(JIT_DEVICE_EMU);
+  CHECK(ctx && fctx, "emu context: %s", jit_last_error());
+  if (!ctx || !fctx) return;
+  jit_options opts = {0};
+  opts.fast_math = 1;
+  jit_context_set_options(fctx, &opts);
+  jit_arg a[] = {JIT_INT(STEPS), JIT_INT(LEN), JIT_PTR(exact)};
+  jit_arg b[] = {JIT_INT(STEPS), JIT_INT(LEN), JIT_PTR(fast)};
+  jit_kernel *ke, *kf;
+  CHECK(jit_kernel_compile(ctx, smooth, NULL, a, 3, &ke) == 0, "%s", jit_context_error(ctx));
+  CHECK(jit_kernel_compile(fctx, smooth, NULL, b, 3, &kf) == 0, "%s", jit_context_error(fctx));
+  CHECK(!strstr(jit_kernel_code(ke, JIT_CODE_PTX), "fma"), "exact mode contracted");
+  CHECK(strstr(jit_kernel_code(kf, JIT_CODE_PTX), "fma.rn.f32"), "fast math did not contract");
+  CHECK(jit_kernel_run(ke, a, 3) == 0, "%s", jit_context_error(ctx));
+  CHECK(jit_kernel_run(kf, b, 3) == 0, "%s", jit_context_error(fctx));
+  double worst = 0;
+  for (int i = 0; i < 2 * LEN; i++) {
+    double d = fabs((double)fast[i] - (double)exact[i]);
+    if (d > worst) worst = d;
+  }
+  double bound = 4.0 * STEPS * FLT_EPSILON; /* max|A| < 1 */
+  CHECK(worst <= bound, "fast math differs by %g, bound %g", worst, bound);
+  CHECK(worst > 0, "fast math gave the exact result: the fma was not fused");
+  printf("fast math: largest difference %g (bound %g)\n", worst, bound);
+  jit_kernel_release(ke);
+  jit_kernel_release(kf);
+  jit_context_destroy(ctx);
+  jit_context_destroy(fctx);
+  free(exact);
+  free(fast);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: device_test alloc|load|launch|choice\n");
+    fprintf(stderr, "usage: device_test alloc|load|launch|choice|fastmath\n");
     return 2;
   }
   if (!strcmp(argv[1], "alloc"))
@@ -115,6 +166,8 @@ int main(int argc, char **argv) {
     failure_case("cuModuleLoadDataEx");
   else if (!strcmp(argv[1], "launch"))
     failure_case("cuLaunchKernel");
+  else if (!strcmp(argv[1], "fastmath"))
+    fast_math_case();
   else
     choice_case();
   printf("%s\n", failures ? "FAILED" : "ok");
