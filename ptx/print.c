@@ -780,6 +780,8 @@ static opnd point_valid(ptx *x, __isl_keep isl_ast_node *loop) {
   return p;
 }
 
+static void hoist_addresses(ptx *x, __isl_keep isl_ast_node *loop);
+
 /* Point u of the unrolled member, run only where it lies in the loop. */
 static void guarded_copy(ptx *x, __isl_keep isl_ast_node *loop, int u) {
   x->nmemos = x->unroll_memos; /* each guarded copy starts from what dominates it */
@@ -818,6 +820,7 @@ static int mapped_begin(ptx *x, __isl_keep isl_ast_node *loop, int member) {
   x->unroll_memos = x->nmemos;
   x->unroll_full = !strcmp(step.s, "1");
   if (!x->unroll_full) { /* a strided loop: every point guarded */
+    hoist_addresses(x, loop);
     guarded_copy(x, loop, 0);
     return k->ppt;
   }
@@ -857,8 +860,8 @@ static int mentions_depth(__isl_keep isl_ast_expr *e, int depth) {
 
 typedef struct reduce_scan {
   ptx *x;
-  int depth, level;
-  long step; /* the loop's increment */
+  int depth, level; /* level < 0: hoist the addresses only, the loop is unrolled */
+  long step;        /* the loop's increment */
   int inner_loop;
 } reduce_scan;
 
@@ -895,7 +898,7 @@ static void reduce_access(reduce_scan *r, const sj_expr *ref) {
     if (!strcmp(terms[i].reg.s, reg_opnd(B64, x->iter[r->depth]).s)) coef = terms[i].coef;
   char where[96];
   opnd p = address(x, ref, where, sizeof where); /* now in the preheader, memoized */
-  if (!coef || p.s[1] != 'r' || p.s[2] != 'd') return;
+  if (r->level < 0 || !coef || p.s[1] != 'r' || p.s[2] != 'd') return;
   int reg = atoi(p.s + 3), *count = &x->nreduced[r->level];
   for (int i = 0; i < *count; i++)
     if (x->reduced_reg[r->level][i] == reg) return;
@@ -949,6 +952,21 @@ static void reduce_loop(ptx *x, __isl_keep isl_ast_node *loop, int depth, int le
   isl_ast_node_free(body);
 }
 
+/* Before the guarded copies of an unrolled loop: their addresses, computed once and shared
+ * (they differ only in the immediate), so each guard covers little more than loads and
+ * stores. */
+static void hoist_addresses(ptx *x, __isl_keep isl_ast_node *loop) {
+  reduce_scan r = {x, sj_ast_loop_depth(loop), -1, 0, 0};
+  long off = x->iter_off[r.depth];
+  x->iter_off[r.depth] = 0;
+  isl_ast_node *body = isl_ast_node_for_get_body(loop);
+  isl_ast_node_foreach_descendant_top_down(body, find_inner_loop, &r.inner_loop);
+  if (!r.inner_loop) isl_ast_node_foreach_descendant_top_down(body, scan_loop, &r);
+  isl_ast_node_free(body);
+  x->iter_off[r.depth] = off;
+  x->unroll_memos = x->nmemos;
+}
+
 static int for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, int member) {
   ptx *x = t;
   if (kind == SJ_LOOP_MAPPED) return mapped_begin(x, loop, member);
@@ -983,6 +1001,8 @@ static void for_copy(void *t, __isl_keep isl_ast_node *loop, int copy) {
   if (x->unroll_full && copy == ppt) {
     emit(x, "bra.uni $L__%s_%d", x->kname, x->unroll_end);
     place_label(x, x->unroll_partial);
+    x->nmemos = x->unroll_memos; /* nothing of the full path is known here */
+    hoist_addresses(x, loop);
   } else {
     place_label(x, x->unroll_skip);
   }
@@ -1100,6 +1120,43 @@ static void mark_written(ptx *x, __isl_keep isl_ast_node *mark) {
   isl_ast_node_foreach_descendant_top_down(mark, find_writes, x);
 }
 
+/* Guards as predicates where the guarded code is short: `@!p bra L; a; b; L:` becomes
+ * `@p a; @p b;` when the few instructions between carry no predicate, branch or label and
+ * nothing else jumps to L. Longer guarded code keeps its branch. */
+static char *predicate_short_guards(char *body) {
+  enum { MAX_GUARDED = 6 };
+  int n = 0;
+  for (char *c = body; *c; c++) n += *c == '\n';
+  char **lines = malloc((size_t)(n + 1) * sizeof *lines);
+  int count = 0;
+  for (char *c = strtok(body, "\n"); c; c = strtok(NULL, "\n")) lines[count++] = c;
+  sj_buf out = {0};
+  for (int i = 0; i < count; i++) {
+    char pred[32], label[96];
+    int j = i + 1;
+    if (sscanf(lines[i], "\t@!%31[%a-z0-9] bra %95[^;];", pred, label) == 2) {
+      size_t len = strlen(label);
+      while (j < count && j - i - 1 <= MAX_GUARDED && lines[j][0] == '\t' &&
+             !strchr(lines[j], '@') && !strstr(lines[j], "bra"))
+        j++;
+      int uses = 0;
+      for (int k = 0; k < count; k++) {
+        const char *at = strstr(lines[k], label);
+        uses += at && k != j && (at[len] == ';' || at[len] == ':');
+      }
+      if (j < count && j > i + 1 && !strncmp(lines[j], label, len) && lines[j][len] == ':' &&
+          uses == 1) {
+        for (int k = i + 1; k < j; k++) sj_buf_printf(&out, "\t@%s %s\n", pred, lines[k] + 1);
+        i = j;
+        continue;
+      }
+    }
+    sj_buf_printf(&out, "%s\n", lines[i]);
+  }
+  free(lines);
+  return sj_buf_take(&out);
+}
+
 static void entry(void *t, __isl_keep isl_ast_node *mark, const sj_kernel_map *k) {
   ptx *x = t;
   const sj_func *fn = x->m->fn;
@@ -1149,7 +1206,9 @@ static void entry(void *t, __isl_keep isl_ast_node *mark, const sj_kernel_map *k
     if (x->nreg[c])
       sj_buf_printf(&x->out, "\t.reg %s %s<%d>;\n", reg_type[c], reg_prefix[c], x->nreg[c] + 1);
   sj_buf_puts(&x->out, "\n");
-  sj_buf_puts(&x->out, x->body.data ? x->body.data : "");
+  char *body = predicate_short_guards(x->body.data ? x->body.data : (char[1]){0});
+  sj_buf_puts(&x->out, body);
+  free(body);
   sj_buf_puts(&x->out, "}\n");
   sj_buf_free(&x->body);
   sj_buf_free(&params);
