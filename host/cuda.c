@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "stenciljit.h"
 
@@ -290,13 +291,18 @@ const sj_cuda_props *sj_cuda_get_props(const sj_cuda *c) {
   return &c->props;
 }
 
+/* The environment's choice, else the build tree's library while it exists (tests, a
+ * library used from its build), else the installed one. Never NULL: that would make
+ * sj_cuda_open load the real driver. */
 const char *sj_cuda_emulator_path(void) {
   const char *env = getenv("JIT_EMU_LIBRARY");
   if (env && *env) return env;
 #ifdef SJ_EMU_LIBRARY
-  return SJ_EMU_LIBRARY;
+  if (access(SJ_EMU_LIBRARY, R_OK) == 0) return SJ_EMU_LIBRARY;
+#endif
+#ifdef SJ_EMU_INSTALLED
+  return SJ_EMU_INSTALLED;
 #else
-  /* Never NULL: that would make sj_cuda_open load the real driver. Let dlopen search. */
   return "libstenciljit_cudaemu.so";
 #endif
 }
