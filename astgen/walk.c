@@ -138,13 +138,17 @@ static void walk(walker *w, __isl_keep isl_ast_node *node) {
   }
   isl_ast_node *child;
   switch (isl_ast_node_get_type(node)) {
-  case isl_ast_node_for:
-    w->ops->for_begin(w->t, node, SJ_LOOP_SEQUENTIAL, 0);
+  case isl_ast_node_for: {
+    int copies = w->ops->for_begin(w->t, node, SJ_LOOP_SEQUENTIAL, 0);
     child = isl_ast_node_for_get_body(node);
-    walk(w, child);
+    for (int c = 0; c < copies; c++) {
+      if (c) w->ops->for_copy(w->t, node, c);
+      walk(w, child);
+    }
     isl_ast_node_free(child);
     w->ops->for_end(w->t, node, SJ_LOOP_SEQUENTIAL);
     break;
+  }
   case isl_ast_node_if:
     if_begin(w, node);
     child = isl_ast_node_if_get_then_node(node);

@@ -25,7 +25,22 @@ typedef struct hoisted {
   const sj_expr *ref;
   isl_id *inner; /* the loop's iterator */
   int var;
+  long stride; /* pointer loops: elements the access moves per unit of the iterator */
 } hoisted;
+
+/* An innermost sequential loop whose accesses all move by constant strides runs on
+ * pointers (__sj_p<var>, advanced each iteration) with its body unrolled UNROLL times and
+ * a remainder loop: TinyCC keeps no values in registers, so each saved add counts. */
+enum { UNROLL = 4 };
+
+typedef struct pointer_loop {
+  int active;
+  int first, count; /* its accesses in the hoisted table */
+  long step;        /* the loop's increment */
+  const char *op;   /* "<=" or "<" against __sj_ub_<iterator> */
+  char iter[32];    /* the iterator's name */
+  int copy;         /* 0 .. UNROLL - 1 in the unrolled loop, UNROLL in the remainder */
+} pointer_loop;
 
 typedef struct cgen {
   const sj_model *m;
@@ -36,6 +51,7 @@ typedef struct cgen {
   hoisted *hoist;
   int nhoist, nvars;
   int host; /* GPU host code: statements live in kernels, nothing to hoist */
+  pointer_loop ptr;
 } cgen;
 
 static void line(cgen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -73,8 +89,13 @@ static void iexpr(cgen *g, __isl_keep isl_ast_expr *e) {
   }
   case isl_ast_expr_id: {
     isl_id *id = isl_ast_expr_get_id(e);
-    sj_buf_printf(b, "__sj_%s", isl_id_get_name(id));
+    const char *name = isl_id_get_name(id);
     isl_id_free(id);
+    int copy = g->ptr.active && !strcmp(name, g->ptr.iter) ? g->ptr.copy % UNROLL : 0;
+    if (copy)
+      sj_buf_printf(b, "(__sj_%s + %ldL)", name, copy * g->ptr.step);
+    else
+      sj_buf_printf(b, "__sj_%s", name);
     return;
   }
   default:
@@ -201,54 +222,80 @@ static int varies(const sj_sym *iter, void *user) {
 }
 
 /* Whether the value of iterator atom is the loop iterator inner plus a constant *k. */
-static int inner_plus_constant(cgen *g, const sj_expr *atom, isl_id *inner, long *k) {
-  if (atom->kind != SJ_E_VAR || atom->sym->kind != SJ_SYM_ITER) return 0;
-  isl_ast_expr *arg = isl_ast_expr_op_get_arg(g->call, iter_arg(g->stmt, atom->sym));
-  isl_ast_expr *x = NULL, *c = NULL;
-  int ok = 0;
-  *k = 0;
-  if (isl_ast_expr_get_type(arg) == isl_ast_expr_id) {
-    x = isl_ast_expr_copy(arg);
-  } else if (isl_ast_expr_get_type(arg) == isl_ast_expr_op &&
-             isl_ast_expr_op_get_type(arg) == isl_ast_expr_op_add) {
-    x = isl_ast_expr_op_get_arg(arg, 0);
-    c = isl_ast_expr_op_get_arg(arg, 1);
-  }
-  if (x && isl_ast_expr_get_type(x) == isl_ast_expr_id &&
-      (!c || isl_ast_expr_get_type(c) == isl_ast_expr_int)) {
-    isl_id *id = isl_ast_expr_get_id(x);
-    ok = id == inner;
-    isl_id_free(id);
-    if (ok && c) {
-      isl_val *v = isl_ast_expr_get_val(c);
-      *k = isl_val_get_num_si(v);
+/* The coefficient of inner in the sum e when e is linear in it (0 if e is free of it), or
+ * -1 when inner occurs in e otherwise (under a division, a min, ...). */
+static long inner_coefficient(__isl_keep isl_ast_expr *e, __isl_keep isl_id *inner) {
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_id) return mentions(e, inner);
+  if (!mentions(e, inner)) return 0;
+  enum isl_ast_expr_op_type op = isl_ast_expr_op_get_type(e);
+  isl_ast_expr *a = isl_ast_expr_op_get_arg(e, 0);
+  isl_ast_expr *b = isl_ast_expr_op_get_n_arg(e) > 1 ? isl_ast_expr_op_get_arg(e, 1) : NULL;
+  long ca = inner_coefficient(a, inner), cb = b ? inner_coefficient(b, inner) : 0, c = -1;
+  if (ca >= 0 && cb >= 0) {
+    if (op == isl_ast_expr_op_add) c = ca + cb;
+    if (op == isl_ast_expr_op_sub && cb == 0) c = ca; /* keep coefficients positive */
+    if (op == isl_ast_expr_op_mul && isl_ast_expr_get_type(a) == isl_ast_expr_int) {
+      isl_val *v = isl_ast_expr_get_val(a);
+      long k = isl_val_get_num_si(v);
       isl_val_free(v);
+      c = k > 0 ? k * cb : -1;
     }
   }
-  isl_ast_expr_free(x);
-  isl_ast_expr_free(c);
+  isl_ast_expr_free(a);
+  isl_ast_expr_free(b);
+  return c;
+}
+
+/* The iterator atom's value as coefficient * inner + rest, rest free of inner: prints rest
+ * (terms of the sum without inner) when print is set. Returns the coefficient, or 0 when
+ * the atom is not such an iterator. */
+static long split_iterator(cgen *g, const sj_expr *atom, isl_id *inner) {
+  if (atom->kind != SJ_E_VAR || atom->sym->kind != SJ_SYM_ITER) return 0;
+  isl_ast_expr *arg = isl_ast_expr_op_get_arg(g->call, iter_arg(g->stmt, atom->sym));
+  long c = inner_coefficient(arg, inner);
   isl_ast_expr_free(arg);
-  return ok;
+  return c > 0 ? c : 0;
+}
+
+/* Prints the terms of the sum e that do not involve inner, as a long. */
+static void print_rest(cgen *g, __isl_keep isl_ast_expr *e, __isl_keep isl_id *inner, int sign) {
+  enum isl_ast_expr_op_type op = isl_ast_expr_get_type(e) == isl_ast_expr_op
+                                     ? isl_ast_expr_op_get_type(e)
+                                     : isl_ast_expr_op_error;
+  if (op == isl_ast_expr_op_add || op == isl_ast_expr_op_sub) {
+    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, 0), *b = isl_ast_expr_op_get_arg(e, 1);
+    print_rest(g, a, inner, sign);
+    print_rest(g, b, inner, op == isl_ast_expr_op_sub ? -sign : sign);
+    isl_ast_expr_free(a);
+    isl_ast_expr_free(b);
+    return;
+  }
+  if (mentions(e, inner)) return;
+  sj_buf_puts(&g->out, sign > 0 ? " + " : " - ");
+  iexpr(g, e);
 }
 
 /* The terms of ref's offset that vary with inner (part = 1) or not (part = 0); inner NULL
- * prints them all. A term coef * (inner + k) contributes coef * inner to the varying part
- * and coef * k to the invariant one, so the subscript in the loop is just a sum. */
+ * prints them all. An iterator whose value is a * inner + rest contributes coef * a * inner
+ * to the varying part and coef * rest to the invariant one, so the subscript in the loop
+ * is just a sum. */
 static void offset_terms(cgen *g, const sj_expr *ref, isl_id *inner, int part) {
   sj_linear lin;
   sj_linearize(ref, g->m->extents[ref->sym->id], g->m->shape, &lin);
   dep_query q = {g, inner};
-  long constant = lin.constant, k;
-  for (int i = 0; inner && i < lin.n; i++)
-    if (inner_plus_constant(g, lin.terms[i].atom, inner, &k)) constant += lin.terms[i].coef * k;
-  if (part == 0 || !inner) sj_buf_printf(&g->out, "%ldL", inner ? constant : lin.constant);
+  if (part == 0 || !inner) sj_buf_printf(&g->out, "%ldL", lin.constant);
   for (int i = 0; i < lin.n; i++) {
     const sj_term *t = &lin.terms[i];
-    if (inner && inner_plus_constant(g, t->atom, inner, &k)) {
+    long a = inner ? split_iterator(g, t->atom, inner) : 0;
+    if (a) {
       if (part == 1) {
-        sj_buf_puts(&g->out, " + ");
-        if (t->coef != 1) sj_buf_printf(&g->out, "%ldL * ", t->coef);
-        sj_buf_printf(&g->out, "__sj_%s", isl_id_get_name(inner));
+        sj_buf_printf(&g->out, " + %ldL * __sj_%s", t->coef * a, isl_id_get_name(inner));
+      } else {
+        isl_ast_expr *arg = isl_ast_expr_op_get_arg(g->call, iter_arg(g->stmt, t->atom->sym));
+        sj_buf_printf(&g->out, " + %ldL * (0L", t->coef);
+        print_rest(g, arg, inner, 1);
+        sj_buf_puts(&g->out, ")");
+        isl_ast_expr_free(arg);
       }
       continue;
     }
@@ -268,11 +315,31 @@ static const hoisted *find_hoisted(const cgen *g, const sj_expr *ref) {
   return NULL;
 }
 
+/* The stride of ref along inner: the coefficients of its terms that are inner plus a
+ * constant. *ok becomes 0 when another term varies with inner. */
+static long access_stride(cgen *g, const sj_expr *ref, isl_id *inner, int *ok) {
+  sj_linear lin;
+  sj_linearize(ref, g->m->extents[ref->sym->id], g->m->shape, &lin);
+  dep_query q = {g, inner};
+  long stride = 0, a;
+  for (int i = 0; i < lin.n; i++) {
+    if ((a = split_iterator(g, lin.terms[i].atom, inner)))
+      stride += lin.terms[i].coef * a;
+    else if (sj_expr_depends(lin.terms[i].atom, varies, &q))
+      *ok = 0;
+  }
+  sj_linear_free(&lin);
+  return stride;
+}
+
 static void hoist_refs(cgen *g, const sj_expr *e, isl_id *inner) {
   if (e->kind == SJ_E_INDEX) {
     g->hoist = realloc(g->hoist, (g->nhoist + 1) * sizeof *g->hoist);
     hoisted *h = &g->hoist[g->nhoist++];
-    *h = (hoisted){g->call, e, inner, g->nvars++};
+    int steady = 1;
+    long stride = access_stride(g, e, inner, &steady);
+    if (!steady) g->ptr.count = -1; /* an access moves irregularly: no pointer loop */
+    *h = (hoisted){g->call, e, inner, g->nvars++, stride};
     sj_buf_printf(&g->out, "%*sconst long __sj_o%d = ", 2 * g->indent, "", h->var);
     offset_terms(g, e, inner, 0);
     sj_buf_puts(&g->out, ";\n");
@@ -304,25 +371,41 @@ static isl_bool scan_user(__isl_keep isl_ast_node *node, void *user) {
 }
 
 /* Before an innermost loop: the invariant part of every access offset inside it. */
-static void hoist_loop(cgen *g, __isl_keep isl_ast_node *loop, __isl_keep isl_id *iter) {
+/* Returns whether the loop is innermost and all its accesses move by constant strides. */
+static int hoist_loop(cgen *g, __isl_keep isl_ast_node *loop, __isl_keep isl_id *iter) {
   isl_ast_node *body = isl_ast_node_for_get_body(loop);
   hoist_scan h = {g, NULL, 0};
   isl_ast_node_foreach_descendant_top_down(body, scan_user, &h);
+  g->ptr.first = g->nhoist;
+  g->ptr.count = 0;
   if (!h.inner_loop) {
     h.inner = iter;
     isl_ast_node_foreach_descendant_top_down(body, scan_user, &h);
   }
   isl_ast_node_free(body);
+  if (h.inner_loop || g->ptr.count < 0) return 0;
+  g->ptr.count = g->nhoist - g->ptr.first;
+  for (int i = g->ptr.first; i < g->nhoist; i++)
+    if (g->hoist[i].stride) return 1;
+  return 0; /* nothing moves: no pointer to advance */
 }
 
-static void print_offset(cgen *g, const sj_expr *ref) {
+/* ref's element: a[offset], or p[constant] in a pointer loop. */
+static void print_element(cgen *g, const sj_expr *ref) {
   const hoisted *h = find_hoisted(g, ref);
-  if (!h) {
-    offset_terms(g, ref, NULL, 0);
+  if (h && h->stride && g->ptr.active) {
+    sj_buf_printf(&g->out, "__sj_p%d[%ld]", h->var,
+                  (g->ptr.copy % UNROLL) * h->stride * g->ptr.step);
     return;
   }
-  sj_buf_printf(&g->out, "__sj_o%d", h->var);
-  offset_terms(g, ref, h->inner, 1);
+  sj_buf_printf(&g->out, "__sj_a%d[", ref->sym->id);
+  if (!h) {
+    offset_terms(g, ref, NULL, 0);
+  } else {
+    sj_buf_printf(&g->out, "__sj_o%d", h->var);
+    offset_terms(g, ref, h->inner, 1);
+  }
+  sj_buf_puts(&g->out, "]");
 }
 
 /* --- the user's expressions --- */
@@ -361,9 +444,7 @@ static void uexpr(cgen *g, const sj_expr *e) {
     }
     return;
   case SJ_E_INDEX:
-    sj_buf_printf(b, "__sj_a%d[", e->sym->id);
-    print_offset(g, e);
-    sj_buf_puts(b, "]");
+    print_element(g, e);
     return;
   case SJ_E_UNARY:
     sj_buf_printf(b, "(%c", e->op);
@@ -439,46 +520,95 @@ static int for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, 
   isl_ast_expr *cond = isl_ast_node_for_get_cond(loop);
   isl_ast_expr *inc = isl_ast_node_for_get_inc(loop);
   isl_id *iter = isl_ast_expr_get_id(it);
+  const char *name = isl_id_get_name(iter);
   sj_buf *b = &g->out;
   line(g, "{");
   g->indent++;
-  if (!g->host) hoist_loop(g, loop, iter);
+  int pointers = !g->host && hoist_loop(g, loop, iter) && kind == SJ_LOOP_SEQUENTIAL &&
+                 isl_ast_expr_get_type(inc) == isl_ast_expr_int;
   const char *op = NULL;
   isl_ast_expr *bound = loop_bound(cond, &op);
   if (bound) {
-    sj_buf_printf(b, "%*sconst long __sj_ub_%s = ", 2 * g->indent, "", isl_id_get_name(iter));
+    sj_buf_printf(b, "%*sconst long __sj_ub_%s = ", 2 * g->indent, "", name);
     iexpr(g, bound);
     sj_buf_puts(b, ";\n");
   }
-  sj_buf_printf(b, "%*sfor (long ", 2 * g->indent, "");
-  iexpr(g, it);
-  sj_buf_puts(b, " = ");
-  iexpr(g, init);
-  if (distributed) {
-    sj_buf_puts(b, " + __sj_tid * ");
-    iexpr(g, inc);
-  }
-  sj_buf_puts(b, "; ");
-  if (bound) {
-    iexpr(g, it);
-    sj_buf_printf(b, " %s __sj_ub_%s", op, isl_id_get_name(iter));
+  if (pointers && bound) {
+    isl_val *v = isl_ast_expr_get_val(inc);
+    pointer_loop *pl = &g->ptr;
+    pl->step = isl_val_get_num_si(v);
+    isl_val_free(v);
+    pl->op = op;
+    snprintf(pl->iter, sizeof pl->iter, "%s", name);
+    sj_buf_printf(b, "%*slong __sj_%s = ", 2 * g->indent, "", name);
+    iexpr(g, init);
+    sj_buf_puts(b, ";\n");
+    for (int i = pl->first; i < pl->first + pl->count; i++) {
+      const hoisted *h = &g->hoist[i];
+      if (!h->stride) continue;
+      const sj_sym *a = h->ref->sym;
+      line(g, "%s%s *__sj_p%d = __sj_a%d + __sj_o%d + %ldL * __sj_%s;", a->is_const ? "const " : "",
+           sj_type_name(a->type), h->var, a->id, h->var, h->stride, name);
+    }
+    line(g, "for (; __sj_%s + %ldL %s __sj_ub_%s; __sj_%s += %ldL) {", name,
+         (UNROLL - 1) * pl->step, op, name, name, UNROLL * pl->step);
+    pl->active = 1;
+    pl->copy = 0;
   } else {
-    iexpr(g, cond);
+    sj_buf_printf(b, "%*sfor (long ", 2 * g->indent, "");
+    iexpr(g, it);
+    sj_buf_puts(b, " = ");
+    iexpr(g, init);
+    if (distributed) {
+      sj_buf_puts(b, " + __sj_tid * ");
+      iexpr(g, inc);
+    }
+    sj_buf_puts(b, "; ");
+    if (bound) {
+      iexpr(g, it);
+      sj_buf_printf(b, " %s __sj_ub_%s", op, name);
+    } else {
+      iexpr(g, cond);
+    }
+    sj_buf_puts(b, "; ");
+    iexpr(g, it);
+    sj_buf_puts(b, " += ");
+    if (distributed) sj_buf_puts(b, "__sj_nth * ");
+    iexpr(g, inc);
+    sj_buf_puts(b, ") {\n");
   }
-  sj_buf_puts(b, "; ");
-  iexpr(g, it);
-  sj_buf_puts(b, " += ");
-  if (distributed) sj_buf_puts(b, "__sj_nth * ");
-  iexpr(g, inc);
-  sj_buf_puts(b, ") {\n");
   g->indent++;
+  int copies = g->ptr.active ? UNROLL + 1 : 1;
   isl_ast_expr_free(it);
   isl_ast_expr_free(init);
   isl_ast_expr_free(cond);
   isl_ast_expr_free(inc);
   isl_ast_expr_free(bound);
   isl_id_free(iter);
-  return 1;
+  return copies;
+}
+
+/* The pointers of a pointer loop move on by copies iterations. */
+static void advance_pointers(cgen *g, int copies) {
+  const pointer_loop *pl = &g->ptr;
+  for (int i = pl->first; i < pl->first + pl->count; i++)
+    if (g->hoist[i].stride)
+      line(g, "__sj_p%d += %ldL;", g->hoist[i].var, copies * g->hoist[i].stride * pl->step);
+}
+
+/* Copies 1 .. UNROLL-1 continue the unrolled body; copy UNROLL is the remainder loop. */
+static void for_copy(void *t, __isl_keep isl_ast_node *loop, int copy) {
+  cgen *g = t;
+  pointer_loop *pl = &g->ptr;
+  (void)loop;
+  pl->copy = copy;
+  if (copy < UNROLL) return;
+  advance_pointers(g, UNROLL);
+  g->indent--;
+  line(g, "}");
+  line(g, "for (; __sj_%s %s __sj_ub_%s; __sj_%s += %ldL) {", pl->iter, pl->op, pl->iter, pl->iter,
+       pl->step);
+  g->indent++;
 }
 
 static void close_brace(void *t) {
@@ -488,7 +618,12 @@ static void close_brace(void *t) {
 }
 
 static void for_end(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind) {
+  cgen *g = t;
   (void)loop, (void)kind;
+  if (g->ptr.active) {
+    advance_pointers(g, 1);
+    g->ptr.active = 0;
+  }
   close_brace(t);
   close_brace(t);
 }
@@ -538,12 +673,12 @@ static void launch(void *t, __isl_keep isl_ast_node *mark, const sj_kernel_map *
   sj_buf_printf(&g->out, "}; if (__sj_launch(__sj_rt, %d, __sj_h + 1)) return 1; }\n", k->id);
 }
 
-static const sj_walk_ops host_ops = {for_begin,   NULL,        for_end, if_begin,
+static const sj_walk_ops host_ops = {for_begin,   for_copy,    for_end, if_begin,
                                      if_else,     close_brace, stmt,    single_begin,
                                      close_brace, barrier,     launch};
 
 char *sj_print_host_c(const sj_model *m, __isl_keep isl_ast_node *ast) {
-  cgen g = {m, {0}, 0, NULL, NULL, NULL, 0, 0, 1};
+  cgen g = {m, {0}, 0, NULL, NULL, NULL, 0, 0, 1, {0}};
   line(&g, "/* generated by stenciljit: the host loop of '%s' */", m->fn->name);
   line(&g, "int __sj_launch(void *, int, const long *);");
   line(&g, "int __sj_host(void *__sj_rt) {");
@@ -555,7 +690,7 @@ char *sj_print_host_c(const sj_model *m, __isl_keep isl_ast_node *ast) {
   return sj_buf_take(&g.out);
 }
 
-static const sj_walk_ops c_ops = {for_begin,   NULL,        for_end, if_begin,
+static const sj_walk_ops c_ops = {for_begin,   for_copy,    for_end, if_begin,
                                   if_else,     close_brace, stmt,    single_begin,
                                   close_brace, barrier,     NULL};
 
@@ -577,7 +712,7 @@ static void declare_params(cgen *g) {
 }
 
 char *sj_print_c(const sj_model *m, __isl_keep isl_ast_node *ast) {
-  cgen g = {m, {0}, 0, NULL, NULL, NULL, 0, 0, 0};
+  cgen g = {m, {0}, 0, NULL, NULL, NULL, 0, 0, 0, {0}};
   line(&g, "/* generated by stenciljit from '%s' */", m->fn->name);
   line(&g, "double sqrt(double); float sqrtf(float); double fabs(double); float fabsf(float);");
   line(&g, "double fmin(double, double); float fminf(float, float);");

@@ -36,7 +36,7 @@ static int first_parallel(cpu_state *st, __isl_keep isl_schedule_node *band, int
 static long tile_size(int member, int n, long extent, int nthreads) {
   if (extent < 1) extent = 1;
   if (member == 0) return (extent + nthreads - 1) / nthreads;
-  long cap = member == n - 1 ? 1024 : 16;
+  long cap = member == n - 1 ? extent : 16; /* rows whole: pointer loops run long */
   return extent < cap ? extent : cap;
 }
 
