@@ -133,3 +133,30 @@ const char *sj_func_name(sj_func_id fn) {
 int sj_type_is_float(sj_type t) {
   return t == SJ_TY_FLOAT || t == SJ_TY_DOUBLE;
 }
+
+int sj_expr_key(const sj_expr *e, char *buf, size_t size) {
+  int n;
+  switch (e->kind) {
+  case SJ_E_INT:
+    n = snprintf(buf, size, "%ld", e->ival);
+    break;
+  case SJ_E_VAR:
+    n = snprintf(buf, size, "v%d.%d", (int)e->sym->kind, e->sym->id);
+    break;
+  case SJ_E_UNARY:
+  case SJ_E_BINARY:
+  case SJ_E_CAST:
+  case SJ_E_COND:
+    n = snprintf(buf, size, "(%d.%d.%d", (int)e->kind, e->op, (int)e->type);
+    for (int i = 0; i < e->nargs && n > 0 && (size_t)n < size; i++) {
+      int k = sj_expr_key(e->args[i], buf + n, size - (size_t)n);
+      if (k < 0) return -1;
+      n += k;
+    }
+    if (n > 0 && (size_t)n + 1 < size) buf[n++] = ')', buf[n] = 0;
+    break;
+  default:
+    return -1;
+  }
+  return n > 0 && (size_t)n < size ? n : -1;
+}

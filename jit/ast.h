@@ -176,5 +176,9 @@ const char *sj_type_name(sj_type t);
 const char *sj_binop_text(sj_binop op); /* "+", "<=", "&&", ... */
 const char *sj_func_name(sj_func_id fn);
 int sj_type_is_float(sj_type t);
+/* A canonical text of a pure integer expression (literals, variables, operators): equal
+ * texts mean equal values in one instance. Its length, or -1 if e has other nodes (array
+ * elements, calls, floats) or does not fit. */
+int sj_expr_key(const sj_expr *e, char *buf, size_t size);
 
 #endif

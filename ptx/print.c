@@ -297,34 +297,6 @@ static int has_access(const sj_expr *e) {
   return 0;
 }
 
-/* A canonical text of a pure integer expression, to reuse its value in one instance. */
-static int expr_key(const sj_expr *e, char *buf, size_t size) {
-  int n;
-  switch (e->kind) {
-  case SJ_E_INT:
-    n = snprintf(buf, size, "%ld", e->ival);
-    break;
-  case SJ_E_VAR:
-    n = snprintf(buf, size, "v%d.%d", (int)e->sym->kind, e->sym->id);
-    break;
-  case SJ_E_UNARY:
-  case SJ_E_BINARY:
-  case SJ_E_CAST:
-  case SJ_E_COND:
-    n = snprintf(buf, size, "(%d.%d.%d", (int)e->kind, e->op, (int)e->type);
-    for (int i = 0; i < e->nargs && n > 0 && (size_t)n < size; i++) {
-      int k = expr_key(e->args[i], buf + n, size - (size_t)n);
-      if (k < 0) return -1;
-      n += k;
-    }
-    if (n > 0 && (size_t)n + 1 < size) buf[n++] = ')', buf[n] = 0;
-    break;
-  default:
-    return -1;
-  }
-  return n > 0 && (size_t)n < size ? n : -1;
-}
-
 static opnd *find_memo(ptx *x, const char *key) {
   for (int i = 0; i < x->nmemos; i++)
     if (!strcmp(x->memos[i].key, key)) return &x->memos[i].val;
@@ -371,7 +343,7 @@ static opnd atom64(ptx *x, const sj_expr *a) {
   for (int k = 0; a->kind == SJ_E_VAR && k < x->stmt->depth; k++)
     if (x->stmt->iters[k] == a->sym) return iter_value(x, k);
   char key[96];
-  int keyed = expr_key(a, key, sizeof key) > 0;
+  int keyed = sj_expr_key(a, key, sizeof key) > 0;
   if (keyed) {
     opnd *v = find_memo(x, key);
     if (v) return *v;

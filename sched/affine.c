@@ -87,6 +87,20 @@ static __isl_give isl_pw_aff *divide(sj_affine_env *env, const sj_expr *e,
   }
   isl_pw_aff *a = sj_affine(env, e->args[0], space);
   if (!a) return NULL;
+  isl_val *dv = isl_val_int_from_si(isl_space_get_ctx(space), d < 0 ? -d : d);
+  /* Where the dividend is never negative, C's truncation is isl's floor: one piece, simpler
+   * for every later operation than the general piecewise form. */
+  if (env->context) {
+    isl_set *nonneg = isl_pw_aff_nonneg_set(isl_pw_aff_copy(a));
+    isl_bool floor_ok = isl_set_is_subset(env->context, nonneg);
+    isl_set_free(nonneg);
+    if (floor_ok == isl_bool_true) {
+      isl_pw_aff *r = e->op == SJ_OP_DIV ? isl_pw_aff_floor(isl_pw_aff_scale_down_val(a, dv))
+                                         : isl_pw_aff_mod_val(a, dv);
+      return e->op == SJ_OP_DIV && d < 0 ? isl_pw_aff_neg(r) : r;
+    }
+  }
+  isl_val_free(dv);
   /* C truncates: a / -d == -(a / d) and a % -d == a % d. */
   isl_pw_aff *r;
   if (e->op == SJ_OP_DIV) {

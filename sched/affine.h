@@ -16,6 +16,7 @@ typedef struct sj_affine_env {
   sj_error *err;
   int failed; /* set on the first error; later calls return NULL at once */
   int quiet;  /* failures leave err alone: the caller has a fallback */
+  isl_set *context; /* borrowed, optional: the points where the expression is evaluated */
 } sj_affine_env;
 
 /* e as a piecewise quasi-affine function on space (a set space whose dimensions are the

@@ -1,6 +1,7 @@
-/* Dependences. Scheduling needs only to know which instance pairs must keep their order:
- * the memory-based relations (same element, one writes, first before second), which are
- * cheap compositions of the accesses with the order of the original schedule. The exact
+/* Dependences. Scheduling needs only to know which instance pairs conflict: both touch one
+ * element and one writes. Which of the two comes first is the original order's business,
+ * and every test made here (is a loop parallel, is a time step free of conflicts) is
+ * symmetric, so the relation holds both orders: cheap compositions of the accesses. The exact
  * value-based relations come from isl's access-info API, which costs ten times more, so
  * they are computed on demand: for explanations and for transformations that need
  * distances of live values. Every write of the subset is a must-write (assignments are
@@ -15,23 +16,18 @@
 
 #include "stenciljit.h"
 
-/* x -> y where x accesses an element of from, y the same element of to, x before y. */
+/* x -> y where x accesses an element of from and y the same element of to. */
 static __isl_give isl_union_map *conflicts(__isl_keep isl_union_map *from,
-                                           __isl_keep isl_union_map *to,
-                                           __isl_keep isl_union_map *before) {
-  isl_union_map *same = isl_union_map_apply_range(isl_union_map_copy(from),
-                                                  isl_union_map_reverse(isl_union_map_copy(to)));
-  return isl_union_map_intersect(same, isl_union_map_copy(before));
+                                           __isl_keep isl_union_map *to) {
+  return isl_union_map_apply_range(isl_union_map_copy(from),
+                                   isl_union_map_reverse(isl_union_map_copy(to)));
 }
 
 int sj_model_dependences(sj_model *m, sj_error *err) {
-  isl_union_map *order = isl_schedule_get_map(m->original);
-  isl_union_map *before = isl_union_map_lex_lt_union_map(isl_union_map_copy(order), order);
-  isl_union_map *deps = conflicts(m->writes, m->reads, before);
-  deps = isl_union_map_union(deps, conflicts(m->reads, m->writes, before));
-  deps = isl_union_map_union(deps, conflicts(m->writes, m->writes, before));
-  isl_union_map_free(before);
-  m->deps = deps;
+  /* write-read in both orders, and write-write */
+  isl_union_map *deps = conflicts(m->writes, m->reads);
+  deps = isl_union_map_union(deps, isl_union_map_reverse(isl_union_map_copy(deps)));
+  m->deps = isl_union_map_union(deps, conflicts(m->writes, m->writes));
   if (!m->deps) return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed computing dependences");
   return 0;
 }
@@ -88,7 +84,7 @@ int sj_band_parallel(__isl_keep isl_union_map *deps, __isl_keep isl_schedule_nod
   }
   isl_set *dist = isl_set_from_union_set(deltas);
   np = (int)isl_set_dim(dist, isl_dim_set) - n; /* the prefix's dimensions come first */
-  /* Distances of the dependences the band must respect: zero on the prefix. */
+  /* Distances of the conflicts the band must respect: zero on the prefix. */
   for (int i = 0; i < np; i++) dist = isl_set_fix_si(dist, isl_dim_set, i, 0);
   int rc = 0;
   for (int k = 0; k < n && !rc; k++) {
@@ -100,7 +96,7 @@ int sj_band_parallel(__isl_keep isl_union_map *deps, __isl_keep isl_schedule_nod
     isl_set_free(nonzero);
     if (empty < 0) rc = -1;
     parallel[k] = empty == isl_bool_true;
-    /* dependences carried here do not constrain the members after it */
+    /* conflicts separated here do not constrain the members after it */
     dist = isl_set_fix_si(dist, isl_dim_set, np + k, 0);
   }
   isl_set_free(dist);

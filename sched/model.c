@@ -16,9 +16,18 @@
 
 #define MAX_DEPTH 16
 
+/* Index functions already built for the statement being collected: a stencil subscripts
+ * one array with the same t % 2 many times, and isl's piecewise remainders are costly. */
+typedef struct index_memo {
+  char key[96];
+  isl_pw_aff *pa;
+} index_memo;
+
 typedef struct builder {
   sj_model *m;
   sj_error *err;
+  index_memo memo[32];
+  int nmemo;
   int depth;
   sj_sym *iters[MAX_DEPTH];
   int *iter_pos;   /* by iterator id */
@@ -83,6 +92,31 @@ static void affine_env(builder *b, sj_affine_env *env, const char *what) {
 
 /* --- accesses of one statement --- */
 
+/* e as a function on the statement's domain, shared with its earlier subscripts. On the
+ * domain, the pieces isl keeps for C's remainder of negative values mostly vanish. */
+static __isl_give isl_pw_aff *index_function(builder *b, sj_affine_env *env, const sj_expr *e,
+                                             __isl_keep isl_set *domain) {
+  char key[96];
+  int keyed = sj_expr_key(e, key, sizeof key) > 0;
+  for (int i = 0; keyed && i < b->nmemo; i++)
+    if (!strcmp(b->memo[i].key, key)) return isl_pw_aff_copy(b->memo[i].pa);
+  isl_space *space = isl_set_get_space(domain);
+  env->context = domain;
+  isl_pw_aff *pa = sj_affine(env, e, space);
+  env->context = NULL;
+  isl_space_free(space);
+  if (pa && keyed && b->nmemo < 32) {
+    snprintf(b->memo[b->nmemo].key, sizeof b->memo[b->nmemo].key, "%s", key);
+    b->memo[b->nmemo++].pa = isl_pw_aff_copy(pa);
+  }
+  return pa;
+}
+
+static void forget_indices(builder *b) {
+  for (int i = 0; i < b->nmemo; i++) isl_pw_aff_free(b->memo[i].pa);
+  b->nmemo = 0;
+}
+
 /* guard: the instances where the access happens (C evaluates one side of ?: and the right
  * side of && and || only when needed); NULL for all of them. */
 static int add_access(builder *b, sj_pstmt *s, const sj_expr *ref, int is_write,
@@ -93,19 +127,18 @@ static int add_access(builder *b, sj_pstmt *s, const sj_expr *ref, int is_write,
   snprintf(what, sizeof what, "the index of '%s'", ref->sym->name);
   affine_env(b, &env, what);
   isl_space *space = isl_set_get_space(s->domain);
-  isl_map *rel = NULL;
-  for (int k = 0; k < ref->nargs; k++) {
-    isl_pw_aff *pa = sj_affine(&env, ref->args[k], space);
-    if (!pa) break;
-    isl_map *dim = isl_map_from_pw_aff(pa);
-    rel = rel ? isl_map_flat_range_product(rel, dim) : dim;
-  }
-  isl_space_free(space);
+  isl_pw_aff_list *index = isl_pw_aff_list_alloc(m->ctx, ref->nargs);
+  for (int k = 0; k < ref->nargs && !env.failed; k++)
+    index = isl_pw_aff_list_add(index, index_function(b, &env, ref->args[k], s->domain));
   if (env.failed) {
-    isl_map_free(rel);
+    isl_pw_aff_list_free(index);
+    isl_space_free(space);
     b->failed = 1;
     return -1;
   }
+  isl_space *map_space =
+      isl_space_map_from_domain_and_range(space, isl_space_set_alloc(m->ctx, 0, ref->nargs));
+  isl_map *rel = isl_map_from_multi_pw_aff(isl_multi_pw_aff_from_pw_aff_list(map_space, index));
   rel = isl_map_set_tuple_name(rel, isl_dim_out, ref->sym->name);
   rel = isl_map_intersect_domain(rel, isl_set_copy(guard ? guard : s->domain));
   m->accesses = realloc(m->accesses, (m->naccesses + 1) * sizeof *m->accesses);
@@ -204,8 +237,10 @@ static int build_group(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
   m->stmts = realloc(m->stmts, (m->nstmts + 1) * sizeof *m->stmts);
   m->stmts[m->nstmts++] = s;
   memset(b->locals, 0, m->fn->nlocals * sizeof *b->locals);
-  for (int i = 0; i < n; i++)
-    if (collect_stmt(b, s, body[i])) return -1;
+  int rc = 0;
+  for (int i = 0; i < n && !rc; i++) rc = collect_stmt(b, s, body[i]);
+  forget_indices(b); /* the next statement has another space */
+  if (rc) return -1;
   out->sched = isl_schedule_from_domain(isl_union_set_from_set(isl_set_copy(s->domain)));
   return 0;
 }
@@ -514,7 +549,10 @@ int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const cha
     sj_model_free(m);
     return err->status;
   }
-  builder b = {m, err, 0, {0}, NULL, NULL, 0};
+  builder b;
+  memset(&b, 0, sizeof b);
+  b.m = m;
+  b.err = err;
   b.iter_pos = malloc((fn->niters + 1) * sizeof *b.iter_pos);
   for (int i = 0; i < fn->niters; i++) b.iter_pos[i] = -1;
   b.locals = calloc(fn->nlocals + 1, sizeof *b.locals);

@@ -61,16 +61,17 @@ typedef struct sj_model {
  * declared extents for these shape values. Returns a jit_status; on failure *out is NULL. */
 int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const char *source_name,
                    sj_model **out, sj_error *err);
-/* The memory-based dependences (m->deps): every pair of instances touching one element,
- * at least one writing, in their original order. Cheap; a superset of the exact ones. */
+/* The conflicts (m->deps): every pair of instances touching one element, at least one
+ * writing, in both orders (an instance conflicts with itself when it reads what it writes).
+ * The memory-based dependences are these pairs in original order; the exact ones a subset. */
 int sj_model_dependences(sj_model *m, sj_error *err);
 /* The exact flow, anti and output dependences from isl's access-info API. */
 int sj_model_exact_dependences(sj_model *m, sj_error *err);
 void sj_model_free(sj_model *m);
 
-/* parallel[k] = whether band member k is parallel: every dependence not carried by the
+/* parallel[k] = whether band member k is parallel: every conflict not separated by the
  * schedule outside band nor by the members before k has distance 0 along k. One pass over
- * the dependences for the whole band. 0 on success. */
+ * the conflicts for the whole band. 0 on success. */
 int sj_band_parallel(__isl_keep isl_union_map *deps, __isl_keep isl_schedule_node *band,
                      int *parallel);
 

@@ -1,8 +1,11 @@
 /* Recognition of the stencil form (seed digest 1, input form): an outer loop whose body is
  * k >= 1 nests; nest i of step t is folded to time k*t + i, and every dependence must go
- * forward in folded time, which also makes every loop of every nest parallel. */
+ * forward in folded time, which also makes every loop of every nest parallel. Folded time
+ * never decreases along the original order, so that holds exactly when no two different
+ * instances of one folded time step conflict. */
 #include "sched/sched.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,15 +83,16 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
   isl_union_pw_aff_free(t);
   free(nest);
 
-  isl_union_map *d = isl_union_map_copy(m->deps);
+  isl_union_map *d = isl_union_map_subtract(isl_union_map_copy(m->deps),
+                                            isl_union_set_identity(isl_union_set_copy(m->domain)));
   d = isl_union_map_apply_domain(d, isl_union_map_copy(folded));
   d = isl_union_map_apply_range(d, isl_union_map_copy(folded));
   isl_union_set *delta = isl_union_map_deltas(d);
-  isl_union_set *forward = isl_union_set_from_set(
-      isl_set_lower_bound_si(isl_set_universe(isl_space_set_alloc(ctx, 0, 1)), isl_dim_set, 0, 1));
-  isl_bool ok = isl_union_set_is_subset(delta, forward);
-  isl_union_set_free(delta);
-  isl_union_set_free(forward);
+  isl_union_set *zero = isl_union_set_from_set(
+      isl_set_fix_si(isl_set_universe(isl_space_set_alloc(ctx, 0, 1)), isl_dim_set, 0, 0));
+  isl_union_set *same_step = isl_union_set_intersect(delta, zero);
+  isl_bool ok = isl_union_set_is_empty(same_step);
+  isl_union_set_free(same_step);
   if (ok != isl_bool_true) {
     isl_union_map_free(folded);
     return not_stencil(out, &why,
