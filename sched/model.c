@@ -362,7 +362,10 @@ static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, bui
     if (check_monotone(b, loop, ext, cond, start) == 0) {
       dom = isl_set_intersect(isl_set_copy(ext), isl_set_copy(cond));
       dom = isl_set_coalesce(dom);
-      isl_bool bounded = isl_set_is_bounded(dom);
+      /* an upper bound by the form of the condition, a lower one from the start */
+      isl_bool bounded = obviously_monotone(loop->cond, loop->iter, loop->step)
+                             ? isl_bool_true
+                             : isl_set_is_bounded(dom);
       if (bounded == isl_bool_false) {
         fail(b, JIT_ERR_UNSUPPORTED, loop->loc, "the loop over '%s' has no bound",
              loop->iter->name);

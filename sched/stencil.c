@@ -83,16 +83,14 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
   isl_union_pw_aff_free(t);
   free(nest);
 
-  isl_union_map *d = isl_union_map_subtract(isl_union_map_copy(m->deps),
-                                            isl_union_set_identity(isl_union_set_copy(m->domain)));
-  d = isl_union_map_apply_domain(d, isl_union_map_copy(folded));
-  d = isl_union_map_apply_range(d, isl_union_map_copy(folded));
-  isl_union_set *delta = isl_union_map_deltas(d);
-  isl_union_set *zero = isl_union_set_from_set(
-      isl_set_fix_si(isl_set_universe(isl_space_set_alloc(ctx, 0, 1)), isl_dim_set, 0, 0));
-  isl_union_set *same_step = isl_union_set_intersect(delta, zero);
-  isl_bool ok = isl_union_set_is_empty(same_step);
-  isl_union_set_free(same_step);
+  /* conflicts between instances of one folded step, other than an instance with itself */
+  isl_union_map *same_step = isl_union_map_apply_range(
+      isl_union_map_copy(folded), isl_union_map_reverse(isl_union_map_copy(folded)));
+  same_step = isl_union_map_intersect(same_step, isl_union_map_copy(m->deps));
+  same_step =
+      isl_union_map_subtract(same_step, isl_union_set_identity(isl_union_set_copy(m->domain)));
+  isl_bool ok = isl_union_map_is_empty(same_step);
+  isl_union_map_free(same_step);
   if (ok != isl_bool_true) {
     isl_union_map_free(folded);
     return not_stencil(out, &why,
