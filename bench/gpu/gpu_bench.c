@@ -284,7 +284,7 @@ static void bench_nvrtc(const char *lib, const char *cu_path, int reps, nvrtc_re
   char tried[512];
   void *h = dlopen_first(names, tried, sizeof tried);
   if (!h) {
-    snprintf(r->why, sizeof r->why, "libnvrtc not found (tried %s)", tried);
+    snprintf(r->why, sizeof r->why, "libnvrtc not found (tried %.200s)", tried);
     free(src);
     return;
   }
