@@ -26,6 +26,12 @@ typedef struct hoisted {
   isl_id *inner; /* the loop's iterator */
   int var;
   long stride; /* pointer loops: elements the access moves per unit of the iterator */
+  /* Accesses whose invariant offsets differ by a constant share one pointer: the one of
+   * entry `owner` (its var), at index delta from it. */
+  int owner;
+  long delta;
+  long constant; /* the constant part of the invariant offset */
+  char *rest;    /* the rest of it: what sharing compares */
 } hoisted;
 
 /* An innermost sequential loop whose accesses all move by constant strides runs on
@@ -339,10 +345,24 @@ static void hoist_refs(cgen *g, const sj_expr *e, isl_id *inner) {
     int steady = 1;
     long stride = access_stride(g, e, inner, &steady);
     if (!steady) g->ptr.count = -1; /* an access moves irregularly: no pointer loop */
-    *h = (hoisted){g->call, e, inner, g->nvars++, stride};
+    *h = (hoisted){g->call, e, inner, g->nvars++, stride, 0, 0, 0, NULL};
+    h->owner = h->var;
     sj_buf_printf(&g->out, "%*sconst long __sj_o%d = ", 2 * g->indent, "", h->var);
-    offset_terms(g, e, inner, 0);
+    size_t at = g->out.len;
+    offset_terms(g, e, inner, 0); /* its constant first, then the rest */
+    char *rest;
+    h->constant = strtol(g->out.data + at, &rest, 10);
+    h->rest = strdup(rest);
     sj_buf_puts(&g->out, ";\n");
+    for (int i = g->ptr.first; inner && i < g->nhoist - 1; i++) {
+      const hoisted *o = &g->hoist[i];
+      if (o->owner == o->var && o->ref->sym == e->sym && o->stride == stride &&
+          !strcmp(o->rest, h->rest)) {
+        h->owner = o->var;
+        h->delta = h->constant - o->constant;
+        break;
+      }
+    }
   }
   for (int i = 0; i < e->nargs; i++) hoist_refs(g, e->args[i], inner);
 }
@@ -394,8 +414,8 @@ static int hoist_loop(cgen *g, __isl_keep isl_ast_node *loop, __isl_keep isl_id 
 static void print_element(cgen *g, const sj_expr *ref) {
   const hoisted *h = find_hoisted(g, ref);
   if (h && h->stride && g->ptr.active) {
-    sj_buf_printf(&g->out, "__sj_p%d[%ld]", h->var,
-                  (g->ptr.copy % UNROLL) * h->stride * g->ptr.step);
+    sj_buf_printf(&g->out, "__sj_p%d[%ld]", h->owner,
+                  (g->ptr.copy % UNROLL) * h->stride * g->ptr.step + h->delta);
     return;
   }
   sj_buf_printf(&g->out, "__sj_a%d[", ref->sym->id);
@@ -545,7 +565,7 @@ static int for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, 
     sj_buf_puts(b, ";\n");
     for (int i = pl->first; i < pl->first + pl->count; i++) {
       const hoisted *h = &g->hoist[i];
-      if (!h->stride) continue;
+      if (!h->stride || h->owner != h->var) continue;
       const sj_sym *a = h->ref->sym;
       line(g, "%s%s *__sj_p%d = __sj_a%d + __sj_o%d + %ldL * __sj_%s;", a->is_const ? "const " : "",
            sj_type_name(a->type), h->var, a->id, h->var, h->stride, name);
@@ -592,7 +612,7 @@ static int for_begin(void *t, __isl_keep isl_ast_node *loop, sj_loop_kind kind, 
 static void advance_pointers(cgen *g, int copies) {
   const pointer_loop *pl = &g->ptr;
   for (int i = pl->first; i < pl->first + pl->count; i++)
-    if (g->hoist[i].stride)
+    if (g->hoist[i].stride && g->hoist[i].owner == g->hoist[i].var)
       line(g, "__sj_p%d += %ldL;", g->hoist[i].var, copies * g->hoist[i].stride * pl->step);
 }
 
@@ -730,6 +750,7 @@ char *sj_print_c(const sj_model *m, __isl_keep isl_ast_node *ast) {
   sj_ast_walk(ast, &c_ops, &g);
   g.indent--;
   line(&g, "}");
+  for (int i = 0; i < g.nhoist; i++) free(g.hoist[i].rest);
   free(g.hoist);
   return sj_buf_take(&g.out);
 }
