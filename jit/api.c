@@ -145,13 +145,13 @@ void jit_context_stats(const jit_context *ctx, jit_stats *out) {
 static int validate(jit_kernel *k, const jit_arg *args, int nargs) {
   jit_context *ctx = k->ctx;
   const sj_func *fn = k->fn;
-  if (nargs != k->nparams || (nargs && !args))
-    return fail(ctx, JIT_ERR_ARGS, "'%s' takes %d arguments, %d given", fn->name, k->nparams,
-                nargs);
+  sj_error err = {0, {0}};
+  if (sj_check_signature(k, args, nargs, &err)) {
+    sj_context_fail(ctx, &err);
+    return err.status;
+  }
   for (int i = 0; i < nargs; i++) {
     const char *name = fn->params[i]->name;
-    if (args[i].kind != k->kinds[i])
-      return fail(ctx, JIT_ERR_ARGS, "argument %d ('%s') has the wrong kind", i + 1, name);
     long v = args[i].kind == JIT_ARG_INT    ? args[i].v.i
              : args[i].kind == JIT_ARG_LONG ? args[i].v.l
                                             : 0;
@@ -327,15 +327,7 @@ int jit_function_params(jit_context *ctx, const char *source, const char *entry,
   }
   int n = 0;
   for (int i = 0; i < fn->nparams && i < max; i++, n++) {
-    const sj_sym *s = fn->params[i];
-    jit_param_info *info = &out[i];
-    memset(info, 0, sizeof *info);
-    info->name = s->name;
-    info->rank = s->kind == SJ_SYM_ARRAY ? s->rank : 0;
-    info->is_const = s->is_const;
-    jit_arg_kind scalar = sj_scalar_kind(s->type);
-    info->kind = s->kind == SJ_SYM_ARRAY ? JIT_ARG_PTR : scalar;
-    info->elem_kind = s->kind == SJ_SYM_ARRAY ? scalar : 0;
+    sj_param_info(fn->params[i], &out[i]);
   }
   if (count) *count = n;
   pthread_mutex_lock(&ctx->lock);

@@ -43,8 +43,17 @@ static jit_arg_kind expected_kind(const sj_sym *p) {
   return p->kind == SJ_SYM_ARRAY ? JIT_ARG_PTR : sj_scalar_kind(p->type);
 }
 
-/* Number and kinds of the arguments against the parameters. */
-static int check_signature(jit_kernel *k, const jit_arg *args, int nargs, sj_error *err) {
+void sj_param_info(const sj_sym *p, jit_param_info *info) {
+  memset(info, 0, sizeof *info);
+  info->name = p->name;
+  info->kind = expected_kind(p);
+  if (p->kind != SJ_SYM_ARRAY) return;
+  info->elem_kind = sj_scalar_kind(p->type);
+  info->rank = p->rank;
+  info->is_const = p->is_const;
+}
+
+int sj_check_signature(const jit_kernel *k, const jit_arg *args, int nargs, sj_error *err) {
   const sj_func *fn = k->fn;
   if (nargs != fn->nparams || (nargs && !args))
     return sj_error_set(err, JIT_ERR_ARGS, "'%s' takes %d argument%s, %d given", fn->name,
@@ -111,12 +120,8 @@ static void describe_params(jit_kernel *k, const sj_model *m) {
   for (int i = 0; i < fn->nparams; i++) {
     const sj_sym *p = fn->params[i];
     jit_param_info *info = &k->params[i];
-    info->name = p->name;
-    info->kind = k->kinds[i];
+    sj_param_info(p, info);
     if (p->kind != SJ_SYM_ARRAY) continue;
-    info->elem_kind = sj_scalar_kind(p->type);
-    info->rank = p->rank;
-    info->is_const = p->is_const;
     size_t elems = 1;
     for (int d = 0; d < p->rank; d++) elems *= (size_t)m->extents[p->id][d];
     info->elems = elems;
@@ -235,7 +240,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
     if (p->kind == SJ_SYM_ARRAY) k->narrays++;
     if (p->kind == SJ_SYM_SCALAR) k->nscalars++;
   }
-  int rc = check_signature(k, args, nargs, err);
+  int rc = sj_check_signature(k, args, nargs, err);
   for (int i = 0; !rc && i < n; i++)
     k->shape[i] = args[i].kind == JIT_ARG_INT    ? args[i].v.i
                   : args[i].kind == JIT_ARG_LONG ? args[i].v.l

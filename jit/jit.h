@@ -81,11 +81,14 @@ void sj_cache_init(sj_cache *c);
 void sj_cache_clear(sj_cache *c);
 
 void sj_kernel_release(jit_kernel *k);
+/* The number and kinds of a call's arguments against the kernel's parameters. */
+int sj_check_signature(const jit_kernel *k, const jit_arg *args, int nargs, sj_error *err);
 /* The cached kernel for a call, after the call's arguments were validated against it. */
 int sj_kernel_for_call(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
                        int nargs, jit_kernel **out);
 void sj_context_fail(jit_context *ctx, const sj_error *err); /* jit_context_error's text */
 char *sj_explain_dependences(const jit_kernel *k);           /* malloc'd */
 jit_arg_kind sj_scalar_kind(sj_type t); /* the argument kind of a scalar of type t */
+void sj_param_info(const sj_sym *param, jit_param_info *info); /* elems left 0 */
 
 #endif
