@@ -1,7 +1,8 @@
 /* The CPU schedule: the C function's own order, with the outermost parallel loops of each
  * nest tiled and the tile loop spread over the worker threads. Tiles of the outer loop are
- * one per thread (balanced, no scheduling cost); inner tiles keep a few rows of the
- * innermost dimension in cache while the outer points are swept. */
+ * one per thread (balanced, no scheduling cost); middle members are tiled by 16 so a 3-D
+ * sweep reuses its planes in cache; the innermost is left whole, where the C printer's
+ * pointer loops run longest. */
 #include "sched/sched.h"
 
 #include <stdlib.h>
@@ -36,7 +37,7 @@ static int first_parallel(cpu_state *st, __isl_keep isl_schedule_node *band, int
 static long tile_size(int member, int n, long extent, int nthreads) {
   if (extent < 1) extent = 1;
   if (member == 0) return (extent + nthreads - 1) / nthreads;
-  long cap = member == n - 1 ? extent : 16; /* rows whole: pointer loops run long */
+  long cap = member == n - 1 ? extent : 16;
   return extent < cap ? extent : cap;
 }
 
