@@ -59,8 +59,16 @@ void sj_gpu_release(jit_kernel *k) {
   free(k->host_code);
 }
 
+/* A failed launch leaves the device context unusable (a sticky error, as on a GPU): the
+ * jit_context says so on every later call instead of failing somewhere in the driver. */
+static const char unusable[] =
+    "; the device context is unusable after a failed launch: destroy this jit_context and "
+    "create a new one";
+
 int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars, sj_error *err) {
   sj_cuda *c = k->ctx->cuda;
+  if (k->ctx->device_failed)
+    return sj_error_set(err, JIT_ERR_DEVICE, "an earlier launch failed%s", unusable);
   const sj_func *fn = k->fn;
   int na = fn->narrays;
   sj_devptr dev[na + 1];
@@ -82,8 +90,13 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars,
   if (!rc) {
     sj_gpu_run run = {c, k->kernels, na, dev, k->nscalars, scalars, types, err};
     if (k->host(&run)) rc = err->status ? err->status : JIT_ERR_DEVICE;
+    if (!rc) rc = sj_cuda_synchronize(c, err);
+    if (rc) {
+      k->ctx->device_failed = 1;
+      size_t n = strlen(err->msg);
+      snprintf(err->msg + n, sizeof err->msg - n, "%s", unusable);
+    }
   }
-  if (!rc) rc = sj_cuda_synchronize(c, err);
   for (int a = 0; !rc && a < na; a++) {
     if (!bytes[a] || !k->written[a]) continue;
     staging[a] = malloc(bytes[a]);

@@ -31,6 +31,7 @@ struct jit_context {
   sj_cache cache;
   sj_program *params_program; /* keeps jit_function_params' names alive */
   sj_cuda *cuda;              /* EMU and CUDA devices */
+  int device_failed;          /* a launch failed: the device context is unusable */
 };
 
 struct jit_kernel {

@@ -57,6 +57,17 @@ static void failure_case(const char *call) {
     CHECK(strstr(msg, "injected"), "the driver's own text is missing: %s", msg);
   CHECK(!memcmp(a, before, n * sizeof *a), "the caller's array changed after a failed call");
   printf("%s failure reported as: %s\n", call, msg);
+  if (!strcmp(call, "cuLaunchKernel")) {
+    /* the context says it is unusable on every later call; a new one works */
+    CHECK(jit_stencil_run(ctx, source, NULL, args, 4) == JIT_ERR_DEVICE, "second run succeeded");
+    CHECK(strstr(jit_context_error(ctx), "create a new one"), "no remedy given: %s",
+          jit_context_error(ctx));
+    jit_context_destroy(ctx);
+    unsetenv("JIT_EMU_FAIL"); /* the emulator is loaded anew: its call counts restart */
+    ctx = jit_context_create(JIT_DEVICE_EMU);
+    CHECK(ctx && jit_stencil_run(ctx, source, NULL, args, 4) == 0, "a new context fails: %s",
+          ctx ? jit_context_error(ctx) : jit_last_error());
+  }
   free(a);
   free(before);
   jit_context_destroy(ctx);
