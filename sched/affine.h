@@ -14,8 +14,8 @@ typedef struct sj_affine_env {
   const char *what;    /* "the loop bound", "the index of 'A'": for messages */
   const char *source_name;
   sj_error *err;
-  int failed; /* set on the first error; later calls return NULL at once */
-  int quiet;  /* failures leave err alone: the caller has a fallback */
+  int failed;       /* set on the first error; later calls return NULL at once */
+  int quiet;        /* failures leave err alone: the caller has a fallback */
   isl_set *context; /* borrowed, optional: the points where the expression is evaluated */
 } sj_affine_env;
 

@@ -25,7 +25,7 @@ typedef struct cpu_state {
 
 static int first_parallel(cpu_state *st, __isl_keep isl_schedule_node *band, int *parallel) {
   int n = isl_schedule_node_band_n_member(band);
-  if (n > 16 || sj_band_parallel(st->m->deps, band, parallel)) {
+  if (n > 16 || sj_band_parallel(st->m, band, parallel)) {
     st->failed = 1;
     return -1;
   }

@@ -62,9 +62,14 @@ int sj_model_exact_dependences(sj_model *m, sj_error *err) {
   return 0;
 }
 
-int sj_band_parallel(__isl_keep isl_union_map *deps, __isl_keep isl_schedule_node *band,
-                     int *parallel) {
+int sj_band_parallel(const sj_model *m, __isl_keep isl_schedule_node *band, int *parallel) {
   int n = isl_schedule_node_band_n_member(band);
+  if (m->stencil) { /* proven already: only the time loop carries conflicts */
+    int depth = isl_schedule_node_get_schedule_depth(band);
+    for (int k = 0; k < n; k++) parallel[k] = depth + k > 0;
+    return 0;
+  }
+  isl_union_map *deps = m->deps;
   isl_union_map *prefix = isl_schedule_node_get_prefix_schedule_union_map(band);
   int np = -1;
   isl_union_map *sched = isl_union_map_flat_range_product(

@@ -32,7 +32,7 @@ static const int ppt_for[4] = {1, 4, 4, 4};
 
 /* The parallel flags of band's members; 0 on success. */
 static int band_flags(gpu_state *st, __isl_keep isl_schedule_node *band, int *parallel) {
-  if (isl_schedule_node_band_n_member(band) > 16 || sj_band_parallel(st->m->deps, band, parallel)) {
+  if (isl_schedule_node_band_n_member(band) > 16 || sj_band_parallel(st->m, band, parallel)) {
     st->failed = 1;
     return -1;
   }

@@ -55,6 +55,9 @@ typedef struct sj_model {
   /* owned, exact (value-based) relations: NULL until sj_model_exact_dependences */
   isl_union_map *dep_flow, *dep_anti, *dep_output;
   int max_depth;
+  /* set by sj_stencil_recognize: no two instances of one (folded) time step conflict, so
+   * every loop below schedule depth 0 is parallel */
+  int stencil;
 } sj_model;
 
 /* Builds domains, accesses and the original schedule; checks that every access stays in the
@@ -71,9 +74,8 @@ void sj_model_free(sj_model *m);
 
 /* parallel[k] = whether band member k is parallel: every conflict not separated by the
  * schedule outside band nor by the members before k has distance 0 along k. One pass over
- * the conflicts for the whole band. 0 on success. */
-int sj_band_parallel(__isl_keep isl_union_map *deps, __isl_keep isl_schedule_node *band,
-                     int *parallel);
+ * the conflicts for the whole band, none in stencil form. 0 on success. */
+int sj_band_parallel(const sj_model *m, __isl_keep isl_schedule_node *band, int *parallel);
 
 /* Smallest and largest value of band member over the instances below band (lo > hi when
  * there are none); 0 on success. */

@@ -98,6 +98,7 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
                        "loops are not all parallel");
   }
   out->is_stencil = 1;
+  m->stencil = 1;
   out->nests = k;
   out->time = m->stmts[0]->iters[0];
   out->folded = folded;
