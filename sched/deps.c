@@ -2,7 +2,7 @@
  * element and one writes. Which of the two comes first is the original order's business,
  * and every test made here (is a loop parallel, is a time step free of conflicts) is
  * symmetric, so the relation holds both orders: cheap compositions of the accesses. The exact
- * value-based relations come from isl's access-info API, which costs ten times more, so
+ * value-based relations come from isl's access-info API, which costs some thirty times more, so
  * they are computed on demand: for explanations and for transformations that need
  * distances of live values. Every write of the subset is a must-write (assignments are
  * unconditional inside a statement), so flow and output relations are exact. */
