@@ -53,6 +53,8 @@ const sj_kernel_map *sj_ast_kernel_map(__isl_keep isl_ast_node *node);
 /* The schedule depth d of a loop iterator c<d> (an id expression) and of a for node's. */
 int sj_ast_id_depth(__isl_keep isl_ast_expr *id);
 int sj_ast_loop_depth(__isl_keep isl_ast_node *loop);
+/* Whether expression e uses the loop iterator c<depth>. */
+int sj_ast_mentions(__isl_keep isl_ast_expr *e, int depth);
 
 /* The statement index of a call expression S<id>(...). */
 int sj_ast_call_stmt(__isl_keep isl_ast_expr *call);

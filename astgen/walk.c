@@ -224,6 +224,18 @@ int sj_ast_loop_depth(__isl_keep isl_ast_node *loop) {
   return d;
 }
 
+int sj_ast_mentions(__isl_keep isl_ast_expr *e, int depth) {
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_id) return sj_ast_id_depth(e) == depth;
+  if (isl_ast_expr_get_type(e) != isl_ast_expr_op) return 0;
+  int n = isl_ast_expr_op_get_n_arg(e), found = 0;
+  for (int i = 0; i < n && !found; i++) {
+    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+    found = sj_ast_mentions(a, depth);
+    isl_ast_expr_free(a);
+  }
+  return found;
+}
+
 int sj_ast_call_stmt(__isl_keep isl_ast_expr *call) {
   isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
   isl_id *id = isl_ast_expr_get_id(fn);

@@ -14,20 +14,9 @@
 #include "astgen/astgen.h"
 #include "astgen/linear.h"
 
+/* Whether e uses the loop iterator id (named c<depth> by isl). */
 static int mentions(__isl_keep isl_ast_expr *e, __isl_keep isl_id *id) {
-  if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
-    isl_id *x = isl_ast_expr_get_id(e);
-    isl_id_free(x);
-    return x == id;
-  }
-  if (isl_ast_expr_get_type(e) != isl_ast_expr_op) return 0;
-  int n = isl_ast_expr_op_get_n_arg(e), found = 0;
-  for (int i = 0; i < n && !found; i++) {
-    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
-    found = mentions(a, id);
-    isl_ast_expr_free(a);
-  }
-  return found;
+  return sj_ast_mentions(e, atoi(isl_id_get_name(id) + 1));
 }
 
 int sj_cg_iter_arg(const sj_pstmt *s, const sj_sym *iter) {

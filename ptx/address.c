@@ -181,18 +181,6 @@ static isl_bool find_inner_loop(__isl_keep isl_ast_node *node, void *found) {
   return *(int *)found ? isl_bool_false : isl_bool_true;
 }
 
-static int mentions_depth(__isl_keep isl_ast_expr *e, int depth) {
-  if (isl_ast_expr_get_type(e) == isl_ast_expr_id) return sj_ast_id_depth(e) == depth;
-  if (isl_ast_expr_get_type(e) != isl_ast_expr_op) return 0;
-  int n = isl_ast_expr_op_get_n_arg(e), found = 0;
-  for (int i = 0; i < n && !found; i++) {
-    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
-    found = mentions_depth(a, depth);
-    isl_ast_expr_free(a);
-  }
-  return found;
-}
-
 typedef struct reduce_scan {
   ptx *x;
   int depth, level; /* level < 0: hoist the addresses only, the loop is unrolled */
@@ -206,7 +194,7 @@ static int varies_in_loop(const sj_sym *iter, void *user) {
   for (int k = 0; k < s->depth; k++)
     if (s->iters[k] == iter) {
       isl_ast_expr *arg = isl_ast_expr_op_get_arg(r->x->call, k + 1);
-      int yes = mentions_depth(arg, r->depth);
+      int yes = sj_ast_mentions(arg, r->depth);
       isl_ast_expr_free(arg);
       return yes;
     }
