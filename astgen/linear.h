@@ -4,7 +4,7 @@
 #ifndef SJ_LINEAR_H
 #define SJ_LINEAR_H
 
-#include "jit/ast.h"
+#include "base/ast.h"
 
 typedef struct sj_term {
   long coef;

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/file.h"
 
 #ifndef SJ_KERNEL_DIR
 #error "SJ_KERNEL_DIR must name tests/kernels"
@@ -49,22 +50,6 @@ static int cmp_double(const void *a, const void *b) {
 static double median(double *v, int n) {
   qsort(v, (size_t)n, sizeof(double), cmp_double);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  rewind(f);
-  char *s = malloc((size_t)n + 1);
-  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-    free(s);
-    s = NULL;
-  }
-  if (s) s[n] = '\0';
-  fclose(f);
-  return s;
 }
 
 static void fill(float *p, size_t n) {
@@ -214,8 +199,8 @@ int main(int argc, char **argv) {
     i++;
   }
   if (N < 3) N = 3;
-  char *jac_src = read_file(SJ_KERNEL_DIR "/jacobi2d_5pt.c");
-  char *heat_src = read_file(SJ_KERNEL_DIR "/heat2d_9pt.c");
+  char *jac_src = sj_read_file(SJ_KERNEL_DIR "/jacobi2d_5pt.c", NULL);
+  char *heat_src = sj_read_file(SJ_KERNEL_DIR "/heat2d_9pt.c", NULL);
   if (!jac_src || !heat_src) {
     fprintf(stderr, "jit_bench: cannot read kernels from %s\n", SJ_KERNEL_DIR);
     return 1;

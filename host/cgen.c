@@ -15,7 +15,7 @@
 
 #include "astgen/astgen.h"
 #include "astgen/linear.h"
-#include "jit/buf.h"
+#include "base/buf.h"
 
 void sj_cg_line(cgen *g, const char *fmt, ...) {
   char tmp[1024];

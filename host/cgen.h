@@ -6,7 +6,7 @@
 
 #include <isl/ast.h>
 
-#include "jit/buf.h"
+#include "base/buf.h"
 #include "sched/sched.h"
 
 /* An access of a statement instance inside an innermost loop: the part of its offset that

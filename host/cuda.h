@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jit/ast.h"
+#include "base/ast.h"
 
 typedef struct sj_cuda sj_cuda;
 typedef struct sj_cuda_module sj_cuda_module;

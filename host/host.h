@@ -6,7 +6,7 @@
 #include <isl/ast.h>
 
 #include "host/cuda.h"
-#include "jit/ast.h"
+#include "base/ast.h"
 #include "sched/sched.h"
 
 /* Signature of the generated CPU kernel: arrays and floating scalars in parameter order
@@ -22,7 +22,7 @@ char *sj_print_c(const sj_model *m, __isl_keep isl_ast_node *ast);
  * the first that fails (nonzero). malloc'd. */
 char *sj_print_host_c(const sj_model *m, __isl_keep isl_ast_node *ast);
 
-/* One run of a GPU kernel's host loop: what each launch passes (host/gpu.c). */
+/* One run of a GPU kernel's host loop: what each launch passes (host/launch.c). */
 typedef struct sj_gpu_kernel {
   void *function;
   unsigned grid[3], block[3];

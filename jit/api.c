@@ -1,5 +1,6 @@
 /* The public API: contexts, calls, validation of the caller's arguments, accessors. */
 #include "jit/jit.h"
+#include "jit/parse.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -249,14 +250,6 @@ int jit_kernel_compile(jit_context *ctx, const char *source, const char *entry, 
   *out = NULL;
   if (!ctx) return JIT_ERR_ARGS;
   return get_kernel(ctx, source, entry, args, nargs, out);
-}
-
-void sj_kernel_release(jit_kernel *k) {
-  sj_cache *c = &k->ctx->cache;
-  pthread_mutex_lock(&c->lock);
-  int last = --k->refs == 0;
-  pthread_mutex_unlock(&c->lock);
-  if (last) sj_kernel_free(k);
 }
 
 void jit_kernel_release(jit_kernel *k) {

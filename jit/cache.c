@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jit/buf.h"
+#include "base/buf.h"
 
 struct sj_cache_entry {
   uint64_t hash;
@@ -172,4 +172,13 @@ int sj_cache_get(jit_context *ctx, const char *source, const char *entry, const 
   pthread_cond_broadcast(&c->ready);
   pthread_mutex_unlock(&c->lock);
   return rc;
+}
+
+/* References are counted under the cache's lock: the cache holds one of them. */
+void sj_kernel_release(jit_kernel *k) {
+  sj_cache *c = &k->ctx->cache;
+  pthread_mutex_lock(&c->lock);
+  int last = --k->refs == 0;
+  pthread_mutex_unlock(&c->lock);
+  if (last) sj_kernel_free(k);
 }

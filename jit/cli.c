@@ -8,6 +8,7 @@
  * Exit codes: 0 ok, 1 usage, 2 bad input (syntax, arguments, unreadable file), 3 kernel
  * outside the supported subset, 4 --check found a difference, 5 device or internal error. */
 #include <stenciljit.h>
+#include "base/file.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -164,36 +165,6 @@ static int parse_args(int argc, char **argv, cli *c) {
   if (strcmp(c->cmd, "run") && (c->check || c->repeat != 1 || c->corrupt))
     return usage_error("--check, --repeat and --corrupt-result apply to run only", NULL);
   return 0;
-}
-
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  char *s = NULL;
-  size_t len = 0, cap = 0;
-  for (;;) {
-    if (cap - len < 4096) {
-      cap = cap ? cap * 2 : 16384;
-      char *t = realloc(s, cap);
-      if (!t) {
-        free(s);
-        fclose(f);
-        return NULL;
-      }
-      s = t;
-    }
-    size_t n = fread(s + len, 1, cap - len - 1, f);
-    len += n;
-    if (n == 0) break;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    free(s);
-    return NULL;
-  }
-  s[len] = '\0';
-  return s;
 }
 
 static double now_ms(void) {
@@ -436,7 +407,7 @@ int main(int argc, char **argv) {
   int code = parse_args(argc, argv, &c);
   if (code) return code;
 
-  char *src = read_file(c.file);
+  char *src = sj_read_file(c.file, NULL);
   if (!src) {
     fprintf(stderr, "stenciljit: %s: cannot read: %s\n", c.file, strerror(errno));
     return EXIT_INPUT;

@@ -1,6 +1,7 @@
 /* The compile pipeline of one kernel: parse, model, dependences, schedule, AST, print,
  * compile; each stage timed. */
 #include "jit/jit.h"
+#include "jit/parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 #include <isl/options.h>
 
 #include "astgen/astgen.h"
-#include "jit/buf.h"
+#include "base/buf.h"
 #include "ptx/ptx.h"
 #include "sched/sched.h"
 

@@ -7,7 +7,7 @@
 
 #include "host/cuda.h"
 #include "host/host.h"
-#include "jit/ast.h"
+#include "base/ast.h"
 #include "stenciljit.h"
 
 typedef struct sj_cache_entry sj_cache_entry;
@@ -63,7 +63,7 @@ struct jit_kernel {
   int (*host)(void *rt);
 };
 
-/* GPU kernels (jit/gpu.c): load the module and compile the host loop; run with transfers
+/* GPU kernels (jit/offload.c): load the module and compile the host loop; run with transfers
  * of exactly the declared extents. The caller's arrays change only when all succeeded. */
 int sj_gpu_build(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *ast, sj_error *err);
 int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars, sj_error *err);

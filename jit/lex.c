@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "stenciljit.h"
-#include "lex.h"
+#include "jit/lex.h"
 
 #define SJ_TOKEN_TEXT(name, text) text,
 static const char *const keywords[] = {SJ_KEYWORDS(SJ_TOKEN_TEXT)};

@@ -7,7 +7,7 @@
 #ifndef SJ_LEX_H
 #define SJ_LEX_H
 
-#include "ast.h"
+#include "base/ast.h"
 
 /* Keywords: SJ_K_INT ... */
 // clang-format off

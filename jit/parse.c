@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "stenciljit.h"
-#include "ast.h"
-#include "lex.h"
+#include "jit/parse.h"
+#include "jit/lex.h"
 
 /* Deeper input is refused rather than risking the stack, here and in the later stages
  * that walk the tree recursively. */
@@ -1185,29 +1185,4 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
   prog->funcs = alloc(p, (size_t)p->funcs.n * sizeof *prog->funcs);
   for (i = 0; i < p->funcs.n; i++) prog->funcs[i] = p->funcs.v[i];
   return prog;
-}
-
-void sj_program_free(sj_program *p) {
-  if (p) sj_arena_free(p->arena);
-}
-
-sj_func *sj_program_entry(sj_program *p, const char *entry, sj_error *err) {
-  char names[512] = "";
-  size_t n = 0;
-  int i;
-  if (!p) {
-    sj_error_set(err, JIT_ERR_ARGS, "no program");
-    return NULL;
-  }
-  for (i = 0; i < p->nfuncs; i++) {
-    if (entry ? !strcmp(p->funcs[i]->name, entry) : p->nfuncs == 1) return p->funcs[i];
-    if (n < sizeof names)
-      n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", p->funcs[i]->name);
-  }
-  if (!entry)
-    sj_error_set(err, JIT_ERR_ARGS, "source has %d functions; name the entry (one of: %s)",
-                 p->nfuncs, names);
-  else
-    sj_error_set(err, JIT_ERR_ARGS, "no function named '%s' (one of: %s)", entry, names);
-  return NULL;
 }

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jit/buf.h"
+#include "base/buf.h"
 #include "sched/affine.h"
 
 static size_t offset_of(const char *src, sj_loc loc) {

@@ -13,7 +13,7 @@
 
 #include "astgen/astgen.h"
 #include "astgen/linear.h"
-#include "jit/buf.h"
+#include "base/buf.h"
 
 /* The value of the instance's k-th iterator, computed when first needed. */
 static opnd iter_value(ptx *x, int k) {

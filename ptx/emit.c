@@ -11,7 +11,7 @@
 
 #include "astgen/astgen.h"
 #include "astgen/linear.h"
-#include "jit/buf.h"
+#include "base/buf.h"
 
 const char *const sj_px_reg_prefix[NCLASS] = {"%p", "%r", "%rd", "%f", "%fd"};
 const char *const sj_px_reg_type[NCLASS] = {".pred", ".b32", ".b64", ".f32", ".f64"};

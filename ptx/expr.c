@@ -13,7 +13,7 @@
 
 #include "astgen/astgen.h"
 #include "astgen/linear.h"
-#include "jit/buf.h"
+#include "base/buf.h"
 
 static opnd iarg(ptx *x, __isl_keep isl_ast_expr *e, int i) {
   isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);

@@ -14,7 +14,7 @@
 
 #include "astgen/astgen.h"
 #include "astgen/linear.h"
-#include "jit/buf.h"
+#include "base/buf.h"
 
 /* --- walk hooks --- */
 

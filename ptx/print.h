@@ -8,7 +8,7 @@
 
 #include <isl/ast.h>
 
-#include "jit/buf.h"
+#include "base/buf.h"
 #include "sched/sched.h"
 
 enum { PRED, B32, B64, F32, F64, NCLASS };

@@ -6,7 +6,7 @@
 #include <isl/set.h>
 #include <isl/space.h>
 
-#include "jit/ast.h"
+#include "base/ast.h"
 
 typedef struct sj_affine_env {
   const long *shape;   /* shape parameter values by parameter position */

@@ -12,7 +12,7 @@
 #include <isl/id.h>
 #include <isl/val.h>
 
-#include "jit/buf.h"
+#include "base/buf.h"
 #include "stenciljit.h"
 
 typedef struct cpu_state {

@@ -14,7 +14,7 @@
 #include <isl/schedule.h>
 #include <isl/schedule_node.h>
 
-#include "jit/ast.h"
+#include "base/ast.h"
 
 /* One polyhedral statement: a maximal run of straight-line assignments and declarations
  * of one block. Locals declared in the run are private to each instance, so the run is

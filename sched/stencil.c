@@ -13,7 +13,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
-#include "jit/buf.h"
+#include "base/buf.h"
 
 static int not_stencil(sj_stencil *out, sj_buf *why, const char *reason) {
   sj_buf_printf(why, "not in stencil form: %s", reason);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/file.h"
 
 #define KERNEL(name, ...)                                                                          \
   static const char name##_src[] = #__VA_ARGS__;                                                   \
@@ -83,25 +84,9 @@ static jit_context *cpu_context(void) {
   return ctx;
 }
 
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  rewind(f);
-  char *s = malloc((size_t)n + 1);
-  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-    free(s);
-    s = NULL;
-  }
-  if (s) s[n] = '\0';
-  fclose(f);
-  return s;
-}
-
 /* ---- tests/errors files: refused with the right status and position, arrays untouched ---- */
 static int case_error(const char *path) {
-  char *src = read_file(path);
+  char *src = sj_read_file(path, NULL);
   if (!src) {
     fprintf(stderr, "cannot read %s\n", path);
     return 1;

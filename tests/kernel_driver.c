@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "base/file.h"
 
 #define MAX_PARAMS 64
 #define MAX_KV 64
@@ -41,20 +42,6 @@ static void die(const char *fmt, const char *a) {
   fprintf(stderr, fmt, a);
   fputc('\n', stderr);
   exit(1);
-}
-
-static char *read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) die("cannot open %s", path);
-  if (fseek(f, 0, SEEK_END) != 0) die("cannot seek %s", path);
-  long n = ftell(f);
-  if (n < 0) die("cannot size %s", path);
-  rewind(f);
-  char *s = malloc((size_t)n + 1);
-  if (!s || fread(s, 1, (size_t)n, f) != (size_t)n) die("cannot read %s", path);
-  s[n] = '\0';
-  fclose(f);
-  return s;
 }
 
 static int is_ident(char c) {
@@ -485,7 +472,8 @@ int main(int argc, char **argv) {
     return 2;
   }
   g_file = file;
-  char *src = read_file(file);
+  char *src = sj_read_file(file, NULL);
+  if (!src) die("cannot read %s", file);
   find_entry(src);
 
   kv runs[MAX_KV][MAX_KV];

@@ -7,20 +7,9 @@
 #include <string.h>
 
 #include "stenciljit.h"
+#include "base/file.h"
 
 static int failures;
-
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  s[fread(s, 1, (size_t)n, f)] = 0;
-  fclose(f);
-  return s;
-}
 
 /* Compiles dir/file for the integer arguments given (arrays NULL) on device and checks
  * that the explanation contains every wanted fragment and none of the unwanted one. */
@@ -28,7 +17,7 @@ static void expect(const char *dir, const char *file, jit_device device, const i
                    const char *const *wanted, const char *unwanted) {
   char path[512];
   snprintf(path, sizeof path, "%s/%s", dir, file);
-  char *src = slurp(path);
+  char *src = sj_read_file(path, NULL);
   jit_context *ctx = jit_context_create(device);
   jit_param_info params[16];
   int count = 0, used = 0;

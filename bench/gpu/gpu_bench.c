@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "cuda_types.h"
+#include "base/file.h"
 
 #ifndef SJ_EMU_LIBRARY
 #define SJ_EMU_LIBRARY "libstenciljit_cudaemu.so"
@@ -75,25 +76,6 @@ static double median(double *v, int n) {
   if (n <= 0) return -1;
   qsort(v, (size_t)n, sizeof *v, cmp_double);
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static char *read_text(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  if (fseek(f, 0, SEEK_END) != 0) {
-    fclose(f);
-    return NULL;
-  }
-  long len = ftell(f);
-  rewind(f);
-  char *s = len >= 0 ? malloc((size_t)len + 1) : NULL;
-  if (s && fread(s, 1, (size_t)len, f) != (size_t)len) {
-    free(s);
-    s = NULL;
-  }
-  if (s) s[len] = '\0';
-  fclose(f);
-  return s;
 }
 
 /* Short notes collected during the run; printed under the table. */
@@ -273,7 +255,7 @@ static void *dlopen_first(const char *const *names, char *tried, size_t cap) {
 
 static void bench_nvrtc(const char *lib, const char *cu_path, int reps, nvrtc_result *r) {
   memset(r, 0, sizeof *r);
-  char *src = read_text(cu_path);
+  char *src = sj_read_file(cu_path, NULL);
   if (!src) {
     snprintf(r->why, sizeof r->why, "cannot read %s", cu_path);
     return;
@@ -494,7 +476,7 @@ static void run_naive(const char *lib, const char *ptx_path, int T, int N, int M
                       const float *ref, run_result *r) {
   memset(r, 0, sizeof *r);
   size_t n = 2 * (size_t)N * M, bytes = n * sizeof(float);
-  char *ptx = read_text(ptx_path);
+  char *ptx = sj_read_file(ptx_path, NULL);
   float *h = malloc(bytes);
   CUcontext ctx = NULL;
   CUmodule mod = NULL;

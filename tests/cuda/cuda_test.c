@@ -10,6 +10,7 @@
 
 #include "host/cuda.h"
 #include "stenciljit.h"
+#include "base/file.h"
 
 static int failures;
 
@@ -27,19 +28,6 @@ static int contains(const char *s, const char *sub) {
   return strstr(s, sub) != NULL;
 }
 
-static char *read_text(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  size_t got = fread(s, 1, (size_t)n, f);
-  s[got] = 0;
-  fclose(f);
-  return s;
-}
-
 static sj_cuda *open_or_die(const char *lib) {
   sj_cuda *c;
   sj_error err = {0};
@@ -51,7 +39,7 @@ static sj_cuda *open_or_die(const char *lib) {
 }
 
 static sj_cuda_module *load_or_die(sj_cuda *c) {
-  char *ptx = read_text(SJ_TEST_VECADD_PTX);
+  char *ptx = sj_read_file(SJ_TEST_VECADD_PTX, NULL);
   sj_cuda_module *m;
   sj_error err = {0};
   if (!ptx || sj_cuda_load(c, ptx, &m, &err) != JIT_OK) {
@@ -188,7 +176,7 @@ static void case_fail_alloc(const char *lib) {
 /* JIT_EMU_FAIL=load:1: the first load fails with the emulator's log, the next works. */
 static void case_fail_load(const char *lib) {
   sj_cuda *c = open_or_die(lib);
-  char *ptx = read_text(SJ_TEST_VECADD_PTX);
+  char *ptx = sj_read_file(SJ_TEST_VECADD_PTX, NULL);
   sj_cuda_module *m;
   sj_error err = {0};
   int st = sj_cuda_load(c, ptx, &m, &err);

@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "stenciljit.h"
-#include "jit/ast.h"
+#include "jit/parse.h"
+#include "base/file.h"
 
 static int failures, checks;
 
@@ -449,21 +450,6 @@ static void test_free_null(void) {
 
 /* --- tests/errors: one construct a file --- */
 
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  char *s;
-  long n;
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  s = malloc((size_t)n + 1);
-  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) n = 0;
-  if (s) s[n] = 0;
-  fclose(f);
-  return s;
-}
-
 static int error_case(const char *dir, const char *file) {
   char path[PATH_MAX], fragment[256], status[32], pos[32];
   int line, col, want, ok;
@@ -471,7 +457,7 @@ static int error_case(const char *dir, const char *file) {
   sj_error err;
   sj_program *p;
   snprintf(path, sizeof path, "%s/%s", dir, file);
-  src = slurp(path);
+  src = sj_read_file(path, NULL);
   if (!src || sscanf(src, "// error: %d:%d: %255[^\n]\n// status: %31s", &line, &col, fragment,
                      status) != 4) {
     fprintf(stderr, "%s: missing '// error: L:C: text' and '// status:' lines\n", file);

@@ -1,4 +1,4 @@
-#include "jit/buf.h"
+#include "base/buf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

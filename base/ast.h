@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "base/error.h"
+
 typedef enum sj_type {
   SJ_TY_VOID,
   SJ_TY_INT,   /* C int: 32-bit */
@@ -21,10 +23,6 @@ typedef enum sj_type {
   SJ_TY_FLOAT, /* IEEE binary32 */
   SJ_TY_DOUBLE /* IEEE binary64 */
 } sj_type;
-
-typedef struct sj_loc {
-  int line, col; /* 1-based */
-} sj_loc;
 
 typedef enum sj_sym_kind {
   SJ_SYM_SHAPE,  /* int or long parameter: the kernel is specialized for its value */
@@ -145,28 +143,12 @@ typedef struct sj_program {
   sj_func **funcs;
 } sj_program;
 
-/* Error of any stage: a status (jit_status values) and one formatted message. */
-typedef struct sj_error {
-  int status;
-  char msg[1024];
-} sj_error;
-
-/* "name:line:col: message" into err; returns err->status. */
-int sj_error_at(sj_error *err, int status, const char *source_name, sj_loc loc, const char *fmt,
-                ...) __attribute__((format(printf, 5, 6)));
-int sj_error_set(sj_error *err, int status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 /* --- arena --- */
 sj_arena *sj_arena_new(void);
 void *sj_arena_alloc(sj_arena *a, size_t size); /* zeroed; aborts on exhaustion of memory */
 char *sj_arena_strndup(sj_arena *a, const char *s, size_t n);
 void sj_arena_free(sj_arena *a);
 
-/* --- parser (jit/parse.c) --- */
-/* Parses source; on failure returns NULL and fills err (JIT_ERR_SYNTAX for malformed C,
- * JIT_ERR_UNSUPPORTED for C outside the subset), with "name:line:col: message". */
-sj_program *sj_parse(const char *source, const char *source_name, sj_error *err);
 void sj_program_free(sj_program *p);
 /* The function called entry, or the only one when entry is NULL; NULL + err otherwise. */
 sj_func *sj_program_entry(sj_program *p, const char *entry, sj_error *err);

@@ -1,11 +1,12 @@
-/* Arena, error formatting and names shared by every stage that handles the AST. */
+/* The AST's arena, programs and names, shared by every stage that handles the AST. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ast.h"
+#include "base/ast.h"
+#include "stenciljit.h"
 
 /* Chunks are zeroed by calloc, so allocation never clears memory itself. A request larger
  * than a chunk gets a chunk of its own; the current chunk keeps its free space. */
@@ -82,38 +83,6 @@ void sj_arena_free(sj_arena *a) {
   free(a);
 }
 
-static int vset(sj_error *err, int status, const char *prefix, const char *fmt, va_list ap) {
-  size_t n;
-  if (!err) return status;
-  err->status = status;
-  n = (size_t)snprintf(err->msg, sizeof err->msg, "%s", prefix);
-  if (n < sizeof err->msg) vsnprintf(err->msg + n, sizeof err->msg - n, fmt, ap);
-  return status;
-}
-
-int sj_error_at(sj_error *err, int status, const char *source_name, sj_loc loc, const char *fmt,
-                ...) {
-  /* The prefix is bounded separately so a long source name cannot hide the line:col. */
-  char prefix[256];
-  va_list ap;
-  int r;
-  snprintf(prefix, sizeof prefix, "%.200s:%d:%d: ", source_name ? source_name : "<source>",
-           loc.line, loc.col);
-  va_start(ap, fmt);
-  r = vset(err, status, prefix, fmt, ap);
-  va_end(ap);
-  return r;
-}
-
-int sj_error_set(sj_error *err, int status, const char *fmt, ...) {
-  va_list ap;
-  int r;
-  va_start(ap, fmt);
-  r = vset(err, status, "", fmt, ap);
-  va_end(ap);
-  return r;
-}
-
 const char *sj_type_name(sj_type t) {
   static const char *names[] = {"void", "int", "long", "float", "double"};
   return (unsigned)t < sizeof names / sizeof *names ? names[t] : "?";
@@ -159,4 +128,29 @@ int sj_expr_key(const sj_expr *e, char *buf, size_t size) {
     return -1;
   }
   return n > 0 && (size_t)n < size ? n : -1;
+}
+
+void sj_program_free(sj_program *p) {
+  if (p) sj_arena_free(p->arena);
+}
+
+sj_func *sj_program_entry(sj_program *p, const char *entry, sj_error *err) {
+  char names[512] = "";
+  size_t n = 0;
+  int i;
+  if (!p) {
+    sj_error_set(err, JIT_ERR_ARGS, "no program");
+    return NULL;
+  }
+  for (i = 0; i < p->nfuncs; i++) {
+    if (entry ? !strcmp(p->funcs[i]->name, entry) : p->nfuncs == 1) return p->funcs[i];
+    if (n < sizeof names)
+      n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", p->funcs[i]->name);
+  }
+  if (!entry)
+    sj_error_set(err, JIT_ERR_ARGS, "source has %d functions; name the entry (one of: %s)",
+                 p->nfuncs, names);
+  else
+    sj_error_set(err, JIT_ERR_ARGS, "no function named '%s' (one of: %s)", entry, names);
+  return NULL;
 }

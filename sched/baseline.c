@@ -14,7 +14,7 @@
 #include <isl/union_set.h>
 #include <isl/val.h>
 
-#include "jit/buf.h"
+#include "base/buf.h"
 #include "stenciljit.h"
 
 typedef struct gpu_state {

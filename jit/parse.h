@@ -1,0 +1,11 @@
+/* The parser of the C99 subset: source text to the typed AST of base/ast.h. */
+#ifndef SJ_PARSE_H
+#define SJ_PARSE_H
+
+#include "base/ast.h"
+
+/* Parses source; on failure returns NULL and fills err (JIT_ERR_SYNTAX for malformed C,
+ * JIT_ERR_UNSUPPORTED for C outside the subset), with "name:line:col: message". */
+sj_program *sj_parse(const char *source, const char *source_name, sj_error *err);
+
+#endif
