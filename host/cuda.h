@@ -44,7 +44,8 @@ void *sj_cuda_function(sj_cuda *c, sj_cuda_module *m, const char *name, sj_error
 void sj_cuda_unload(sj_cuda *c, sj_cuda_module *m);
 
 int sj_cuda_alloc(sj_cuda *c, size_t bytes, sj_devptr *out, sj_error *err);
-void sj_cuda_free(sj_cuda *c, sj_devptr p);
+/* cuMemFree; a failure is an error like any other (the memory is released with the context). */
+int sj_cuda_free(sj_cuda *c, sj_devptr p, sj_error *err);
 int sj_cuda_to_device(sj_cuda *c, sj_devptr dst, const void *src, size_t bytes, sj_error *err);
 int sj_cuda_to_host(sj_cuda *c, void *dst, sj_devptr src, size_t bytes, sj_error *err);
 /* cuLaunchKernel with kernelParams; checks grid, block and shared memory against the
@@ -52,5 +53,18 @@ int sj_cuda_to_host(sj_cuda *c, void *dst, sj_devptr src, size_t bytes, sj_error
 int sj_cuda_launch(sj_cuda *c, void *function, const unsigned grid[3], const unsigned block[3],
                    unsigned shared_bytes, void **params, sj_error *err);
 int sj_cuda_synchronize(sj_cuda *c, sj_error *err);
+/* Did a call fail with a sticky error (a failed launch, an illegal address...)? CUDA then
+ * refuses every later call on the context: it is lost until it is destroyed. */
+int sj_cuda_lost(const sj_cuda *c);
+
+/* Timing from CUDA events on the NULL stream: record one before and one after the work; elapsed
+ * waits for the end event. On the emulator, where every call completes before it returns, the
+ * time is the emulator's wall-clock time on the host, not a GPU time. */
+typedef struct sj_cuda_event sj_cuda_event;
+int sj_cuda_event_create(sj_cuda *c, sj_cuda_event **out, sj_error *err);
+int sj_cuda_event_record(sj_cuda *c, sj_cuda_event *e, sj_error *err);
+int sj_cuda_event_elapsed(sj_cuda *c, sj_cuda_event *start, sj_cuda_event *end, float *ms,
+                          sj_error *err);
+void sj_cuda_event_destroy(sj_cuda *c, sj_cuda_event *e);
 
 #endif

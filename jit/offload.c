@@ -59,7 +59,7 @@ void sj_gpu_release(jit_kernel *k) {
   free(k->host_code);
 }
 
-/* A failed launch leaves the device context unusable (a sticky error, as on a GPU): the
+/* A sticky error (a failed launch, as on a GPU) leaves the device context unusable: the
  * jit_context says so on every later call instead of failing somewhere in the driver. */
 static const char unusable[] =
     "; the device context is unusable after a failed launch: destroy this jit_context and "
@@ -91,11 +91,6 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars,
     sj_gpu_run run = {c, k->kernels, na, dev, k->nscalars, scalars, types, err};
     if (k->host(&run)) rc = err->status ? err->status : JIT_ERR_DEVICE;
     if (!rc) rc = sj_cuda_synchronize(c, err);
-    if (rc) {
-      k->ctx->device_failed = 1;
-      size_t n = strlen(err->msg);
-      snprintf(err->msg + n, sizeof err->msg - n, "%s", unusable);
-    }
   }
   for (int a = 0; !rc && a < na; a++) {
     if (!bytes[a] || !k->written[a]) continue;
@@ -105,10 +100,19 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars,
     else
       rc = sj_cuda_to_host(c, staging[a], dev[a], bytes[a], err);
   }
+  /* Device memory goes first: a failed free fails the call, before the arrays are written. */
+  for (int a = 0; a < na; a++) {
+    sj_error ferr = {0};
+    if (dev[a] && sj_cuda_free(c, dev[a], &ferr) && !rc) *err = ferr, rc = ferr.status;
+  }
+  if (rc && sj_cuda_lost(c) && !k->ctx->device_failed) {
+    k->ctx->device_failed = 1;
+    size_t n = strlen(err->msg);
+    snprintf(err->msg + n, sizeof err->msg - n, "%s", unusable);
+  }
   for (int a = 0; a < na; a++) {
     if (!rc && staging[a]) memcpy(arrays[a], staging[a], bytes[a]);
     free(staging[a]);
-    if (dev[a]) sj_cuda_free(c, dev[a]);
   }
   return rc;
 }

@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cuda_types.h"
+#include "base/cuda_abi.h"
 #include "base/file.h"
 
 #ifndef SJ_EMU_LIBRARY
@@ -435,7 +435,7 @@ typedef struct run_result {
   X(cuMemcpyHtoD_v2, (CUdeviceptr, const void *, size_t))                                          \
   X(cuMemcpyDtoH_v2, (void *, CUdeviceptr, size_t))
 
-#define DRV_FIELD(name, params) CUresult(*name) params;
+#define DRV_FIELD(name, params) sj_cu_pfn_##name name;
 static struct {
   void *lib;
   DRV(DRV_FIELD)

@@ -4,7 +4,19 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "cuda_types.h"
+#include "base/cuda_abi.h"
+
+/* The library is built with hidden visibility: only what carries this is exported. */
+#define EMU_EXPORT __attribute__((visibility("default")))
+
+/* ---- the emulated device: an H100 SXM ---- */
+#define EMU_DEVICE_MEMORY (80ull << 30)
+#define EMU_SM_COUNT 132
+#define EMU_SM_THREADS 2048        /* resident threads per multiprocessor */
+#define EMU_SM_BLOCKS 32           /* resident blocks per multiprocessor */
+#define EMU_SM_SHARED (228 * 1024) /* shared memory per multiprocessor */
+/* Bytes of L2 cache: 50 MB, or JIT_EMU_L2_BYTES (stats.c). */
+uint64_t emu_l2_bytes(void);
 
 /* ---- types ---- */
 enum {
@@ -324,6 +336,7 @@ CUresult emu_parse(const char *text, emu_module **out, char *err, size_t errlen)
 void emu_module_free(emu_module *m);
 
 /* ---- device memory (mem.c) ---- */
+uint64_t emu_mem_used(void); /* bytes allocated */
 CUresult emu_mem_alloc(uint64_t size, uint64_t *dev);
 CUresult emu_mem_free(uint64_t dev);
 /* host pointer for [dev, dev+size) when it lies in one allocation, else NULL */
@@ -377,8 +390,5 @@ typedef struct emu_launch {
   char msg[1024];
 } emu_launch;
 CUresult emu_execute(emu_launch *L);
-
-/* ---- messages (driver.c) ---- */
-void emu_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -4,6 +4,12 @@
 #include <string.h>
 #include "internal.h"
 
+uint64_t emu_l2_bytes(void) {
+  const char *e = getenv("JIT_EMU_L2_BYTES");
+  unsigned long long v = e && *e ? strtoull(e, NULL, 10) : 0;
+  return v ? v : 50ull * 1024 * 1024;
+}
+
 void emu_stats_init(emu_stats *st) {
   memset(st, 0, sizeof *st);
   st->set_cap = EMU_SECTOR_SET_MIN;

@@ -70,9 +70,12 @@ static int vecadd(sj_cuda *c, void *fn, int n, unsigned block, sj_error *err) {
     if (out[i] != a[i] + b[i]) {
       st = sj_error_set(err, JIT_ERR_INTERNAL, "c[%d] = %g, expected %g", i, out[i], a[i] + b[i]);
     }
-  sj_cuda_free(c, da);
-  sj_cuda_free(c, db);
-  sj_cuda_free(c, dc);
+  sj_devptr bufs[] = {da, db, dc};
+  for (int i = 0; i < 3; i++) {
+    sj_error ferr = {0};
+    int fst = sj_cuda_free(c, bufs[i], &ferr);
+    if (fst && !st) *err = ferr, st = fst;
+  }
   free(a), free(b), free(out);
   return st;
 }
@@ -169,7 +172,7 @@ static void case_fail_alloc(const char *lib) {
         err.msg);
   st = sj_cuda_alloc(c, 4096, &p, &err);
   CHECK(st == JIT_OK && p, "second alloc: %s", err.msg);
-  sj_cuda_free(c, p);
+  sj_cuda_free(c, p, &err);
   sj_cuda_close(c);
 }
 

@@ -58,8 +58,8 @@ static void test_vecadd_saxpy(CUmodule m) {
     CUdeviceptr x, y;
   } pb = {n, alpha, da, db};
   size_t size = sizeof pb;
-  void *extra[] = {EMU_LAUNCH_PARAM_BUFFER_POINTER, &pb, EMU_LAUNCH_PARAM_BUFFER_SIZE, &size,
-                   EMU_LAUNCH_PARAM_END};
+  void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &pb, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                   CU_LAUNCH_PARAM_END};
   CU(cu.cuLaunchKernel(get(m, "saxpy"), (n + 255) / 256, 1, 1, 256, 1, 1, 0, NULL, NULL, extra));
   CU(cu.cuMemcpyDtoH_v2(y, db, 4 * n));
   bad = 0;
