@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/cuda_abi.h"
+#include "ops.h"
 
 /* The library is built with hidden visibility: only what carries this is exported. */
 #define EMU_EXPORT __attribute__((visibility("default")))
@@ -67,68 +68,7 @@ enum { EMU_SP_GENERIC, EMU_SP_GLOBAL, EMU_SP_SHARED, EMU_SP_LOCAL, EMU_SP_PARAM,
 #define EMU_WINDOW_SIZE 0x0000000100000000ull
 #define EMU_GLOBAL_BASE 0x0000000700000000ull
 
-/* ---- opcodes ---- */
-enum {
-  EMU_OP_NOP,
-  EMU_OP_MOV,
-  EMU_OP_ADD,
-  EMU_OP_SUB,
-  EMU_OP_MUL,
-  EMU_OP_MULHI,
-  EMU_OP_MULWIDE,
-  EMU_OP_MAD,
-  EMU_OP_MADHI,
-  EMU_OP_MADWIDE,
-  EMU_OP_DIV,
-  EMU_OP_REM,
-  EMU_OP_MIN,
-  EMU_OP_MAX,
-  EMU_OP_ABS,
-  EMU_OP_NEG,
-  EMU_OP_AND,
-  EMU_OP_OR,
-  EMU_OP_XOR,
-  EMU_OP_NOT,
-  EMU_OP_CNOT,
-  EMU_OP_SHL,
-  EMU_OP_SHR,
-  EMU_OP_POPC,
-  EMU_OP_CLZ,
-  EMU_OP_BREV,
-  EMU_OP_BFE,
-  EMU_OP_BFI,
-  EMU_OP_LOP3,
-  EMU_OP_FMA,
-  EMU_OP_SQRT,
-  EMU_OP_RCP,
-  EMU_OP_RSQRT,
-  EMU_OP_SIN,
-  EMU_OP_COS,
-  EMU_OP_LG2,
-  EMU_OP_EX2,
-  EMU_OP_COPYSIGN,
-  EMU_OP_TESTP,
-  EMU_OP_SETP,
-  EMU_OP_SELP,
-  EMU_OP_CVT,
-  EMU_OP_CVTA,
-  EMU_OP_CVTA_TO,
-  EMU_OP_LD,
-  EMU_OP_ST,
-  EMU_OP_ATOM,
-  EMU_OP_BRA,
-  EMU_OP_RET,
-  EMU_OP_EXIT,
-  EMU_OP_BAR,
-  EMU_OP_BARWARP,
-  EMU_OP_SHFL,
-  EMU_OP_VOTE,
-  EMU_OP_ACTIVEMASK,
-  EMU_OP_PACK,
-  EMU_OP_UNPACK,
-  EMU_OP_MEMBAR,
-  EMU_OP_COUNT
-};
+/* ---- operations (ops.h) ---- */
 
 /* rounding */
 enum {
@@ -141,27 +81,6 @@ enum {
   EMU_RND_RZI,
   EMU_RND_RMI,
   EMU_RND_RPI
-};
-/* comparisons */
-enum {
-  EMU_CMP_EQ,
-  EMU_CMP_NE,
-  EMU_CMP_LT,
-  EMU_CMP_LE,
-  EMU_CMP_GT,
-  EMU_CMP_GE,
-  EMU_CMP_LO,
-  EMU_CMP_LS,
-  EMU_CMP_HI,
-  EMU_CMP_HS,
-  EMU_CMP_EQU,
-  EMU_CMP_NEU,
-  EMU_CMP_LTU,
-  EMU_CMP_LEU,
-  EMU_CMP_GTU,
-  EMU_CMP_GEU,
-  EMU_CMP_NUM,
-  EMU_CMP_NAN
 };
 enum { EMU_BOP_NONE, EMU_BOP_AND, EMU_BOP_OR, EMU_BOP_XOR };
 enum {
@@ -262,35 +181,39 @@ typedef struct emu_regname {
 } emu_regname;
 /* "%r12" for a slot, or a description of a special or constant slot */
 void emu_slot_name(const emu_func *f, uint32_t slot, char *buf, size_t len);
-int emu_special_count(void);
-enum {
-  EMU_SP_TID_X,
-  EMU_SP_TID_Y,
-  EMU_SP_TID_Z,
-  EMU_SP_NTID_X,
-  EMU_SP_NTID_Y,
-  EMU_SP_NTID_Z,
-  EMU_SP_CTAID_X,
-  EMU_SP_CTAID_Y,
-  EMU_SP_CTAID_Z,
-  EMU_SP_NCTAID_X,
-  EMU_SP_NCTAID_Y,
-  EMU_SP_NCTAID_Z,
-  EMU_SP_LANEID,
-  EMU_SP_WARPID,
-  EMU_SP_NWARPID,
-  EMU_SP_LANEMASK_EQ,
-  EMU_SP_LANEMASK_LT,
-  EMU_SP_LANEMASK_LE,
-  EMU_SP_LANEMASK_GT,
-  EMU_SP_LANEMASK_GE,
-  EMU_SP_SMID,
-  EMU_SP_NSMID,
-  EMU_SP_GRIDID,
-  EMU_SP_DSMEM,
-  EMU_SP_TSMEM,
-  EMU_SP_COUNT
-};
+
+/* Special registers: X(ID, name), slots special_base + EMU_SP_<ID>. */
+#define EMU_SPECIALS(X)                                                                            \
+  X(TID_X, "%tid.x")                                                                               \
+  X(TID_Y, "%tid.y")                                                                               \
+  X(TID_Z, "%tid.z")                                                                               \
+  X(NTID_X, "%ntid.x")                                                                             \
+  X(NTID_Y, "%ntid.y")                                                                             \
+  X(NTID_Z, "%ntid.z")                                                                             \
+  X(CTAID_X, "%ctaid.x")                                                                           \
+  X(CTAID_Y, "%ctaid.y")                                                                           \
+  X(CTAID_Z, "%ctaid.z")                                                                           \
+  X(NCTAID_X, "%nctaid.x")                                                                         \
+  X(NCTAID_Y, "%nctaid.y")                                                                         \
+  X(NCTAID_Z, "%nctaid.z")                                                                         \
+  X(LANEID, "%laneid")                                                                             \
+  X(WARPID, "%warpid")                                                                             \
+  X(NWARPID, "%nwarpid")                                                                           \
+  X(LANEMASK_EQ, "%lanemask_eq")                                                                   \
+  X(LANEMASK_LT, "%lanemask_lt")                                                                   \
+  X(LANEMASK_LE, "%lanemask_le")                                                                   \
+  X(LANEMASK_GT, "%lanemask_gt")                                                                   \
+  X(LANEMASK_GE, "%lanemask_ge")                                                                   \
+  X(SMID, "%smid")                                                                                 \
+  X(NSMID, "%nsmid")                                                                               \
+  X(GRIDID, "%gridid")                                                                             \
+  X(DSMEM, "%dynamic_smem_size")                                                                   \
+  X(TSMEM, "%total_smem_size")
+#define EMU_SPECIAL_ENUM(id, name) EMU_SP_##id,
+enum { EMU_SPECIALS(EMU_SPECIAL_ENUM) EMU_SP_COUNT };
+#undef EMU_SPECIAL_ENUM
+/* "%tid.x" for EMU_SP_TID_X (types.c). */
+const char *emu_special_name(int k);
 
 typedef struct emu_var {
   char *name;

@@ -57,3 +57,13 @@ int emu_type_tk(int t) {
 const char *const emu_cls_names[EMU_CLS_N] = {
     "int",       "float",     "conv",   "move",    "mem_global", "mem_shared", "mem_local",
     "mem_param", "mem_const", "atomic", "control", "sync",       "warp",       "other"};
+
+static const char *const specials[EMU_SP_COUNT] = {
+#define EMU_SPECIAL_NAME(id, name) name,
+    EMU_SPECIALS(EMU_SPECIAL_NAME)
+#undef EMU_SPECIAL_NAME
+};
+
+const char *emu_special_name(int k) {
+  return specials[k];
+}
