@@ -161,6 +161,73 @@ static void case_limits(const char *lib) {
   sj_cuda_close(c);
 }
 
+/* Events around a launch: the elapsed time (on the emulator its own run time on this CPU). */
+static int timed_vecadd(sj_cuda *c, void *fn, float *ms, sj_error *err) {
+  sj_cuda_event *e0 = NULL, *e1 = NULL;
+  int st = sj_cuda_event_create(c, &e0, err);
+  if (!st) st = sj_cuda_event_create(c, &e1, err);
+  if (!st) st = sj_cuda_event_record(c, e0, err);
+  if (!st) st = vecadd(c, fn, 1000, 128, err);
+  if (!st) st = sj_cuda_event_record(c, e1, err);
+  if (!st) st = sj_cuda_event_elapsed(c, e0, e1, ms, err);
+  sj_cuda_event_destroy(c, e0);
+  sj_cuda_event_destroy(c, e1);
+  return st;
+}
+
+static void case_events(const char *lib) {
+  sj_cuda *c = open_or_die(lib);
+  sj_cuda_module *m = load_or_die(c);
+  sj_error err = {0};
+  void *fn = sj_cuda_function(c, m, "vecadd", &err);
+  float ms = -1;
+  CHECK(fn && timed_vecadd(c, fn, &ms, &err) == JIT_OK, "%s", err.msg);
+  CHECK(ms >= 0 && ms < 60000, "elapsed %g ms", (double)ms);
+  sj_cuda_unload(c, m);
+  sj_cuda_close(c);
+}
+
+/* JIT_EMU_FAIL=event:N fails each event call of a timed run in turn: an error naming it, and
+ * the layer works on afterwards. */
+static void case_fail_event(const char *lib) {
+  static const char *const calls[] = {"cuEventCreate", "cuEventCreate",      "cuEventRecord",
+                                      "cuEventRecord", "cuEventSynchronize", "cuEventElapsedTime"};
+  for (int n = 1; n <= 6; n++) {
+    char spec[32];
+    snprintf(spec, sizeof spec, "event:%d", n);
+    setenv("JIT_EMU_FAIL", spec, 1);
+    sj_cuda *c = open_or_die(lib);
+    sj_cuda_module *m = load_or_die(c);
+    sj_error err = {0};
+    void *fn = sj_cuda_function(c, m, "vecadd", &err);
+    float ms = -1;
+    int st = fn ? timed_vecadd(c, fn, &ms, &err) : -1;
+    CHECK(st == JIT_ERR_DEVICE && contains(err.msg, calls[n - 1]) &&
+              contains(err.msg, "injected failure"),
+          "%s: status %d: %s", spec, st, err.msg);
+    CHECK(fn && timed_vecadd(c, fn, &ms, &err) == JIT_OK, "%s: afterwards: %s", spec, err.msg);
+    sj_cuda_unload(c, m);
+    sj_cuda_close(c);
+  }
+  unsetenv("JIT_EMU_FAIL");
+}
+
+/* JIT_EMU_FAIL=free:1: the failure is reported, and later frees work. */
+static void case_fail_free(const char *lib) {
+  setenv("JIT_EMU_FAIL", "free:1", 1);
+  sj_cuda *c = open_or_die(lib);
+  sj_error err = {0};
+  sj_devptr p, q;
+  CHECK(sj_cuda_alloc(c, 64, &p, &err) == JIT_OK && sj_cuda_alloc(c, 64, &q, &err) == JIT_OK, "%s",
+        err.msg);
+  CHECK(sj_cuda_free(c, p, &err) == JIT_ERR_DEVICE && contains(err.msg, "cuMemFree_v2 failed"),
+        "%s", err.msg);
+  CHECK(sj_cuda_free(c, q, &err) == JIT_OK, "%s", err.msg);
+  CHECK(!sj_cuda_lost(c), "a failed free lost the context");
+  sj_cuda_close(c); /* p goes with the context */
+  unsetenv("JIT_EMU_FAIL");
+}
+
 /* JIT_EMU_FAIL=alloc:1: the first allocation fails, the next ones work. */
 static void case_fail_alloc(const char *lib) {
   sj_cuda *c = open_or_die(lib);
@@ -172,7 +239,7 @@ static void case_fail_alloc(const char *lib) {
         err.msg);
   st = sj_cuda_alloc(c, 4096, &p, &err);
   CHECK(st == JIT_OK && p, "second alloc: %s", err.msg);
-  sj_cuda_free(c, p, &err);
+  CHECK(sj_cuda_free(c, p, &err) == JIT_OK, "%s", err.msg);
   sj_cuda_close(c);
 }
 
@@ -203,6 +270,7 @@ static void case_fail_launch(const char *lib) {
   int st = vecadd(c, fn, 100, 64, &err);
   CHECK(st == JIT_ERR_DEVICE, "status %d: %s", st, err.msg);
   CHECK(contains(err.msg, "cuLaunchKernel failed: "), "%s", err.msg);
+  CHECK(sj_cuda_lost(c), "CUDA_ERROR_LAUNCH_FAILED is sticky: the context is lost");
   const char *expect = getenv("EXPECT_MESSAGE");
   CHECK(!expect || contains(err.msg, expect), "no '%s' in: %s", expect, err.msg);
   printf("message: %s\n", err.msg);
@@ -420,6 +488,9 @@ static const struct {
     {"fail_alloc", case_fail_alloc},
     {"fail_load", case_fail_load},
     {"fail_launch", case_fail_launch},
+    {"events", case_events},
+    {"fail_event", case_fail_event},
+    {"fail_free", case_fail_free},
     {"env_library", case_env_library},
     {"threads", case_threads},
     {"no_library", case_no_library},
