@@ -95,7 +95,7 @@ static CUresult launch(emu_func *f, const unsigned grid[3], const unsigned block
   }
   const char *path = getenv("JIT_EMU_STATS");
   emu_stats st;
-  emu_stats_init(&st);
+  emu_stats_init(&st, path && *path);
   emu_launch L;
   memset(&L, 0, sizeof L);
   L.fn = f;

@@ -13,6 +13,7 @@
  * values of that type. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <tgmath.h>
 #include "exec.h"
 
@@ -325,11 +326,12 @@ static CUresult run_warp(ctx *c, warp *w) {
         break;
       }
         ANY_TK(EMU_OP_CVT) : {
-          int rsz = in->rsz;
-          LANES({
-            uint64_t v = emu_cvt(in, A[l]);
-            D[l] = rsz < 8 ? emu_zext(v, rsz) : v;
-          });
+          int rsz = in->rsz, dt = in->type, at = in->type2;
+          if (emu_type_kind(dt) != EMU_K_F && emu_type_kind(at) != EMU_K_F &&
+              !(in->flags & EMU_F_SAT))
+            LANES(D[l] = emu_zext(emu_cvt_int(A[l], at, dt), rsz));
+          else
+            LANES(D[l] = emu_zext(emu_cvt(in, A[l]), rsz));
           break;
         }
       case C(EMU_OP_CVTA, EMU_TK_U32):
@@ -556,31 +558,31 @@ static CUresult run_warp(ctx *c, warp *w) {
 /* ---------- blocks ---------- */
 
 static void block_free(block *b) {
-  emu_race_free(&b->race);
-  free(b->R);
+  if (!b) return;
   free(b->W);
   free(b->shared);
   free(b->local);
   free(b->warps);
-  memset(b, 0, sizeof *b);
+  free(b);
 }
 
-/* The state of one resident block, with what no block changes: constants, the launch's
- * special registers, thread indices. -1 when out of host memory. */
-static int block_init(ctx *c, block *b) {
+/* The state of one resident block, its registers at R, with what no block changes: constants,
+ * the launch's special registers, thread indices. NULL when out of host memory. */
+static block *block_new(ctx *c, uint64_t *R) {
   const emu_func *f = c->f;
   const emu_launch *L = c->L;
   const unsigned *bd = L->block;
   size_t regs = (size_t)f->nslots * 32;
-  memset(b, 0, sizeof *b);
+  block *b = calloc(1, sizeof *b);
+  if (!b) return NULL;
+  b->R = R;
   b->shared = malloc(c->shared_size ? c->shared_size : 1);
   b->local = calloc((size_t)c->nthreads * (c->local_size ? c->local_size : 1), 1);
   b->warps = calloc(c->nwarps, sizeof *b->warps);
-  b->R = calloc(c->nwarps * regs, sizeof *b->R);
   b->W = malloc(c->nwarps * (size_t)f->nslots * sizeof *b->W);
-  if (!b->shared || !b->local || !b->warps || !b->R || !b->W) {
+  if (!b->shared || !b->local || !b->warps || !b->W) {
     block_free(b);
-    return -1;
+    return NULL;
   }
   for (uint32_t wi = 0; wi < c->nwarps; wi++) {
     warp *w = &b->warps[wi];
@@ -617,15 +619,18 @@ static int block_init(ctx *c, block *b) {
       S[EMU_SP_TSMEM * 32 + l] = c->shared_size;
     }
   }
-  return 0;
+  return b;
 }
 
-/* Block ctaid starts: zeroed shared memory, no register written, every thread at pc 0. */
-static void block_start(ctx *c, block *b, const uint32_t ctaid[3]) {
+/* Block number `linear` (x fastest) starts: zeroed shared memory, no register written, every
+ * thread at pc 0. */
+static void block_start(ctx *c, block *b, uint64_t linear) {
   const emu_func *f = c->f;
-  memcpy(b->ctaid, ctaid, sizeof b->ctaid);
+  const unsigned *g = c->L->grid;
+  b->ctaid[0] = (uint32_t)(linear % g[0]);
+  b->ctaid[1] = (uint32_t)(linear / g[0] % g[1]);
+  b->ctaid[2] = (uint32_t)(linear / g[0] / g[1]);
   memset(b->shared, 0, c->shared_size);
-  if (c->racecheck) emu_race_reset(&b->race, c->shared_size);
   for (uint32_t wi = 0; wi < c->nwarps; wi++) {
     warp *w = &b->warps[wi];
     uint32_t n = c->nthreads - w->tid0 < 32 ? c->nthreads - w->tid0 : 32;
@@ -636,9 +641,9 @@ static void block_start(ctx *c, block *b, const uint32_t ctaid[3]) {
     memset(w->lpc, 0, sizeof w->lpc);
     uint64_t *S = w->R + (size_t)f->special_base * 32;
     for (uint32_t l = 0; l < 32; l++) {
-      S[EMU_SP_CTAID_X * 32 + l] = ctaid[0];
-      S[EMU_SP_CTAID_Y * 32 + l] = ctaid[1];
-      S[EMU_SP_CTAID_Z * 32 + l] = ctaid[2];
+      S[EMU_SP_CTAID_X * 32 + l] = b->ctaid[0];
+      S[EMU_SP_CTAID_Y * 32 + l] = b->ctaid[1];
+      S[EMU_SP_CTAID_Z * 32 + l] = b->ctaid[2];
     }
     w->mask = w->live;
     w->pc = 0;
@@ -677,9 +682,10 @@ static CUresult barrier_check(ctx *c, block *b, uint32_t live) {
 }
 
 /* One barrier interval of block b: its warps run until every thread has exited (*done) or waits
- * at a barrier, which then releases them. */
+ * at a barrier, which then releases them. The race detector sees one interval at a time. */
 static CUresult block_step(ctx *c, block *b, int *done) {
   c->b = b;
+  if (c->racecheck) emu_race_barrier(&c->race);
   for (uint32_t wi = 0; wi < c->nwarps; wi++) {
     warp *w = &b->warps[wi];
     if (w->mask) {
@@ -699,8 +705,81 @@ static CUresult block_step(ctx *c, block *b, int *done) {
     resched(&b->warps[wi]);
   }
   c->st->barriers++;
-  if (c->racecheck) emu_race_barrier(&b->race);
   return CUDA_SUCCESS;
+}
+
+/* ---------- waves ---------- */
+
+/* Blocks resident on one multiprocessor at a time: as many as its threads (2048, in whole
+ * warps), its shared memory (228 KB, 1 KB of which the system reserves per block) and its
+ * block limit (32) allow. Registers are not counted: PTX names virtual registers, and how many
+ * ptxas would allocate is not known here. */
+static uint32_t blocks_per_sm(const ctx *c) {
+  uint32_t n = EMU_SM_THREADS / (c->nwarps * 32),
+           by_shared = EMU_SM_SHARED / (c->shared_size + 1024);
+  if (n > EMU_SM_BLOCKS) n = EMU_SM_BLOCKS;
+  if (n > by_shared) n = by_shared;
+  return n ? n : 1;
+}
+
+/* The host memory resident blocks may take: a wave of blocks that wait at barriers holds them
+ * all; beyond it, fewer blocks advance together (wave_blocks says how many). */
+#define WAVE_MEMORY (1ull << 30)
+#define HUGE (2u << 20)
+
+/* With the L2 model, the blocks of a wave (every multiprocessor's resident blocks) advance
+ * together: round-robin, one barrier interval each, so that the model sees their accesses
+ * interleaved as they would be on the GPU. A finished block's place goes to the next block of
+ * the grid, in order (x fastest); a kernel without barriers so runs block after block. States
+ * are reused: only blocks waiting at a barrier hold one. Without the model a wave is one block:
+ * the same results (blocks cannot wait for each other), with one state and a warm cache. */
+static CUresult run_grid(ctx *c) {
+  const unsigned *g = c->L->grid;
+  uint64_t nblocks = (uint64_t)g[0] * g[1] * g[2], next = 0, running = 0;
+  uint64_t wave = (uint64_t)EMU_SM_COUNT * blocks_per_sm(c);
+  uint64_t state = (uint64_t)c->f->nslots * 8 * 32 * c->nwarps + c->shared_size +
+                   (uint64_t)c->local_size * c->nthreads + 1;
+  if (!c->st->l2) wave = 1;
+  if (wave > nblocks) wave = nblocks;
+  if (wave > WAVE_MEMORY / state) wave = WAVE_MEMORY / state ? WAVE_MEMORY / state : 1;
+  c->st->wave_blocks = (uint32_t)wave;
+  block **place = calloc(wave, sizeof *place), **idle = calloc(wave, sizeof *idle);
+  size_t nidle = 0, nstates = 0, rbytes = (size_t)c->f->nslots * 8 * 32 * c->nwarps;
+  /* every state's registers in one region: huge pages, where the kernel gives them, spare
+   * the page faults of touching hundreds of megabytes */
+  size_t arena_bytes = (wave * rbytes + HUGE - 1) / HUGE * HUGE;
+  void *arena = NULL;
+  if (posix_memalign(&arena, HUGE, arena_bytes)) arena = NULL;
+  if (arena) madvise(arena, arena_bytes, MADV_HUGEPAGE);
+  CUresult rc = place && idle && arena ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+  while (!rc && (next < nblocks || running)) {
+    for (uint64_t p = 0; p < wave && !rc; p++) {
+      if (!place[p]) {
+        if (next == nblocks) continue;
+        place[p] =
+            nidle ? idle[--nidle] : block_new(c, (uint64_t *)arena + nstates++ * (rbytes / 8));
+        if (!place[p]) {
+          rc = CUDA_ERROR_OUT_OF_MEMORY;
+          break;
+        }
+        block_start(c, place[p], next++);
+        running++;
+      }
+      int done = 0;
+      rc = block_step(c, place[p], &done);
+      if (done) {
+        idle[nidle++] = place[p];
+        place[p] = NULL;
+        running--;
+      }
+    }
+  }
+  for (uint64_t p = 0; place && p < wave; p++) block_free(place[p]);
+  while (nidle) block_free(idle[--nidle]);
+  free(place);
+  free(idle);
+  free(arena);
+  return rc;
 }
 
 CUresult emu_execute(emu_launch *L) {
@@ -719,20 +798,10 @@ CUresult emu_execute(emu_launch *L) {
   c->local_size = f->local_size;
   const char *rcenv = getenv("JIT_EMU_RACECHECK");
   c->racecheck = !(rcenv && rcenv[0] == '0');
-  block b;
-  if (block_init(c, &b)) {
+  if (c->racecheck) emu_race_reset(&c->race, c->shared_size);
+  CUresult rc = run_grid(c);
+  if (rc == CUDA_ERROR_OUT_OF_MEMORY)
     snprintf(L->msg, sizeof L->msg, "kernel '%s': out of host memory for the launch", f->name);
-    return CUDA_ERROR_OUT_OF_MEMORY;
-  }
-  CUresult rc = CUDA_SUCCESS;
-  for (uint32_t z = 0; z < L->grid[2] && !rc; z++)
-    for (uint32_t y = 0; y < L->grid[1] && !rc; y++)
-      for (uint32_t x = 0; x < L->grid[0] && !rc; x++) {
-        uint32_t ctaid[3] = {x, y, z};
-        int done = 0;
-        block_start(c, &b, ctaid);
-        while (!rc && !done) rc = block_step(c, &b, &done);
-      }
-  block_free(&b);
+  emu_race_free(&c->race);
   return rc;
 }

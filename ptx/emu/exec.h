@@ -18,15 +18,13 @@ typedef struct warp {
   uint32_t tid0; /* linear thread index of lane 0 */
 } warp;
 
-/* One resident block: its shared and local memory, warps, registers and race detector. */
+/* One resident block: its shared and local memory, warps and registers. */
 typedef struct block {
   uint32_t ctaid[3];
   uint8_t *shared, *local;
   warp *warps;
   uint64_t *R;
   uint32_t *W;
-  emu_race race;
-  int started;
 } block;
 
 typedef struct ctx {
@@ -37,6 +35,7 @@ typedef struct ctx {
   uint32_t shared_size, local_size;
   uint32_t nthreads, nwarps;
   int racecheck;
+  emu_race race; /* of the barrier interval running now */
   const uint8_t *params;
   uint32_t param_size;
   block *b; /* the block running now */
@@ -110,6 +109,13 @@ void emu_float_F64(const emu_insn *in, uint32_t gm, uint64_t *D, const uint64_t 
                    const uint64_t *B, const uint64_t *C);
 /* One lane of cvt: the destination value, extended to 64 bits (exec_float.c). */
 uint64_t emu_cvt(const emu_insn *in, uint64_t a);
+/* cvt between integer types without .sat: extended from the source's width by its signedness,
+ * truncated to the destination's and extended again by its signedness. */
+static inline uint64_t emu_cvt_int(uint64_t a, int at, int dt) {
+  int as = emu_type_size(at), ds = emu_type_size(dt);
+  a = emu_type_kind(at) == EMU_K_S ? (uint64_t)emu_sext(a, as) : emu_zext(a, as);
+  return emu_type_kind(dt) == EMU_K_S ? (uint64_t)emu_sext(a, ds) : emu_zext(a, ds);
+}
 /* min/max of PTX: a NaN operand loses, -0 < +0, two NaNs give the canonical NaN. */
 float emu_fminmaxf(float a, float b, int max);
 double emu_fminmaxd(double a, double b, int max);

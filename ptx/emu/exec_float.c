@@ -155,9 +155,8 @@ static uint64_t int_to_int(const emu_insn *in, uint64_t a) {
   int dt = in->type, at = in->type2;
   int dsz = emu_type_size(dt), asz = emu_type_size(at);
   int dk = emu_type_kind(dt), ak = emu_type_kind(at);
-  if (!(in->flags & EMU_F_SAT))
-    a = ak == EMU_K_S ? (uint64_t)emu_sext(a, asz) : emu_zext(a, asz);
-  else if (ak == EMU_K_S) {
+  if (!(in->flags & EMU_F_SAT)) return emu_cvt_int(a, at, dt);
+  if (ak == EMU_K_S) {
     int64_t v = emu_sext(a, asz);
     int64_t lo = dk == EMU_K_S ? (dsz == 8 ? INT64_MIN : -(1ll << (8 * dsz - 1))) : 0;
     int64_t hi = dk == EMU_K_S ? (dsz == 8 ? INT64_MAX : (1ll << (8 * dsz - 1)) - 1)

@@ -88,8 +88,7 @@ static CUresult race_check(ctx *c, warp *w, int l, const emu_insn *in, uint64_t 
                            int is_write) {
   int other, oline;
   int tid = (int)(w->tid0 + (uint32_t)l);
-  int k =
-      emu_race_access(&c->b->race, (uint32_t)off, bytes, tid, in->line, is_write, &other, &oline);
+  int k = emu_race_access(&c->race, (uint32_t)off, bytes, tid, in->line, is_write, &other, &oline);
   if (!k) return CUDA_SUCCESS;
   static const char *const kinds[] = {"", "read-after-write", "write-after-read",
                                       "write-after-write"};
@@ -208,7 +207,7 @@ CUresult emu_mem_op(ctx *c, warp *w, const emu_insn *in, uint32_t gm) {
   if (nglob) {
     int d = count_distinct(gsec, ng);
     st->gsectors += (uint64_t)d;
-    for (int k = 0; k < d; k++) emu_stats_sector(st, gsec[k]);
+    emu_stats_sectors(st, gsec, d, isld ? EMU_L2_READ : EMU_L2_WRITE);
     if (isld)
       st->gld_req++, st->gld_bytes += (uint64_t)nglob * bytes;
     else
@@ -239,7 +238,10 @@ CUresult emu_atom_op(ctx *c, warp *w, const emu_insn *in, uint32_t gm) {
     uint8_t *h;
     CUresult rc = resolve(c, w, l, in, a, (uint32_t)es, &sp, &h);
     if (rc) return rc;
-    if (sp == EMU_SP_GLOBAL) emu_stats_sector(c->st, a >> 5);
+    if (sp == EMU_SP_GLOBAL) {
+      uint64_t sector = a >> 5;
+      emu_stats_sectors(c->st, &sector, 1, EMU_L2_READ | EMU_L2_WRITE);
+    }
     uint64_t old = load_val(h, es), b = B[l], r;
     switch (in->mode) {
     case EMU_ATOM_ADD:

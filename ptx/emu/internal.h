@@ -41,9 +41,20 @@ enum {
   EMU_T_COUNT
 };
 enum { EMU_K_NONE, EMU_K_PRED, EMU_K_BIT, EMU_K_U, EMU_K_S, EMU_K_F };
-int emu_type_size(int t); /* bytes; 0 for pred */
-int emu_type_kind(int t);
-const char *emu_type_name(int t);
+typedef struct emu_type_info {
+  const char *name;
+  int size, kind; /* size in bytes, 0 for pred */
+} emu_type_info;
+extern const emu_type_info emu_types[EMU_T_COUNT]; /* types.c */
+static inline int emu_type_size(int t) {
+  return emu_types[t].size;
+}
+static inline int emu_type_kind(int t) {
+  return emu_types[t].kind;
+}
+static inline const char *emu_type_name(int t) {
+  return emu_types[t].name;
+}
 
 /* Type class used to specialise opcodes: code = op * EMU_TK_N + tk. */
 enum {
@@ -269,6 +280,16 @@ CUresult emu_mem_alloc_owned(uint64_t size, uint64_t *dev, const void *owner);
 void emu_mem_free_owner(const void *owner);
 int emu_mem_owned_by(uint64_t dev, const void *owner);
 
+/* ---- the L2 traffic model (l2.c) ---- */
+typedef struct emu_l2 emu_l2;
+enum { EMU_L2_READ = 1, EMU_L2_WRITE = 2 };
+emu_l2 *emu_l2_new(uint64_t bytes);
+void emu_l2_free(emu_l2 *l2);
+/* One access to a 32-byte sector: EMU_L2_READ, EMU_L2_WRITE or both (an atomic). */
+void emu_l2_access(emu_l2 *l2, uint64_t sector, int kind);
+/* DRAM bytes so far: sectors read on misses, dirty sectors written back (evicted or not yet). */
+uint64_t emu_l2_dram_bytes(const emu_l2 *l2);
+
 /* ---- statistics (stats.c) ---- */
 #define EMU_SECTOR_SET_MIN 1024
 typedef struct emu_stats {
@@ -277,10 +298,14 @@ typedef struct emu_stats {
   uint64_t sh_loads, sh_stores, bank_conflicts, barriers, atomics;
   uint64_t *set; /* open-addressing set of sector numbers + 1 */
   size_t set_cap, set_n;
+  emu_l2 *l2;           /* the L2 model, when the counters are written */
+  uint32_t wave_blocks; /* blocks resident together */
 } emu_stats;
-void emu_stats_init(emu_stats *st);
+/* model: also run the L2 model (it costs time: only when the counters are wanted) */
+void emu_stats_init(emu_stats *st, int model);
 void emu_stats_free(emu_stats *st);
-void emu_stats_sector(emu_stats *st, uint64_t sector);
+/* One warp request's distinct sectors, in order: counted, and through the L2 model. */
+void emu_stats_sectors(emu_stats *st, const uint64_t *sectors, int n, int kind);
 void emu_stats_write(const emu_stats *st, const char *path, const char *kernel,
                      const unsigned grid[3], const unsigned block[3]);
 
