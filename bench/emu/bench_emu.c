@@ -115,6 +115,24 @@ int main(int argc, char **argv) {
           "by default. The L2 model is an H100's 50 MB L2, least recently used over 32-byte "
           "sectors (model, not a GPU measurement).\n",
           sysconf(_SC_NPROCESSORS_ONLN));
+  /* The model where the launch's 12 MB do not fit: smaller L2s (JIT_EMU_L2_BYTES). */
+  fprintf(out, "\nDRAM bytes of one launch in the model for smaller L2s (`JIT_EMU_L2_BYTES`): "
+               "unique sectors count every sector once, the L2 model reads again what was "
+               "evicted before its reuse.\n\n| kernel | L2 | unique sectors x 32 | L2-model DRAM "
+               "bytes |\n|---|---|---|---|\n");
+  static const long l2s[] = {50l << 20, 1l << 20, 256l << 10, 32l << 10};
+  for (int r = 0; r < 2; r++)
+    for (size_t k = 0; k < sizeof l2s / sizeof *l2s; k++) {
+      char v[32];
+      snprintf(v, sizeof v, "%ld", l2s[k]);
+      setenv("JIT_EMU_L2_BYTES", v, 1);
+      CUfunction f;
+      CU(cu.cuModuleGetFunction(&f, m, runs[r].kernel));
+      best_of(f, runs[r].bx, runs[r].by, N, M, a, b, stats);
+      fprintf(out, "| %s | %ld KB | %lld | %lld |\n", runs[r].kernel, l2s[k] >> 10,
+              32 * stat_of(stats, "unique_sectors"), stat_of(stats, "l2_model_dram_bytes"));
+    }
+  unsetenv("JIT_EMU_L2_BYTES");
   fclose(out);
   unlink(stats);
   free(h);
