@@ -108,6 +108,10 @@
   X(CU_JIT_GENERATE_LINE_INFO, 13)                                                                 \
   X(CU_JIT_CACHE_MODE, 14)
 
+#define SJ_CU_JIT_INPUT_TYPE_LIST(X)                                                               \
+  X(CU_JIT_INPUT_CUBIN, 0)                                                                         \
+  X(CU_JIT_INPUT_PTX, 1)
+
 #define SJ_CU_EVENT_FLAGS_LIST(X)                                                                  \
   X(CU_EVENT_DEFAULT, 0)                                                                           \
   X(CU_EVENT_BLOCKING_SYNC, 1)                                                                     \
@@ -137,6 +141,7 @@ enum cudaError_enum { SJ_CU_RESULT_LIST(SJ_CU_ENUM_ITEM) };
 enum CUdevice_attribute_enum { SJ_CU_DEVICE_ATTRIBUTE_LIST(SJ_CU_ENUM_ITEM) };
 enum CUfunction_attribute_enum { SJ_CU_FUNCTION_ATTRIBUTE_LIST(SJ_CU_ENUM_ITEM) };
 enum CUjit_option_enum { SJ_CU_JIT_OPTION_LIST(SJ_CU_ENUM_ITEM) };
+enum CUjitInputType_enum { SJ_CU_JIT_INPUT_TYPE_LIST(SJ_CU_ENUM_ITEM) };
 enum CUevent_flags_enum { SJ_CU_EVENT_FLAGS_LIST(SJ_CU_ENUM_ITEM) };
 enum CUdriverProcAddress_flags_enum { SJ_CU_PROC_ADDRESS_LIST(SJ_CU_ENUM_ITEM) };
 enum CUdriverProcAddressQueryResult_enum { SJ_CU_PROC_ADDRESS_RESULT_LIST(SJ_CU_ENUM_ITEM) };
@@ -151,6 +156,7 @@ typedef enum cudaError_enum CUresult;
 typedef enum CUdevice_attribute_enum CUdevice_attribute;
 typedef enum CUfunction_attribute_enum CUfunction_attribute;
 typedef enum CUjit_option_enum CUjit_option;
+typedef enum CUjitInputType_enum CUjitInputType;
 typedef enum CUevent_flags_enum CUevent_flags;
 typedef enum CUdriverProcAddressQueryResult_enum CUdriverProcAddressQueryResult;
 typedef uint64_t cuuint64_t;
@@ -161,6 +167,7 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
+typedef struct CUlinkState_st *CUlinkState;
 /* Only passed on (cuCtxCreate_v4 accepts NULL): its members are never used. */
 typedef struct CUctxCreateParams_st CUctxCreateParams;
 
@@ -199,6 +206,13 @@ typedef struct CUctxCreateParams_st CUctxCreateParams;
     (CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount))                              \
   X(cuMemsetD8_v2, cuMemsetD8, 3020, (CUdeviceptr dstDevice, unsigned char uc, size_t N))          \
   X(cuMemsetD32_v2, cuMemsetD32, 3020, (CUdeviceptr dstDevice, unsigned int ui, size_t N))         \
+  X(cuLinkCreate_v2, cuLinkCreate, 6050,                                                           \
+    (unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut))  \
+  X(cuLinkAddData_v2, cuLinkAddData, 6050,                                                         \
+    (CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name,            \
+     unsigned int numOptions, CUjit_option *options, void **optionValues))                         \
+  X(cuLinkComplete, cuLinkComplete, 5050, (CUlinkState state, void **cubinOut, size_t *sizeOut))   \
+  X(cuLinkDestroy, cuLinkDestroy, 5050, (CUlinkState state))                                       \
   X(cuModuleLoadData, cuModuleLoadData, 2000, (CUmodule * module, const void *image))              \
   X(cuModuleLoadDataEx, cuModuleLoadDataEx, 2010,                                                  \
     (CUmodule * module, const void *image, unsigned int numOptions, CUjit_option *options,         \

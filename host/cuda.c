@@ -31,6 +31,11 @@
   X(cuCtxSetCurrent, NULL, 0)                                                                      \
   X(cuCtxSynchronize, NULL, 0)                                                                     \
   X(cuModuleLoadDataEx, NULL, 0)                                                                   \
+  /* Only for binary images of linked modules (sj_cuda_link). */                                   \
+  X(cuLinkCreate_v2, NULL, 1)                                                                      \
+  X(cuLinkAddData_v2, NULL, 1)                                                                     \
+  X(cuLinkComplete, NULL, 1)                                                                       \
+  X(cuLinkDestroy, NULL, 1)                                                                        \
   X(cuModuleUnload, NULL, 0)                                                                       \
   X(cuModuleGetFunction, NULL, 0)                                                                  \
   /* Only sharpens the launch check (per-kernel thread and shared limits). */                      \
@@ -319,22 +324,33 @@ static void trimmed(char *buf, size_t len, const char *s) {
   buf[n] = 0;
 }
 
-static CUresult load_locked(sj_cuda *c, const char *ptx, CUmodule *m, char *log, size_t len) {
-  CUjit_option opt[4] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-                         CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
-  void *val[4] = {c->errlog, (void *)(uintptr_t)sizeof c->errlog, c->infolog,
-                  (void *)(uintptr_t)sizeof c->infolog};
+/* The error and info log options over the layer's buffers (emptied), for a load or a link. */
+static void log_options(sj_cuda *c, CUjit_option opt[4], void *val[4]) {
+  opt[0] = CU_JIT_ERROR_LOG_BUFFER, val[0] = c->errlog;
+  opt[1] = CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, val[1] = (void *)(uintptr_t)sizeof c->errlog;
+  opt[2] = CU_JIT_INFO_LOG_BUFFER, val[2] = c->infolog;
+  opt[3] = CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, val[3] = (void *)(uintptr_t)sizeof c->infolog;
   c->errlog[0] = c->infolog[0] = 0;
-  CUresult r = c->cu.cuModuleLoadDataEx(m, ptx, 4, opt, val);
-  if (r == CUDA_SUCCESS) return r;
+}
+
+/* What the logs say about a failure, else the emulator's message. */
+static void failure_log(sj_cuda *c, char *log, size_t len) {
   /* The sizes come back as the bytes written; never trust the text to be terminated. */
   c->errlog[sizeof c->errlog - 1] = c->infolog[sizeof c->infolog - 1] = 0;
   trimmed(log, len, c->errlog[0] ? c->errlog : c->infolog);
   if (!log[0]) emu_message(c, log, len);
+}
+
+static CUresult load_locked(sj_cuda *c, const void *image, CUmodule *m, char *log, size_t len) {
+  CUjit_option opt[4];
+  void *val[4];
+  log_options(c, opt, val);
+  CUresult r = c->cu.cuModuleLoadDataEx(m, image, 4, opt, val);
+  if (r != CUDA_SUCCESS) failure_log(c, log, len);
   return r;
 }
 
-int sj_cuda_load(sj_cuda *c, const char *ptx, sj_cuda_module **out, sj_error *err) {
+int sj_cuda_load(sj_cuda *c, const void *ptx, sj_cuda_module **out, sj_error *err) {
   CUmodule m = NULL;
   char log[sizeof err->msg];
   *out = NULL;
@@ -346,6 +362,47 @@ int sj_cuda_load(sj_cuda *c, const char *ptx, sj_cuda_module **out, sj_error *er
   if (r != CUDA_SUCCESS) return err->status;
   *out = (sj_cuda_module *)m; /* the handle itself: nothing else to keep per module */
   return JIT_OK;
+}
+
+/* Create, add the PTX, complete; the call that failed, or NULL. */
+static const char *link_locked(sj_cuda *c, CUlinkState st, const char *ptx, void **out, size_t *n,
+                               CUresult *r) {
+  if ((*r = c->cu.cuLinkAddData_v2(st, CU_JIT_INPUT_PTX, (void *)ptx, strlen(ptx) + 1, "stenciljit",
+                                   0, NULL, NULL)) != CUDA_SUCCESS)
+    return "cuLinkAddData_v2";
+  if ((*r = c->cu.cuLinkComplete(st, out, n)) != CUDA_SUCCESS) return "cuLinkComplete";
+  return NULL;
+}
+
+int sj_cuda_link(sj_cuda *c, const char *ptx, void **image, size_t *size, sj_error *err) {
+  *image = NULL;
+  *size = 0;
+  if (!c->cu.cuLinkCreate_v2 || !c->cu.cuLinkAddData_v2 || !c->cu.cuLinkComplete ||
+      !c->cu.cuLinkDestroy)
+    return sj_error_set(err, JIT_ERR_DEVICE, "the CUDA driver library cannot link (no cuLink*)");
+  if (make_current(c, err)) return err->status;
+  pthread_mutex_lock(&c->mu);
+  CUjit_option opt[4];
+  void *val[4], *out = NULL;
+  size_t n = 0;
+  CUlinkState st = NULL;
+  log_options(c, opt, val);
+  CUresult r = c->cu.cuLinkCreate_v2(4, opt, val, &st);
+  const char *failed = r ? "cuLinkCreate_v2" : link_locked(c, st, ptx, &out, &n, &r);
+  if (!failed && !(*image = malloc(n))) {
+    sj_error_set(err, JIT_ERR_NOMEM, "out of memory for a linked image of %zu bytes", n);
+    failed = "";
+  } else if (!failed) {
+    memcpy(*image, out, n);
+    *size = n;
+  } else {
+    char log[sizeof err->msg];
+    failure_log(c, log, sizeof log);
+    cu_fail(c, err, failed, r, log);
+  }
+  if (st) c->cu.cuLinkDestroy(st);
+  pthread_mutex_unlock(&c->mu);
+  return failed ? err->status : JIT_OK;
 }
 
 void *sj_cuda_function(sj_cuda *c, sj_cuda_module *m, const char *name, sj_error *err) {

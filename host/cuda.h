@@ -37,8 +37,12 @@ const sj_cuda_props *sj_cuda_get_props(const sj_cuda *c);
 /* The path of the project's emulator library (set at build time). */
 const char *sj_cuda_emulator_path(void);
 
-/* cuModuleLoadDataEx with error and info logs; the error log text is in err on failure. */
-int sj_cuda_load(sj_cuda *c, const char *ptx, sj_cuda_module **out, sj_error *err);
+/* cuModuleLoadDataEx with error and info logs; the error log text is in err on failure. ptx:
+ * PTX text, or an image sj_cuda_link made. */
+int sj_cuda_load(sj_cuda *c, const void *ptx, sj_cuda_module **out, sj_error *err);
+/* The driver's binary image of ptx (cuLink*: a cubin on a GPU, the PTX text itself on the
+ * emulator), to keep and load later without compiling again; *image malloc'd, *size bytes. */
+int sj_cuda_link(sj_cuda *c, const char *ptx, void **image, size_t *size, sj_error *err);
 /* The kernel called name, or NULL with err filled. */
 void *sj_cuda_function(sj_cuda *c, sj_cuda_module *m, const char *name, sj_error *err);
 void sj_cuda_unload(sj_cuda *c, sj_cuda_module *m);

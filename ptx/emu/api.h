@@ -24,6 +24,7 @@
   X(DTOD, "dtod", CUDA_ERROR_INVALID_VALUE, 0)                                                     \
   X(MEMSET, "memset", CUDA_ERROR_INVALID_VALUE, 0)                                                 \
   X(LOAD, "load", CUDA_ERROR_INVALID_PTX, 0)                                                       \
+  X(LINK, "link", CUDA_ERROR_INVALID_PTX, 0)                                                       \
   X(FUNCTION, "function", CUDA_ERROR_NOT_FOUND, 0)                                                 \
   X(ATTR, "attr", CUDA_ERROR_INVALID_VALUE, 0)                                                     \
   X(LAUNCH, "launch", CUDA_ERROR_LAUNCH_FAILED, 1)                                                 \
@@ -42,6 +43,7 @@ struct CUctx_st {
   struct CUmod_st *mods;
   struct CUstream_st *streams;
   struct CUevent_st *events;
+  struct CUlinkState_st *links;
   unsigned long long calls[EMU_FAULT_N]; /* per-context kinds only */
 };
 struct CUmod_st {
@@ -55,6 +57,13 @@ struct CUfunc_st {
 };
 struct CUstream_st {
   struct CUstream_st *next;
+};
+/* A link of one PTX input: the emulator's image is the PTX text itself. */
+struct CUlinkState_st {
+  struct CUlinkState_st *next;
+  char *elog, *ilog; /* the logs given to cuLinkCreate */
+  size_t elen, ilen;
+  char *ptx;
 };
 struct CUevent_st {
   struct CUevent_st *next;

@@ -161,6 +161,12 @@ void emu_ctx_teardown(struct CUctx_st *c) {
     c->events = e->next;
     free(e);
   }
+  while (c->links) {
+    struct CUlinkState_st *k = c->links;
+    c->links = k->next;
+    free(k->ptx);
+    free(k);
+  }
   emu_mem_free_owner(c);
   c->sticky = CUDA_SUCCESS;
   memset(c->calls, 0, sizeof c->calls);

@@ -1,5 +1,5 @@
-/* Modules (PTX text only, with ptxas-style error and info logs), their functions, globals and
- * function attributes. */
+/* Modules (PTX text only, with ptxas-style error and info logs), links, functions, globals
+ * and function attributes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -279,5 +279,96 @@ EMU_EXPORT CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attr
               (uint64_t)value + hfunc->f->shared_static > 227 * 1024))
     rc = CUDA_ERROR_INVALID_VALUE;
   if (!rc) hfunc->f->max_dyn_shared = value;
+  return emu_leave(rc);
+}
+
+/* ---------- links ---------- */
+
+/* The emulator links one PTX input into an image that is that PTX text: what cuLinkComplete
+ * gives, cuModuleLoadData loads. A program that caches linked images so works unchanged. */
+
+static struct CUlinkState_st **find_link(CUlinkState state) {
+  struct CUlinkState_st **pp = &emu_current()->links;
+  while (*pp && *pp != state) pp = &(*pp)->next;
+  return state && *pp ? pp : NULL;
+}
+
+EMU_EXPORT CUresult CUDAAPI cuLinkCreate_v2(unsigned int numOptions, CUjit_option *options,
+                                            void **optionValues, CUlinkState *stateOut) {
+  CUresult rc = emu_enter(EMU_FAULT_LINK, "cuLinkCreate_v2");
+  logs lg;
+  if (!rc && !stateOut) rc = CUDA_ERROR_INVALID_VALUE;
+  if (!rc) rc = read_options(numOptions, options, optionValues, &lg);
+  struct CUlinkState_st *k = rc ? NULL : calloc(1, sizeof *k);
+  if (!rc && !k) rc = CUDA_ERROR_OUT_OF_MEMORY;
+  if (!rc) {
+    k->elog = lg.elog, k->elen = lg.elen, k->ilog = lg.ilog, k->ilen = lg.ilen;
+    k->next = emu_current()->links;
+    emu_current()->links = k;
+    *stateOut = k;
+  }
+  return emu_leave(rc);
+}
+
+EMU_EXPORT CUresult CUDAAPI cuLinkAddData_v2(CUlinkState state, CUjitInputType type, void *data,
+                                             size_t size, const char *name, unsigned int numOptions,
+                                             CUjit_option *options, void **optionValues) {
+  (void)name, (void)numOptions, (void)options, (void)optionValues;
+  CUresult rc = emu_enter(EMU_FAULT_LINK, "cuLinkAddData_v2");
+  if (!rc && !find_link(state)) rc = CUDA_ERROR_INVALID_HANDLE;
+  if (!rc && (!data || !size)) rc = CUDA_ERROR_INVALID_VALUE;
+  if (!rc && (type != CU_JIT_INPUT_PTX && type != CU_JIT_INPUT_CUBIN)) {
+    emu_set_error("cuLinkAddData: the emulator links PTX (and its own images) only");
+    rc = CUDA_ERROR_NOT_SUPPORTED;
+  }
+  if (!rc && state->ptx) {
+    emu_set_error("cuLinkAddData: the emulator links one input, without relocations");
+    rc = CUDA_ERROR_NOT_SUPPORTED;
+  }
+  char *text = rc ? NULL : malloc(size + 1);
+  if (!rc && !text) rc = CUDA_ERROR_OUT_OF_MEMORY;
+  if (!rc) {
+    memcpy(text, data, size);
+    text[size] = 0; /* PTX sizes may or may not count the terminator */
+    char err[4096] = "";
+    emu_module *m = NULL;
+    rc = parse_image(text, &m, err, sizeof err);
+    emu_module_free(m);
+    if (rc) {
+      emu_set_error("%s", err);
+      if (state->elog && state->elen) snprintf(state->elog, state->elen, "%s", err);
+      free(text);
+    } else
+      state->ptx = text;
+  }
+  return emu_leave(rc);
+}
+
+EMU_EXPORT CUresult CUDAAPI cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
+  CUresult rc = emu_enter(EMU_FAULT_LINK, "cuLinkComplete");
+  if (!rc && !find_link(state)) rc = CUDA_ERROR_INVALID_HANDLE;
+  if (!rc && (!cubinOut || !sizeOut)) rc = CUDA_ERROR_INVALID_VALUE;
+  if (!rc && !state->ptx) {
+    emu_set_error("cuLinkComplete: nothing was added to the link");
+    rc = CUDA_ERROR_INVALID_VALUE;
+  }
+  if (!rc) {
+    *cubinOut = state->ptx;
+    *sizeOut = strlen(state->ptx) + 1;
+    if (state->ilog && state->ilen)
+      snprintf(state->ilog, state->ilen, "emu info    : linked one PTX input");
+  }
+  return emu_leave(rc);
+}
+
+EMU_EXPORT CUresult CUDAAPI cuLinkDestroy(CUlinkState state) {
+  CUresult rc = emu_enter_ctx();
+  struct CUlinkState_st **pp = rc ? NULL : find_link(state);
+  if (!rc && !pp) rc = CUDA_ERROR_INVALID_HANDLE;
+  if (!rc) {
+    *pp = state->next;
+    free(state->ptx);
+    free(state);
+  }
   return emu_leave(rc);
 }

@@ -228,6 +228,45 @@ static void case_fail_free(const char *lib) {
   unsetenv("JIT_EMU_FAIL");
 }
 
+/* A linked image loads and runs like the PTX it came from; bad PTX fails the link with the
+ * log's line. */
+static void case_link(const char *lib) {
+  sj_cuda *c = open_or_die(lib);
+  char *ptx = sj_read_file(SJ_TEST_VECADD_PTX, NULL);
+  void *image = NULL;
+  size_t size = 0;
+  sj_error err = {0};
+  CHECK(ptx && sj_cuda_link(c, ptx, &image, &size, &err) == JIT_OK && image && size, "link: %s",
+        err.msg);
+  sj_cuda_module *m = NULL;
+  CHECK(image && sj_cuda_load(c, image, &m, &err) == JIT_OK, "load the image: %s", err.msg);
+  void *fn = m ? sj_cuda_function(c, m, "vecadd", &err) : NULL;
+  CHECK(fn && vecadd(c, fn, 1000, 128, &err) == JIT_OK, "%s", err.msg);
+  sj_cuda_unload(c, m);
+  free(image);
+  const char *bad = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                    ".visible .entry k()\n{\n  frobnicate.u32 %r1;\n  ret;\n}\n";
+  CHECK(sj_cuda_link(c, bad, &image, &size, &err) == JIT_ERR_DEVICE && !image, "linked bad PTX");
+  CHECK(contains(err.msg, "cuLinkAddData_v2 failed") && contains(err.msg, "line 6"), "%s", err.msg);
+  sj_cuda_close(c);
+  /* JIT_EMU_FAIL=link:N fails each call of a link in turn; the next link works */
+  static const char *const calls[] = {"cuLinkCreate_v2", "cuLinkAddData_v2", "cuLinkComplete"};
+  for (int n = 1; n <= 3; n++) {
+    char spec[32];
+    snprintf(spec, sizeof spec, "link:%d", n);
+    setenv("JIT_EMU_FAIL", spec, 1);
+    c = open_or_die(lib);
+    CHECK(sj_cuda_link(c, ptx, &image, &size, &err) == JIT_ERR_DEVICE &&
+              contains(err.msg, calls[n - 1]) && contains(err.msg, "injected failure"),
+          "%s: %s", spec, err.msg);
+    CHECK(sj_cuda_link(c, ptx, &image, &size, &err) == JIT_OK, "%s: afterwards: %s", spec, err.msg);
+    free(image);
+    sj_cuda_close(c);
+  }
+  unsetenv("JIT_EMU_FAIL");
+  free(ptx);
+}
+
 /* JIT_EMU_FAIL=alloc:1: the first allocation fails, the next ones work. */
 static void case_fail_alloc(const char *lib) {
   sj_cuda *c = open_or_die(lib);
@@ -491,6 +530,7 @@ static const struct {
     {"events", case_events},
     {"fail_event", case_fail_event},
     {"fail_free", case_fail_free},
+    {"link", case_link},
     {"env_library", case_env_library},
     {"threads", case_threads},
     {"no_library", case_no_library},
