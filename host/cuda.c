@@ -3,6 +3,7 @@
  * builds on machines without the toolkit; the few types and constants used are declared
  * here with cuda.h's ABI and values. */
 #include "host/cuda.h"
+#include "host/locate.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -291,12 +292,26 @@ const sj_cuda_props *sj_cuda_get_props(const sj_cuda *c) {
   return &c->props;
 }
 
-/* The environment's choice, else the build tree's library while it exists (tests, a
- * library used from its build), else the installed one. Never NULL: that would make
+/* The environment's choice, else the emulator beside this code (the library's own directory,
+ * or ../lib from a program in bin/: an install or bundle, wherever it was moved), else the
+ * build tree's while it exists (tests), else the installed one. Never NULL: that would make
  * sj_cuda_open load the real driver. */
+#ifndef SJ_EMU_FROM_BINDIR /* the install's libdir seen from its bindir */
+#define SJ_EMU_FROM_BINDIR "../lib/libstenciljit_cudaemu.so"
+#endif
+static char emu_beside[4096];
+static void find_emu_beside(void) {
+  static const char *const rel[] = {"libstenciljit_cudaemu.so", "../lib/libstenciljit_cudaemu.so",
+                                    SJ_EMU_FROM_BINDIR, NULL};
+  sj_locate_beside(rel, emu_beside, sizeof emu_beside);
+}
+
 const char *sj_cuda_emulator_path(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
   const char *env = getenv("JIT_EMU_LIBRARY");
   if (env && *env) return env;
+  pthread_once(&once, find_emu_beside);
+  if (emu_beside[0]) return emu_beside;
 #ifdef SJ_EMU_LIBRARY
   if (access(SJ_EMU_LIBRARY, R_OK) == 0) return SJ_EMU_LIBRARY;
 #endif
