@@ -22,6 +22,7 @@ typedef struct CUctx_st *CUcontext;
 typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
 typedef int CUjit_option; /* enums are int-sized in the driver's ABI */
 
 enum {
@@ -62,6 +63,11 @@ typedef struct cu_api {
   CUresult (*GetErrorName)(CUresult, const char **);
   CUresult (*GetErrorString)(CUresult, const char **);
   const char *(*EmuLastError)(void); /* only in the emulator */
+  CUresult (*EventCreate)(CUevent *, unsigned);
+  CUresult (*EventRecord)(CUevent, CUstream);
+  CUresult (*EventSynchronize)(CUevent);
+  CUresult (*EventElapsedTime)(float *, CUevent, CUevent);
+  CUresult (*EventDestroy)(CUevent);
 } cu_api;
 
 typedef struct cu_sym {
@@ -97,6 +103,12 @@ static const cu_sym cu_syms[] = {
     SYM(GetErrorName, "cuGetErrorName", NULL, 0),
     SYM(GetErrorString, "cuGetErrorString", NULL, 0),
     SYM(EmuLastError, "emuGetLastErrorMessage", NULL, 1),
+    /* Only for timing (sj_cuda_timer_*): without them nothing is measured. */
+    SYM(EventCreate, "cuEventCreate", NULL, 1),
+    SYM(EventRecord, "cuEventRecord", NULL, 1),
+    SYM(EventSynchronize, "cuEventSynchronize", NULL, 1),
+    SYM(EventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime", 1),
+    SYM(EventDestroy, "cuEventDestroy_v2", "cuEventDestroy", 1),
 };
 #undef SYM
 
@@ -489,4 +501,40 @@ int sj_cuda_synchronize(sj_cuda *c, sj_error *err) {
   char detail[sizeof err->msg];
   emu_message(c, detail, sizeof detail);
   return cu_fail(c, err, "cuCtxSynchronize", r, detail);
+}
+
+/* --- timing --- */
+
+int sj_cuda_timer_start(sj_cuda *c, sj_cuda_timer *t, sj_error *err) {
+  t->start = t->end = NULL;
+  if (!c->cu.EventCreate || !c->cu.EventRecord || !c->cu.EventSynchronize ||
+      !c->cu.EventElapsedTime || !c->cu.EventDestroy)
+    return sj_error_set(err, JIT_ERR_DEVICE, "the CUDA driver library has no cuEvent* calls");
+  if (make_current(c, err)) return err->status;
+  CUevent e[2] = {NULL, NULL};
+  CUresult r = CU_SUCCESS;
+  for (int i = 0; i < 2 && r == CU_SUCCESS; i++) r = c->cu.EventCreate(&e[i], 0);
+  t->start = e[0];
+  t->end = e[1];
+  if (r != CU_SUCCESS) return cu_fail(c, err, "cuEventCreate", r, NULL);
+  r = c->cu.EventRecord(e[0], NULL);
+  return r == CU_SUCCESS ? JIT_OK : cu_fail(c, err, "cuEventRecord", r, NULL);
+}
+
+int sj_cuda_timer_stop(sj_cuda *c, sj_cuda_timer *t, float *ms, sj_error *err) {
+  if (make_current(c, err)) return err->status;
+  CUresult r = c->cu.EventRecord(t->end, NULL);
+  if (r != CU_SUCCESS) return cu_fail(c, err, "cuEventRecord", r, NULL);
+  if ((r = c->cu.EventSynchronize(t->end)) != CU_SUCCESS)
+    return cu_fail(c, err, "cuEventSynchronize", r, NULL);
+  r = c->cu.EventElapsedTime(ms, t->start, t->end);
+  return r == CU_SUCCESS ? JIT_OK : cu_fail(c, err, "cuEventElapsedTime", r, NULL);
+}
+
+void sj_cuda_timer_free(sj_cuda *c, sj_cuda_timer *t) {
+  if (!t->start && !t->end) return;
+  c->cu.CtxSetCurrent(c->ctx);
+  if (t->start) c->cu.EventDestroy(t->start);
+  if (t->end) c->cu.EventDestroy(t->end);
+  t->start = t->end = NULL;
 }

@@ -53,4 +53,16 @@ int sj_cuda_launch(sj_cuda *c, void *function, const unsigned grid[3], const uns
                    unsigned shared_bytes, void **params, sj_error *err);
 int sj_cuda_synchronize(sj_cuda *c, sj_error *err);
 
+/* Device time between two points of the NULL stream, by a pair of CUDA events (on the
+ * emulator, which runs launches synchronously, its wall time). */
+typedef struct sj_cuda_timer {
+  void *start, *end; /* CUevent */
+} sj_cuda_timer;
+/* Creates the events and records the start; JIT_ERR_DEVICE also when the driver library has
+ * no events. sj_cuda_timer_free releases them, whatever happened. */
+int sj_cuda_timer_start(sj_cuda *c, sj_cuda_timer *t, sj_error *err);
+/* Records the end, waits for it and gives the milliseconds since the start. */
+int sj_cuda_timer_stop(sj_cuda *c, sj_cuda_timer *t, float *ms, sj_error *err);
+void sj_cuda_timer_free(sj_cuda *c, sj_cuda_timer *t);
+
 #endif
