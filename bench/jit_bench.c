@@ -1,6 +1,7 @@
 /* jit_bench: CPU-side measurements of stenciljit, written as Markdown.
  *
- *   jit_bench [--out FILE.md] [--size N] [--steps T] [--reps R] [--cold R] [--calls C]
+ *   jit_bench [--out FILE.md] [--kernels DIR] [--size N] [--steps T] [--reps R] [--cold R] [--calls
+ * C]
  *
  * (a) cold JIT latency, source to runnable, for jacobi-2d: a fresh context per compile,
  *     median over --cold compiles, split by stage (jit_kernel_stage_times);
@@ -21,7 +22,7 @@
 #include "base/file.h"
 
 #ifndef SJ_KERNEL_DIR
-#error "SJ_KERNEL_DIR must name tests/kernels"
+#error "SJ_KERNEL_DIR must name tests/kernels (--kernels DIR overrides it at run time)"
 #endif
 
 /* The same files, compiled by gcc -O3 (see CMakeLists.txt). */
@@ -173,12 +174,16 @@ static void machine_info(char *model, size_t model_len, char *l3, size_t l3_len)
 }
 
 int main(int argc, char **argv) {
-  const char *out = NULL;
+  const char *out = NULL, *kernels = SJ_KERNEL_DIR;
   int N = 4096, T = 10, reps = 3, cold = 21, calls = 20000;
   for (int i = 1; i < argc; i++) {
     int *target = NULL;
     if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
       out = argv[++i];
+      continue;
+    }
+    if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) {
+      kernels = argv[++i];
       continue;
     }
     if (strcmp(argv[i], "--size") == 0)
@@ -192,17 +197,21 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--calls") == 0)
       target = &calls;
     if (!target || i + 1 >= argc || (*target = atoi(argv[i + 1])) < 1) {
-      fprintf(stderr, "usage: jit_bench [--out FILE.md] [--size N] [--steps T] [--reps R] "
-                      "[--cold R] [--calls C]\n");
+      fprintf(stderr,
+              "usage: jit_bench [--out FILE.md] [--kernels DIR] [--size N] [--steps T] [--reps R] "
+              "[--cold R] [--calls C]\n");
       return 1;
     }
     i++;
   }
   if (N < 3) N = 3;
-  char *jac_src = sj_read_file(SJ_KERNEL_DIR "/jacobi2d_5pt.c", NULL);
-  char *heat_src = sj_read_file(SJ_KERNEL_DIR "/heat2d_9pt.c", NULL);
+  char jac_path[1024], heat_path[1024];
+  snprintf(jac_path, sizeof jac_path, "%s/jacobi2d_5pt.c", kernels);
+  snprintf(heat_path, sizeof heat_path, "%s/heat2d_9pt.c", kernels);
+  char *jac_src = sj_read_file(jac_path, NULL);
+  char *heat_src = sj_read_file(heat_path, NULL);
   if (!jac_src || !heat_src) {
-    fprintf(stderr, "jit_bench: cannot read kernels from %s\n", SJ_KERNEL_DIR);
+    fprintf(stderr, "jit_bench: cannot read kernels from %s\n", kernels);
     return 1;
   }
   if (out) {
