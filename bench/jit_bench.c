@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "base/file.h"
+#include "bench/common.h"
 
 #ifndef SJ_KERNEL_DIR
 #error "SJ_KERNEL_DIR must name tests/kernels (--kernels DIR overrides it at run time)"
@@ -38,19 +39,7 @@ static void heat2d_gcc(int T, int N, int M, void *A) {
 }
 
 static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof(double), cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return bench_now_ms() * 1e3;
 }
 
 static void fill(float *p, size_t n) {
@@ -120,7 +109,7 @@ static throughput measure(const char *src, ref_fn ref, int N, int T, int reps) {
     ref(T, N, N, g);
     times[k] = (now_us() - t0) * 1e-6;
   }
-  r.gcc_s = median(times + 1, reps);
+  r.gcc_s = bench_median(times + 1, reps);
 
   for (int variant = 0; variant < 2; variant++) {
     jit_context *ctx = cpu_context(variant == 0 ? 0 : 1);
@@ -136,9 +125,9 @@ static throughput measure(const char *src, ref_fn ref, int N, int T, int reps) {
       times[rep] = (now_us() - t0) * 1e-6;
     }
     if (variant == 0)
-      r.jit_s = median(times + 1, reps);
+      r.jit_s = bench_median(times + 1, reps);
     else
-      r.jit1_s = median(times + 1, reps);
+      r.jit1_s = bench_median(times + 1, reps);
     if (memcmp(j, g, n * sizeof(float)) != 0) r.identical = 0;
     jit_context_destroy(ctx);
   }
@@ -264,11 +253,11 @@ int main(int argc, char **argv) {
       const double *f = &st[r].parse;
       col[r] = f[s];
     }
-    md("| %s | %.3f |\n", names[s], median(col, cold) / 1e3);
+    md("| %s | %.3f |\n", names[s], bench_median(col, cold) / 1e3);
   }
-  double cold_ms = median(wall, cold) / 1e3;
+  double cold_ms = bench_median(wall, cold) / 1e3;
   md("| jit_kernel_compile, wall clock | %.3f |\n", cold_ms);
-  md("| jit_context_create (not included) | %.3f |\n\n", median(create, cold) / 1e3);
+  md("| jit_context_create (not included) | %.3f |\n\n", bench_median(create, cold) / 1e3);
   md("Target: cold JIT < 20 ms: %s.\n\n", verdict(cold_ms < 20.0));
 
   /* (b) warm cache-hit cost */

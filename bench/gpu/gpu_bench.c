@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common.h"
+#include "bench/common.h"
 #include "cuda_types.h"
 #include "base/file.h"
 

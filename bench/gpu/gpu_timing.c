@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "base/file.h"
-#include "common.h"
+#include "bench/common.h"
 #include "host/cuda.h"
 
 #ifndef SJ_KERNEL_DIR

@@ -1,6 +1,6 @@
-/* What the GPU-path benchmarks share: clocks, medians, deterministic data, the machine. */
-#ifndef BENCH_GPU_COMMON_H
-#define BENCH_GPU_COMMON_H
+/* What the benchmarks share: clocks, medians, deterministic data, the machine. */
+#ifndef BENCH_COMMON_H
+#define BENCH_COMMON_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* Helpers of the GPU-path benchmarks (see common.h). */
-#include "common.h"
+/* Helpers of the benchmarks (see common.h). */
+#include "bench/common.h"
 
 #include <stdint.h>
 #include <stdlib.h>
