@@ -7,7 +7,8 @@
 #
 # usage: run-tests.sh [DEVICE...]        DEVICE: cpu, emu or cuda (default: cpu emu)
 # environment: JOBS (parallel tests, default nproc), LOG_DIR (default: a new temporary
-# directory), JIT_CUDA_LIBRARY (the driver for cuda, default libcuda.so.1)
+# directory), TEST_TIMEOUT (seconds per test, default 600), JIT_CUDA_LIBRARY (the driver for
+# cuda, default libcuda.so.1)
 # Exit 0 when every test passed; the log of each test is in LOG_DIR.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -30,7 +31,7 @@ run() {
   shift
   while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
   (
-    env "${vars[@]}" timeout 600 "$@" >"$logs/$name.log" 2>&1
+    env "${vars[@]}" timeout "${TEST_TIMEOUT:-600}" "$@" >"$logs/$name.log" 2>&1
     echo $? >"$logs/$name.rc"
   ) &
 }

@@ -26,6 +26,7 @@ glibc_re='^(linux-vdso\.so\.1|ld-linux-x86-64\.so\.2|lib(c|m|mvec|dl|pthread|rt|
 echo "== configure $build (Release, run paths relative to the bundle)"
 # DT_RPATH rather than DT_RUNPATH (--disable-new-dtags): a run path also serves the
 # dependencies of dependencies (libisl's libgmp), which the copied system libraries lack.
+# shellcheck disable=SC2016 # $ORIGIN is for the dynamic loader, not the shell
 cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DSJ_SANITIZE=OFF \
   -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON '-DCMAKE_INSTALL_RPATH=$ORIGIN/../lib' \
   -DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags \
@@ -97,6 +98,7 @@ done | sort -u | while read -r name path; do
   [ -e "$out/lib/$name" ] && continue
   [ -f "$path" ] || { echo "bundle.sh: $name is not found ($path)" >&2; exit 1; }
   cp -L "$path" "$out/lib/$name"
+  # shellcheck disable=SC2016
   patchelf --force-rpath --set-rpath '$ORIGIN' "$out/lib/$name"
 done
 strip --strip-unneeded "$out"/bin/* "$out"/lib/libstenciljit*.so* "$out"/tests/kref/*.so \
@@ -106,6 +108,7 @@ strip --strip-unneeded "$out"/bin/* "$out"/lib/libstenciljit*.so* "$out"/tests/k
   echo "stenciljit $(sed -n 's/^#define STENCILJIT_VERSION "\(.*\)"/\1/p' "$src/include/stenciljit.h")"
   echo "commit $(git -C "$src" rev-parse --short HEAD 2>/dev/null || echo unknown)$(
     [ -z "$(git -C "$src" status --porcelain 2>/dev/null)" ] || echo ' (with uncommitted changes)')"
+  # shellcheck disable=SC1091
   echo "built $(date -u '+%Y-%m-%d %H:%M UTC') on $(. /etc/os-release && echo "$PRETTY_NAME"),"\
     "glibc $(ldd --version | head -n 1 | awk '{ print $NF }')"
 } >"$out/VERSION"

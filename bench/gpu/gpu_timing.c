@@ -300,6 +300,17 @@ static void report(FILE *out, const config *c, const sj_cuda_props *p, const cha
   }
 }
 
+static int write_report(const char *path, const config *c, const sj_cuda_props *p, const char *info,
+                        const row *rows, int nrows) {
+  FILE *out = fopen(path, "w");
+  if (!out) {
+    perror(path);
+    return -1;
+  }
+  report(out, c, p, info, rows, nrows);
+  return fclose(out) ? -1 : 0;
+}
+
 /* The device's name as a file name: letters, digits, '.', '_' and '-' kept, runs of anything
  * else one '-'. */
 static void file_name(char *out, size_t cap, const char *name) {
@@ -386,8 +397,15 @@ int main(int argc, char **argv) {
   const sj_cuda_props *props = sj_cuda_get_props(cu);
   printf("device: %s (%s)\n", props->name, jit_context_info(ctx));
 
+  char path[1200];
+  if (out_dir) {
+    char name[200];
+    file_name(name, sizeof name, props->name);
+    snprintf(path, sizeof path, "%s/gpu-%s.md", out_dir, name);
+    out_path = path;
+  }
   row rows[NSTENCILS * MAX_SIZES];
-  int nrows = 0, all_ok = 1;
+  int nrows = 0, all_ok = 1, unwritten = 0;
   for (int si = 0; si < NSTENCILS; si++) {
     const stencil *s = &stencils[si];
     for (int z = 0; z < (s->dims == 3 ? n3 : n2); z++) {
@@ -414,25 +432,15 @@ int main(int argc, char **argv) {
              w->jit.ok ? w->jit.median_ms : -1, w->naive.ok ? w->naive.median_ms : -1,
              c.emu ? "emulator wall time" : "GPU time",
              w->jit.ndiff || w->naive.ndiff ? ": RESULT DIFFERS" : "");
+      /* Rewritten after every row: a run cut short still leaves what it measured. */
+      if (out_path && write_report(out_path, &c, props, jit_context_info(ctx), rows, nrows))
+        unwritten = 1;
     }
   }
+  if (out_path && !unwritten) printf("results written to %s\n", out_path);
 
-  char path[1200];
-  if (out_dir) {
-    char name[200];
-    file_name(name, sizeof name, props->name);
-    snprintf(path, sizeof path, "%s/gpu-%s.md", out_dir, name);
-    out_path = path;
-  }
-  FILE *out = out_path ? fopen(out_path, "w") : stdout;
-  if (!out) {
-    perror(out_path);
-    all_ok = -1;
-  } else {
-    report(out, &c, props, jit_context_info(ctx), rows, nrows);
-    if (out != stdout) fclose(out), printf("results written to %s\n", out_path);
-  }
+  if (!out_path) report(stdout, &c, props, jit_context_info(ctx), rows, nrows);
   sj_cuda_close(cu);
   jit_context_destroy(ctx);
-  return all_ok < 0 ? 1 : all_ok ? 0 : 3;
+  return unwritten ? 1 : all_ok ? 0 : 3;
 }

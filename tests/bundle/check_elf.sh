@@ -23,6 +23,7 @@ while IFS= read -r -d '' f; do
     sed -n 's/^[[:space:]]*\([^ ]*\) => \(.*\)$/\1\t\2/p' | sed 's/ (0x[0-9a-f]*)$//')
   while read -r rpath; do
     for p in ${rpath//:/ }; do
+      # shellcheck disable=SC2016
       case $p in '$ORIGIN'*) ;; *) echo "FAIL ${f#"$bundle"/}: run path $p"; status=1 ;; esac
     done
   done < <(readelf -d "$f" | sed -n 's/.*(R\(UN\)\{0,1\}PATH).*\[\(.*\)\]/\2/p')
