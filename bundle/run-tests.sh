@@ -49,9 +49,10 @@ for dev in "$@"; do
   run "cli_$dev" -- "$bin/stenciljit" run "$kernels/jacobi2d_5pt.c" -D T=3 -D N=40 -D M=33 \
     --device "$dev" --check
   if [ "$dev" != cpu ]; then
-    lib=$emu
-    [ "$dev" = cuda ] && lib=${JIT_CUDA_LIBRARY:-libcuda.so.1}
-    for c in props vecadd bad_ptx limits threads timer; do
+    # props expects the emulator's device (sm_90, 132 SMs, driver 13.0)
+    cases="props vecadd bad_ptx limits threads timer" lib=$emu
+    [ "$dev" = cuda ] && cases=${cases#props } lib=${JIT_CUDA_LIBRARY:-libcuda.so.1}
+    for c in $cases; do
       run "driver_${dev}_$c" -- "$bin/cuda_test" "$c" "$lib" "$ptx"
     done
   fi

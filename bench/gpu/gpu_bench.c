@@ -29,10 +29,8 @@
 #include "bench/common.h"
 #include "cuda_types.h"
 #include "base/file.h"
+#include "host/cuda.h"
 
-#ifndef SJ_EMU_LIBRARY
-#define SJ_EMU_LIBRARY "libstenciljit_cudaemu.so"
-#endif
 #ifndef SJ_NAIVE_PTX
 #define SJ_NAIVE_PTX "bench/baselines/jacobi2d_naive.ptx"
 #endif
@@ -603,7 +601,7 @@ static double per_request(const emu_sums *s) {
 }
 
 int main(int argc, char **argv) {
-  const char *out_path = NULL, *emu_lib = SJ_EMU_LIBRARY, *naive_ptx = SJ_NAIVE_PTX,
+  const char *out_path = NULL, *emu_lib = sj_cuda_emulator_path(), *naive_ptx = SJ_NAIVE_PTX,
              *naive_cu = SJ_NAIVE_CU, *nvrtc_lib = SJ_NVRTC_LIBRARY;
   int reps = 10, T = 2, N = 1024, M = 1024, strict = 0;
   for (int i = 1; i < argc; i++) {

@@ -395,6 +395,8 @@ int main(int argc, char **argv) {
     return 1;
   }
   const sj_cuda_props *props = sj_cuda_get_props(cu);
+  /* JIT_CUDA_LIBRARY may name the emulator: its times are never GPU times. */
+  c.emu |= strstr(props->name, "emulator") != NULL;
   printf("device: %s (%s)\n", props->name, jit_context_info(ctx));
 
   char path[1200];
