@@ -1,6 +1,7 @@
 /* jit_bench: CPU-side measurements of stenciljit, written as Markdown.
  *
- *   jit_bench [--out FILE.md] [--size N] [--steps T] [--reps R] [--cold R] [--calls C]
+ *   jit_bench [--out FILE.md] [--kernels DIR] [--size N] [--steps T] [--reps R] [--cold R] [--calls
+ * C]
  *
  * (a) cold JIT latency, source to runnable, for jacobi-2d: a fresh context per compile,
  *     median over --cold compiles, split by stage (jit_kernel_stage_times);
@@ -19,9 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "base/file.h"
+#include "bench/common.h"
 
 #ifndef SJ_KERNEL_DIR
-#error "SJ_KERNEL_DIR must name tests/kernels"
+#error "SJ_KERNEL_DIR must name tests/kernels (--kernels DIR overrides it at run time)"
 #endif
 
 /* The same files, compiled by gcc -O3 (see CMakeLists.txt). */
@@ -37,19 +39,7 @@ static void heat2d_gcc(int T, int N, int M, void *A) {
 }
 
 static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof(double), cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  return bench_now_ms() * 1e3;
 }
 
 static void fill(float *p, size_t n) {
@@ -119,7 +109,7 @@ static throughput measure(const char *src, ref_fn ref, int N, int T, int reps) {
     ref(T, N, N, g);
     times[k] = (now_us() - t0) * 1e-6;
   }
-  r.gcc_s = median(times + 1, reps);
+  r.gcc_s = bench_median(times + 1, reps);
 
   for (int variant = 0; variant < 2; variant++) {
     jit_context *ctx = cpu_context(variant == 0 ? 0 : 1);
@@ -135,9 +125,9 @@ static throughput measure(const char *src, ref_fn ref, int N, int T, int reps) {
       times[rep] = (now_us() - t0) * 1e-6;
     }
     if (variant == 0)
-      r.jit_s = median(times + 1, reps);
+      r.jit_s = bench_median(times + 1, reps);
     else
-      r.jit1_s = median(times + 1, reps);
+      r.jit1_s = bench_median(times + 1, reps);
     if (memcmp(j, g, n * sizeof(float)) != 0) r.identical = 0;
     jit_context_destroy(ctx);
   }
@@ -173,12 +163,16 @@ static void machine_info(char *model, size_t model_len, char *l3, size_t l3_len)
 }
 
 int main(int argc, char **argv) {
-  const char *out = NULL;
+  const char *out = NULL, *kernels = SJ_KERNEL_DIR;
   int N = 4096, T = 10, reps = 3, cold = 21, calls = 20000;
   for (int i = 1; i < argc; i++) {
     int *target = NULL;
     if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
       out = argv[++i];
+      continue;
+    }
+    if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) {
+      kernels = argv[++i];
       continue;
     }
     if (strcmp(argv[i], "--size") == 0)
@@ -192,17 +186,21 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--calls") == 0)
       target = &calls;
     if (!target || i + 1 >= argc || (*target = atoi(argv[i + 1])) < 1) {
-      fprintf(stderr, "usage: jit_bench [--out FILE.md] [--size N] [--steps T] [--reps R] "
-                      "[--cold R] [--calls C]\n");
+      fprintf(stderr,
+              "usage: jit_bench [--out FILE.md] [--kernels DIR] [--size N] [--steps T] [--reps R] "
+              "[--cold R] [--calls C]\n");
       return 1;
     }
     i++;
   }
   if (N < 3) N = 3;
-  char *jac_src = sj_read_file(SJ_KERNEL_DIR "/jacobi2d_5pt.c", NULL);
-  char *heat_src = sj_read_file(SJ_KERNEL_DIR "/heat2d_9pt.c", NULL);
+  char jac_path[1024], heat_path[1024];
+  snprintf(jac_path, sizeof jac_path, "%s/jacobi2d_5pt.c", kernels);
+  snprintf(heat_path, sizeof heat_path, "%s/heat2d_9pt.c", kernels);
+  char *jac_src = sj_read_file(jac_path, NULL);
+  char *heat_src = sj_read_file(heat_path, NULL);
   if (!jac_src || !heat_src) {
-    fprintf(stderr, "jit_bench: cannot read kernels from %s\n", SJ_KERNEL_DIR);
+    fprintf(stderr, "jit_bench: cannot read kernels from %s\n", kernels);
     return 1;
   }
   if (out) {
@@ -255,11 +253,11 @@ int main(int argc, char **argv) {
       const double *f = &st[r].parse;
       col[r] = f[s];
     }
-    md("| %s | %.3f |\n", names[s], median(col, cold) / 1e3);
+    md("| %s | %.3f |\n", names[s], bench_median(col, cold) / 1e3);
   }
-  double cold_ms = median(wall, cold) / 1e3;
+  double cold_ms = bench_median(wall, cold) / 1e3;
   md("| jit_kernel_compile, wall clock | %.3f |\n", cold_ms);
-  md("| jit_context_create (not included) | %.3f |\n\n", median(create, cold) / 1e3);
+  md("| jit_context_create (not included) | %.3f |\n\n", bench_median(create, cold) / 1e3);
   md("Target: cold JIT < 20 ms: %s.\n\n", verdict(cold_ms < 20.0));
 
   /* (b) warm cache-hit cost */

@@ -3,6 +3,7 @@
  * on machines without the toolkit: the entry points, types and constants come from
  * base/cuda_abi.h, which has cuda.h's ABI and values. */
 #include "host/cuda.h"
+#include "host/locate.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -297,12 +298,23 @@ const sj_cuda_props *sj_cuda_get_props(const sj_cuda *c) {
   return &c->props;
 }
 
-/* The environment's choice, else the build tree's library while it exists (tests, a
- * library used from its build), else the installed one. Never NULL: that would make
+/* The environment's choice, else the emulator beside this code (the library's own directory,
+ * or ../lib from a program in bin/: an install or bundle, wherever it was moved), else the
+ * build tree's while it exists (tests), else the installed one. Never NULL: that would make
  * sj_cuda_open load the real driver. */
+static char emu_beside[4096];
+static void find_emu_beside(void) {
+  static const char *const rel[] = {"libstenciljit_cudaemu.so", "../lib/libstenciljit_cudaemu.so",
+                                    NULL};
+  sj_locate_beside(rel, emu_beside, sizeof emu_beside);
+}
+
 const char *sj_cuda_emulator_path(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
   const char *env = getenv("JIT_EMU_LIBRARY");
   if (env && *env) return env;
+  pthread_once(&once, find_emu_beside);
+  if (emu_beside[0]) return emu_beside;
 #ifdef SJ_EMU_LIBRARY
   if (access(SJ_EMU_LIBRARY, R_OK) == 0) return SJ_EMU_LIBRARY;
 #endif
@@ -558,4 +570,22 @@ void sj_cuda_event_destroy(sj_cuda *c, sj_cuda_event *e) {
   if (!e) return;
   c->cu.cuCtxSetCurrent(c->ctx);
   c->cu.cuEventDestroy_v2((CUevent)e);
+}
+
+int sj_cuda_timer_start(sj_cuda *c, sj_cuda_timer *t, sj_error *err) {
+  t->start = t->end = NULL;
+  if (sj_cuda_event_create(c, &t->start, err) || sj_cuda_event_create(c, &t->end, err))
+    return err->status;
+  return sj_cuda_event_record(c, t->start, err);
+}
+
+int sj_cuda_timer_stop(sj_cuda *c, sj_cuda_timer *t, float *ms, sj_error *err) {
+  if (sj_cuda_event_record(c, t->end, err)) return err->status;
+  return sj_cuda_event_elapsed(c, t->start, t->end, ms, err);
+}
+
+void sj_cuda_timer_free(sj_cuda *c, sj_cuda_timer *t) {
+  if (t->start) sj_cuda_event_destroy(c, t->start);
+  if (t->end) sj_cuda_event_destroy(c, t->end);
+  t->start = t->end = NULL;
 }

@@ -71,4 +71,16 @@ int sj_cuda_event_elapsed(sj_cuda *c, sj_cuda_event *start, sj_cuda_event *end, 
                           sj_error *err);
 void sj_cuda_event_destroy(sj_cuda *c, sj_cuda_event *e);
 
+/* A pair of those events around some work: the device time it took (on the
+ * emulator, which runs launches synchronously, its wall time). */
+typedef struct sj_cuda_timer {
+  sj_cuda_event *start, *end;
+} sj_cuda_timer;
+/* Creates the events and records the start. sj_cuda_timer_free releases them, whatever
+ * happened. */
+int sj_cuda_timer_start(sj_cuda *c, sj_cuda_timer *t, sj_error *err);
+/* Records the end, waits for it and gives the milliseconds since the start. */
+int sj_cuda_timer_stop(sj_cuda *c, sj_cuda_timer *t, float *ms, sj_error *err);
+void sj_cuda_timer_free(sj_cuda *c, sj_cuda_timer *t);
+
 #endif

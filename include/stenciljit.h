@@ -140,6 +140,12 @@ const char *jit_kernel_schedule(const jit_kernel *k); /* the chosen schedule, ex
 jit_device jit_kernel_device(const jit_kernel *k);
 int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max); /* returns the count */
 void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out);
+/* Device time of the kernel's last successful run in milliseconds, from CUDA events recorded
+ * around its whole host loop: every launch, no host<->device copy or allocation. On
+ * JIT_DEVICE_EMU it is the emulator's wall time, not a GPU time. Negative when nothing was
+ * measured (the CPU device, no run yet, a driver without events). With concurrent runs of one
+ * kernel, the run that finished last. */
+double jit_kernel_last_device_time(const jit_kernel *k);
 
 /* Parameters of the kernel's function: what a tool needs to build arguments. */
 typedef struct jit_param_info {

@@ -61,6 +61,7 @@ struct jit_kernel {
   sj_gpu_kernel *kernels;
   int *written; /* by array id: some statement stores to it */
   int (*host)(void *rt);
+  double device_ms; /* CUDA events around the last run's host loop; < 0: not measured */
 };
 
 /* GPU kernels (jit/offload.c): load the module and compile the host loop; run with transfers

@@ -25,6 +25,7 @@ static isl_bool find_kernels(__isl_keep isl_ast_node *node, void *user) {
 
 int sj_gpu_build(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *ast, sj_error *err) {
   sj_cuda *c = k->ctx->cuda;
+  k->device_ms = -1;
   k->written = calloc((size_t)k->fn->narrays + 1, sizeof *k->written);
   mark_writes(k->fn->body, k->written);
   k->nkernels = plan->nkernels;
@@ -87,10 +88,18 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars,
     rc = sj_cuda_alloc(c, bytes[a], &dev[a], err);
     if (!rc) rc = sj_cuda_to_device(c, dev[a], arrays[a], bytes[a], err);
   }
+  double device_ms = -1;
   if (!rc) {
     sj_gpu_run run = {c, k->kernels, na, dev, k->nscalars, scalars, types, err};
+    /* Timing never fails a run: without events the time is "not measured". */
+    sj_error timer_err = {0, {0}};
+    sj_cuda_timer timer;
+    int timed = sj_cuda_timer_start(c, &timer, &timer_err) == 0;
     if (k->host(&run)) rc = err->status ? err->status : JIT_ERR_DEVICE;
     if (!rc) rc = sj_cuda_synchronize(c, err);
+    float ms;
+    if (!rc && timed && sj_cuda_timer_stop(c, &timer, &ms, &timer_err) == 0) device_ms = ms;
+    sj_cuda_timer_free(c, &timer);
   }
   for (int a = 0; !rc && a < na; a++) {
     if (!bytes[a] || !k->written[a]) continue;
@@ -114,5 +123,18 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars,
     if (!rc && staging[a]) memcpy(arrays[a], staging[a], bytes[a]);
     free(staging[a]);
   }
+  if (!rc) {
+    pthread_mutex_lock(&k->ctx->lock);
+    k->device_ms = device_ms;
+    pthread_mutex_unlock(&k->ctx->lock);
+  }
   return rc;
+}
+
+double jit_kernel_last_device_time(const jit_kernel *k) {
+  if (!k || k->device == JIT_DEVICE_CPU) return -1;
+  pthread_mutex_lock(&k->ctx->lock);
+  double ms = k->device_ms;
+  pthread_mutex_unlock(&k->ctx->lock);
+  return ms;
 }

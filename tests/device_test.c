@@ -2,13 +2,14 @@
  * give a clean error that names the failed call and leave the caller's arrays untouched;
  * the driver's JIT log reaches the user; the device choice is explained.
  *
- * usage: device_test choice|fastmath | fail KIND | open init|ctx  (failures: JIT_EMU_FAIL,
+ * usage: device_test choice|fastmath|timing | fail KIND | open init|ctx  (failures: JIT_EMU_FAIL,
  * set here) */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "stenciljit.h"
 
@@ -272,9 +273,46 @@ static void fast_math_case(void) {
   free(fast);
 }
 
+/* jit_kernel_last_device_time: nothing before a run, the emulator's events around the host
+ * loop after one (launches only: never more than the whole call), nothing on the CPU. */
+static void timing_case(void) {
+  size_t n = 2 * (size_t)N * M;
+  float *a = malloc(n * sizeof *a);
+  fill(a, n);
+  jit_arg args[] = {JIT_INT(T), JIT_INT(N), JIT_INT(M), JIT_PTR(a)};
+  jit_device devices[] = {JIT_DEVICE_EMU, JIT_DEVICE_CPU};
+  for (int d = 0; d < 2; d++) {
+    jit_context *ctx = jit_context_create(devices[d]);
+    jit_kernel *k = NULL;
+    CHECK(ctx && jit_kernel_compile(ctx, source, NULL, args, 4, &k) == 0, "compile: %s",
+          ctx ? jit_context_error(ctx) : jit_last_error());
+    if (!k) {
+      jit_context_destroy(ctx);
+      continue;
+    }
+    CHECK(jit_kernel_last_device_time(k) < 0, "a time before any run");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CHECK(jit_kernel_run(k, args, 4) == 0, "%s", jit_context_error(ctx));
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double call_ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+    double ms = jit_kernel_last_device_time(k);
+    if (devices[d] == JIT_DEVICE_EMU) {
+      CHECK(ms > 0 && ms <= call_ms, "device time %g ms, the whole call %g ms", ms, call_ms);
+      printf("timing: emulator wall time of the launches %.3f ms of a %.3f ms call\n", ms, call_ms);
+    } else {
+      CHECK(ms < 0, "a device time (%g) on the CPU", ms);
+    }
+    CHECK(jit_kernel_last_device_time(NULL) < 0, "a time without a kernel");
+    jit_kernel_release(k);
+    jit_context_destroy(ctx);
+  }
+  free(a);
+}
+
 int main(int argc, char **argv) {
   if (argc != 2 && argc != 3) {
-    fprintf(stderr, "usage: device_test choice|fastmath|open init|ctx|fail KIND\n");
+    fprintf(stderr, "usage: device_test choice|fastmath|timing|open init|ctx|fail KIND\n");
     return 2;
   }
   unsetenv("JIT_EMU_FAIL");
@@ -284,6 +322,8 @@ int main(int argc, char **argv) {
     open_case(argv[2]);
   else if (!strcmp(argv[1], "fastmath"))
     fast_math_case();
+  else if (!strcmp(argv[1], "timing"))
+    timing_case();
   else
     choice_case();
   printf("%s\n", failures ? "FAILED" : "ok");

@@ -13,6 +13,7 @@
 #include "base/file.h"
 
 static int failures;
+static const char *vecadd_ptx = SJ_TEST_VECADD_PTX; /* or the third argument (a bundle) */
 
 #define CHECK(cond, ...)                                                                           \
   do {                                                                                             \
@@ -39,11 +40,11 @@ static sj_cuda *open_or_die(const char *lib) {
 }
 
 static sj_cuda_module *load_or_die(sj_cuda *c) {
-  char *ptx = sj_read_file(SJ_TEST_VECADD_PTX, NULL);
+  char *ptx = sj_read_file(vecadd_ptx, NULL);
   sj_cuda_module *m;
   sj_error err = {0};
   if (!ptx || sj_cuda_load(c, ptx, &m, &err) != JIT_OK) {
-    fprintf(stderr, "load %s: %s\n", SJ_TEST_VECADD_PTX, ptx ? err.msg : "cannot read");
+    fprintf(stderr, "load %s: %s\n", vecadd_ptx, ptx ? err.msg : "cannot read");
     exit(1);
   }
   free(ptx);
@@ -285,7 +286,7 @@ static void case_fail_alloc(const char *lib) {
 /* JIT_EMU_FAIL=load:1: the first load fails with the emulator's log, the next works. */
 static void case_fail_load(const char *lib) {
   sj_cuda *c = open_or_die(lib);
-  char *ptx = sj_read_file(SJ_TEST_VECADD_PTX, NULL);
+  char *ptx = sj_read_file(vecadd_ptx, NULL);
   sj_cuda_module *m;
   sj_error err = {0};
   int st = sj_cuda_load(c, ptx, &m, &err);
@@ -508,6 +509,26 @@ static void case_mock_errors(const char *lib) {
   sj_cuda_close(c);
 }
 
+/* Events around launches: a positive time, the events released once. */
+static void case_timer(const char *lib) {
+  sj_cuda *c = open_or_die(lib);
+  sj_error err = {0};
+  sj_cuda_timer t;
+  int st = sj_cuda_timer_start(c, &t, &err);
+  CHECK(st == JIT_OK, "%s", err.msg);
+  sj_cuda_module *m = load_or_die(c);
+  void *fn = sj_cuda_function(c, m, "vecadd", &err);
+  CHECK(fn && vecadd(c, fn, 100000, 256, &err) == JIT_OK, "%s", err.msg);
+  float ms = -1;
+  CHECK(sj_cuda_timer_stop(c, &t, &ms, &err) == JIT_OK, "%s", err.msg);
+  CHECK(ms > 0 && ms < 60e3, "%g ms around a launch", ms);
+  sj_cuda_timer_free(c, &t);
+  sj_cuda_timer_free(c, &t); /* released once: a second call does nothing */
+  printf("timer: %.3f ms around vecadd (with its copies)\n", ms);
+  sj_cuda_unload(c, m);
+  sj_cuda_close(c);
+}
+
 static void case_emulator_path(const char *lib) {
   (void)lib;
   const char *p = sj_cuda_emulator_path();
@@ -541,13 +562,15 @@ static const struct {
     {"mock_context", case_mock_context},
     {"mock_errors", case_mock_errors},
     {"emulator_path", case_emulator_path},
+    {"timer", case_timer},
 };
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s CASE LIBRARY\n", argv[0]);
+  if (argc != 3 && argc != 4) {
+    fprintf(stderr, "usage: %s CASE LIBRARY [VECADD.ptx]\n", argv[0]);
     return 2;
   }
+  if (argc == 4) vecadd_ptx = argv[3];
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     if (strcmp(cases[i].name, argv[1])) continue;
     cases[i].run(argv[2]);
