@@ -22,6 +22,7 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef int CUjit_option; /* enums are int-sized in the driver's ABI */
+typedef struct CUlinkState_st *CUlinkState;
 
 enum {
   CU_SUCCESS = 0,
@@ -31,6 +32,7 @@ enum {
   CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
   CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
   CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
+  CU_JIT_INPUT_PTX = 1,
 };
 
 #define SJ_CUDA_LOG_SIZE 16384
@@ -61,6 +63,12 @@ typedef struct cu_api {
   CUresult (*GetErrorName)(CUresult, const char **);
   CUresult (*GetErrorString)(CUresult, const char **);
   const char *(*EmuLastError)(void); /* only in the emulator */
+  /* The driver's linker, for cubins kept in the on-disk cache; optional. */
+  CUresult (*LinkCreate)(unsigned, CUjit_option *, void **, CUlinkState *);
+  CUresult (*LinkAddData)(CUlinkState, int, void *, size_t, const char *, unsigned, CUjit_option *,
+                          void **);
+  CUresult (*LinkComplete)(CUlinkState, void **, size_t *);
+  CUresult (*LinkDestroy)(CUlinkState);
 } cu_api;
 
 typedef struct cu_sym {
@@ -96,6 +104,10 @@ static const cu_sym cu_syms[] = {
     SYM(GetErrorName, "cuGetErrorName", NULL, 0),
     SYM(GetErrorString, "cuGetErrorString", NULL, 0),
     SYM(EmuLastError, "emuGetLastErrorMessage", NULL, 1),
+    SYM(LinkCreate, "cuLinkCreate_v2", "cuLinkCreate", 1),
+    SYM(LinkAddData, "cuLinkAddData_v2", "cuLinkAddData", 1),
+    SYM(LinkComplete, "cuLinkComplete", NULL, 1),
+    SYM(LinkDestroy, "cuLinkDestroy", NULL, 1),
 };
 #undef SYM
 
@@ -345,6 +357,45 @@ int sj_cuda_load(sj_cuda *c, const char *ptx, sj_cuda_module **out, sj_error *er
   if (r != CU_SUCCESS) return err->status;
   *out = (sj_cuda_module *)m; /* the handle itself: nothing else to keep per module */
   return JIT_OK;
+}
+
+int sj_cuda_can_link(const sj_cuda *c) {
+  return c->cu.LinkCreate && c->cu.LinkAddData && c->cu.LinkComplete && c->cu.LinkDestroy;
+}
+
+/* The cubin belongs to the link state until cuLinkDestroy: copied out before. */
+static CUresult link_locked(sj_cuda *c, const char *ptx, void **image, size_t *size, char *log,
+                            size_t len) {
+  CUjit_option opt[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *val[2] = {c->errlog, (void *)(uintptr_t)sizeof c->errlog};
+  CUlinkState state = NULL;
+  void *cubin = NULL;
+  c->errlog[0] = 0;
+  CUresult r = c->cu.LinkCreate(2, opt, val, &state);
+  if (r == CU_SUCCESS)
+    r = c->cu.LinkAddData(state, CU_JIT_INPUT_PTX, (void *)ptx, strlen(ptx) + 1, "stenciljit.ptx",
+                          0, NULL, NULL);
+  if (r == CU_SUCCESS) r = c->cu.LinkComplete(state, &cubin, size);
+  if (r == CU_SUCCESS && !(*image = malloc(*size ? *size : 1))) r = 2; /* OUT_OF_MEMORY */
+  if (r == CU_SUCCESS) memcpy(*image, cubin, *size);
+  c->errlog[sizeof c->errlog - 1] = 0;
+  if (r != CU_SUCCESS) trimmed(log, len, c->errlog);
+  if (state) c->cu.LinkDestroy(state);
+  return r;
+}
+
+int sj_cuda_link(sj_cuda *c, const char *ptx, void **image, size_t *size, sj_error *err) {
+  char log[sizeof err->msg];
+  *image = NULL;
+  *size = 0;
+  if (!sj_cuda_can_link(c))
+    return sj_error_set(err, JIT_ERR_DEVICE, "the CUDA driver library has no linker");
+  if (make_current(c, err)) return err->status;
+  pthread_mutex_lock(&c->mu);
+  CUresult r = link_locked(c, ptx, image, size, log, sizeof log);
+  if (r != CU_SUCCESS) cu_fail(c, err, "linking PTX (cuLinkCreate, AddData, Complete)", r, log);
+  pthread_mutex_unlock(&c->mu);
+  return r == CU_SUCCESS ? JIT_OK : err->status;
 }
 
 void *sj_cuda_function(sj_cuda *c, sj_cuda_module *m, const char *name, sj_error *err) {

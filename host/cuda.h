@@ -37,8 +37,15 @@ const sj_cuda_props *sj_cuda_get_props(const sj_cuda *c);
 /* The path of the project's emulator library (set at build time). */
 const char *sj_cuda_emulator_path(void);
 
-/* cuModuleLoadDataEx with error and info logs; the error log text is in err on failure. */
+/* cuModuleLoadDataEx of PTX text or a cubin, with error and info logs; the error log text
+ * is in err on failure. */
 int sj_cuda_load(sj_cuda *c, const char *ptx, sj_cuda_module **out, sj_error *err);
+/* Whether the driver links (cuLinkCreate_v2, cuLinkAddData_v2, cuLinkComplete,
+ * cuLinkDestroy): a real driver does, the emulator need not. */
+int sj_cuda_can_link(const sj_cuda *c);
+/* PTX to a cubin for the current device (malloc'd *image of *size bytes), which sj_cuda_load
+ * takes as well. A jit_status; the linker's error log is in err on failure. */
+int sj_cuda_link(sj_cuda *c, const char *ptx, void **image, size_t *size, sj_error *err);
 /* The kernel called name, or NULL with err filled. */
 void *sj_cuda_function(sj_cuda *c, sj_cuda_module *m, const char *name, sj_error *err);
 void sj_cuda_unload(sj_cuda *c, sj_cuda_module *m);

@@ -88,11 +88,18 @@ static inline jit_arg JIT_PTR(void *p) {
 typedef struct jit_context jit_context;
 typedef struct jit_kernel jit_kernel;
 
+/* The in-memory kernel cache's default bound (jit_options.cache_bytes). */
+#define JIT_CACHE_BYTES_DEFAULT ((size_t)64 << 20)
+
 /* Compilation options; part of the cache key. Zero-initialize, then set fields. */
 typedef struct jit_options {
   int fast_math;           /* allow contraction and approximate division: results may differ */
   int threads;             /* CPU worker threads; 0 = one per core */
   const char *source_name; /* file name used in error messages; NULL = "<source>" */
+  /* Bound of the context's in-memory kernel cache, in bytes of estimated footprint; the
+   * least recently used kernels are dropped beyond it. 0 = JIT_CACHE_BYTES_DEFAULT. Not
+   * part of the cache key. */
+  size_t cache_bytes;
 } jit_options;
 
 /* Counters of a context, for tests and tools. */
@@ -100,6 +107,11 @@ typedef struct jit_stats {
   unsigned long compiles;   /* kernels built (cache misses) */
   unsigned long cache_hits; /* calls served by a cached kernel */
   unsigned long runs;       /* kernel executions */
+  unsigned long evictions;  /* kernels dropped from the in-memory cache by its bound */
+  size_t cache_bytes;       /* estimated memory of the kernels the in-memory cache holds */
+  size_t cache_kernels;     /* kernels it holds */
+  unsigned long disk_hits;  /* compiled artifacts (PTX, cubins) read from the on-disk cache */
+  unsigned long disk_writes; /* and written to it */
 } jit_stats;
 
 /* Time spent in each compile stage of one kernel, in microseconds. */
@@ -116,6 +128,9 @@ const char *jit_context_info(const jit_context *ctx);  /* which device was chose
 jit_device jit_context_device(const jit_context *ctx);
 void jit_context_set_options(jit_context *ctx, const jit_options *opts);
 void jit_context_stats(const jit_context *ctx, jit_stats *out);
+/* Drops every kernel of the context's in-memory cache (kernels callers still hold stay
+ * valid until released); the on-disk cache is left as it is (`stenciljit cache clear`). */
+int jit_context_clear_cache(jit_context *ctx);
 
 /* --- one call: compile (or find in the cache) and run --- */
 /* entry NULL means the only function of the source. Returns a jit_status. */

@@ -11,12 +11,16 @@
 #include "stenciljit.h"
 
 typedef struct sj_cache_entry sj_cache_entry;
+typedef struct sj_disk sj_disk;
 
 typedef struct sj_cache {
   pthread_mutex_t lock;
   pthread_cond_t ready; /* an entry left the compiling state */
   sj_cache_entry **buckets;
   size_t nbuckets, count;
+  sj_cache_entry *newest, *oldest; /* use order of the compiled entries */
+  size_t bytes;                    /* their footprint, held under jit_options.cache_bytes */
+  sj_disk *disk;                   /* the on-disk cache; NULL when off */
 } sj_cache;
 
 struct jit_context {
@@ -36,6 +40,7 @@ struct jit_context {
 
 struct jit_kernel {
   jit_context *ctx;
+  char *key; /* the call's key (sj_call_key), which the on-disk cache's keys extend */
   int refs; /* the cache holds one; each jit_kernel_compile caller one more */
   jit_device device;
   sj_program *program;
@@ -80,6 +85,9 @@ int sj_cache_get(jit_context *ctx, const char *source, const char *entry, const 
                  int nargs, jit_kernel **out, sj_error *err);
 void sj_cache_init(sj_cache *c);
 void sj_cache_clear(sj_cache *c);
+/* The key of a call: everything it compiles from, normalized (jit/key.c); malloc'd. */
+char *sj_call_key(const jit_context *ctx, const char *source, const char *entry,
+                  const jit_arg *args, int nargs, size_t *len);
 
 void sj_kernel_release(jit_kernel *k);
 /* The number and kinds of a call's arguments against the kernel's parameters. */
