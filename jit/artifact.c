@@ -11,8 +11,7 @@
 
 static const char *const device_names[] = {"auto", "cpu", "emu", "cuda"};
 
-/* NULL when nothing may be shared across processes: no store, or no build identity. */
-static char *disk_key(const jit_kernel *k, const char *kind, const char *extra) {
+char *sj_artifact_key(const jit_kernel *k, const char *kind, const char *extra) {
   const char *build = sj_build_id();
   if (!k->ctx->cache.disk || !k->key || !build) return NULL;
   sj_buf b = {0};
@@ -46,7 +45,7 @@ static void count(const jit_kernel *k, unsigned long *counter) {
 }
 
 void *sj_artifact_load(const jit_kernel *k, const char *kind, const char *extra, size_t *len) {
-  char *key = disk_key(k, kind, extra);
+  char *key = sj_artifact_key(k, kind, extra);
   if (!key) return NULL;
   void *data = sj_disk_get(k->ctx->cache.disk, kind, key, len);
   free(key);
@@ -56,7 +55,7 @@ void *sj_artifact_load(const jit_kernel *k, const char *kind, const char *extra,
 
 void sj_artifact_store(const jit_kernel *k, const char *kind, const char *extra, const void *data,
                        size_t len) {
-  char *key = disk_key(k, kind, extra);
+  char *key = sj_artifact_key(k, kind, extra);
   if (!key) return;
   char *text = label(k);
   if (sj_disk_put(k->ctx->cache.disk, kind, key, text, data, len) == 0)

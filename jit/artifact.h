@@ -11,6 +11,9 @@
 #include "base/error.h"
 #include "stenciljit.h"
 
+/* The on-disk cache's key of k's artifact of this kind (malloc'd); NULL when nothing may be
+ * shared across processes: the on-disk cache is off, or the build has no identity. */
+char *sj_artifact_key(const jit_kernel *k, const char *kind, const char *extra);
 /* The artifact of this kind for k (malloc'd, NUL after *len bytes), or NULL: not stored, or
  * the on-disk cache is off. extra: what else the artifact depends on; NULL for nothing. */
 void *sj_artifact_load(const jit_kernel *k, const char *kind, const char *extra, size_t *len);

@@ -11,6 +11,9 @@
  *   MOCK_CUDA_OOM=1          cuMemAlloc_v2 fails with CUDA_ERROR_OUT_OF_MEMORY
  *   MOCK_CUDA_LAUNCH=n       cuLaunchKernel's result
  *   MOCK_CUDA_FUNC_MAXT=n    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+ *
+ * Its linker (cuLinkCreate_v2 ...) makes a "cubin" of the PTX text behind a marker. A module
+ * has the functions its text declares with .entry; only vecadd runs.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,7 +28,8 @@ static int env_int(const char *name, int dflt) {
 }
 
 /* Observed by the tests through dlsym on the same handle. */
-int mock_retained, mock_launches;
+int mock_retained, mock_launches, mock_links, mock_cubin_loads;
+static const char cubin_marker[] = "MOCK CUBIN\n";
 static int ctx_token;
 static __thread void *current;
 
@@ -184,7 +188,8 @@ CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned n, int *opt,
     }
     return 218;
   }
-  *mod = malloc(1);
+  mock_cubin_loads += !strncmp(image, cubin_marker, sizeof cubin_marker - 1);
+  *mod = strdup(image); /* the text, to find its entries by name */
   return 0;
 }
 
@@ -193,10 +198,57 @@ CUresult cuModuleUnload(void *mod) {
   return 0;
 }
 
+static int other_token;
+
+/* vecadd runs natively; any other kernel the module declares resolves but does not run. */
 CUresult cuModuleGetFunction(void **f, void *mod, const char *name) {
-  (void)mod;
-  if (strcmp(name, "vecadd")) return 500;
-  *f = &vecadd_token;
+  char entry[300];
+  snprintf(entry, sizeof entry, ".entry %s(", name);
+  if (!strcmp(name, "vecadd"))
+    *f = &vecadd_token;
+  else if (strstr(mod, entry))
+    *f = &other_token;
+  else
+    return 500;
+  return 0;
+}
+
+typedef struct link_state {
+  char *image;
+} link_state;
+
+CUresult cuLinkCreate_v2(unsigned n, int *opt, void **val, void **state) {
+  (void)n, (void)opt, (void)val;
+  NEED_CTX;
+  *state = calloc(1, sizeof(link_state));
+  return 0;
+}
+
+CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t size, const char *name,
+                          unsigned n, int *opt, void **val) {
+  (void)name, (void)n, (void)opt, (void)val;
+  link_state *l = state;
+  if (type != 1 /* CU_JIT_INPUT_PTX */ || l->image || !size) return 1;
+  l->image = malloc(sizeof cubin_marker + size);
+  memcpy(l->image, cubin_marker, sizeof cubin_marker - 1);
+  memcpy(l->image + sizeof cubin_marker - 1, data, size);
+  l->image[sizeof cubin_marker - 1 + size] = 0;
+  return 0;
+}
+
+CUresult cuLinkComplete(void *state, void **cubin, size_t *size) {
+  link_state *l = state;
+  if (!l->image) return 1;
+  mock_links++;
+  *cubin = l->image;
+  *size = strlen(l->image) + 1;
+  return 0;
+}
+
+CUresult cuLinkDestroy(void *state) {
+  link_state *l = state;
+  free(l->image);
+  free(l);
   return 0;
 }
 
