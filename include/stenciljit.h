@@ -119,6 +119,9 @@ typedef struct jit_stage_times {
   double parse, model, dependences, schedule, ast, print, compile, total;
 } jit_stage_times;
 
+/* The version of the library that runs, e.g. "0.1.0" (STENCILJIT_VERSION is the header's). */
+const char *jit_version(void);
+
 /* --- contexts --- */
 jit_context *jit_context_create(jit_device device); /* NULL on failure: see jit_last_error() */
 void jit_context_destroy(jit_context *ctx);
@@ -155,6 +158,9 @@ const char *jit_kernel_schedule(const jit_kernel *k); /* the chosen schedule, ex
 jit_device jit_kernel_device(const jit_kernel *k);
 int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max); /* returns the count */
 void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out);
+/* The statement instances (element updates) one run executes for the kernel's shape, for
+ * throughput reports; counted when asked (milliseconds). -1 if unknown. */
+long long jit_kernel_updates(const jit_kernel *k);
 
 /* Parameters of the kernel's function: what a tool needs to build arguments. */
 typedef struct jit_param_info {

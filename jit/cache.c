@@ -32,7 +32,7 @@ void sj_cache_init(sj_cache *c) {
   pthread_cond_init(&c->ready, NULL);
   c->nbuckets = 64;
   c->buckets = calloc(c->nbuckets, sizeof *c->buckets);
-  c->disk = sj_disk_open_env();
+  c->disk = sj_disk_open_env(0);
 }
 
 void sj_cache_clear(sj_cache *c) {

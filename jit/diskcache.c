@@ -70,9 +70,13 @@ static uint64_t parse_bytes(const char *s) {
   return v > UINT64_MAX >> shift ? 0 : (uint64_t)v << shift;
 }
 
-sj_disk *sj_disk_open_env(void) {
+int sj_disk_off_env(void) {
   const char *mode = getenv("JIT_CACHE");
-  if (mode && is_off(mode)) return NULL;
+  return mode && is_off(mode);
+}
+
+sj_disk *sj_disk_open_env(int even_when_off) {
+  if (!even_when_off && sj_disk_off_env()) return NULL;
   const char *dir = getenv("JIT_CACHE_DIR"), *xdg = getenv("XDG_CACHE_HOME"),
              *home = getenv("HOME");
   char path[4096];

@@ -21,11 +21,14 @@ typedef struct sj_disk sj_disk;
  * optional K, M or G (powers of 1024). */
 #define SJ_DISK_DEFAULT_BYTES ((uint64_t)256 << 20)
 
-/* The store the environment names: NULL when JIT_CACHE is off (off, 0, no, false) or no
- * directory can be named. Directory: $JIT_CACHE_DIR, else $XDG_CACHE_HOME/stenciljit, else
- * $HOME/.cache/stenciljit; bound: $JIT_CACHE_SIZE (an unreadable value keeps the default).
- * Nothing is created until the first store. */
-sj_disk *sj_disk_open_env(void);
+/* The store the environment names: NULL when JIT_CACHE is off (off, 0, no, false; unless
+ * even_when_off, for tools that manage the directory) or no directory can be named.
+ * Directory: $JIT_CACHE_DIR, else $XDG_CACHE_HOME/stenciljit, else $HOME/.cache/stenciljit;
+ * bound: $JIT_CACHE_SIZE (an unreadable value keeps the default). Nothing is created until
+ * the first store. */
+sj_disk *sj_disk_open_env(int even_when_off);
+/* Whether $JIT_CACHE turns the on-disk cache off. */
+int sj_disk_off_env(void);
 /* The store in dir (created on the first store) holding at most max_bytes. */
 sj_disk *sj_disk_open(const char *dir, uint64_t max_bytes);
 void sj_disk_close(sj_disk *d);

@@ -214,7 +214,7 @@ static void case_env(void) {
   unsetenv("JIT_CACHE");
   unsetenv("JIT_CACHE_SIZE");
   setenv("JIT_CACHE_DIR", dir, 1);
-  sj_disk *d = sj_disk_open_env();
+  sj_disk *d = sj_disk_open_env(0);
   CHECK(d && !strcmp(sj_disk_dir(d), dir), "JIT_CACHE_DIR: %s", d ? sj_disk_dir(d) : "NULL");
   CHECK(d && sj_disk_bound(d) == SJ_DISK_DEFAULT_BYTES, "default bound");
   sj_disk_close(d);
@@ -230,7 +230,7 @@ static void case_env(void) {
                {"7T", 0}};
   for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
     setenv("JIT_CACHE_SIZE", sizes[i].value, 1);
-    d = sj_disk_open_env();
+    d = sj_disk_open_env(0);
     uint64_t want = sizes[i].bytes ? sizes[i].bytes : SJ_DISK_DEFAULT_BYTES;
     CHECK(d && sj_disk_bound(d) == want, "JIT_CACHE_SIZE=%s: %llu", sizes[i].value,
           d ? (unsigned long long)sj_disk_bound(d) : 0ull);
@@ -240,25 +240,28 @@ static void case_env(void) {
   static const char *const off[] = {"off", "OFF", "0", "no", "false"};
   for (size_t i = 0; i < sizeof off / sizeof *off; i++) {
     setenv("JIT_CACHE", off[i], 1);
-    d = sj_disk_open_env();
+    d = sj_disk_open_env(0);
     CHECK(!d, "JIT_CACHE=%s left the cache on", off[i]);
+    sj_disk_close(d);
+    d = sj_disk_open_env(1); /* the tools still find the directory */
+    CHECK(d && !strcmp(sj_disk_dir(d), dir), "JIT_CACHE=%s: no directory for tools", off[i]);
     sj_disk_close(d);
   }
   setenv("JIT_CACHE", "on", 1);
   unsetenv("JIT_CACHE_DIR");
   setenv("XDG_CACHE_HOME", "/x/y", 1);
-  d = sj_disk_open_env();
+  d = sj_disk_open_env(0);
   CHECK(d && !strcmp(sj_disk_dir(d), "/x/y/stenciljit"), "XDG: %s", d ? sj_disk_dir(d) : "NULL");
   sj_disk_close(d);
   setenv("XDG_CACHE_HOME", "relative", 1); /* ignored, as the XDG spec says */
   setenv("HOME", "/home/someone", 1);
-  d = sj_disk_open_env();
+  d = sj_disk_open_env(0);
   CHECK(d && !strcmp(sj_disk_dir(d), "/home/someone/.cache/stenciljit"), "HOME: %s",
         d ? sj_disk_dir(d) : "NULL");
   sj_disk_close(d);
   unsetenv("XDG_CACHE_HOME");
   unsetenv("HOME");
-  CHECK(!sj_disk_open_env(), "a store without any directory");
+  CHECK(!sj_disk_open_env(0), "a store without any directory");
   /* Nothing is created before the first store; a nested directory is made then. */
   char nested[600];
   snprintf(nested, sizeof nested, "%s/a/b", dir);
