@@ -17,14 +17,19 @@ static void human(char *buf, size_t len, unsigned long long bytes) {
   snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", v, units[u]);
 }
 
-static int list(sj_disk *d) {
+/* The entries, or NULL after saying why not. */
+static sj_disk_entry *entries(sj_disk *d, size_t *n, uint64_t *total) {
   sj_disk_entry *e;
+  if (sj_disk_list(d, &e, n, total) == 0) return e;
+  fprintf(stderr, "stenciljit: cache %s: %s\n", sj_disk_dir(d), strerror(errno));
+  return NULL;
+}
+
+static int list(sj_disk *d) {
   size_t n;
   uint64_t total;
-  if (sj_disk_list(d, &e, &n, &total)) {
-    fprintf(stderr, "stenciljit: cache %s: %s\n", sj_disk_dir(d), strerror(errno));
-    return SJ_EXIT_DEVICE;
-  }
+  sj_disk_entry *e = entries(d, &n, &total);
+  if (!e) return SJ_EXIT_DEVICE;
   if (n) printf("%-19s %10s  %-5s  %s\n", "last used", "size", "kind", "kernel");
   for (size_t i = 0; i < n; i++) {
     char when[32], size[32];
@@ -42,13 +47,10 @@ static int list(sj_disk *d) {
 }
 
 static int size(sj_disk *d) {
-  sj_disk_entry *e;
   size_t n;
   uint64_t total;
-  if (sj_disk_list(d, &e, &n, &total)) {
-    fprintf(stderr, "stenciljit: cache %s: %s\n", sj_disk_dir(d), strerror(errno));
-    return SJ_EXIT_DEVICE;
-  }
+  sj_disk_entry *e = entries(d, &n, &total);
+  if (!e) return SJ_EXIT_DEVICE;
   free(e);
   char sum[32], bound[32];
   human(sum, sizeof sum, total);

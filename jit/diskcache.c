@@ -330,7 +330,7 @@ static void evict(sj_disk *d) {
   file_info *v;
   size_t n;
   if (scan(d, &v, &n)) return;
-  qsort(v, n, sizeof *v, older);
+  if (n) qsort(v, n, sizeof *v, older);
   uint64_t total = 0, low = d->max_bytes / 4 * 3;
   time_t stale = now_real().tv_sec - stale_temp_seconds;
   unsigned long evicted = 0;
@@ -446,7 +446,7 @@ int sj_disk_list(sj_disk *d, sj_disk_entry **out, size_t *count_out, uint64_t *t
   *count_out = 0;
   *total = 0;
   if (scan(d, &v, &n)) return -1;
-  qsort(v, n, sizeof *v, newer);
+  if (n) qsort(v, n, sizeof *v, newer); /* v is NULL when n is 0 */
   sj_disk_entry *e = calloc(n + 1, sizeof *e);
   if (!e) {
     free(v);

@@ -6,6 +6,9 @@
 #include "jit/artifact.h"
 #include "jit/diskcache.h"
 #include "jit/jit.h"
+#include "cache_util.h"
+
+#include "base/file.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -18,66 +21,17 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int failures;
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      failures++;                                                                                  \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);                     \
-      fprintf(stderr, __VA_ARGS__);                                                                \
-      fputc('\n', stderr);                                                                         \
-    }                                                                                              \
-  } while (0)
-
-static const char *src = "void jacobi2d(int T, int N, int M, float A[2][N][M]) {\n"
-                         "  for (int t = 0; t < T; t++)\n"
-                         "    for (int i = 1; i < N - 1; i++)\n"
-                         "      for (int j = 1; j < M - 1; j++)\n"
-                         "        A[(t+1)%2][i][j] = 0.2f * (A[t%2][i][j] + A[t%2][i-1][j]\n"
-                         "            + A[t%2][i+1][j] + A[t%2][i][j-1] + A[t%2][i][j+1]);\n"
-                         "}\n";
-
-static char dir[512];
+static char *src; /* tests/kernels/jacobi2d_5pt.c */
 
 static void fresh_dir(void) {
-  const char *tmp = getenv("TMPDIR");
-  snprintf(dir, sizeof dir, "%s/sj_cache_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(dir)) {
-    perror("mkdtemp");
-    exit(2);
-  }
+  make_dir();
   setenv("JIT_CACHE_DIR", dir, 1);
   unsetenv("JIT_CACHE");
   unsetenv("JIT_CACHE_SIZE");
 }
 
 static void remove_dir(void) {
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  while (d && (e = readdir(d))) {
-    char p[1024];
-    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-    if (e->d_name[0] != '.' || strncmp(e->d_name, ".tmp", 4) == 0) unlink(p);
-  }
-  if (d) closedir(d);
-  rmdir(dir);
-}
-
-/* Files in the directory whose names end in .kind. */
-static int files_of(const char *kind, char *path, size_t size) {
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  int n = 0;
-  size_t k = strlen(kind);
-  while (d && (e = readdir(d))) {
-    size_t len = strlen(e->d_name);
-    if (len > k + 1 && e->d_name[len - k - 1] == '.' && !strcmp(e->d_name + len - k, kind)) {
-      if (path) snprintf(path, size, "%s/%s", dir, e->d_name);
-      n++;
-    }
-  }
-  if (d) closedir(d);
-  return n;
+  remove_tree(dir);
 }
 
 static jit_context *context(jit_device dev) {
@@ -406,6 +360,7 @@ int main(int argc, char **argv) {
                {"memory_lru", case_memory_lru},
                {"clear", case_clear}};
   if (argc < 2) return fprintf(stderr, "usage: cache_test CASE [MOCK_LIBCUDA]\n"), 2;
+  if (!(src = sj_read_file(SJ_TEST_JACOBI, NULL))) return perror(SJ_TEST_JACOBI), 2;
   if (!strcmp(argv[1], "disk_cubin") && argc == 3)
     case_disk_cubin(argv[2]);
   else {
@@ -414,6 +369,7 @@ int main(int argc, char **argv) {
     if (i == sizeof cases / sizeof *cases) return fprintf(stderr, "unknown case %s\n", argv[1]), 2;
     cases[i].run();
   }
+  free(src);
   if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
   return failures != 0;
 }

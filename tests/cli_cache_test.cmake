@@ -2,16 +2,11 @@
 # stores its PTX there.   cmake -DCLI=path -DKERNEL=file.c -DDIR=dir -P cli_cache_test.cmake
 set(ENV{JIT_CACHE_DIR} "${DIR}")
 unset(ENV{JIT_CACHE})
-function(step expect_code regex)
-  execute_process(COMMAND ${CLI} ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out
-    ERROR_VARIABLE err)
-  message("$ stenciljit ${ARGN}\n${out}${err}--- exit code ${code}")
-  if(NOT code STREQUAL "${expect_code}")
-    message(FATAL_ERROR "exit code ${code}, expected ${expect_code}")
-  endif()
-  if(NOT "${out}${err}" MATCHES "${regex}")
-    message(FATAL_ERROR "output does not match /${regex}/")
-  endif()
+function(step expect_code regex) # one run of the tool, checked by cli_test.cmake
+  set(EXPECT ${expect_code})
+  set(REGEX "${regex}")
+  string(JOIN "^^" ARGS ${ARGN})
+  include(${CMAKE_CURRENT_LIST_DIR}/cli_test.cmake)
 endfunction()
 
 step(0 "removed [0-9]+ file" cache clear)

@@ -3,6 +3,7 @@
  *
  *   diskcache_test CASE     (each case works in a fresh directory under $TMPDIR or /tmp) */
 #include "jit/diskcache.h"
+#include "cache_util.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,63 +15,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static int failures;
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      failures++;                                                                                  \
-      fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);                     \
-      fprintf(stderr, __VA_ARGS__);                                                                \
-      fputc('\n', stderr);                                                                         \
-    }                                                                                              \
-  } while (0)
-
-static char dir[512];
-
-static void remove_tree(const char *path) {
-  DIR *d = opendir(path);
-  if (!d) return;
-  struct dirent *e;
-  while ((e = readdir(d))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    char p[1024];
-    snprintf(p, sizeof p, "%s/%s", path, e->d_name);
-    struct stat st;
-    if (!lstat(p, &st) && S_ISDIR(st.st_mode))
-      remove_tree(p);
-    else
-      unlink(p);
-  }
-  closedir(d);
-  rmdir(path);
-}
-
-static void make_dir(void) {
-  const char *tmp = getenv("TMPDIR");
-  snprintf(dir, sizeof dir, "%s/sj_disk_XXXXXX", tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp(dir)) {
-    perror("mkdtemp");
-    exit(2);
-  }
-}
-
-/* The path of the only entry of the directory whose name ends in .kind. */
-static int entry_file(const char *kind, char *path, size_t size) {
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  int found = 0;
-  size_t k = strlen(kind);
-  while (d && (e = readdir(d))) {
-    size_t n = strlen(e->d_name);
-    if (n > k + 1 && e->d_name[n - k - 1] == '.' && !strcmp(e->d_name + n - k, kind)) {
-      snprintf(path, size, "%s/%s", dir, e->d_name);
-      found++;
-    }
-  }
-  if (d) closedir(d);
-  return found == 1;
-}
 
 static uint64_t dir_bytes(size_t *entries) {
   sj_disk *d = sj_disk_open(dir, 1);
@@ -129,7 +73,7 @@ static void damaged(const char *what, void (*f)(const char *path)) {
   char blob[3000], path[1024];
   for (size_t i = 0; i < sizeof blob; i++) blob[i] = (char)(i * 7);
   CHECK(sj_disk_put(d, "ptx", "damaged key", "", blob, sizeof blob) == 0, "put");
-  CHECK(entry_file("ptx", path, sizeof path), "no entry file");
+  CHECK(files_of("ptx", path, sizeof path) == 1, "no entry file");
   f(path);
   CHECK(!sj_disk_get(d, "ptx", "damaged key", NULL), "%s entry used", what);
   sj_disk_counts c;

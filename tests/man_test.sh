@@ -13,19 +13,19 @@ section() { # the lines of one .SH section
 vars=$(cd "$src" && grep -rhoE '(getenv|sj_env_flag)\("[A-Za-z_0-9]+"\)' base sched astgen ptx host jit |
   sed -E 's/.*\("([^"]+)"\)/\1/' | sort -u)
 [ -n "$vars" ] || { echo "FAIL: no getenv found under $src"; exit 1; }
+# require SECTION REGEX WHAT: the section has a line matching REGEX, else WHAT is reported.
+require() {
+  section "$1" | grep -qE "$2" && return
+  echo "FAIL: $3"
+  status=1
+}
 for v in $vars; do
-  if ! section ENVIRONMENT | grep -qx "\.B $v"; then
-    echo "FAIL: $v is read (grep getenv) but not described under ENVIRONMENT in doc/stenciljit.1"
-    status=1
-  fi
+  require ENVIRONMENT "^\.B $v$" "$v is read (grep getenv) but not described under ENVIRONMENT"
 done
 commands=$("$tool" help | awk '/^commands:/{on=1; next} on && /^  [a-z]/{print $1} on && !/^  /{on=0}')
 [ -n "$commands" ] || { echo "FAIL: no commands in 'stenciljit help'"; exit 1; }
 for c in $commands; do
-  if ! section COMMANDS | grep -qE "^\.BR? $c( |$)"; then
-    echo "FAIL: command '$c' of 'stenciljit help' is not under COMMANDS in doc/stenciljit.1"
-    status=1
-  fi
+  require COMMANDS "^\.BR? $c( |$)" "command '$c' of 'stenciljit help' is not under COMMANDS"
 done
 if command -v groff >/dev/null; then
   warnings=$(groff -man -Tutf8 -ww -z "$page" 2>&1)
