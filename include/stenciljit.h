@@ -97,8 +97,8 @@ typedef struct jit_options {
   int threads;             /* CPU worker threads; 0 = one per core */
   const char *source_name; /* file name used in error messages; NULL = "<source>" */
   /* Bound of the context's in-memory kernel cache, in bytes of estimated footprint; the
-   * least recently used kernels are dropped beyond it. 0 = JIT_CACHE_BYTES_DEFAULT. Not
-   * part of the cache key. */
+   * least recently used kernels are dropped beyond it, from the next compile on.
+   * 0 = JIT_CACHE_BYTES_DEFAULT. Not part of the cache key. */
   size_t cache_bytes;
 } jit_options;
 
