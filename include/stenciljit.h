@@ -107,10 +107,11 @@ typedef struct jit_stats {
   unsigned long compiles;   /* kernels built (cache misses) */
   unsigned long cache_hits; /* calls served by a cached kernel */
   unsigned long runs;       /* kernel executions */
-  unsigned long evictions;  /* kernels dropped from the in-memory cache by its bound */
-  size_t cache_bytes;       /* estimated memory of the kernels the in-memory cache holds */
-  size_t cache_kernels;     /* kernels it holds */
-  unsigned long disk_hits;  /* compiled artifacts (PTX, cubins) read from the on-disk cache */
+  /* the caches */
+  unsigned long evictions;   /* kernels dropped from the in-memory cache by its bound */
+  size_t cache_bytes;        /* estimated memory of the kernels the in-memory cache holds */
+  size_t cache_kernels;      /* kernels it holds */
+  unsigned long disk_hits;   /* compiled artifacts (PTX, cubins) read from the on-disk cache */
   unsigned long disk_writes; /* and written to it */
 } jit_stats;
 

@@ -11,7 +11,6 @@
 #include "stenciljit.h"
 
 typedef struct sj_cache_entry sj_cache_entry;
-typedef struct sj_disk sj_disk;
 
 typedef struct sj_cache {
   pthread_mutex_t lock;
@@ -20,7 +19,7 @@ typedef struct sj_cache {
   size_t nbuckets, count;
   sj_cache_entry *newest, *oldest; /* use order of the compiled entries */
   size_t bytes;                    /* their footprint, held under jit_options.cache_bytes */
-  sj_disk *disk;                   /* the on-disk cache; NULL when off */
+  struct sj_disk *disk;            /* the on-disk cache; NULL when off */
 } sj_cache;
 
 struct jit_context {
@@ -40,11 +39,12 @@ struct jit_context {
 
 struct jit_kernel {
   jit_context *ctx;
-  char *key; /* the call's key (sj_call_key), which the on-disk cache's keys extend */
   int refs; /* the cache holds one; each jit_kernel_compile caller one more */
   jit_device device;
   sj_program *program;
   sj_func *fn;
+  /* the call's key (sj_call_key), which the on-disk cache's keys extend */
+  char *key;
   int nparams;
   jit_arg_kind *kinds;    /* expected kind of each argument */
   long *shape;            /* integer argument values the kernel is specialized for */
