@@ -11,6 +11,7 @@ set -euo pipefail
 src=$1 build=$2 cc=$3 extra=${4:-} mode=${5:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+export JIT_CACHE_DIR=$work/jit-cache # the programs below never touch the user's cache
 fail() {
   echo "FAIL: $*"
   exit 1
