@@ -1,6 +1,7 @@
 /* Helpers of the benchmarks (see common.h). */
 #include "bench/common.h"
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,10 @@ double bench_now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+double bench_now_us(void) {
+  return bench_now_ms() * 1e3;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -57,4 +62,33 @@ void bench_machine_lines(FILE *out) {
   fprintf(out, "- date: %s\n", date);
   fprintf(out, "- CPU: %s, %ld logical cores online\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
   fprintf(out, "- OS: %s\n", os);
+}
+
+static FILE *md_file; /* the results file, when one was asked for */
+
+int bench_md_open(const char *path) {
+  md_file = fopen(path, "w");
+  return md_file ? 0 : -1;
+}
+
+void bench_md(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  if (md_file) {
+    va_start(ap, fmt);
+    vfprintf(md_file, fmt, ap);
+    va_end(ap);
+  }
+}
+
+void bench_md_flush(void) {
+  fflush(stdout);
+  if (md_file) fflush(md_file);
+}
+
+void bench_md_close(void) {
+  if (md_file) fclose(md_file);
+  md_file = NULL;
 }

@@ -88,11 +88,18 @@ static inline jit_arg JIT_PTR(void *p) {
 typedef struct jit_context jit_context;
 typedef struct jit_kernel jit_kernel;
 
+/* The in-memory kernel cache's default bound (jit_options.cache_bytes). */
+#define JIT_CACHE_BYTES_DEFAULT ((size_t)64 << 20)
+
 /* Compilation options; part of the cache key. Zero-initialize, then set fields. */
 typedef struct jit_options {
   int fast_math;           /* allow contraction and approximate division: results may differ */
   int threads;             /* CPU worker threads; 0 = one per core */
   const char *source_name; /* file name used in error messages; NULL = "<source>" */
+  /* Bound of the context's in-memory kernel cache, in bytes of estimated footprint; the
+   * least recently used kernels are dropped beyond it, from the next compile on.
+   * 0 = JIT_CACHE_BYTES_DEFAULT. Not part of the cache key. */
+  size_t cache_bytes;
 } jit_options;
 
 /* Counters of a context, for tests and tools. */
@@ -100,12 +107,21 @@ typedef struct jit_stats {
   unsigned long compiles;   /* kernels built (cache misses) */
   unsigned long cache_hits; /* calls served by a cached kernel */
   unsigned long runs;       /* kernel executions */
+  /* the caches */
+  unsigned long evictions;   /* kernels dropped from the in-memory cache by its bound */
+  size_t cache_bytes;        /* estimated memory of the kernels the in-memory cache holds */
+  size_t cache_kernels;      /* kernels it holds */
+  unsigned long disk_hits;   /* compiled artifacts (PTX, cubins) read from the on-disk cache */
+  unsigned long disk_writes; /* and written to it */
 } jit_stats;
 
 /* Time spent in each compile stage of one kernel, in microseconds. */
 typedef struct jit_stage_times {
   double parse, model, dependences, schedule, ast, print, compile, total;
 } jit_stage_times;
+
+/* The version of the library that runs, e.g. "0.1.0" (STENCILJIT_VERSION is the header's). */
+const char *jit_version(void);
 
 /* --- contexts --- */
 jit_context *jit_context_create(jit_device device); /* NULL on failure: see jit_last_error() */
@@ -116,6 +132,9 @@ const char *jit_context_info(const jit_context *ctx);  /* which device was chose
 jit_device jit_context_device(const jit_context *ctx);
 void jit_context_set_options(jit_context *ctx, const jit_options *opts);
 void jit_context_stats(const jit_context *ctx, jit_stats *out);
+/* Drops every kernel of the context's in-memory cache (kernels callers still hold stay
+ * valid until released); the on-disk cache is left as it is (`stenciljit cache clear`). */
+int jit_context_clear_cache(jit_context *ctx);
 
 /* --- one call: compile (or find in the cache) and run --- */
 /* entry NULL means the only function of the source. Returns a jit_status. */
@@ -146,6 +165,9 @@ void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out);
  * measured (the CPU device, no run yet, a driver without events). With concurrent runs of one
  * kernel, the run that finished last. */
 double jit_kernel_last_device_time(const jit_kernel *k);
+/* The statement instances (element updates) one run executes for the kernel's shape, for
+ * throughput reports; counted when asked (milliseconds). -1 if unknown. */
+long long jit_kernel_updates(const jit_kernel *k);
 
 /* Parameters of the kernel's function: what a tool needs to build arguments. */
 typedef struct jit_param_info {

@@ -17,6 +17,9 @@ typedef struct sj_cache {
   pthread_cond_t ready; /* an entry left the compiling state */
   sj_cache_entry **buckets;
   size_t nbuckets, count;
+  sj_cache_entry *newest, *oldest; /* use order of the compiled entries */
+  size_t bytes;                    /* their footprint, held under jit_options.cache_bytes */
+  struct sj_disk *disk;            /* the on-disk cache; NULL when off */
 } sj_cache;
 
 struct jit_context {
@@ -40,6 +43,8 @@ struct jit_kernel {
   jit_device device;
   sj_program *program;
   sj_func *fn;
+  /* the call's key (sj_call_key), which the on-disk cache's keys extend */
+  char *key;
   int nparams;
   jit_arg_kind *kinds;    /* expected kind of each argument */
   long *shape;            /* integer argument values the kernel is specialized for */
@@ -81,6 +86,9 @@ int sj_cache_get(jit_context *ctx, const char *source, const char *entry, const 
                  int nargs, jit_kernel **out, sj_error *err);
 void sj_cache_init(sj_cache *c);
 void sj_cache_clear(sj_cache *c);
+/* The key of a call: everything it compiles from, normalized (jit/key.c); malloc'd. */
+char *sj_call_key(const jit_context *ctx, const char *source, const char *entry,
+                  const jit_arg *args, int nargs, size_t *len);
 
 void sj_kernel_release(jit_kernel *k);
 /* The number and kinds of a call's arguments against the kernel's parameters. */

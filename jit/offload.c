@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "astgen/astgen.h"
+#include "jit/artifact.h"
 
 static void mark_writes(const sj_stmt *st, int *written) {
   if (!st) return;
@@ -36,7 +37,7 @@ int sj_gpu_build(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *as
     memcpy(k->kernels[i].block, plan->kernels[i]->block, sizeof k->kernels[i].block);
   }
   isl_ast_node_foreach_descendant_top_down(ast, find_kernels, k);
-  int rc = sj_cuda_load(c, k->ptx, &k->module, err);
+  int rc = sj_gpu_load_module(k, err);
   for (int i = 0; !rc && i < k->nkernels; i++) {
     if (k->kernels[i].nhost < 0) continue;
     char name[96];

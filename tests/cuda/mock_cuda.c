@@ -11,6 +11,9 @@
  *   MOCK_CUDA_OOM=1          cuMemAlloc_v2 fails with CUDA_ERROR_OUT_OF_MEMORY
  *   MOCK_CUDA_LAUNCH=n       cuLaunchKernel's result
  *   MOCK_CUDA_FUNC_MAXT=n    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+ *
+ * Its linker (cuLinkCreate_v2 ...) makes a "cubin" of the PTX text behind a marker. A module
+ * has the functions its text declares with .entry; only vecadd runs.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -25,7 +28,7 @@ struct CUctx_st {
   int token;
 };
 struct CUmod_st {
-  int token;
+  char *text; /* to find its entries by name */
 };
 struct CUfunc_st {
   int token;
@@ -37,7 +40,8 @@ static int env_int(const char *name, int dflt) {
 }
 
 /* Observed by the tests through dlsym on the same handle. */
-int mock_retained, mock_launches;
+int mock_retained, mock_launches, mock_links, mock_cubin_loads;
+static const char cubin_marker[] = "MOCK CUBIN\n";
 static struct CUctx_st ctx_token;
 static __thread CUcontext current;
 
@@ -183,19 +187,67 @@ CUresult cuModuleLoadDataEx(CUmodule *mod, const void *image, unsigned int n, CU
     }
     return CUDA_ERROR_INVALID_PTX;
   }
+  mock_cubin_loads += !strncmp(image, cubin_marker, sizeof cubin_marker - 1);
   *mod = malloc(sizeof **mod);
+  (*mod)->text = strdup(image);
   return CUDA_SUCCESS;
 }
 
 CUresult cuModuleUnload(CUmodule mod) {
+  free(mod->text);
   free(mod);
   return CUDA_SUCCESS;
 }
 
+static struct CUfunc_st other_token;
+
+/* vecadd runs natively; any other kernel the module declares resolves but does not run. */
 CUresult cuModuleGetFunction(CUfunction *f, CUmodule mod, const char *name) {
-  (void)mod;
-  if (strcmp(name, "vecadd")) return CUDA_ERROR_NOT_FOUND;
-  *f = &vecadd_token;
+  char entry[300];
+  snprintf(entry, sizeof entry, ".entry %s(", name);
+  if (!strcmp(name, "vecadd"))
+    *f = &vecadd_token;
+  else if (strstr(mod->text, entry))
+    *f = &other_token;
+  else
+    return CUDA_ERROR_NOT_FOUND;
+  return CUDA_SUCCESS;
+}
+
+/* The linker makes a "cubin" of the PTX text behind a marker. */
+struct CUlinkState_st {
+  char *image;
+};
+
+CUresult cuLinkCreate_v2(unsigned int n, CUjit_option *opt, void **val, CUlinkState *state) {
+  (void)n, (void)opt, (void)val;
+  NEED_CTX;
+  *state = calloc(1, sizeof **state);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLinkAddData_v2(CUlinkState l, CUjitInputType type, void *data, size_t size,
+                          const char *name, unsigned int n, CUjit_option *opt, void **val) {
+  (void)name, (void)n, (void)opt, (void)val;
+  if (type != CU_JIT_INPUT_PTX || l->image || !size) return CUDA_ERROR_INVALID_VALUE;
+  l->image = malloc(sizeof cubin_marker + size);
+  memcpy(l->image, cubin_marker, sizeof cubin_marker - 1);
+  memcpy(l->image + sizeof cubin_marker - 1, data, size);
+  l->image[sizeof cubin_marker - 1 + size] = 0;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLinkComplete(CUlinkState l, void **cubin, size_t *size) {
+  if (!l->image) return CUDA_ERROR_INVALID_VALUE;
+  mock_links++;
+  *cubin = l->image;
+  *size = strlen(l->image) + 1;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLinkDestroy(CUlinkState l) {
+  free(l->image);
+  free(l);
   return CUDA_SUCCESS;
 }
 
