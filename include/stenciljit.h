@@ -181,6 +181,9 @@ typedef struct jit_param_info {
 } jit_param_info;
 int jit_kernel_param_count(const jit_kernel *k);
 const jit_param_info *jit_kernel_param(const jit_kernel *k, int i);
+/* Array parameter i's extents for the kernel's integer arguments, outermost first (at most
+ * max written). Returns the rank, 0 for a scalar, -1 for a bad index. */
+int jit_kernel_param_shape(const jit_kernel *k, int i, long *extents, int max);
 
 /* Parses only: the parameter list of the entry function (elems is 0). Returns a jit_status;
  * on success *count is the number of parameters written (at most max). */
