@@ -85,6 +85,7 @@ def _load():
                                        POINTER(c_void_p)]),
         # the argument array is passed as its address: no conversion on the per-call path
         "jit_kernel_run": (c_int, [c_void_p, c_void_p, c_int]),
+        "jit_reference_run": (c_int, [c_void_p, c_char_p, c_char_p, c_void_p, c_int]),
         "jit_kernel_release": (None, [c_void_p]),
         "jit_kernel_code": (c_char_p, [c_void_p, c_int]),
         "jit_kernel_schedule": (c_char_p, [c_void_p]),

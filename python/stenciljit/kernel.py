@@ -239,7 +239,12 @@ class Kernel:
         keep.append(wrapped)
         return ARG_BUFFER, wrapped.handle, nbytes
 
-    def _call_general(self, args):
+    def reference(self, *args):
+        """Runs the C function itself (compiled by TinyCC as written, called through libffi)
+        with the same arguments and checks: what the kernel's results are compared with."""
+        return self._call_general(args, reference=True)
+
+    def _call_general(self, args, reference=False):
         if len(args) != len(self.params):
             raise TypeError(f"{self.name}() takes {len(self.params)} arguments "
                             f"({', '.join(p.name for p in self.params)}), {len(args)} given")
@@ -262,7 +267,12 @@ class Kernel:
                 words[i * _lib.ARG_WORDS] = kind
                 words[w] = pointer
                 words[i * _lib.ARG_WORDS + _lib.BYTES_WORD] = nbytes
-        status = lib.jit_kernel_run(e.handle, address, len(self.params))
+        if reference:
+            status = lib.jit_reference_run(self._ctx.handle, self.source.encode(),
+                                           self.entry.encode() if self.entry else None, address,
+                                           len(self.params))
+        else:
+            status = lib.jit_kernel_run(e.handle, address, len(self.params))
         del keep, slot
         if status:
             raise self._ctx.fail(status, self.name)
