@@ -292,9 +292,9 @@ def _fast_path(params):
     does not handle goes to the general path, which also produces every error message."""
     names = [f"a{i}" for i in range(len(params))]
     ints = [names[i] for i, p in enumerate(params) if p.kind in ("int", "long")]
-    every = f"({', '.join(names)}{',' if len(names) == 1 else ''})"
-    src = [f"def __call__(self, {', '.join(names)}):",
-           "    try:"]
+    src = ["def __call__(self, *args):",
+           "    try:",
+           f"        [{', '.join(names)}] = args"]  # a wrong count: ValueError, the general path
     if ints:
         src += [f"        if {' or '.join(f'{a}.__class__ is not int' for a in ints)}:",
                 "            raise Mismatch"]
@@ -317,7 +317,7 @@ def _fast_path(params):
                     f"        words[{w}] = addressof(from_buffer({a}))",
                     f"        words[{w + _lib.BYTES_WORD - _lib.VALUE_WORD}] = {a}.nbytes"]
     src += ["    except (Mismatch, KeyError, TypeError, ValueError, OverflowError):",
-            f"        return self._call_general({every})",
+            "        return self._call_general(args)",
             f"    status = run(e.handle, address, {len(params)})",
             "    e.pool.append(slot)",
             "    self._last = e",
