@@ -309,14 +309,21 @@ def _fast_path(params):
         elif p.kind == "double":
             src.append(f"        doubles[{w}] = {a}")
         elif p.kind == "array":
+            kind, size = i * _lib.ARG_WORDS, w + _lib.BYTES_WORD - _lib.VALUE_WORD
             src += [f"        dt, sh, nb = arrays[{i}]",
-                    f"        if {a}.__class__ is not ndarray or {a}.dtype is not dt or "
-                    f"{a}.shape != sh:",
+                    f"        if {a}.dtype is not dt or {a}.shape != sh:",
                     "            raise Mismatch",
+                    f"        if {a}.__class__ is ndarray:",
                     # from_buffer: a writable, C-contiguous buffer or TypeError/ValueError
-                    f"        words[{w}] = addressof(from_buffer({a}))",
-                    f"        words[{w + _lib.BYTES_WORD - _lib.VALUE_WORD}] = {a}.nbytes"]
-    src += ["    except (Mismatch, KeyError, TypeError, ValueError, OverflowError):",
+                    f"            words[{w}] = addressof(from_buffer({a}))",
+                    f"            words[{kind}] = {ARG_BUF}",
+                    f"        elif {a}.__class__ is Buffer:",
+                    f"            words[{w}] = {a}.handle",
+                    f"            words[{kind}] = {ARG_BUFFER}",
+                    "        else:",
+                    "            raise Mismatch",
+                    f"        words[{size}] = {a}.nbytes"]
+    src += ["    except (Mismatch, KeyError, TypeError, ValueError, OverflowError, AttributeError):",
             "        return self._call_general(args)",
             f"    status = run(e.handle, address, {len(params)})",
             "    e.pool.append(slot)",
@@ -324,7 +331,8 @@ def _fast_path(params):
             "    if status:",
             "        raise self._ctx.fail(status, self.name)"]
     scope = {"ndarray": np.ndarray, "addressof": ctypes.addressof,
-             "from_buffer": c_char.from_buffer, "run": lib.jit_kernel_run, "Mismatch": _Mismatch}
+             "from_buffer": c_char.from_buffer, "run": lib.jit_kernel_run, "Mismatch": _Mismatch,
+             "Buffer": Buffer}
     exec("\n".join(src), scope)  # noqa: S102 (generated from the parameter list only)
     return scope["__call__"]
 

@@ -99,3 +99,20 @@ def test_dlpack_in_place():
     emu = stenciljit.compile(JACOBI, device="emu")
     with pytest.raises(TypeError, match="DLPack array on device type 1"):
         emu(4, 16, 16, DLPackOnly(A))
+
+
+def test_arrays_and_buffers_alternate(device):
+    """One cached shape called with host arrays and buffers in turn: each call passes its own
+    argument kind (the per-call path reuses argument arrays)."""
+    k = stenciljit.compile(JACOBI, device=device)
+    A = grid(20, 18)
+    want = A.copy()
+    B = stenciljit.Buffer(A, device=device)
+    for _ in range(3):
+        k(2, 20, 18, A)
+        k(2, 20, 18, B)
+    numpy_jacobi2d(6, want)
+    assert np.array_equal(A, want) and np.array_equal(B.download(), want)
+    other = "emu" if device == "cpu" else "cpu"
+    with pytest.raises(stenciljit.ArgumentError, match="device"):
+        k(2, 20, 18, stenciljit.Buffer(A, device=other))
