@@ -24,17 +24,6 @@ import timeit
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), os.pardir, os.pardir))
 
-JACOBI = """
-void jacobi2d(int T, int N, int M, float A[2][N][M]) {
-  for (int t = 0; t < T; t++)
-    for (int i = 1; i < N - 1; i++)
-      for (int j = 1; j < M - 1; j++)
-        A[(t+1)%2][i][j] = 0.2f * (A[t%2][i][j] + A[t%2][i-1][j] + A[t%2][i+1][j]
-                                   + A[t%2][i][j-1] + A[t%2][i][j+1]);
-}
-"""
-
-
 def per_call_us(fn, calls, repeat=7):
     """Best of `repeat` runs of `calls` calls, in microseconds per call."""
     fn()
@@ -62,11 +51,10 @@ def numba_dispatch(A, calls):
 
 
 def overhead(md, calls):
-    import ctypes
-
     import numpy as np
 
     import stenciljit
+    from jacobi2d import SOURCE as JACOBI
     from stenciljit._lib import lib
 
     n = 256
@@ -113,7 +101,7 @@ def traffic(md, build):
     import numpy as np
 
     import stenciljit
-    from stenciljit._lib import lib  # noqa: F401 (loads the library before the counters)
+    from jacobi2d import SOURCE as JACOBI
 
     counter = ctypes_counter(build)
     n, steps, chunks = 256, 100, 10
@@ -201,12 +189,14 @@ def main():
     args = ap.parse_args()
     os.environ.setdefault("STENCILJIT_LIBRARY", os.path.join(args.build, "libstenciljit.so"))
     os.environ["JIT_CUDA_LIBRARY"] = os.path.join(args.build, "tests", "libsj_count_cuda.so")
-    sys.path.insert(0, os.path.join(ROOT, "python"))
+    sys.path[:0] = [os.path.join(ROOT, "python"), os.path.join(ROOT, "python", "examples")]
     import numpy as np
 
     md = ["# stenciljit Python benchmark\n", "| | |", "|---|---|",
           f"| date | {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M:%S} UTC |",
           f"| CPU | {cpu_name()} |", f"| nproc | {os.cpu_count()} |",
+          f"| load average at the start (other processes share the cores) | "
+          f"{' '.join(f'{x:.2f}' for x in os.getloadavg())} |",
           f"| Python | {platform.python_version()} |", f"| NumPy | {np.__version__} |",
           "| binding | ctypes (no compiled extension) |", ""]
     ok = overhead(md, args.calls)

@@ -3,11 +3,11 @@ against NumPy and against the C function itself (kernel.reference).
 
     python heat3d.py [--device auto|cpu|emu|cuda] [--size N] [--steps T]"""
 
-import argparse
 import time
 
 import numpy as np
 
+import _args
 import stenciljit
 
 SOURCE = """
@@ -47,11 +47,7 @@ def numpy_heat3d(steps, A, B):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--device", default="auto")
-    ap.add_argument("--size", type=int, default=64)
-    ap.add_argument("--steps", type=int, default=10)
-    args = ap.parse_args()
+    args = _args.parse(__doc__, size=64, steps=10)
     n, steps = args.size, args.steps
 
     kernel = stenciljit.compile(SOURCE, device=args.device)

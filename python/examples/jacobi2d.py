@@ -5,11 +5,11 @@
 The C function is the kernel; the NumPy version below computes the same sums in the same
 order, so the results are bit-identical (exact mode)."""
 
-import argparse
 import time
 
 import numpy as np
 
+import _args
 import stenciljit
 
 SOURCE = """
@@ -31,11 +31,7 @@ def numpy_jacobi2d(steps, A):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--device", default="auto")
-    ap.add_argument("--size", type=int, default=512)
-    ap.add_argument("--steps", type=int, default=20)
-    args = ap.parse_args()
+    args = _args.parse(__doc__, size=512, steps=20)
     n, steps = args.size, args.steps
 
     kernel = stenciljit.compile(SOURCE, device=args.device)

@@ -15,7 +15,7 @@ from ctypes import byref, c_char, c_double, c_float, c_int, c_long, c_uint64, c_
 
 import numpy as np
 
-from . import _lib, errors
+from . import _lib
 from ._lib import ARG_BUF, ARG_BUFFER, ARG_DOUBLE, ARG_FLOAT, ARG_INT, ARG_LONG, ARG_PTR, lib
 from .buffer import Buffer, Wrapped, cuda_array, describe, dlpack_array
 

@@ -1,15 +1,13 @@
+import os
+import sys
+
 import numpy as np
 import pytest
 
-JACOBI = """
-void jacobi2d(int T, int N, int M, float A[2][N][M]) {
-  for (int t = 0; t < T; t++)
-    for (int i = 1; i < N - 1; i++)
-      for (int j = 1; j < M - 1; j++)
-        A[(t+1)%2][i][j] = 0.2f * (A[t%2][i][j] + A[t%2][i-1][j] + A[t%2][i+1][j]
-                                   + A[t%2][i][j-1] + A[t%2][i][j+1]);
-}
-"""
+# The jacobi-2d kernel and its NumPy twin are the example's own.
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "examples"))
+from jacobi2d import SOURCE as JACOBI  # noqa: E402,F401
+from jacobi2d import numpy_jacobi2d  # noqa: E402,F401
 
 AXPY = """
 void axpy(int n, double a, const double x[n], double y[n]) {
@@ -17,14 +15,6 @@ void axpy(int n, double a, const double x[n], double y[n]) {
     y[i] = a * x[i] + y[i];
 }
 """
-
-
-def numpy_jacobi2d(steps, A):
-    """The kernel's sums in the kernel's order: bit-identical in exact mode."""
-    for t in range(steps):
-        a, b = A[t % 2], A[(t + 1) % 2]
-        b[1:-1, 1:-1] = np.float32(0.2) * (a[1:-1, 1:-1] + a[:-2, 1:-1] + a[2:, 1:-1]
-                                           + a[1:-1, :-2] + a[1:-1, 2:])
 
 
 def grid(n, m, seed=0):
