@@ -122,6 +122,12 @@ static void case_buf(void) {
   CHECK(jit_kernel_compile(ctx, heat_src, NULL, args, 3, &k) == JIT_OK, "%s",
         jit_context_error(ctx));
   CHECK(k && jit_kernel_run(k, args, 3) == JIT_ERR_ARGS, "jit_kernel_run took a short buffer");
+  /* the declaration's extents for this shape, what a binding checks an array's shape with */
+  long ext[3] = {0, 0, 0};
+  CHECK(k && jit_kernel_param_shape(k, 2, ext, 3) == 2 && ext[0] == 2 && ext[1] == N,
+        "extents of A: %ld %ld", ext[0], ext[1]);
+  CHECK(k && jit_kernel_param_shape(k, 1, ext, 3) == 0, "a scalar has rank 0");
+  CHECK(k && jit_kernel_param_shape(k, 3, ext, 3) == -1, "index 3 is out of range");
   CHECK(jit_reference_run(ctx, heat_src, NULL, args, 3) == JIT_ERR_ARGS,
         "jit_reference_run took a short buffer");
   CHECK(!memcmp(a, before, GRID_BYTES), "a refused call modified the array");
