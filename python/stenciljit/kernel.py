@@ -37,33 +37,38 @@ def _pointer(array):
     return array.__array_interface__["data"][0]
 
 
+def _template(params, ints):
+    """The argument array of a call with these integer arguments (by parameter index): arrays
+    as JIT_BUF, pointers and floating values still to be filled in."""
+    args = (_lib.Arg * len(params))()
+    kinds = {"int": ARG_INT, "long": ARG_LONG, "float": ARG_FLOAT, "double": ARG_DOUBLE,
+             "array": ARG_BUF}
+    for i, p in enumerate(params):
+        args[i].kind = kinds[p.kind]
+        if p.kind == "int":
+            args[i].v.i = ints[i]
+        elif p.kind == "long":
+            args[i].v.l = ints[i]
+    return args
+
+
 class _Shape:
     """One specialization: the jit_kernel, what each array must be, and argument arrays ready to
     pass (a pool, so that concurrent calls never share one)."""
 
-    def __init__(self, params, handle, ints):
+    def __init__(self, params, handle, template):
         self.handle = handle
         self.params = params
-        n = len(self.params)
-        self.template = (_lib.Arg * n)()
+        self.template = template
         self.arrays = {}  # parameter index -> (dtype, shape, nbytes)
-        for i, p in enumerate(self.params):
-            a = self.template[i]
-            if p.kind in ("int", "long"):
-                a.kind = ARG_INT if p.kind == "int" else ARG_LONG
-                if p.kind == "int":
-                    a.v.i = ints[i]
-                else:
-                    a.v.l = ints[i]
-            elif p.kind in ("float", "double"):
-                a.kind = ARG_FLOAT if p.kind == "float" else ARG_DOUBLE
-            else:
-                a.kind = ARG_BUF
-                extents = (c_long * 16)()
-                rank = lib.jit_kernel_param_shape(handle, i, extents, 16)
-                shape = tuple(extents[d] for d in range(rank))
-                self.arrays[i] = (p.dtype, shape, int(np.prod(shape, dtype=np.int64)) *
-                                  p.dtype.itemsize)
+        for i, p in enumerate(params):
+            if p.kind != "array":
+                continue
+            extents = (c_long * 16)()
+            rank = lib.jit_kernel_param_shape(handle, i, extents, 16)
+            shape = tuple(extents[d] for d in range(rank))
+            self.arrays[i] = (p.dtype, shape,
+                              int(np.prod(shape, dtype=np.int64)) * p.dtype.itemsize)
         self.pool = [self.slot() for _ in range(2)]
 
     def slot(self):
@@ -173,22 +178,14 @@ class Kernel:
         e = self._shapes.get(key)
         if e is not None:
             return e
-        args = (_lib.Arg * len(self.params))()
-        ints = dict(zip(self._int_idx, key))
-        for i, p in enumerate(self.params):
-            if p.kind == "int":
-                args[i].kind, args[i].v.i = ARG_INT, ints[i]
-            elif p.kind == "long":
-                args[i].kind, args[i].v.l = ARG_LONG, ints[i]
-            else:
-                args[i].kind = {"float": ARG_FLOAT, "double": ARG_DOUBLE}.get(p.kind, ARG_PTR)
+        args = _template(self.params, dict(zip(self._int_idx, key)))
         handle = c_void_p()
         status = lib.jit_kernel_compile(self._ctx.handle, self.source.encode(),
                                         self.entry.encode() if self.entry else None, args,
                                         len(self.params), byref(handle))
         if status:
             raise self._ctx.fail(status)
-        e = _Shape(self.params, handle.value, [ints.get(i) for i in range(len(self.params))])
+        e = _Shape(self.params, handle.value, args)
         if len(self._shapes) >= MAX_SHAPES:  # the oldest goes; a call using it keeps it alive
             del self._shapes[next(iter(self._shapes))]
         self._shapes[key] = e
