@@ -194,7 +194,7 @@ class Kernel:
     def _array(self, i, obj, e, keep):
         """(kind, pointer, bytes) of array argument i, checked against its declaration."""
         p = self.params[i]
-        dtype, shape, nbytes = e.arrays[i]
+        dtype, shape, _ = e.arrays[i]
         where = f"{self.name}: argument '{p.name}'"
         readonly = False
         if isinstance(obj, np.ndarray):
@@ -232,9 +232,10 @@ class Kernel:
                              "const if it does not)")
         if isinstance(obj, np.ndarray):
             return ARG_BUF, _pointer(obj), obj.nbytes
-        wrapped = Wrapped(self._ctx, address, nbytes, holder)
+        size = int(np.prod(got_shape, dtype=np.int64)) * got_dtype.itemsize  # the array's own
+        wrapped = Wrapped(self._ctx, address, size, holder)
         keep.append(wrapped)
-        return ARG_BUFFER, wrapped.handle, nbytes
+        return ARG_BUFFER, wrapped.handle, size
 
     def reference(self, *args):
         """Runs the C function itself (compiled by TinyCC as written, called through libffi)
