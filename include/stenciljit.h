@@ -41,6 +41,13 @@ typedef enum jit_arg_kind {
   JIT_ARG_DOUBLE,
   JIT_ARG_PTR
 } jit_arg_kind;
+/* Kinds only arguments have (a parameter's kind is one of the above): an array with its size in
+ * bytes, JIT_BUF(p, bytes), and a jit_buffer on the context's device, JIT_BUFFER(b). Not
+ * enumerators, so that switches over the kinds of parameters stay complete. */
+#define JIT_ARG_BUF ((jit_arg_kind)(JIT_ARG_PTR + 1))
+#define JIT_ARG_BUFFER ((jit_arg_kind)(JIT_ARG_PTR + 2))
+
+typedef struct jit_buffer jit_buffer;
 
 typedef struct jit_arg {
   jit_arg_kind kind;
@@ -49,7 +56,12 @@ typedef struct jit_arg {
     long l;
     float f;
     double d;
-    void *p;
+    void *p; /* also the pointer of JIT_ARG_BUF: buf.p is at the same place */
+    struct {
+      void *p;
+      size_t bytes;
+    } buf;
+    jit_buffer *buffer;
   } v;
 } jit_arg;
 
@@ -82,6 +94,23 @@ static inline jit_arg JIT_PTR(void *p) {
   jit_arg a;
   a.kind = JIT_ARG_PTR;
   a.v.p = p;
+  return a;
+}
+/* A host array that holds bytes bytes: a call refuses it with JIT_ERR_ARGS, naming the
+ * parameter and both sizes, when the declaration needs more. Prefer it to JIT_PTR. */
+static inline jit_arg JIT_BUF(void *p, size_t bytes) {
+  jit_arg a;
+  a.kind = JIT_ARG_BUF;
+  a.v.buf.p = p;
+  a.v.buf.bytes = bytes;
+  return a;
+}
+/* A device-resident array (see jit_buffer_create): the call copies nothing between the host
+ * and the device. Checked against the declaration's size like JIT_BUF. */
+static inline jit_arg JIT_BUFFER(jit_buffer *b) {
+  jit_arg a;
+  a.kind = JIT_ARG_BUFFER;
+  a.v.buffer = b;
   return a;
 }
 
@@ -180,11 +209,38 @@ typedef struct jit_param_info {
 } jit_param_info;
 int jit_kernel_param_count(const jit_kernel *k);
 const jit_param_info *jit_kernel_param(const jit_kernel *k, int i);
+/* Array parameter i's extents for the kernel's integer arguments, outermost first (at most
+ * max written). Returns the rank, 0 for a scalar, -1 for a bad index. */
+int jit_kernel_param_shape(const jit_kernel *k, int i, long *extents, int max);
 
 /* Parses only: the parameter list of the entry function (elems is 0). Returns a jit_status;
  * on success *count is the number of parameters written (at most max). */
 int jit_function_params(jit_context *ctx, const char *source, const char *entry,
                         jit_param_info *out, int max, int *count);
+
+/* --- device-resident arrays ---
+ * Memory on the context's device (host memory on JIT_DEVICE_CPU), passed to kernels with
+ * JIT_BUFFER(b): a run with buffers copies nothing between the host and the device, so a time
+ * loop called in chunks moves its data once each way, with the explicit upload and download.
+ * A buffer can be passed to the kernels of any context on the same device (CUDA and the
+ * emulator share device 0's primary context) and must be destroyed before the context that
+ * created it. A call that fails before its launch leaves buffers untouched; a failed launch
+ * leaves the device context unusable and the contents of the buffers it wrote undefined.
+ * NULL on failure: jit_context_error(ctx) says why. The contents start undefined. */
+jit_buffer *jit_buffer_create(jit_context *ctx, size_t bytes);
+/* Wraps memory that another library allocated on the same device without copying: a CUDA
+ * device pointer (CUdeviceptr) of device 0's primary context on JIT_DEVICE_CUDA and
+ * JIT_DEVICE_EMU, host memory on JIT_DEVICE_CPU. jit_buffer_destroy does not free it. */
+jit_buffer *jit_buffer_wrap(jit_context *ctx, unsigned long long address, size_t bytes);
+void jit_buffer_destroy(jit_buffer *b);
+size_t jit_buffer_size(const jit_buffer *b);
+/* The buffer's address: host memory on the CPU device, else the CUdeviceptr. */
+unsigned long long jit_buffer_address(const jit_buffer *b);
+/* Copies bytes bytes (at most jit_buffer_size) from host memory to the start of the buffer,
+ * or from its start to host memory. Returns a jit_status; the message is in
+ * jit_context_error of the buffer's context. */
+int jit_buffer_upload(jit_buffer *b, const void *src, size_t bytes);
+int jit_buffer_download(jit_buffer *b, void *dst, size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -190,8 +190,9 @@ static void run_thread(void *arg, int tid, int nth, void *bar) {
   j->k->entry(j->arrays, j->scalars, tid, nth, bar);
 }
 
-int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs) {
-  if (!k) return JIT_ERR_ARGS;
+/* A call whose arrays are plain pointers; caller is the caller's own argument array when
+ * some of them are jit_buffers (NULL otherwise). */
+static int run_plain(jit_kernel *k, const jit_arg *args, int nargs, const jit_arg *caller) {
   int rc = validate(k, args, nargs);
   if (rc) return rc;
   void *arrays[k->narrays + 1];
@@ -205,7 +206,9 @@ int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs) {
       scalars[s++] = args[i].kind == JIT_ARG_FLOAT ? args[i].v.f : args[i].v.d;
   if (k->device != JIT_DEVICE_CPU) {
     sj_error err = {0, {0}};
-    rc = sj_gpu_run_kernel(k, arrays, scalars, &err);
+    sj_devptr resident[k->narrays + 1];
+    if (caller) sj_call_args_resident(k, caller, resident);
+    rc = sj_gpu_run_kernel(k, arrays, caller ? resident : NULL, scalars, &err);
     if (rc) {
       sj_context_fail(k->ctx, &err);
       return rc;
@@ -220,6 +223,25 @@ int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs) {
   k->ctx->stats.runs++;
   pthread_mutex_unlock(&k->ctx->lock);
   return 0;
+}
+
+/* The call with checked and device-resident arrays as plain pointers (see jit/buffer.c). */
+static int plain_args(jit_context *ctx, const jit_arg *args, int nargs, sj_call_args *call) {
+  sj_error err = {0, {0}};
+  int rc = sj_call_args_plain(ctx, args, nargs, call, &err);
+  if (rc) sj_context_fail(ctx, &err);
+  return rc;
+}
+
+int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs) {
+  if (!k) return JIT_ERR_ARGS;
+  sj_call_args call;
+  sj_error err = {0, {0}};
+  int rc = plain_args(k->ctx, args, nargs, &call);
+  if (!rc && (rc = sj_call_args_check(k, args, nargs, &err))) sj_context_fail(k->ctx, &err);
+  if (!rc) rc = run_plain(k, call.args, nargs, call.resident ? args : NULL);
+  sj_call_args_free(&call);
+  return rc;
 }
 
 static int get_kernel(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
@@ -237,7 +259,10 @@ int jit_stencil_run(jit_context *ctx, const char *source, const char *entry, con
                     int nargs) {
   if (!ctx) return JIT_ERR_ARGS;
   jit_kernel *k;
-  int rc = get_kernel(ctx, source, entry, args, nargs, &k);
+  sj_call_args call;
+  int rc = plain_args(ctx, args, nargs, &call);
+  if (!rc) rc = get_kernel(ctx, source, entry, call.args, nargs, &k);
+  sj_call_args_free(&call);
   if (rc) return rc;
   rc = jit_kernel_run(k, args, nargs);
   sj_kernel_release(k);
@@ -249,7 +274,11 @@ int jit_kernel_compile(jit_context *ctx, const char *source, const char *entry, 
   if (!out) return fail(ctx, JIT_ERR_ARGS, "out is NULL");
   *out = NULL;
   if (!ctx) return JIT_ERR_ARGS;
-  return get_kernel(ctx, source, entry, args, nargs, out);
+  sj_call_args call;
+  int rc = plain_args(ctx, args, nargs, &call);
+  if (!rc) rc = get_kernel(ctx, source, entry, call.args, nargs, out);
+  sj_call_args_free(&call);
+  return rc;
 }
 
 void jit_kernel_release(jit_kernel *k) {
@@ -257,10 +286,20 @@ void jit_kernel_release(jit_kernel *k) {
 }
 
 int sj_kernel_for_call(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
-                       int nargs, jit_kernel **out) {
-  int rc = get_kernel(ctx, source, entry, args, nargs, out);
+                       int nargs, sj_call_args *call, jit_kernel **out) {
+  sj_error err = {0, {0}};
+  *out = NULL;
+  int rc = sj_call_args_host(ctx, args, nargs, call, &err);
+  if (rc) {
+    sj_context_fail(ctx, &err);
+    return rc;
+  }
+  rc = get_kernel(ctx, source, entry, call->args, nargs, out);
   if (rc) return rc;
-  rc = validate(*out, args, nargs);
+  if ((rc = sj_call_args_check(*out, args, nargs, &err)))
+    sj_context_fail(ctx, &err);
+  else
+    rc = validate(*out, call->args, nargs);
   if (rc) {
     sj_kernel_release(*out);
     *out = NULL;

@@ -1,6 +1,7 @@
 /* GPU kernels: the module loaded through the driver, the host loop compiled by TinyCC,
  * and a run: copy in exactly the declared extents, run the host loop, copy back what the
- * kernel writes. The caller's arrays are written only after everything succeeded. */
+ * kernel writes. The caller's arrays are written only after everything succeeded.
+ * Device-resident arrays (jit_buffer) are used in place: no copy either way. */
 #include "jit/jit.h"
 
 #include <stdlib.h>
@@ -67,7 +68,8 @@ static const char unusable[] =
     "; the device context is unusable after a failed launch: destroy this jit_context and "
     "create a new one";
 
-int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars, sj_error *err) {
+int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const sj_devptr *resident,
+                      const double *scalars, sj_error *err) {
   sj_cuda *c = k->ctx->cuda;
   if (k->ctx->device_failed)
     return sj_error_set(err, JIT_ERR_DEVICE, "an earlier launch failed%s", unusable);
@@ -86,6 +88,10 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars,
   int rc = 0;
   for (int a = 0; !rc && a < na; a++) {
     if (!bytes[a]) continue;
+    if (resident && resident[a]) {
+      dev[a] = resident[a];
+      continue;
+    }
     rc = sj_cuda_alloc(c, bytes[a], &dev[a], err);
     if (!rc) rc = sj_cuda_to_device(c, dev[a], arrays[a], bytes[a], err);
   }
@@ -103,7 +109,7 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars,
     sj_cuda_timer_free(c, &timer);
   }
   for (int a = 0; !rc && a < na; a++) {
-    if (!bytes[a] || !k->written[a]) continue;
+    if (!bytes[a] || !k->written[a] || (resident && resident[a])) continue;
     staging[a] = malloc(bytes[a]);
     if (!staging[a])
       rc = sj_error_set(err, JIT_ERR_NOMEM, "out of memory for %zu bytes", bytes[a]);
@@ -113,7 +119,8 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars,
   /* Device memory goes first: a failed free fails the call, before the arrays are written. */
   for (int a = 0; a < na; a++) {
     sj_error ferr = {0};
-    if (dev[a] && sj_cuda_free(c, dev[a], &ferr) && !rc) *err = ferr, rc = ferr.status;
+    if (dev[a] && !(resident && resident[a]) && sj_cuda_free(c, dev[a], &ferr) && !rc)
+      *err = ferr, rc = ferr.status;
   }
   if (rc && sj_cuda_lost(c) && !k->ctx->device_failed) {
     k->ctx->device_failed = 1;

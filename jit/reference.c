@@ -102,8 +102,13 @@ int jit_reference_run(jit_context *ctx, const char *source, const char *entry, c
                       int nargs) {
   if (!ctx) return JIT_ERR_ARGS;
   jit_kernel *k;
-  int rc = sj_kernel_for_call(ctx, source, entry, args, nargs, &k);
-  if (rc) return rc;
+  sj_call_args call;
+  int rc = sj_kernel_for_call(ctx, source, entry, args, nargs, &call, &k);
+  if (rc) {
+    sj_call_args_free(&call);
+    return rc;
+  }
+  args = call.args; /* arrays as plain host pointers */
   sj_error err = {0, {0}};
   char *text = reference_source(source, k);
   sj_tcc *code = sj_tcc_compile(text, "reference function", &err);
@@ -123,5 +128,6 @@ int jit_reference_run(jit_context *ctx, const char *source, const char *entry, c
   }
   sj_tcc_free(code);
   sj_kernel_release(k);
+  sj_call_args_free(&call);
   return rc;
 }

@@ -19,6 +19,18 @@ build_and_test() {
   (cd "$dir" && ctest --output-on-failure -j "$jobs" </dev/null) || return 1
 }
 
+# python_tests: the Python package installed into a fresh virtual environment the way a user
+# installs it (pip builds the C library), then its tests, run from outside the source tree.
+python_tests() {
+  local venv=build/python-venv
+  echo "== python: pip install ./python into $venv, pytest"
+  rm -rf "$venv"
+  python3 -m venv "$venv" </dev/null || return 1
+  PIP_NO_INPUT=1 PIP_DISABLE_PIP_VERSION_CHECK=1 "$venv/bin/pip" install --quiet ./python pytest \
+    </dev/null || return 1
+  (cd build && "../$venv/bin/python" -m pytest -q -p no:cacheprovider ../python/tests </dev/null)
+}
+
 install_deps
 jobs=$(nproc 2>/dev/null || echo 2)
 status=0
@@ -26,9 +38,10 @@ build_and_test build -DCMAKE_BUILD_TYPE=RelWithDebInfo || status=1
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
   build_and_test build-asan -DCMAKE_BUILD_TYPE=Debug -DSJ_SANITIZE=ON || status=1
+python_tests || status=1
 if [ "$status" -ne 0 ]; then
   echo "== FAILED (see above)"
 else
-  echo "== all tests passed (build/ and build-asan/)"
+  echo "== all tests passed (build/, build-asan/ and the Python package)"
 fi
 exit "$status"
