@@ -158,3 +158,16 @@ def test_concurrent_calls():
     for t in threads:
         t.join()
     assert not errors
+
+
+def test_stats_struct_matches_the_library():
+    """The C side writes exactly the fields the binding declares (no write past them)."""
+    import ctypes
+
+    from stenciljit import _lib
+
+    ctx = _lib.context("cpu")
+    size = ctypes.sizeof(_lib.Stats)
+    raw = (ctypes.c_ubyte * (size + 64))(*([0xA5] * (size + 64)))
+    _lib.lib.jit_context_stats(ctx.handle, ctypes.cast(raw, ctypes.POINTER(_lib.Stats)))
+    assert all(b == 0xA5 for b in raw[size:]), "jit_stats is larger than _lib.Stats"
