@@ -179,17 +179,6 @@ static int validate(jit_kernel *k, const jit_arg *args, int nargs) {
   return 0;
 }
 
-typedef struct run_job {
-  jit_kernel *k;
-  void **arrays;
-  double *scalars;
-} run_job;
-
-static void run_thread(void *arg, int tid, int nth, void *bar) {
-  run_job *j = arg;
-  j->k->entry(j->arrays, j->scalars, tid, nth, bar);
-}
-
 int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs) {
   if (!k) return JIT_ERR_ARGS;
   int rc = validate(k, args, nargs);
@@ -203,18 +192,12 @@ int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs) {
   for (int i = 0, s = 0; i < nargs; i++)
     if (k->fn->params[i]->kind == SJ_SYM_SCALAR)
       scalars[s++] = args[i].kind == JIT_ARG_FLOAT ? args[i].v.f : args[i].v.d;
-  if (k->device != JIT_DEVICE_CPU) {
-    sj_error err = {0, {0}};
-    rc = sj_gpu_run_kernel(k, arrays, scalars, &err);
-    if (rc) {
-      sj_context_fail(k->ctx, &err);
-      return rc;
-    }
-  } else if (k->nthreads > 1) {
-    run_job job = {k, arrays, scalars};
-    sj_pool_run(k->ctx->pool, run_thread, &job);
-  } else {
-    k->entry(arrays, scalars, 0, 1, NULL);
+  sj_error err = {0, {0}};
+  rc = k->device != JIT_DEVICE_CPU ? sj_gpu_run_kernel(k, arrays, scalars, &err)
+                                   : sj_cpu_run_kernel(k, arrays, scalars, &err);
+  if (rc) {
+    sj_context_fail(k->ctx, &err);
+    return rc;
   }
   pthread_mutex_lock(&k->ctx->lock);
   k->ctx->stats.runs++;

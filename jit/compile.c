@@ -10,6 +10,7 @@
 
 #include <isl/ctx.h>
 #include <isl/options.h>
+#include <isl/schedule_node.h>
 
 #include "astgen/astgen.h"
 #include "base/buf.h"
@@ -130,23 +131,26 @@ static void describe_params(jit_kernel *k, const sj_model *m) {
   }
 }
 
-/* Prints the code of the schedule: C for the CPU; PTX and the host loop for a GPU. */
-static int print_code(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node *ast,
-                      sj_error *err) {
-  if (k->device == JIT_DEVICE_CPU) {
-    k->c_code = sj_print_c(m, ast);
-    return 0;
-  }
+/* The IR of the schedule's AST, optimized: the CPU kernel, or the GPU host and kernels. */
+static int lower(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node *ast, sj_error *err) {
+  int rc = k->device == JIT_DEVICE_CPU ? sj_lower_cpu(m, ast, &k->ir, err)
+                                       : sj_lower_gpu(m, ast, k->ctx->opts.fast_math, &k->ir, err);
+  for (int i = 0; !rc && i < k->ir->nfuncs; i++) sj_ir_optimize(k->ir->funcs[i]);
+  return rc;
+}
+
+/* Prints the code: C for the CPU; PTX and the host loop for a GPU. */
+static int print_code(jit_kernel *k, sj_error *err) {
+  k->c_code = sj_print_c(k->ir);
+  if (k->device == JIT_DEVICE_CPU) return 0;
+  k->host_code = k->c_code;
+  k->c_code = NULL;
   const sj_cuda_props *props = sj_cuda_get_props(k->ctx->cuda);
-  k->ptx = sj_print_ptx(m, ast, props->ptx_version, props->ptx_target, k->ctx->opts.fast_math);
-  k->host_code = sj_print_host_c(m, ast);
-  (void)err;
-  return 0;
+  return sj_print_ptx(k->ir, props->ptx_version, props->ptx_target, &k->ptx, err);
 }
 
 /* Compiles what print_code printed: TinyCC for C; the driver for PTX. */
-static int compile_code(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *ast,
-                        sj_error *err) {
+static int compile_code(jit_kernel *k, sj_error *err) {
   if (k->device == JIT_DEVICE_CPU) {
     k->code = sj_tcc_compile(k->c_code, "generated kernel", err);
     k->entry = k->code ? (sj_cpu_fn)sj_tcc_symbol(k->code, "__sj_kernel") : NULL;
@@ -154,7 +158,13 @@ static int compile_code(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_n
       return err->status ? err->status : sj_error_set(err, JIT_ERR_INTERNAL, "no kernel symbol");
     return 0;
   }
-  return sj_gpu_build(k, plan, ast, err);
+  return sj_gpu_build(k, err);
+}
+
+static void mark_writes(const sj_stmt *st, int *written) {
+  if (!st) return;
+  if (st->lhs && st->lhs->kind == SJ_E_INDEX) written[st->lhs->sym->id] = 1;
+  for (int i = 0; i < st->nbody; i++) mark_writes(st->body[i], written);
 }
 
 static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
@@ -189,15 +199,18 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
     sj_model_free(m);
     return rc;
   }
+  if (getenv("SJ_ISL_WARN")) isl_schedule_dump(plan.schedule);
   isl_ast_node *ast = sj_ast_generate(plan.schedule);
   double t4 = now_us();
   t->ast = t4 - t3;
   if (!ast) rc = sj_error_set(err, JIT_ERR_INTERNAL, "isl could not generate the AST");
-  if (!rc) rc = print_code(k, m, ast, err);
+  if (!rc) rc = lower(k, m, ast, err);
+  if (!rc) rc = print_code(k, err);
   if (!rc) {
     k->nthreads = plan.nthreads;
     k->ntiles = plan.ntiles;
-    memcpy(k->tiles, plan.tile, sizeof k->tiles);
+    k->tiles = plan.tile;
+    plan.tile = NULL;
     describe(k, m, &st, &plan);
   }
   double t5 = now_us();
@@ -205,7 +218,7 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   if (!rc && getenv("JIT_DEBUG") && !strcmp(getenv("JIT_DEBUG"), "1")) /* before compiling it */
     fprintf(stderr, "[stenciljit] %s[stenciljit] generated code:\n%s%s", k->schedule,
             k->c_code ? k->c_code : k->ptx, k->host_code ? k->host_code : "");
-  if (!rc) rc = compile_code(k, &plan, ast, err);
+  if (!rc) rc = compile_code(k, err);
   t->compile = now_us() - t5;
   isl_ast_node_free(ast);
   sj_plan_clear(&plan);
@@ -247,8 +260,13 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
                   : args[i].kind == JIT_ARG_LONG ? args[i].v.l
                                                  : 0;
   if (!rc) {
+    k->written = calloc((size_t)k->fn->narrays + 1, sizeof *k->written);
+    mark_writes(k->fn->body, k->written);
     isl_ctx *ictx = isl_ctx_alloc();
-    isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
+    isl_options_set_on_error(ictx, getenv("SJ_ISL_WARN") ? ISL_ON_ERROR_WARN : ISL_ON_ERROR_CONTINUE);
+    /* tile loops count tiles and point loops start at 0: what the schedulers expect */
+    isl_options_set_tile_scale_tile_loops(ictx, 0);
+    isl_options_set_tile_shift_point_loops(ictx, 1);
     rc = build(k, ictx, err);
     isl_ctx_free(ictx);
   }
@@ -276,6 +294,9 @@ void sj_kernel_free(jit_kernel *k) {
   free(k->shape);
   free(k->params);
   free(k->bytes);
+  free(k->tiles);
+  free(k->written);
+  sj_ir_module_free(k->ir);
   sj_program_free(k->program);
   free(k);
 }

@@ -3,45 +3,26 @@
  * kernel writes. The caller's arrays are written only after everything succeeded. */
 #include "jit/jit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "astgen/astgen.h"
-
-static void mark_writes(const sj_stmt *st, int *written) {
-  if (!st) return;
-  if (st->lhs && st->lhs->kind == SJ_E_INDEX) written[st->lhs->sym->id] = 1;
-  for (int i = 0; i < st->nbody; i++) mark_writes(st->body[i], written);
-}
-
-static isl_bool find_kernels(__isl_keep isl_ast_node *node, void *user) {
-  jit_kernel *k = user;
-  const sj_kernel_map *map = sj_ast_kernel_map(node);
-  if (!map || map->id >= k->nkernels) return isl_bool_true;
-  int depths[64];
-  k->kernels[map->id].nhost = sj_ast_kernel_host_iters(node, depths, 64);
-  return isl_bool_false; /* kernels do not nest */
-}
-
-int sj_gpu_build(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *ast, sj_error *err) {
+int sj_gpu_build(jit_kernel *k, sj_error *err) {
   sj_cuda *c = k->ctx->cuda;
-  k->written = calloc((size_t)k->fn->narrays + 1, sizeof *k->written);
-  mark_writes(k->fn->body, k->written);
-  k->nkernels = plan->nkernels;
+  const sj_ir_module *mod = k->ir;
+  k->nkernels = mod->nfuncs - 1; /* the host function first */
   k->kernels = calloc((size_t)k->nkernels + 1, sizeof *k->kernels);
-  for (int i = 0; i < k->nkernels; i++) {
-    k->kernels[i].nhost = -1; /* not in the AST (no instances): never launched */
-    memcpy(k->kernels[i].grid, plan->kernels[i]->grid, sizeof k->kernels[i].grid);
-    memcpy(k->kernels[i].block, plan->kernels[i]->block, sizeof k->kernels[i].block);
-  }
-  isl_ast_node_foreach_descendant_top_down(ast, find_kernels, k);
+  if (!k->kernels) return sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
   int rc = sj_cuda_load(c, k->ptx, &k->module, err);
   for (int i = 0; !rc && i < k->nkernels; i++) {
-    if (k->kernels[i].nhost < 0) continue;
-    char name[96];
-    snprintf(name, sizeof name, "%s_k%d", k->fn->name, i);
-    k->kernels[i].function = sj_cuda_function(c, k->module, name, err);
-    if (!k->kernels[i].function) rc = err->status;
+    const sj_ir_func *f = mod->funcs[i + 1];
+    sj_gpu_kernel *g = &k->kernels[i];
+    memcpy(g->grid, f->grid, sizeof g->grid);
+    memcpy(g->block, f->block, sizeof g->block);
+    g->nparams = f->nparams;
+    g->params = f->params;
+    g->function = sj_cuda_function(c, k->module, f->name, err);
+    if (!g->function) rc = err->status;
   }
   if (rc) return rc;
   k->code = sj_tcc_compile(k->host_code, "host loop", err);
@@ -54,7 +35,6 @@ int sj_gpu_build(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *as
 void sj_gpu_release(jit_kernel *k) {
   if (k->module) sj_cuda_unload(k->ctx->cuda, k->module);
   free(k->kernels);
-  free(k->written);
   free(k->ptx);
   free(k->host_code);
 }
@@ -74,21 +54,23 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars,
   sj_devptr dev[na + 1];
   size_t bytes[na + 1];
   void *staging[na + 1];
-  sj_type types[k->nscalars + 1];
   memset(dev, 0, sizeof dev);
   memset(staging, 0, sizeof staging);
-  for (int p = 0, s = 0; p < fn->nparams; p++) {
+  for (int p = 0; p < fn->nparams; p++)
     if (fn->params[p]->kind == SJ_SYM_ARRAY) bytes[fn->params[p]->id] = k->bytes[p];
-    if (fn->params[p]->kind == SJ_SYM_SCALAR) types[s++] = fn->params[p]->type;
+  int rc = 0, code = 0;
+  sj_devptr error = 0;
+  if (k->ir->ntraps) { /* the word a failed check writes its code to */
+    rc = sj_cuda_alloc(c, sizeof code, &error, err);
+    if (!rc) rc = sj_cuda_to_device(c, error, &code, sizeof code, err);
   }
-  int rc = 0;
   for (int a = 0; !rc && a < na; a++) {
     if (!bytes[a]) continue;
     rc = sj_cuda_alloc(c, bytes[a], &dev[a], err);
     if (!rc) rc = sj_cuda_to_device(c, dev[a], arrays[a], bytes[a], err);
   }
   if (!rc) {
-    sj_gpu_run run = {c, k->kernels, na, dev, k->nscalars, scalars, types, err};
+    sj_gpu_run run = {c, k->kernels, dev, scalars, error, err};
     if (k->host(&run)) rc = err->status ? err->status : JIT_ERR_DEVICE;
     if (!rc) rc = sj_cuda_synchronize(c, err);
     if (rc) {
@@ -97,6 +79,8 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars,
       snprintf(err->msg + n, sizeof err->msg - n, "%s", unusable);
     }
   }
+  if (!rc && error) rc = sj_cuda_to_host(c, &code, error, sizeof code, err);
+  if (!rc && code) rc = sj_trap_error(k, code, err);
   for (int a = 0; !rc && a < na; a++) {
     if (!bytes[a] || !k->written[a]) continue;
     staging[a] = malloc(bytes[a]);
@@ -110,5 +94,6 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars,
     free(staging[a]);
     if (dev[a]) sj_cuda_free(c, dev[a]);
   }
+  if (error) sj_cuda_free(c, error);
   return rc;
 }

@@ -1,17 +1,21 @@
-/* The GPU baseline schedule. For each parallel band, the tile grid runs over blocks, the
- * points of a tile over threads, and along the outermost mapped dimension each thread takes
- * ppt points strided by the thread count (so neighbouring threads stay on neighbouring
- * elements: coalesced), unrolled. Sequential loops above stay on the host; sequential loops
- * inside stay inside the kernel. */
+/* The GPU baseline schedule, one time step per launch (PPCG's default for stencils). For
+ * each parallel band, the tile grid runs over blocks, the points of a tile over threads,
+ * and along the innermost mapped dimension each thread takes ppt points strided by the
+ * thread count (so neighbouring threads stay on neighbouring elements: coalesced),
+ * unrolled. Sequential loops above stay on the host; sequential loops inside stay inside
+ * the kernel. The mapping is written into the schedule tree (see map_band); the printers
+ * only print what isl generates from it. */
 #include "sched/sched.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <isl/aff.h>
+#include <isl/local_space.h>
 #include <isl/ast.h>
 #include <isl/id.h>
 #include <isl/union_set.h>
+#include <isl/space.h>
 #include <isl/val.h>
 
 #include "base/buf.h"
@@ -28,7 +32,7 @@ typedef struct gpu_state {
 
 /* Threads per block and points per thread by number of mapped dimensions (x first). */
 static const unsigned threads_for[4][3] = {{1, 1, 1}, {256, 1, 1}, {32, 8, 1}, {32, 4, 2}};
-static const int ppt_for[4] = {1, 4, 4, 4};
+static int ppt_for[4] = {1, 4, 4, 4};
 
 /* The parallel flags of band's members; 0 on success. */
 static int band_flags(gpu_state *st, __isl_keep isl_schedule_node *band, int *parallel) {
@@ -61,71 +65,180 @@ static int any_parallel_below(gpu_state *st, __isl_keep isl_schedule_node *node)
   return found;
 }
 
-static sj_kernel_map *new_kernel(gpu_state *st) {
-  if (st->plan->nkernels == 64) {
-    st->failed = 1;
-    return NULL;
-  }
-  sj_kernel_map *k = calloc(1, sizeof *k);
-  k->id = st->plan->nkernels;
-  st->plan->kernels[st->plan->nkernels++] = k;
+static sj_kernel *new_kernel(gpu_state *st) {
+  sj_kernel *k = calloc(1, sizeof *k);
+  if (!k) abort();
+  k->tag = SJ_ID_KERNEL;
+  k->id = st->plan->nkernels++;
   for (int d = 0; d < 3; d++) k->grid[d] = k->block[d] = 1;
-  k->ppt = 1;
   return k;
 }
 
-static __isl_give isl_schedule_node *mark_kernel(__isl_take isl_schedule_node *node,
-                                                 sj_kernel_map *k) {
+static __isl_give isl_schedule_node *mark_kernel(__isl_take isl_schedule_node *node, sj_kernel *k) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  return isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, SJ_MARK_KERNEL, k));
+  isl_id *id = isl_id_set_free_user(isl_id_alloc(ctx, "kernel", k), free);
+  return isl_schedule_node_insert_mark(node, id);
 }
 
 static __isl_give isl_schedule_node *single_thread(gpu_state *st,
                                                    __isl_take isl_schedule_node *node) {
-  sj_kernel_map *k = new_kernel(st);
-  if (!k) return node;
+  sj_kernel *k = new_kernel(st);
   snprintf(k->why, sizeof k->why, "no parallel loop: runs in one thread");
   sj_buf_printf(st->explain, "  kernel %d: grid 1x1x1, block 1x1x1: %s\n", k->id, k->why);
   return mark_kernel(node, k);
 }
 
-/* Maps the band of nm parallel members: grid and block sizes from the members' ranges. */
+static __isl_give isl_id *mapped_id(isl_ctx *ctx, int thread, int dim) {
+  char name[4] = {thread ? 't' : 'b', (char)('0' + dim), 0};
+  return isl_id_alloc(ctx, name, (void *)(thread ? &sj_thread_ids[dim] : &sj_block_ids[dim]));
+}
+
+/* The instances below band where member k equals the block id of dim[k] (blocks), or
+ * where it equals the thread id modulo the block size (threads). */
+static __isl_give isl_union_set *mapping_filter(__isl_keep isl_schedule_node *band, int thread,
+                                                const int *dim, const unsigned *block) {
+  isl_ctx *ctx = isl_schedule_node_get_ctx(band);
+  isl_multi_union_pw_aff *sched = isl_schedule_node_band_get_partial_schedule(band);
+  isl_union_set *filter = NULL;
+  for (int k = 0; k < isl_schedule_node_band_n_member(band); k++) {
+    isl_union_pw_aff *value = isl_multi_union_pw_aff_get_union_pw_aff(sched, k);
+    isl_union_set *domain = isl_union_pw_aff_domain(isl_union_pw_aff_copy(value));
+    if (thread && !(getenv("SJ_EQ") && dim[k] != 0))
+      value = isl_union_pw_aff_mod_val(value, isl_val_int_from_si(ctx, block[dim[k]]));
+    isl_union_pw_aff *id =
+        isl_union_pw_aff_param_on_domain_id(domain, mapped_id(ctx, thread, dim[k]));
+    isl_union_set *where = isl_union_pw_aff_zero_union_set(isl_union_pw_aff_sub(value, id));
+    filter = filter ? isl_union_set_intersect(filter, where) : where;
+  }
+  isl_multi_union_pw_aff_free(sched);
+  return filter;
+}
+
+/* 0 <= block id < grid and 0 <= thread id < block size for the dimensions used, as the
+ * context of a node at schedule depth depth (a set of its outer schedule dimensions). */
+static __isl_give isl_set *id_bounds(isl_ctx *ctx, int depth, int n, const int *dim,
+                                     const unsigned *grid, const unsigned *block) {
+  isl_space *space = isl_space_set_alloc(ctx, 2 * n, depth);
+  for (int k = 0; k < n; k++) {
+    space = isl_space_set_dim_id(space, isl_dim_param, 2 * k, mapped_id(ctx, 0, dim[k]));
+    space = isl_space_set_dim_id(space, isl_dim_param, 2 * k + 1, mapped_id(ctx, 1, dim[k]));
+  }
+  isl_set *bounds = isl_set_universe(space);
+  for (int k = 0; k < n; k++) {
+    bounds = isl_set_lower_bound_si(bounds, isl_dim_param, 2 * k, 0);
+    bounds = isl_set_upper_bound_si(bounds, isl_dim_param, 2 * k, (long)grid[dim[k]] - 1);
+    bounds = isl_set_lower_bound_si(bounds, isl_dim_param, 2 * k + 1, 0);
+    bounds = isl_set_upper_bound_si(bounds, isl_dim_param, 2 * k + 1, (long)block[dim[k]] - 1);
+  }
+  return bounds;
+}
+
+/* The points of a tile one thread runs: 0 <= B < tile, B congruent to the thread id modulo
+ * the block size along each dimension. */
+static __isl_give isl_set *thread_box(__isl_keep isl_schedule_node *point, const long *tile,
+                                      const int *dim, const unsigned *block) {
+  isl_ctx *ctx = isl_schedule_node_get_ctx(point);
+  isl_set *box = sj_tile_box(point, tile);
+  int n = isl_set_dim(box, isl_dim_set);
+  for (int k = 0; k < n; k++) {
+    isl_set *mine = isl_set_universe(isl_space_set_alloc(ctx, 1, n));
+    mine = isl_set_set_dim_id(mine, isl_dim_param, 0, mapped_id(ctx, 1, dim[k]));
+    isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(mine));
+    isl_aff *offset = isl_aff_sub(isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, k),
+                                  isl_aff_var_on_domain(ls, isl_dim_param, 0));
+    offset = isl_aff_mod_val(offset, isl_val_int_from_si(ctx, block[dim[k]]));
+    mine = isl_set_intersect(mine, isl_set_from_basic_set(isl_aff_zero_basic_set(offset)));
+    box = isl_set_intersect(isl_set_align_params(box, isl_set_get_space(mine)),
+                            isl_set_align_params(mine, isl_set_get_space(box)));
+  }
+  return box;
+}
+
+/* Shifts every member of band by -lo[k]: tiles start at the lower bounds. */
+static __isl_give isl_schedule_node *start_at(__isl_take isl_schedule_node *band, const long *lo) {
+  isl_ctx *ctx = isl_schedule_node_get_ctx(band);
+  int n = isl_schedule_node_band_n_member(band);
+  isl_union_set *domain = isl_union_set_universe(
+      isl_multi_union_pw_aff_domain(isl_schedule_node_band_get_partial_schedule(band)));
+  isl_union_pw_aff_list *shifts = isl_union_pw_aff_list_alloc(ctx, n);
+  for (int k = 0; k < n; k++)
+    shifts = isl_union_pw_aff_list_add(
+        shifts, isl_union_pw_aff_val_on_domain(isl_union_set_copy(domain),
+                                               isl_val_int_from_si(ctx, -lo[k])));
+  isl_union_set_free(domain);
+  return isl_schedule_node_band_shift(
+      band, isl_multi_union_pw_aff_from_union_pw_aff_list(isl_schedule_node_band_get_space(band),
+                                                           shifts));
+}
+
+/* Maps the band of nm parallel members: the band is tiled, tiles go to blocks, the points
+ * of a tile to threads, ppt points a block width apart along x (coalesced) unrolled, full
+ * tiles without guards. The tree becomes kernel mark - context (id bounds) - block filter
+ * - tile band - threads mark - thread filter - point band. */
 static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_schedule_node *node) {
   int nm = isl_schedule_node_band_n_member(node);
-  sj_kernel_map *k = new_kernel(st);
-  if (!k) return node;
-  k->nmapped = nm;
-  k->ppt = ppt_for[nm];
+  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
+  sj_kernel *k = new_kernel(st);
+  if (getenv("SJ_PPT")) ppt_for[nm] = atoi(getenv("SJ_PPT"));
+  int ppt = ppt_for[nm], dim[3];
+  long lo[3], tile[3];
+  int unroll[3] = {0, 0, 0};
   for (int i = 0; i < nm; i++) {
-    int dim = nm - 1 - i; /* the innermost member runs along x */
-    k->dim[i] = dim;
-    long lo, hi;
-    if (sj_member_range(node, i, &lo, &hi)) st->failed = 1;
-    long t = threads_for[nm][dim];
+    int d = nm - 1 - i; /* the innermost member runs along x */
+    dim[i] = d;
+    long hi;
+    if (sj_member_range(node, i, &lo[i], &hi)) st->failed = 1;
+    long t = threads_for[nm][d];
     /* along x, tiles start on a multiple of the warp width: aligned, fewer sectors */
-    if (dim == 0 && nm > 1) lo -= ((lo % t) + t) % t;
-    long extent = hi >= lo ? hi - lo + 1 : 1;
-    if (extent == 1) t = 1; /* isl emits no loop for one value: one thread must run it */
-    long tile = i == nm - 1 ? t * k->ppt : t; /* points per thread along x, a warp apart */
-    long grid = (extent + tile - 1) / tile;
-    if (grid > (long)st->max_grid[dim]) {
+    if (d == 0 && nm > 1) lo[i] -= ((lo[i] % t) + t) % t;
+    long extent = hi >= lo[i] ? hi - lo[i] + 1 : 1;
+    if (extent == 1) t = 1; /* one value: one thread runs it */
+    tile[i] = d == 0 ? t * ppt : t;
+    if (d == 0 && extent <= t) tile[i] = t; /* fewer points than threads: one each */
+    unroll[i] = tile[i] > t;
+    long grid = (extent + tile[i] - 1) / tile[i];
+    if (grid > (long)st->max_grid[d]) {
       st->failed = 1;
       sj_error_set(st->err, JIT_ERR_DEVICE,
-                   "the grid needs %ld blocks along %c, the device allows %u", grid, "xyz"[dim],
-                   st -> max_grid[dim]);
+                   "the grid needs %ld blocks along %c, the device allows %u", grid, "xyz"[d],
+                   st->max_grid[d]);
     }
-    k->lo[i] = lo;
-    k->tile[i] = tile;
-    k->grid[dim] = (unsigned)grid;
-    k->block[dim] = (unsigned)t;
+    k->grid[d] = (unsigned)grid;
+    k->block[d] = (unsigned)t;
+    sj_plan_add_tile(st->plan, tile[i]);
   }
-  if (k->tile[nm - 1] == k->block[0]) k->ppt = 1;
+  int points = unroll[nm - 1] ? (int)(tile[nm - 1] / k->block[0]) : 1;
+  node = start_at(node, lo);
+  node = sj_tile(node, tile);
   for (int i = 0; i < nm; i++)
-    node = isl_schedule_node_band_member_set_ast_loop_type(node, i, isl_ast_loop_atomic);
-  k->band_depth = isl_schedule_node_get_schedule_depth(node);
+    node = isl_schedule_node_band_member_set_ast_loop_type(
+        node, i, unroll[i] ? isl_ast_loop_unroll : isl_ast_loop_atomic);
+  if (getenv("SJ_ATOMIC")) {
+    node = isl_schedule_node_parent(node);
+    for (int i = 0; i < nm; i++)
+      node = isl_schedule_node_band_member_set_ast_loop_type(node, i, isl_ast_loop_atomic);
+    node = isl_schedule_node_child(node, 0);
+  }
+  isl_set *box = thread_box(node, tile, dim, k->block);
+  if (!getenv("SJ_NOTF")) node = isl_schedule_node_insert_filter(node, mapping_filter(node, 1, dim, k->block));
+  else node = isl_schedule_node_insert_filter(node, isl_union_set_universe(isl_schedule_node_get_domain(node)));
+  node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
+  node = isl_schedule_node_child(isl_schedule_node_child(node, 0), 0);
+  /* full tiles per thread: all of the thread's own points are instances */
+  if (getenv("SJ_ISO") && atoi(getenv("SJ_ISO")) == 1)
+    node = sj_isolate_full_tiles(node, box);
+  else if (getenv("SJ_ISO") && atoi(getenv("SJ_ISO")) == 2) {
+    isl_set_free(box);
+    node = sj_isolate_full_tiles(node, sj_tile_box(node, tile));
+  } else
+    isl_set_free(box);
+  node = isl_schedule_node_parent(isl_schedule_node_parent(isl_schedule_node_parent(node)));
+  if (!getenv("SJ_NOBF")) node = isl_schedule_node_insert_filter(node, mapping_filter(node, 0, dim, k->block));
+  node = isl_schedule_node_insert_context(
+      node, id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), nm, dim, k->grid, k->block));
   snprintf(k->why, sizeof k->why,
            "%d parallel loop%s: %d point%s per thread along x, %u apart, unrolled", nm,
-           nm > 1 ? "s" : "", k->ppt, k->ppt > 1 ? "s" : "", k->block[0]);
+           nm > 1 ? "s" : "", points, points > 1 ? "s" : "", k->block[0]);
   sj_buf_printf(st->explain, "  kernel %d: grid %ux%ux%u, block %ux%ux%u: %s\n", k->id, k->grid[0],
                 k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->why);
   return mark_kernel(node, k);
@@ -192,8 +305,5 @@ int sj_schedule_gpu(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_e
     sj_plan_clear(plan);
     return status;
   }
-  for (int i = 0; i < plan->nkernels && plan->ntiles < 8; i++)
-    for (int d = 0; d < plan->kernels[i]->nmapped && plan->ntiles < 8; d++)
-      plan->tile[plan->ntiles++] = (int)plan->kernels[i]->tile[d];
   return 0;
 }
