@@ -231,35 +231,6 @@ static void lin_isl(sj_lower *l, lin *f, __isl_keep isl_ast_expr *e, long scale)
   lin_add(f, sj_lw_iexpr(l, e), scale);
 }
 
-/* The position in the statement call of the value of iterator sym. */
-static int iter_arg(const sj_pstmt *s, const sj_sym *sym) {
-  for (int k = 0; k < s->depth; k++)
-    if (s->iters[k] == sym) return k + 1;
-  return -1;
-}
-
-static sj_ir_val uval(sj_lower *l, const sj_expr *e);
-
-/* The row-major element offset of ref: user terms over iterators expanded through the
- * instance's iterator values, other terms computed as values. */
-static void lin_ref(sj_lower *l, lin *f, const sj_expr *ref) {
-  sj_linear form;
-  sj_linearize(ref, l->m->extents[ref->sym->id], l->m->shape, &form);
-  f->constant += form.constant;
-  for (int i = 0; i < form.n; i++) {
-    const sj_expr *atom = form.terms[i].atom;
-    long coef = form.terms[i].coef;
-    if (atom->kind == SJ_E_VAR && atom->sym->kind == SJ_SYM_ITER) {
-      isl_ast_expr *arg = isl_ast_expr_op_get_arg(l->call, iter_arg(l->stmt, atom->sym));
-      lin_isl(l, f, arg, coef);
-      isl_ast_expr_free(arg);
-    } else {
-      lin_add(f, sj_irb_cvt(&l->b, SJ_IR_S64, uval(l, atom)), coef);
-    }
-  }
-  sj_linear_free(&form);
-}
-
 static int by_level(const void *x, const void *y, void *regs) {
   const lin_term *a = x, *b = y;
   const sj_ir_reg *r = regs;
@@ -280,6 +251,58 @@ static void sort_terms(lin *f, const sj_ir_reg *regs) {
   }
 }
 
+/* The sum of terms [from, to) of f, in their order: the same terms give the same register. */
+static sj_ir_val sum(sj_lower *l, const lin *f, int from, int to) {
+  sj_ir_val acc = sj_ir_int(SJ_IR_S64, 0);
+  for (int i = from; i < to; i++) {
+    sj_ir_val term = sj_irb_op(&l->b, SJ_IR_MUL, SJ_IR_S64, sj_ir_reg_val(l->b.f, f->t[i].reg),
+                               sj_ir_int(SJ_IR_S64, f->t[i].coef));
+    acc = sj_irb_op(&l->b, SJ_IR_ADD, SJ_IR_S64, acc, term);
+  }
+  return acc;
+}
+
+/* The position in the statement call of the value of iterator sym. */
+static int iter_arg(const sj_pstmt *s, const sj_sym *sym) {
+  for (int k = 0; k < s->depth; k++)
+    if (s->iters[k] == sym) return k + 1;
+  return -1;
+}
+
+static sj_ir_val uval(sj_lower *l, const sj_expr *e);
+
+/* The row-major element offset of ref: user terms over iterators expanded through the
+ * instance's iterator values, other terms computed as values. */
+static void lin_ref(sj_lower *l, lin *f, const sj_expr *ref) {
+  sj_linear form;
+  sj_linearize(ref, l->m->extents[ref->sym->id], l->m->shape, &form);
+  f->constant += form.constant;
+  for (int i = 0; i < form.n; i++) {
+    const sj_expr *atom = form.terms[i].atom;
+    long coef = form.terms[i].coef;
+    if (atom->kind == SJ_E_VAR && atom->sym->kind == SJ_SYM_ITER) {
+      isl_ast_expr *arg = isl_ast_expr_op_get_arg(l->call, iter_arg(l->stmt, atom->sym));
+      lin value = {0, 0, 0, NULL};
+      lin_isl(l, &value, arg, 1);
+      isl_ast_expr_free(arg);
+      f->constant += coef * value.constant;
+      sort_terms(&value, l->b.f->regs);
+      int n = value.n;
+      const sj_ir_reg *regs = l->b.f->regs;
+      if (n > 1 && regs[value.t[0].reg].level == regs[value.t[n - 1].reg].level) {
+        /* one term: the iterator's value as the guards around it computed it already */
+        lin_add(f, sum(l, &value, 0, n), coef);
+      } else {
+        for (int k = 0; k < n; k++) lin_add(f, sj_ir_reg_val(l->b.f, value.t[k].reg), coef * value.t[k].coef);
+      }
+      free(value.t);
+    } else {
+      lin_add(f, sj_irb_cvt(&l->b, SJ_IR_S64, uval(l, atom)), coef);
+    }
+  }
+  sj_linear_free(&form);
+}
+
 /* ref's element as a pointer and a constant offset in elements. */
 static sj_ir_val element(sj_lower *l, const sj_expr *ref, long *offset) {
   sj_irb *b = &l->b;
@@ -287,15 +310,10 @@ static sj_ir_val element(sj_lower *l, const sj_expr *ref, long *offset) {
   lin_ref(l, &f, ref);
   sort_terms(&f, b->f->regs);
   sj_ir_val ptr = sj_irb_param(b, sj_ir_find_param(b->f, SJ_PARAM_ARRAY, ref->sym->id));
-  for (int i = 0; i < f.n;) {
-    int level = b->f->regs[f.t[i].reg].level;
-    sj_ir_val sum = sj_ir_int(SJ_IR_S64, 0);
-    for (; i < f.n && b->f->regs[f.t[i].reg].level == level; i++) {
-      sj_ir_val term = sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, sj_ir_reg_val(b->f, f.t[i].reg),
-                                 sj_ir_int(SJ_IR_S64, f.t[i].coef));
-      sum = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, sum, term);
-    }
-    ptr = sj_irb_ptradd(b, ptr, sum);
+  for (int i = 0; i < f.n;) { /* a pointer per loop depth: each computed where it changes */
+    int level = b->f->regs[f.t[i].reg].level, from = i;
+    while (i < f.n && b->f->regs[f.t[i].reg].level == level) i++;
+    ptr = sj_irb_ptradd(b, ptr, sum(l, &f, from, i));
   }
   *offset = f.constant;
   free(f.t);

@@ -199,7 +199,6 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
     sj_model_free(m);
     return rc;
   }
-  if (getenv("SJ_ISL_WARN")) isl_schedule_dump(plan.schedule);
   isl_ast_node *ast = sj_ast_generate(plan.schedule);
   double t4 = now_us();
   t->ast = t4 - t3;
@@ -263,7 +262,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
     k->written = calloc((size_t)k->fn->narrays + 1, sizeof *k->written);
     mark_writes(k->fn->body, k->written);
     isl_ctx *ictx = isl_ctx_alloc();
-    isl_options_set_on_error(ictx, getenv("SJ_ISL_WARN") ? ISL_ON_ERROR_WARN : ISL_ON_ERROR_CONTINUE);
+    isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
     /* tile loops count tiles and point loops start at 0: what the schedulers expect */
     isl_options_set_tile_scale_tile_loops(ictx, 0);
     isl_options_set_tile_shift_point_loops(ictx, 1);

@@ -225,13 +225,29 @@ static void special(px *x, const char *guard, const sj_ir_ins *ins) {
   line(x, guard, "cvt.u64.u32 %s, %s", d, t);
 }
 
+/* a * b + c for an add whose operand is a product used nowhere else. */
+static void multiply_add(px *x, const char *guard, const sj_ir_ins *add, const sj_ir_ins *mul) {
+  sj_ir_val other = add->a.kind == SJ_V_REG && add->a.reg == mul->dst ? add->b : add->a;
+  char d[40], a[40], b[40], c[40];
+  reg(x, add->dst, d, sizeof d);
+  in_reg(x, guard, mul->a, mul->type, a, sizeof a);
+  value(x, mul->b, b, sizeof b);
+  value(x, other, c, sizeof c);
+  line(x, guard, "mad.lo%s %s, %s, %s, %s", type_suffix[add->type], d, a, b, c);
+}
+
 void sj_px_ins(px *x, const sj_ir_ins *ins) {
   char guard[48] = "", p[40];
+  if (ins->dst && x->folded[ins->dst]) return; /* printed inside its add */
   if (ins->guard) {
     reg(x, ins->guard, p, sizeof p);
     snprintf(guard, sizeof guard, "@%s ", p);
   }
   int fl = sj_ir_type_is_float(ins->type) || (ins->op == SJ_IR_SETP && sj_ir_type_is_float(ins->a.type));
+  if (ins->dst && x->mad[ins->dst]) {
+    multiply_add(x, guard, ins, x->mad[ins->dst]);
+    return;
+  }
   switch (ins->op) {
   case SJ_IR_CVT:
     convert(x, guard, ins);

@@ -14,6 +14,10 @@ typedef struct px {
   int count[PX_NCLASS]; /* registers used per class */
   int labels;
   int error_reg; /* the error word's address (B64), 0 when the kernel cannot trap */
+  /* integer products folded into the add that uses them (mad.lo): by the add's destination,
+   * the product; by the product's destination, whether it is folded (not printed) */
+  const sj_ir_ins **mad;
+  char *folded;
   int failed;
   char why[160];
 } px;

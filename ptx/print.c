@@ -77,6 +77,38 @@ static void block(px *x, const sj_ir_block *b) {
   }
 }
 
+static int is_int(sj_ir_type t) {
+  return t == SJ_IR_S32 || t == SJ_IR_S64;
+}
+
+/* Integer adds whose operand is a product made just before in the same block and used only
+ * there become one mad.lo (exact for integers): fewer instructions, same values. */
+static void find_multiply_adds(px *x, const sj_ir_block *b, const int *uses) {
+  for (int i = 0; i < b->n; i++) {
+    const sj_ir_node *n = b->v[i];
+    if (n->kind != SJ_IR_INS) {
+      const sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+      for (int k = 0; k < 5; k++) find_multiply_adds(x, blocks[k], uses);
+      continue;
+    }
+    const sj_ir_ins *add = &n->ins;
+    if (add->op != SJ_IR_ADD || !is_int(add->type) || add->guard) continue;
+    for (int j = i - 1; j >= 0 && j >= i - 8; j--) {
+      const sj_ir_node *m = b->v[j];
+      if (m->kind != SJ_IR_INS) break;
+      const sj_ir_ins *mul = &m->ins;
+      int operand = (add->a.kind == SJ_V_REG && add->a.reg == mul->dst) ||
+                    (add->b.kind == SJ_V_REG && add->b.reg == mul->dst);
+      if (mul->op == SJ_IR_MUL && mul->type == add->type && !mul->guard && operand &&
+          uses[mul->dst] == 1 && !x->folded[mul->dst]) {
+        x->mad[add->dst] = mul;
+        x->folded[mul->dst] = 1;
+        break;
+      }
+    }
+  }
+}
+
 static const char *param_type(const sj_ir_param *p) {
   static const char *const scalar[] = {".pred", ".s32", ".s64", ".f32", ".f64", ".u64"};
   return p->kind == SJ_PARAM_SCALAR || p->kind == SJ_PARAM_HOST_ITER ? scalar[p->type] : ".u64";
@@ -89,6 +121,12 @@ static int kernel(sj_buf *out, sj_ir_func *f, sj_error *err) {
   x.num = calloc((size_t)f->nregs + 1, sizeof *x.num);
   if (!x.num) abort();
   for (int r = 1; r < f->nregs; r++) x.num[r] = sj_px_temp(&x, sj_px_class(f, r));
+  x.mad = calloc((size_t)f->nregs + 1, sizeof *x.mad);
+  x.folded = calloc((size_t)f->nregs + 1, 1);
+  if (!x.mad || !x.folded) abort();
+  int *uses = sj_ir_count_uses(f);
+  find_multiply_adds(&x, &f->body, uses);
+  free(uses);
   int error_param = sj_ir_find_param(f, SJ_PARAM_ERROR, 0);
   if (error_param >= 0) { /* the error word's address, for TRAP */
     x.error_reg = sj_px_temp(&x, PX_B64);
@@ -98,6 +136,8 @@ static int kernel(sj_buf *out, sj_ir_func *f, sj_error *err) {
   }
   block(&x, &f->body);
   sj_buf_puts(&x.body, "\tret;\n");
+  free(x.mad);
+  free(x.folded);
   if (x.failed) {
     free(x.num);
     sj_buf_free(&x.body);

@@ -32,7 +32,7 @@ typedef struct gpu_state {
 
 /* Threads per block and points per thread by number of mapped dimensions (x first). */
 static const unsigned threads_for[4][3] = {{1, 1, 1}, {256, 1, 1}, {32, 8, 1}, {32, 4, 2}};
-static int ppt_for[4] = {1, 4, 4, 4};
+static const int ppt_for[4] = {1, 4, 4, 4};
 
 /* The parallel flags of band's members; 0 on success. */
 static int band_flags(gpu_state *st, __isl_keep isl_schedule_node *band, int *parallel) {
@@ -93,27 +93,6 @@ static __isl_give isl_id *mapped_id(isl_ctx *ctx, int thread, int dim) {
   return isl_id_alloc(ctx, name, (void *)(thread ? &sj_thread_ids[dim] : &sj_block_ids[dim]));
 }
 
-/* The instances below band where member k equals the block id of dim[k] (blocks), or
- * where it equals the thread id modulo the block size (threads). */
-static __isl_give isl_union_set *mapping_filter(__isl_keep isl_schedule_node *band, int thread,
-                                                const int *dim, const unsigned *block) {
-  isl_ctx *ctx = isl_schedule_node_get_ctx(band);
-  isl_multi_union_pw_aff *sched = isl_schedule_node_band_get_partial_schedule(band);
-  isl_union_set *filter = NULL;
-  for (int k = 0; k < isl_schedule_node_band_n_member(band); k++) {
-    isl_union_pw_aff *value = isl_multi_union_pw_aff_get_union_pw_aff(sched, k);
-    isl_union_set *domain = isl_union_pw_aff_domain(isl_union_pw_aff_copy(value));
-    if (thread && !(getenv("SJ_EQ") && dim[k] != 0))
-      value = isl_union_pw_aff_mod_val(value, isl_val_int_from_si(ctx, block[dim[k]]));
-    isl_union_pw_aff *id =
-        isl_union_pw_aff_param_on_domain_id(domain, mapped_id(ctx, thread, dim[k]));
-    isl_union_set *where = isl_union_pw_aff_zero_union_set(isl_union_pw_aff_sub(value, id));
-    filter = filter ? isl_union_set_intersect(filter, where) : where;
-  }
-  isl_multi_union_pw_aff_free(sched);
-  return filter;
-}
-
 /* 0 <= block id < grid and 0 <= thread id < block size for the dimensions used, as the
  * context of a node at schedule depth depth (a set of its outer schedule dimensions). */
 static __isl_give isl_set *id_bounds(isl_ctx *ctx, int depth, int n, const int *dim,
@@ -133,56 +112,66 @@ static __isl_give isl_set *id_bounds(isl_ctx *ctx, int depth, int n, const int *
   return bounds;
 }
 
-/* The points of a tile one thread runs: 0 <= B < tile, B congruent to the thread id modulo
- * the block size along each dimension. */
-static __isl_give isl_set *thread_box(__isl_keep isl_schedule_node *point, const long *tile,
-                                      const int *dim, const unsigned *block) {
-  isl_ctx *ctx = isl_schedule_node_get_ctx(point);
-  isl_set *box = sj_tile_box(point, tile);
-  int n = isl_set_dim(box, isl_dim_set);
-  for (int k = 0; k < n; k++) {
-    isl_set *mine = isl_set_universe(isl_space_set_alloc(ctx, 1, n));
-    mine = isl_set_set_dim_id(mine, isl_dim_param, 0, mapped_id(ctx, 1, dim[k]));
-    isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(mine));
-    isl_aff *offset = isl_aff_sub(isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, k),
-                                  isl_aff_var_on_domain(ls, isl_dim_param, 0));
-    offset = isl_aff_mod_val(offset, isl_val_int_from_si(ctx, block[dim[k]]));
-    mine = isl_set_intersect(mine, isl_set_from_basic_set(isl_aff_zero_basic_set(offset)));
-    box = isl_set_intersect(isl_set_align_params(box, isl_set_get_space(mine)),
-                            isl_set_align_params(mine, isl_set_get_space(box)));
-  }
-  return box;
+/* upa divided by den, rounded down. */
+static __isl_give isl_union_pw_aff *floor_div(__isl_take isl_union_pw_aff *upa, long den) {
+  isl_ctx *ctx = isl_union_pw_aff_get_ctx(upa);
+  return isl_union_pw_aff_floor(isl_union_pw_aff_scale_down_val(upa, isl_val_int_from_si(ctx, den)));
 }
 
-/* Shifts every member of band by -lo[k]: tiles start at the lower bounds. */
-static __isl_give isl_schedule_node *start_at(__isl_take isl_schedule_node *band, const long *lo) {
+/* Replaces the parallel band by the binding of its points to blocks and threads: member k's
+ * value v is lo + tile * block id + thread id (+ a multiple of the block size below the tile
+ * along x, where each thread takes `points` values, a band of its own, unrolled). Equalities
+ * rather than tiling keep isl's AST generation cheap. Returns the filter node in the band's
+ * place: filter - threads mark - [points band] - the band's child. */
+static __isl_give isl_schedule_node *bind_points(__isl_take isl_schedule_node *band, int nm,
+                                                 const long *lo, const long *tile, const int *dim,
+                                                 const unsigned *block, int points) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(band);
-  int n = isl_schedule_node_band_n_member(band);
-  isl_union_set *domain = isl_union_set_universe(
-      isl_multi_union_pw_aff_domain(isl_schedule_node_band_get_partial_schedule(band)));
-  isl_union_pw_aff_list *shifts = isl_union_pw_aff_list_alloc(ctx, n);
-  for (int k = 0; k < n; k++)
-    shifts = isl_union_pw_aff_list_add(
-        shifts, isl_union_pw_aff_val_on_domain(isl_union_set_copy(domain),
-                                               isl_val_int_from_si(ctx, -lo[k])));
-  isl_union_set_free(domain);
-  return isl_schedule_node_band_shift(
-      band, isl_multi_union_pw_aff_from_union_pw_aff_list(isl_schedule_node_band_get_space(band),
-                                                           shifts));
+  isl_multi_union_pw_aff *sched = isl_schedule_node_band_get_partial_schedule(band);
+  isl_union_set *filter = isl_union_set_universe(isl_schedule_node_get_domain(band));
+  isl_union_pw_aff *along = NULL;
+  for (int k = 0; k < nm; k++) {
+    isl_union_pw_aff *v = isl_multi_union_pw_aff_get_union_pw_aff(sched, k);
+    isl_union_set *dom = isl_union_pw_aff_domain(isl_union_pw_aff_copy(v));
+    isl_union_pw_aff *b = isl_union_pw_aff_param_on_domain_id(isl_union_set_copy(dom),
+                                                             mapped_id(ctx, 0, dim[k]));
+    isl_union_pw_aff *t = isl_union_pw_aff_param_on_domain_id(isl_union_set_copy(dom),
+                                                             mapped_id(ctx, 1, dim[k]));
+    isl_union_pw_aff *rel = isl_union_pw_aff_sub(
+        isl_union_pw_aff_sub(v, isl_union_pw_aff_val_on_domain(dom, isl_val_int_from_si(ctx, lo[k]))),
+        isl_union_pw_aff_add(isl_union_pw_aff_scale_val(b, isl_val_int_from_si(ctx, tile[k])), t));
+    if (dim[k] == 0 && points > 1) { /* rel = block size * u, 0 <= u < points */
+      isl_union_pw_aff *rem = isl_union_pw_aff_mod_val(isl_union_pw_aff_copy(rel),
+                                                       isl_val_int_from_si(ctx, block[0]));
+      filter = isl_union_set_intersect(filter, isl_union_pw_aff_zero_union_set(rem));
+      filter = isl_union_set_intersect(
+          filter, isl_union_pw_aff_zero_union_set(floor_div(isl_union_pw_aff_copy(rel), tile[k])));
+      along = floor_div(rel, block[0]);
+    } else {
+      filter = isl_union_set_intersect(filter, isl_union_pw_aff_zero_union_set(rel));
+    }
+  }
+  isl_multi_union_pw_aff_free(sched);
+  isl_schedule_node *node = isl_schedule_node_delete(band);
+  if (along) {
+    along = isl_union_pw_aff_intersect_domain(along, isl_union_set_copy(filter));
+    node = isl_schedule_node_insert_partial_schedule(node, isl_multi_union_pw_aff_from_union_pw_aff(along));
+    node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, isl_ast_loop_unroll);
+  }
+  node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
+  return isl_schedule_node_insert_filter(node, filter);
 }
 
-/* Maps the band of nm parallel members: the band is tiled, tiles go to blocks, the points
- * of a tile to threads, ppt points a block width apart along x (coalesced) unrolled, full
- * tiles without guards. The tree becomes kernel mark - context (id bounds) - block filter
- * - tile band - threads mark - thread filter - point band. */
+/* Maps the band of nm parallel members: tiles of the band go to blocks, the points of a
+ * tile to threads, ppt points a block width apart along x (coalesced), unrolled; isl
+ * guards only the copies that may leave the domain. The tree becomes kernel mark - context
+ * (id bounds) - filter (bind_points) - threads mark - [points band] - the band's child. */
 static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_schedule_node *node) {
   int nm = isl_schedule_node_band_n_member(node);
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   sj_kernel *k = new_kernel(st);
-  if (getenv("SJ_PPT")) ppt_for[nm] = atoi(getenv("SJ_PPT"));
   int ppt = ppt_for[nm], dim[3];
-  long lo[3], tile[3];
-  int unroll[3] = {0, 0, 0};
+  long lo[3] = {0, 0, 0}, tile[3] = {1, 1, 1};
   for (int i = 0; i < nm; i++) {
     int d = nm - 1 - i; /* the innermost member runs along x */
     dim[i] = d;
@@ -195,7 +184,6 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
     if (extent == 1) t = 1; /* one value: one thread runs it */
     tile[i] = d == 0 ? t * ppt : t;
     if (d == 0 && extent <= t) tile[i] = t; /* fewer points than threads: one each */
-    unroll[i] = tile[i] > t;
     long grid = (extent + tile[i] - 1) / tile[i];
     if (grid > (long)st->max_grid[d]) {
       st->failed = 1;
@@ -207,33 +195,8 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
     k->block[d] = (unsigned)t;
     sj_plan_add_tile(st->plan, tile[i]);
   }
-  int points = unroll[nm - 1] ? (int)(tile[nm - 1] / k->block[0]) : 1;
-  node = start_at(node, lo);
-  node = sj_tile(node, tile);
-  for (int i = 0; i < nm; i++)
-    node = isl_schedule_node_band_member_set_ast_loop_type(
-        node, i, unroll[i] ? isl_ast_loop_unroll : isl_ast_loop_atomic);
-  if (getenv("SJ_ATOMIC")) {
-    node = isl_schedule_node_parent(node);
-    for (int i = 0; i < nm; i++)
-      node = isl_schedule_node_band_member_set_ast_loop_type(node, i, isl_ast_loop_atomic);
-    node = isl_schedule_node_child(node, 0);
-  }
-  isl_set *box = thread_box(node, tile, dim, k->block);
-  if (!getenv("SJ_NOTF")) node = isl_schedule_node_insert_filter(node, mapping_filter(node, 1, dim, k->block));
-  else node = isl_schedule_node_insert_filter(node, isl_union_set_universe(isl_schedule_node_get_domain(node)));
-  node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
-  node = isl_schedule_node_child(isl_schedule_node_child(node, 0), 0);
-  /* full tiles per thread: all of the thread's own points are instances */
-  if (getenv("SJ_ISO") && atoi(getenv("SJ_ISO")) == 1)
-    node = sj_isolate_full_tiles(node, box);
-  else if (getenv("SJ_ISO") && atoi(getenv("SJ_ISO")) == 2) {
-    isl_set_free(box);
-    node = sj_isolate_full_tiles(node, sj_tile_box(node, tile));
-  } else
-    isl_set_free(box);
-  node = isl_schedule_node_parent(isl_schedule_node_parent(isl_schedule_node_parent(node)));
-  if (!getenv("SJ_NOBF")) node = isl_schedule_node_insert_filter(node, mapping_filter(node, 0, dim, k->block));
+  int points = (int)(tile[nm - 1] / k->block[0]);
+  node = bind_points(node, nm, lo, tile, dim, k->block, points);
   node = isl_schedule_node_insert_context(
       node, id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), nm, dim, k->grid, k->block));
   snprintf(k->why, sizeof k->why,
