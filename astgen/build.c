@@ -1,5 +1,6 @@
 /* isl AST generation. Shape parameters are constants already, so the build needs no
- * context; isl names the loop iterators c0, c1, ... */
+ * context; the block and thread ids are introduced by the kernels' context nodes, which
+ * keeps the guards on them inside the kernels. isl names the loop iterators c0, c1, ... */
 #include "astgen/astgen.h"
 
 #include <isl/ast_build.h>

@@ -3,41 +3,38 @@
 #ifndef SJ_HOST_H
 #define SJ_HOST_H
 
-#include <isl/ast.h>
-
-#include "host/cuda.h"
+#include "astgen/ir.h"
 #include "base/ast.h"
-#include "sched/sched.h"
+#include "host/cuda.h"
 
-/* Signature of the generated CPU kernel: arrays and floating scalars in parameter order
- * (by sym->id for arrays, by parameter position for scalars); tid of nth threads; bar is
- * the barrier the threads share. */
-typedef void (*sj_cpu_fn)(void **arrays, const double *scalars, int tid, int nth, void *bar);
+/* Signature of the generated CPU kernel: arrays (by array id) and floating scalars (in
+ * parameter order, as doubles); tid of nth threads; bar is the barrier the threads share;
+ * err receives the code of a failed check (see sj_ir_module.traps), 0 otherwise. */
+typedef void (*sj_cpu_fn)(void **arrays, const double *scalars, int tid, int nth, void *bar,
+                          int *err);
 
-/* The C text of the kernel for model m and its AST (host/cgen.c); malloc'd. */
-char *sj_print_c(const sj_model *m, __isl_keep isl_ast_node *ast);
-
-/* The GPU host loop as C (host/cgen.c): int __sj_host(void *rt) runs every launch in order
- * through int __sj_launch(void *rt, int kernel, const long *host_iterators), stopping at
- * the first that fails (nonzero). malloc'd. */
-char *sj_print_host_c(const sj_model *m, __isl_keep isl_ast_node *ast);
+/* The C text of the first function of mod (host/cprint.c): the CPU kernel
+ * `void __sj_kernel(...)` of sj_cpu_fn's signature, or for a GPU the host loop
+ * `int __sj_host(void *rt)` that runs every launch in order through
+ * `int __sj_launch(void *rt, int kernel, const long *host_iterators)`, stopping at the
+ * first that fails (nonzero). malloc'd. */
+char *sj_print_c(const sj_ir_module *mod);
 
 /* One run of a GPU kernel's host loop: what each launch passes (host/launch.c). */
 typedef struct sj_gpu_kernel {
   void *function;
   unsigned grid[3], block[3];
-  int nhost; /* host iterator arguments after the arrays and scalars */
+  int nparams;
+  sj_ir_param *params; /* malloc'd copy of the kernel function's (names not kept) */
 } sj_gpu_kernel;
 
 typedef struct sj_gpu_run {
   struct sj_cuda *cuda;
   const sj_gpu_kernel *kernels;
-  int narrays;
   const sj_devptr *arrays; /* device pointers by array id */
-  int nscalars;
-  const double *scalars; /* by scalar order */
-  const sj_type *scalar_types;
-  sj_error *err; /* the first failure */
+  const double *scalars;   /* by scalar order */
+  sj_devptr error;         /* the error word TRAP writes */
+  sj_error *err;           /* the first failure */
 } sj_gpu_run;
 
 /* The launch callback of host loops: rt is a sj_gpu_run. 0 on success. */

@@ -179,17 +179,6 @@ static int validate(jit_kernel *k, const jit_arg *args, int nargs) {
   return 0;
 }
 
-typedef struct run_job {
-  jit_kernel *k;
-  void **arrays;
-  double *scalars;
-} run_job;
-
-static void run_thread(void *arg, int tid, int nth, void *bar) {
-  run_job *j = arg;
-  j->k->entry(j->arrays, j->scalars, tid, nth, bar);
-}
-
 /* A call whose arrays are plain pointers; caller is the caller's own argument array when
  * some of them are jit_buffers (NULL otherwise). */
 static int run_plain(jit_kernel *k, const jit_arg *args, int nargs, const jit_arg *caller) {
@@ -204,20 +193,17 @@ static int run_plain(jit_kernel *k, const jit_arg *args, int nargs, const jit_ar
   for (int i = 0, s = 0; i < nargs; i++)
     if (k->fn->params[i]->kind == SJ_SYM_SCALAR)
       scalars[s++] = args[i].kind == JIT_ARG_FLOAT ? args[i].v.f : args[i].v.d;
+  sj_error err = {0, {0}};
   if (k->device != JIT_DEVICE_CPU) {
-    sj_error err = {0, {0}};
     sj_devptr resident[k->narrays + 1];
     if (caller) sj_call_args_resident(k, caller, resident);
     rc = sj_gpu_run_kernel(k, arrays, caller ? resident : NULL, scalars, &err);
-    if (rc) {
-      sj_context_fail(k->ctx, &err);
-      return rc;
-    }
-  } else if (k->nthreads > 1) {
-    run_job job = {k, arrays, scalars};
-    sj_pool_run(k->ctx->pool, run_thread, &job);
   } else {
-    k->entry(arrays, scalars, 0, 1, NULL);
+    rc = sj_cpu_run_kernel(k, arrays, scalars, &err);
+  }
+  if (rc) {
+    sj_context_fail(k->ctx, &err);
+    return rc;
   }
   pthread_mutex_lock(&k->ctx->lock);
   k->ctx->stats.runs++;

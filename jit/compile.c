@@ -10,6 +10,7 @@
 
 #include <isl/ctx.h>
 #include <isl/options.h>
+#include <isl/schedule_node.h>
 
 #include "astgen/astgen.h"
 #include "base/buf.h"
@@ -132,27 +133,30 @@ static void describe_params(jit_kernel *k, const sj_model *m) {
   }
 }
 
-/* Prints the code of the schedule: C for the CPU; PTX and the host loop for a GPU. */
-static int print_code(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node *ast,
-                      sj_error *err) {
-  if (k->device == JIT_DEVICE_CPU) {
-    k->c_code = sj_print_c(m, ast);
-    return 0;
-  }
+/* The IR of the schedule's AST, optimized: the CPU kernel, or the GPU host and kernels. */
+static int lower(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node *ast, sj_error *err) {
+  int rc = k->device == JIT_DEVICE_CPU ? sj_lower_cpu(m, ast, &k->ir, err)
+                                       : sj_lower_gpu(m, ast, k->ctx->opts.fast_math, &k->ir, err);
+  for (int i = 0; !rc && i < k->ir->nfuncs; i++) sj_ir_optimize(k->ir->funcs[i]);
+  return rc;
+}
+
+/* Prints the code: C for the CPU; PTX and the host loop for a GPU. */
+static int print_code(jit_kernel *k, sj_error *err) {
+  k->c_code = sj_print_c(k->ir);
+  if (k->device == JIT_DEVICE_CPU) return 0;
+  k->host_code = k->c_code;
+  k->c_code = NULL;
   const sj_cuda_props *props = sj_cuda_get_props(k->ctx->cuda);
   k->ptx = sj_artifact_load(k, "ptx", NULL, NULL); /* on a hit from disk, nothing is printed */
-  if (!k->ptx) {
-    k->ptx = sj_print_ptx(m, ast, props->ptx_version, props->ptx_target, k->ctx->opts.fast_math);
-    sj_artifact_store(k, "ptx", NULL, k->ptx, strlen(k->ptx));
-  }
-  k->host_code = sj_print_host_c(m, ast);
-  (void)err;
-  return 0;
+  if (k->ptx) return 0;
+  int rc = sj_print_ptx(k->ir, props->ptx_version, props->ptx_target, &k->ptx, err);
+  if (!rc) sj_artifact_store(k, "ptx", NULL, k->ptx, strlen(k->ptx));
+  return rc;
 }
 
 /* Compiles what print_code printed: TinyCC for C; the driver for PTX. */
-static int compile_code(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *ast,
-                        sj_error *err) {
+static int compile_code(jit_kernel *k, sj_error *err) {
   if (k->device == JIT_DEVICE_CPU) {
     k->code = sj_tcc_compile(k->c_code, "generated kernel", err);
     k->entry = k->code ? (sj_cpu_fn)sj_tcc_symbol(k->code, "__sj_kernel") : NULL;
@@ -160,7 +164,13 @@ static int compile_code(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_n
       return err->status ? err->status : sj_error_set(err, JIT_ERR_INTERNAL, "no kernel symbol");
     return 0;
   }
-  return sj_gpu_build(k, plan, ast, err);
+  return sj_gpu_build(k, err);
+}
+
+static void mark_writes(const sj_stmt *st, int *written) {
+  if (!st) return;
+  if (st->lhs && st->lhs->kind == SJ_E_INDEX) written[st->lhs->sym->id] = 1;
+  for (int i = 0; i < st->nbody; i++) mark_writes(st->body[i], written);
 }
 
 static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
@@ -199,11 +209,13 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   double t4 = now_us();
   t->ast = t4 - t3;
   if (!ast) rc = sj_error_set(err, JIT_ERR_INTERNAL, "isl could not generate the AST");
-  if (!rc) rc = print_code(k, m, ast, err);
+  if (!rc) rc = lower(k, m, ast, err);
+  if (!rc) rc = print_code(k, err);
   if (!rc) {
     k->nthreads = plan.nthreads;
     k->ntiles = plan.ntiles;
-    memcpy(k->tiles, plan.tile, sizeof k->tiles);
+    k->tiles = plan.tile;
+    plan.tile = NULL;
     describe(k, m, &st, &plan);
   }
   double t5 = now_us();
@@ -211,7 +223,15 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   if (!rc && sj_env_flag("JIT_DEBUG")) /* before compiling it */
     fprintf(stderr, "[stenciljit] %s[stenciljit] generated code:\n%s%s", k->schedule,
             k->c_code ? k->c_code : k->ptx, k->host_code ? k->host_code : "");
-  if (!rc) rc = compile_code(k, &plan, ast, err);
+  if (!rc) rc = compile_code(k, err);
+  if (!rc && k->ir->ntraps) {
+    k->traps = malloc((size_t)k->ir->ntraps * sizeof *k->traps);
+    if (!k->traps) rc = sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
+    else memcpy(k->traps, k->ir->traps, (size_t)k->ir->ntraps * sizeof *k->traps);
+    k->ntraps = k->traps ? k->ir->ntraps : 0;
+  }
+  sj_ir_module_free(k->ir); /* what runs need was copied */
+  k->ir = NULL;
   t->compile = now_us() - t5;
   isl_ast_node_free(ast);
   sj_plan_clear(&plan);
@@ -254,8 +274,13 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
                                                  : 0;
   if (!rc) {
     k->key = sj_call_key(ctx, source, entry, args, nargs, NULL);
+    k->written = calloc((size_t)k->fn->narrays + 1, sizeof *k->written);
+    mark_writes(k->fn->body, k->written);
     isl_ctx *ictx = isl_ctx_alloc();
     isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
+    /* tile loops count tiles and point loops start at 0: what the schedulers expect */
+    isl_options_set_tile_scale_tile_loops(ictx, 0);
+    isl_options_set_tile_shift_point_loops(ictx, 1);
     rc = build(k, ictx, err);
     isl_ctx_free(ictx);
   }
@@ -284,6 +309,10 @@ void sj_kernel_free(jit_kernel *k) {
   free(k->shape);
   free(k->params);
   free(k->bytes);
+  free(k->tiles);
+  free(k->written);
+  sj_ir_module_free(k->ir);
+  free(k->traps);
   sj_program_free(k->program);
   free(k);
 }

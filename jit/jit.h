@@ -54,11 +54,14 @@ struct jit_kernel {
   char *c_code;
   char *schedule; /* the explanation; exact dependences appended when first asked for */
   int explained;
-  int ntiles, tiles[8];
+  int ntiles, *tiles;
   int nthreads;
   sj_tcc *code;
   sj_cpu_fn entry;
   jit_stage_times times;
+  sj_ir_module *ir; /* while compiling */
+  int ntraps;
+  sj_loc *traps; /* where the kernel's checks are (sj_ir_module.traps) */
   /* GPU */
   char *ptx, *host_code;
   sj_cuda_module *module;
@@ -71,12 +74,18 @@ struct jit_kernel {
 
 /* GPU kernels (jit/offload.c): load the module and compile the host loop; run with transfers
  * of exactly the declared extents. The caller's arrays change only when all succeeded. */
-int sj_gpu_build(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *ast, sj_error *err);
+int sj_gpu_build(jit_kernel *k, sj_error *err);
 /* resident[id] != 0 is a device-resident array, used in place with no copy either way;
  * resident may be NULL. */
 int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const sj_devptr *resident,
                       const double *scalars, sj_error *err);
 void sj_gpu_release(jit_kernel *k);
+
+/* CPU kernels (jit/cpurun.c): a run on the pool; when a check of the kernel can fail, on
+ * copies of the arrays it writes, so that the caller's arrays change only on success. */
+int sj_cpu_run_kernel(jit_kernel *k, void **arrays, const double *scalars, sj_error *err);
+/* The message of a failed check: its source position (err gets it); a jit_status. */
+int sj_trap_error(const jit_kernel *k, int code, sj_error *err);
 
 /* Compiles source for args into a new kernel (refs = 1); a jit_status. */
 int sj_compile(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,

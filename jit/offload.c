@@ -4,47 +4,31 @@
  * Device-resident arrays (jit_buffer) are used in place: no copy either way. */
 #include "jit/jit.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "astgen/astgen.h"
 #include "jit/artifact.h"
 
-static void mark_writes(const sj_stmt *st, int *written) {
-  if (!st) return;
-  if (st->lhs && st->lhs->kind == SJ_E_INDEX) written[st->lhs->sym->id] = 1;
-  for (int i = 0; i < st->nbody; i++) mark_writes(st->body[i], written);
-}
-
-static isl_bool find_kernels(__isl_keep isl_ast_node *node, void *user) {
-  jit_kernel *k = user;
-  const sj_kernel_map *map = sj_ast_kernel_map(node);
-  if (!map || map->id >= k->nkernels) return isl_bool_true;
-  int depths[64];
-  k->kernels[map->id].nhost = sj_ast_kernel_host_iters(node, depths, 64);
-  return isl_bool_false; /* kernels do not nest */
-}
-
-int sj_gpu_build(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *ast, sj_error *err) {
+int sj_gpu_build(jit_kernel *k, sj_error *err) {
   sj_cuda *c = k->ctx->cuda;
+  const sj_ir_module *mod = k->ir;
   k->device_ms = -1;
-  k->written = calloc((size_t)k->fn->narrays + 1, sizeof *k->written);
-  mark_writes(k->fn->body, k->written);
-  k->nkernels = plan->nkernels;
+  k->nkernels = mod->nfuncs - 1; /* the host function first */
   k->kernels = calloc((size_t)k->nkernels + 1, sizeof *k->kernels);
-  for (int i = 0; i < k->nkernels; i++) {
-    k->kernels[i].nhost = -1; /* not in the AST (no instances): never launched */
-    memcpy(k->kernels[i].grid, plan->kernels[i]->grid, sizeof k->kernels[i].grid);
-    memcpy(k->kernels[i].block, plan->kernels[i]->block, sizeof k->kernels[i].block);
-  }
-  isl_ast_node_foreach_descendant_top_down(ast, find_kernels, k);
+  if (!k->kernels) return sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
   int rc = sj_gpu_load_module(k, err);
   for (int i = 0; !rc && i < k->nkernels; i++) {
-    if (k->kernels[i].nhost < 0) continue;
-    char name[96];
-    snprintf(name, sizeof name, "%s_k%d", k->fn->name, i);
-    k->kernels[i].function = sj_cuda_function(c, k->module, name, err);
-    if (!k->kernels[i].function) rc = err->status;
+    const sj_ir_func *f = mod->funcs[i + 1];
+    sj_gpu_kernel *g = &k->kernels[i];
+    memcpy(g->grid, f->grid, sizeof g->grid);
+    memcpy(g->block, f->block, sizeof g->block);
+    g->nparams = f->nparams;
+    g->params = malloc((size_t)f->nparams * sizeof *g->params + 1);
+    if (!g->params) return sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
+    memcpy(g->params, f->params, (size_t)f->nparams * sizeof *g->params);
+    g->function = sj_cuda_function(c, k->module, f->name, err);
+    if (!g->function) rc = err->status;
   }
   if (rc) return rc;
   k->code = sj_tcc_compile(k->host_code, "host loop", err);
@@ -56,8 +40,8 @@ int sj_gpu_build(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *as
 
 void sj_gpu_release(jit_kernel *k) {
   if (k->module) sj_cuda_unload(k->ctx->cuda, k->module);
+  for (int i = 0; k->kernels && i < k->nkernels; i++) free(k->kernels[i].params);
   free(k->kernels);
-  free(k->written);
   free(k->ptx);
   free(k->host_code);
 }
@@ -78,14 +62,16 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const sj_devptr *resid
   sj_devptr dev[na + 1];
   size_t bytes[na + 1];
   void *staging[na + 1];
-  sj_type types[k->nscalars + 1];
   memset(dev, 0, sizeof dev);
   memset(staging, 0, sizeof staging);
-  for (int p = 0, s = 0; p < fn->nparams; p++) {
+  for (int p = 0; p < fn->nparams; p++)
     if (fn->params[p]->kind == SJ_SYM_ARRAY) bytes[fn->params[p]->id] = k->bytes[p];
-    if (fn->params[p]->kind == SJ_SYM_SCALAR) types[s++] = fn->params[p]->type;
+  int rc = 0, code = 0;
+  sj_devptr error = 0;
+  if (k->ntraps) { /* the word a failed check writes its code to */
+    rc = sj_cuda_alloc(c, sizeof code, &error, err);
+    if (!rc) rc = sj_cuda_to_device(c, error, &code, sizeof code, err);
   }
-  int rc = 0;
   for (int a = 0; !rc && a < na; a++) {
     if (!bytes[a]) continue;
     if (resident && resident[a]) {
@@ -97,7 +83,7 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const sj_devptr *resid
   }
   double device_ms = -1;
   if (!rc) {
-    sj_gpu_run run = {c, k->kernels, na, dev, k->nscalars, scalars, types, err};
+    sj_gpu_run run = {c, k->kernels, dev, scalars, error, err};
     /* Timing never fails a run: without events the time is "not measured". */
     sj_error timer_err = {0, {0}};
     sj_cuda_timer timer;
@@ -108,6 +94,8 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const sj_devptr *resid
     if (!rc && timed && sj_cuda_timer_stop(c, &timer, &ms, &timer_err) == 0) device_ms = ms;
     sj_cuda_timer_free(c, &timer);
   }
+  if (!rc && error) rc = sj_cuda_to_host(c, &code, error, sizeof code, err);
+  if (!rc && code) rc = sj_trap_error(k, code, err);
   for (int a = 0; !rc && a < na; a++) {
     if (!bytes[a] || !k->written[a] || (resident && resident[a])) continue;
     staging[a] = malloc(bytes[a]);
@@ -117,10 +105,10 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const sj_devptr *resid
       rc = sj_cuda_to_host(c, staging[a], dev[a], bytes[a], err);
   }
   /* Device memory goes first: a failed free fails the call, before the arrays are written. */
-  for (int a = 0; a < na; a++) {
+  for (int a = 0; a <= na; a++) {
     sj_error ferr = {0};
-    if (dev[a] && !(resident && resident[a]) && sj_cuda_free(c, dev[a], &ferr) && !rc)
-      *err = ferr, rc = ferr.status;
+    sj_devptr p = a < na ? (resident && resident[a] ? 0 : dev[a]) : error;
+    if (p && sj_cuda_free(c, p, &ferr) && !rc) *err = ferr, rc = ferr.status;
   }
   if (rc && sj_cuda_lost(c) && !k->ctx->device_failed) {
     k->ctx->device_failed = 1;

@@ -1,131 +1,305 @@
-/* Registers, operands and the text of instructions. */
-#include "ptx/print.h"
+/* PTX for one IR instruction: a table of (operation, integer or float) -> format and a
+ * small format interpreter, with the few instructions that need more than one PTX
+ * instruction in one switch. In exact mode every float operation rounds to nearest
+ * (.rn): no contraction, no approximation. */
+#include "ptx/emit.h"
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include <isl/id.h>
-#include <isl/val.h>
+const char *const sj_px_class_type[PX_NCLASS] = {".pred", ".b32", ".b64", ".f32", ".f64"};
+const char *const sj_px_class_prefix[PX_NCLASS] = {"%p", "%r", "%rd", "%f", "%fd"};
 
-#include "astgen/astgen.h"
-#include "astgen/linear.h"
-#include "base/buf.h"
+/* Formats: %d destination, %a %b %c operands, %t the type suffix, %m the comparison, %s
+ * the state space of a load or store, %o its byte offset, %P the parameter's name.
+ * Operand %a is a register except for mov and selp (an immediate is moved first). */
+typedef struct px_format {
+  const char *ints, *floats;
+} px_format;
 
-const char *const sj_px_reg_prefix[NCLASS] = {"%p", "%r", "%rd", "%f", "%fd"};
-const char *const sj_px_reg_type[NCLASS] = {".pred", ".b32", ".b64", ".f32", ".f64"};
+static const px_format formats[SJ_IR_NOPS] = {
+    [SJ_IR_MOV] = {"mov%t %d, %a", "mov%t %d, %a"},
+    [SJ_IR_ADD] = {"add%t %d, %a, %b", "add.rn%t %d, %a, %b"},
+    [SJ_IR_SUB] = {"sub%t %d, %a, %b", "sub.rn%t %d, %a, %b"},
+    [SJ_IR_MUL] = {"mul.lo%t %d, %a, %b", "mul.rn%t %d, %a, %b"},
+    [SJ_IR_DIV] = {"div%t %d, %a, %b", "div.rn%t %d, %a, %b"},
+    [SJ_IR_REM] = {"rem%t %d, %a, %b", NULL},
+    [SJ_IR_MIN] = {"min%t %d, %a, %b", "min%t %d, %a, %b"},
+    [SJ_IR_MAX] = {"max%t %d, %a, %b", "max%t %d, %a, %b"},
+    [SJ_IR_NEG] = {"neg%t %d, %a", "neg%t %d, %a"},
+    [SJ_IR_ABS] = {"abs%t %d, %a", "abs%t %d, %a"},
+    [SJ_IR_SQRT] = {NULL, "sqrt.rn%t %d, %a"},
+    [SJ_IR_FMA] = {NULL, "fma.rn%t %d, %a, %b, %c"},
+    [SJ_IR_AND] = {"and.pred %d, %a, %b", NULL},
+    [SJ_IR_OR] = {"or.pred %d, %a, %b", NULL},
+    [SJ_IR_NOT] = {"not.pred %d, %a", NULL},
+    [SJ_IR_SETP] = {"setp%m%t %d, %a, %b", "setp%m%t %d, %a, %b"},
+    [SJ_IR_SELP] = {"selp%t %d, %a, %b, %c", "selp%t %d, %a, %b, %c"},
+    [SJ_IR_PARAM] = {"ld.param%t %d, [%P]", "ld.param%t %d, [%P]"},
+    [SJ_IR_LD] = {"ld%s%t %d, [%a%o]", "ld%s%t %d, [%a%o]"},
+    [SJ_IR_ST] = {"st%s%t [%a%o], %b", "st%s%t [%a%o], %b"},
+    [SJ_IR_BARRIER] = {"bar.sync 0", "bar.sync 0"},
+};
 
-void sj_px_emit(ptx *x, const char *fmt, ...) {
-  char line[256];
+static const char *const type_suffix[SJ_IR_NTYPES] = {".pred", ".s32", ".s64",
+                                                      ".f32",  ".f64", ".u64"};
+
+int sj_px_class(const sj_ir_func *f, int reg) {
+  static const int classes[SJ_IR_NTYPES] = {PX_PRED, PX_B32, PX_B64, PX_F32, PX_F64, PX_B64};
+  return classes[f->regs[reg].type];
+}
+
+int sj_px_temp(px *x, int cls) {
+  return ++x->count[cls];
+}
+
+void sj_px_reg_text(int cls, int n, char *out, size_t size) {
+  snprintf(out, size, "%s%d", sj_px_class_prefix[cls], n);
+}
+
+static void reg(px *x, int r, char *out, size_t size) {
+  sj_px_reg_text(sj_px_class(x->f, r), x->num[r], out, size);
+}
+
+static void value(px *x, sj_ir_val v, char *out, size_t size) {
+  if (v.kind == SJ_V_REG) {
+    reg(x, v.reg, out, size);
+  } else if (v.kind == SJ_V_INT) {
+    snprintf(out, size, "%ld", v.i);
+  } else if (v.type == SJ_IR_F32) {
+    float f = (float)v.f;
+    unsigned bits;
+    memcpy(&bits, &f, sizeof bits);
+    snprintf(out, size, "0f%08X", bits);
+  } else {
+    unsigned long long bits;
+    memcpy(&bits, &v.f, sizeof bits);
+    snprintf(out, size, "0d%016llX", bits);
+  }
+}
+
+static void line(px *x, const char *guard, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void line(px *x, const char *guard, const char *fmt, ...) {
+  char text[256];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
+  vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
-  sj_buf_printf(&x->body, "\t%s;\n", line);
+  sj_buf_printf(&x->body, "\t%s%s;\n", guard, text);
 }
 
-int sj_px_new_label(ptx *x) {
-  return x->nlabel++;
-}
-void sj_px_place_label(ptx *x, int l) {
-  sj_buf_printf(&x->body, "$L__%s_%d:\n", x->kname, l);
-}
-
-int sj_px_new_reg(ptx *x, int cls) {
-  return ++x->nreg[cls];
-}
-
-opnd sj_px_reg_opnd(int cls, int n) {
-  opnd o;
-  snprintf(o.s, sizeof o.s, "%s%d", sj_px_reg_prefix[cls], n);
-  return o;
-}
-
-opnd sj_px_fresh(ptx *x, int cls) {
-  return sj_px_reg_opnd(cls, sj_px_new_reg(x, cls));
-}
-
-opnd sj_px_imm(long v) {
-  opnd o;
-  snprintf(o.s, sizeof o.s, "%ld", v);
-  return o;
-}
-
-int sj_px_is_imm(opnd o) {
-  return o.s[0] != '%';
-}
-
-opnd sj_px_in_reg64(ptx *x, opnd v) {
-  if (!sj_px_is_imm(v)) return v;
-  opnd r = sj_px_fresh(x, B64);
-  sj_px_emit(x, "mov.b64 %s, %s", r.s, v.s);
-  return r;
-}
-
-opnd sj_px_binop64(ptx *x, const char *op, opnd a, opnd b) {
-  int commutes =
-      !strcmp(op, "add") || !strcmp(op, "mul.lo") || !strcmp(op, "min") || !strcmp(op, "max");
-  if (sj_px_is_imm(a) && commutes && !sj_px_is_imm(b)) {
-    opnd t = a;
-    a = b, b = t;
+/* v in a register of class cls: immediates are moved into a temporary. */
+static void in_reg(px *x, const char *guard, sj_ir_val v, sj_ir_type t, char *out, size_t size) {
+  if (v.kind == SJ_V_REG) {
+    value(x, v, out, size);
+    return;
   }
-  a = sj_px_in_reg64(x, a);
-  opnd d = sj_px_fresh(x, B64);
-  sj_px_emit(x, "%s.s64 %s, %s, %s", op, d.s, a.s, b.s);
-  return d;
+  static const int classes[SJ_IR_NTYPES] = {PX_PRED, PX_B32, PX_B64, PX_F32, PX_F64, PX_B64};
+  char imm[40];
+  value(x, v, imm, sizeof imm);
+  sj_px_reg_text(classes[t], sj_px_temp(x, classes[t]), out, size);
+  line(x, guard, "mov%s %s, %s", type_suffix[t], out, imm);
 }
 
-int sj_px_cls_of(sj_type t) {
-  switch (t) {
-  case SJ_TY_INT:
-    return B32;
-  case SJ_TY_LONG:
-    return B64;
-  case SJ_TY_FLOAT:
-    return F32;
+static const char *compare_name(sj_ir_cmp cmp, sj_ir_type t) {
+  static const char *const names[] = {".eq", ".ne", ".lt", ".le", ".gt", ".ge"};
+  return cmp == SJ_CMP_NE && sj_ir_type_is_float(t) ? ".neu" : names[cmp]; /* C's != holds for NaN */
+}
+
+static void format(px *x, const char *guard, const char *fmt, const sj_ir_ins *ins) {
+  char text[256], operand[64];
+  size_t n = 0;
+  sj_ir_type t = ins->op == SJ_IR_SETP ? ins->a.type : ins->type;
+  const sj_ir_reg *ptr = ins->op == SJ_IR_LD || ins->op == SJ_IR_ST ? &x->f->regs[ins->a.reg] : NULL;
+  for (const char *c = fmt; *c && n < sizeof text - 64; c++) {
+    if (*c != '%') {
+      text[n++] = *c;
+      continue;
+    }
+    operand[0] = 0;
+    switch (*++c) {
+    case 'd':
+      reg(x, ins->dst, operand, sizeof operand);
+      break;
+    case 'a': /* mov and selp take immediates; the others a register first */
+      if (ins->op == SJ_IR_MOV || ins->op == SJ_IR_SELP)
+        value(x, ins->a, operand, sizeof operand);
+      else
+        in_reg(x, guard, ins->a, ins->op == SJ_IR_LD || ins->op == SJ_IR_ST ? SJ_IR_PTR : ins->a.type,
+               operand, sizeof operand);
+      break;
+    case 'b':
+      if (ins->op == SJ_IR_ST)
+        in_reg(x, guard, ins->b, ins->type, operand, sizeof operand);
+      else
+        value(x, ins->b, operand, sizeof operand);
+      break;
+    case 'c':
+      value(x, ins->c, operand, sizeof operand);
+      break;
+    case 't':
+      snprintf(operand, sizeof operand, "%s", type_suffix[t]);
+      break;
+    case 'm':
+      snprintf(operand, sizeof operand, "%s", compare_name(ins->cmp, t));
+      break;
+    case 's':
+      snprintf(operand, sizeof operand, "%s%s",
+               ptr->space == SJ_SPACE_SHARED ? ".shared" : ".global", ins->nc ? ".nc" : "");
+      break;
+    case 'o': {
+      long bytes = ins->imm * sj_ir_type_size(ptr->elem);
+      if (bytes) snprintf(operand, sizeof operand, "+%ld", bytes); /* ptxas wants +-8 */
+      break;
+    }
+    case 'P':
+      snprintf(operand, sizeof operand, "%s_param_%ld", x->f->name, ins->imm);
+      break;
+    }
+    size_t len = strlen(operand);
+    memcpy(text + n, operand, len);
+    n += len;
+  }
+  text[n] = 0;
+  line(x, guard, "%s", text);
+}
+
+static void convert(px *x, const char *guard, const sj_ir_ins *ins) {
+  sj_ir_type from = ins->a.type, to = ins->type;
+  int ffrom = sj_ir_type_is_float(from), fto = sj_ir_type_is_float(to);
+  const char *rnd = "";
+  if (!ffrom && fto) rnd = ".rn";                           /* int to float: nearest */
+  if (ffrom && !fto) rnd = ".rzi";                          /* float to int: truncated, as C */
+  if (from == SJ_IR_F64 && to == SJ_IR_F32) rnd = ".rn";    /* narrowing */
+  char d[40], a[40];
+  reg(x, ins->dst, d, sizeof d);
+  in_reg(x, guard, ins->a, from, a, sizeof a);
+  line(x, guard, "cvt%s%s%s %s, %s", rnd, type_suffix[to], type_suffix[from], d, a);
+}
+
+/* Floor division by a positive constant: the truncated quotient, one less where the
+ * remainder is negative. */
+static void floor_div(px *x, const char *guard, const sj_ir_ins *ins) {
+  const char *t = type_suffix[ins->type];
+  int cls = sj_px_class(x->f, ins->dst);
+  char d[40], a[40], b[40], r[40], p[40];
+  reg(x, ins->dst, d, sizeof d);
+  in_reg(x, guard, ins->a, ins->type, a, sizeof a);
+  value(x, ins->b, b, sizeof b);
+  sj_px_reg_text(cls, sj_px_temp(x, cls), r, sizeof r);
+  sj_px_reg_text(PX_PRED, sj_px_temp(x, PX_PRED), p, sizeof p);
+  line(x, guard, "div%s %s, %s, %s", t, d, a, b);
+  line(x, guard, "rem%s %s, %s, %s", t, r, a, b);
+  line(x, guard, "setp.lt%s %s, %s, 0", t, p, r);
+  line(x, "", "@%s sub%s %s, %s, 1", p, t, d, d);
+}
+
+/* A pointer plus elements: one mad (or add for a constant) on byte addresses. */
+static void ptradd(px *x, const char *guard, const sj_ir_ins *ins) {
+  int size = sj_ir_type_size(x->f->regs[ins->dst].elem);
+  char d[40], a[40], b[40];
+  reg(x, ins->dst, d, sizeof d);
+  in_reg(x, guard, ins->a, SJ_IR_PTR, a, sizeof a);
+  if (ins->b.kind == SJ_V_INT) {
+    line(x, guard, "add.s64 %s, %s, %ld", d, a, ins->b.i * size);
+    return;
+  }
+  value(x, ins->b, b, sizeof b);
+  line(x, guard, "mad.lo.s64 %s, %s, %d, %s", d, b, size, a);
+}
+
+static void special(px *x, const char *guard, const sj_ir_ins *ins) {
+  static const char *const names[] = {"%tid.x",   "%tid.y",   "%tid.z",
+                                      "%ctaid.x", "%ctaid.y", "%ctaid.z"};
+  char d[40], t[40];
+  if (ins->imm > SJ_SPECIAL_CTAID_Z) {
+    x->failed = 1;
+    snprintf(x->why, sizeof x->why, "a CPU worker number in a GPU kernel");
+    return;
+  }
+  reg(x, ins->dst, d, sizeof d);
+  sj_px_reg_text(PX_B32, sj_px_temp(x, PX_B32), t, sizeof t);
+  line(x, guard, "mov.u32 %s, %s", t, names[ins->imm]);
+  line(x, guard, "cvt.u64.u32 %s, %s", d, t);
+}
+
+/* a * b + c for an add whose operand is a product used nowhere else. */
+static void multiply_add(px *x, const char *guard, const sj_ir_ins *add, const sj_ir_ins *mul) {
+  sj_ir_val other = add->a.kind == SJ_V_REG && add->a.reg == mul->dst ? add->b : add->a;
+  char d[40], a[40], b[40], c[40];
+  reg(x, add->dst, d, sizeof d);
+  in_reg(x, guard, mul->a, mul->type, a, sizeof a);
+  value(x, mul->b, b, sizeof b);
+  value(x, other, c, sizeof c);
+  line(x, guard, "mad.lo%s %s, %s, %s, %s", type_suffix[add->type], d, a, b, c);
+}
+
+void sj_px_ins(px *x, const sj_ir_ins *ins) {
+  char guard[48] = "", p[40];
+  if (ins->dst && x->folded[ins->dst]) return; /* printed inside its add */
+  if (ins->guard) {
+    reg(x, ins->guard, p, sizeof p);
+    snprintf(guard, sizeof guard, "@%s ", p);
+  }
+  int fl = sj_ir_type_is_float(ins->type) || (ins->op == SJ_IR_SETP && sj_ir_type_is_float(ins->a.type));
+  if (ins->dst && x->mad[ins->dst]) {
+    multiply_add(x, guard, ins, x->mad[ins->dst]);
+    return;
+  }
+  switch (ins->op) {
+  case SJ_IR_CVT:
+    convert(x, guard, ins);
+    return;
+  case SJ_IR_FDIV:
+    floor_div(x, guard, ins);
+    return;
+  case SJ_IR_PTRADD:
+    ptradd(x, guard, ins);
+    return;
+  case SJ_IR_SPECIAL:
+    special(x, guard, ins);
+    return;
+  case SJ_IR_ARRAY: {
+    char d[40];
+    reg(x, ins->dst, d, sizeof d);
+    line(x, guard, "ld.param.u64 %s, [%s_param_%ld]", d, x->f->name, ins->imm);
+    line(x, guard, "cvta.to.global.u64 %s, %s", d, d);
+    return;
+  }
+  case SJ_IR_TRAP: {
+    char a[40], e[40];
+    value(x, ins->a, a, sizeof a);
+    sj_px_reg_text(PX_B64, x->error_reg, e, sizeof e);
+    line(x, "", "@%s st.global.u32 [%s], %ld", a, e, ins->imm);
+    return;
+  }
+  case SJ_IR_DIV:
+    if (ins->approx) {
+      format(x, guard, "div.full.f32 %d, %a, %b", ins);
+      return;
+    }
+    break;
+  case SJ_IR_SELP:
+    if (ins->type == SJ_IR_PRED) { /* no selp for predicates: (c and a) or (not c and b) */
+      x->failed = 1;
+      snprintf(x->why, sizeof x->why, "a selection between predicates");
+      return;
+    }
+    break;
+  case SJ_IR_LAUNCH:
+    x->failed = 1;
+    snprintf(x->why, sizeof x->why, "a launch inside a kernel");
+    return;
   default:
-    return F64;
+    break;
   }
-}
-
-const char *sj_px_ty(sj_type t) {
-  switch (t) {
-  case SJ_TY_INT:
-    return "s32";
-  case SJ_TY_LONG:
-    return "s64";
-  case SJ_TY_FLOAT:
-    return "f32";
-  default:
-    return "f64";
+  const char *fmt = fl ? formats[ins->op].floats : formats[ins->op].ints;
+  if (!fmt) {
+    x->failed = 1;
+    snprintf(x->why, sizeof x->why, "no PTX for operation %d on type %d", ins->op, ins->type);
+    return;
   }
-}
-
-int sj_px_size_of(sj_type t) {
-  return t == SJ_TY_INT || t == SJ_TY_FLOAT ? 4 : 8;
-}
-
-opnd *sj_px_find_memo(ptx *x, const char *key) {
-  for (int i = 0; i < x->nmemos; i++)
-    if (!strcmp(x->memos[i].key, key)) return &x->memos[i].val;
-  return NULL;
-}
-
-void sj_px_add_memo(ptx *x, const char *key, opnd v) {
-  x->memos = realloc(x->memos, (x->nmemos + 1) * sizeof *x->memos);
-  snprintf(x->memos[x->nmemos].key, sizeof x->memos[x->nmemos].key, "%s", key);
-  x->memos[x->nmemos++].val = v;
-}
-
-region sj_px_enter(const ptx *x) {
-  region r;
-  r.nmemos = x->nmemos;
-  memcpy(r.call_iter, x->call_iter, sizeof r.call_iter);
-  return r;
-}
-
-void sj_px_leave(ptx *x, const region *r) {
-  x->nmemos = r->nmemos;
-  memcpy(x->call_iter, r->call_iter, sizeof r->call_iter);
+  format(x, guard, fmt, ins);
 }

@@ -1,17 +1,21 @@
-/* The GPU baseline schedule. For each parallel band, the tile grid runs over blocks, the
- * points of a tile over threads, and along the outermost mapped dimension each thread takes
- * ppt points strided by the thread count (so neighbouring threads stay on neighbouring
- * elements: coalesced), unrolled. Sequential loops above stay on the host; sequential loops
- * inside stay inside the kernel. */
+/* The GPU baseline schedule, one time step per launch (PPCG's default for stencils). For
+ * each parallel band, the tile grid runs over blocks, the points of a tile over threads,
+ * and along the innermost mapped dimension each thread takes ppt points strided by the
+ * thread count (so neighbouring threads stay on neighbouring elements: coalesced),
+ * unrolled. Sequential loops above stay on the host; sequential loops inside stay inside
+ * the kernel. The mapping is written into the schedule tree (see map_band); the printers
+ * only print what isl generates from it. */
 #include "sched/sched.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include <isl/aff.h>
+#include <isl/local_space.h>
 #include <isl/ast.h>
 #include <isl/id.h>
 #include <isl/union_set.h>
+#include <isl/space.h>
 #include <isl/val.h>
 
 #include "base/buf.h"
@@ -61,71 +65,143 @@ static int any_parallel_below(gpu_state *st, __isl_keep isl_schedule_node *node)
   return found;
 }
 
-static sj_kernel_map *new_kernel(gpu_state *st) {
-  if (st->plan->nkernels == 64) {
-    st->failed = 1;
-    return NULL;
-  }
-  sj_kernel_map *k = calloc(1, sizeof *k);
-  k->id = st->plan->nkernels;
-  st->plan->kernels[st->plan->nkernels++] = k;
+static sj_kernel *new_kernel(gpu_state *st) {
+  sj_kernel *k = calloc(1, sizeof *k);
+  if (!k) abort();
+  k->tag = SJ_ID_KERNEL;
+  k->id = st->plan->nkernels++;
   for (int d = 0; d < 3; d++) k->grid[d] = k->block[d] = 1;
-  k->ppt = 1;
   return k;
 }
 
-static __isl_give isl_schedule_node *mark_kernel(__isl_take isl_schedule_node *node,
-                                                 sj_kernel_map *k) {
+static __isl_give isl_schedule_node *mark_kernel(__isl_take isl_schedule_node *node, sj_kernel *k) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  return isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, SJ_MARK_KERNEL, k));
+  isl_id *id = isl_id_set_free_user(isl_id_alloc(ctx, "kernel", k), free);
+  return isl_schedule_node_insert_mark(node, id);
 }
 
 static __isl_give isl_schedule_node *single_thread(gpu_state *st,
                                                    __isl_take isl_schedule_node *node) {
-  sj_kernel_map *k = new_kernel(st);
-  if (!k) return node;
+  sj_kernel *k = new_kernel(st);
   snprintf(k->why, sizeof k->why, "no parallel loop: runs in one thread");
   sj_buf_printf(st->explain, "  kernel %d: grid 1x1x1, block 1x1x1: %s\n", k->id, k->why);
   return mark_kernel(node, k);
 }
 
-/* Maps the band of nm parallel members: grid and block sizes from the members' ranges. */
+static __isl_give isl_id *mapped_id(isl_ctx *ctx, int thread, int dim) {
+  char name[4] = {thread ? 't' : 'b', (char)('0' + dim), 0};
+  return isl_id_alloc(ctx, name, (void *)(thread ? &sj_thread_ids[dim] : &sj_block_ids[dim]));
+}
+
+/* 0 <= block id < grid and 0 <= thread id < block size for the dimensions used, as the
+ * context of a node at schedule depth depth (a set of its outer schedule dimensions). */
+static __isl_give isl_set *id_bounds(isl_ctx *ctx, int depth, int n, const int *dim,
+                                     const unsigned *grid, const unsigned *block) {
+  isl_space *space = isl_space_set_alloc(ctx, 2 * n, depth);
+  for (int k = 0; k < n; k++) {
+    space = isl_space_set_dim_id(space, isl_dim_param, 2 * k, mapped_id(ctx, 0, dim[k]));
+    space = isl_space_set_dim_id(space, isl_dim_param, 2 * k + 1, mapped_id(ctx, 1, dim[k]));
+  }
+  isl_set *bounds = isl_set_universe(space);
+  for (int k = 0; k < n; k++) {
+    bounds = isl_set_lower_bound_si(bounds, isl_dim_param, 2 * k, 0);
+    bounds = isl_set_upper_bound_si(bounds, isl_dim_param, 2 * k, (long)grid[dim[k]] - 1);
+    bounds = isl_set_lower_bound_si(bounds, isl_dim_param, 2 * k + 1, 0);
+    bounds = isl_set_upper_bound_si(bounds, isl_dim_param, 2 * k + 1, (long)block[dim[k]] - 1);
+  }
+  return bounds;
+}
+
+/* upa divided by den, rounded down. */
+static __isl_give isl_union_pw_aff *floor_div(__isl_take isl_union_pw_aff *upa, long den) {
+  isl_ctx *ctx = isl_union_pw_aff_get_ctx(upa);
+  return isl_union_pw_aff_floor(isl_union_pw_aff_scale_down_val(upa, isl_val_int_from_si(ctx, den)));
+}
+
+/* Replaces the parallel band by the binding of its points to blocks and threads: member k's
+ * value v is lo + tile * block id + thread id (+ a multiple of the block size below the tile
+ * along x, where each thread takes `points` values, a band of its own, unrolled). Equalities
+ * rather than tiling keep isl's AST generation cheap. Returns the filter node in the band's
+ * place: filter - threads mark - [points band] - the band's child. */
+static __isl_give isl_schedule_node *bind_points(__isl_take isl_schedule_node *band, int nm,
+                                                 const long *lo, const long *tile, const int *dim,
+                                                 const unsigned *block, int points) {
+  isl_ctx *ctx = isl_schedule_node_get_ctx(band);
+  isl_multi_union_pw_aff *sched = isl_schedule_node_band_get_partial_schedule(band);
+  isl_union_set *filter = isl_union_set_universe(isl_schedule_node_get_domain(band));
+  isl_union_pw_aff *along = NULL;
+  for (int k = 0; k < nm; k++) {
+    isl_union_pw_aff *v = isl_multi_union_pw_aff_get_union_pw_aff(sched, k);
+    isl_union_set *dom = isl_union_pw_aff_domain(isl_union_pw_aff_copy(v));
+    isl_union_pw_aff *b = isl_union_pw_aff_param_on_domain_id(isl_union_set_copy(dom),
+                                                             mapped_id(ctx, 0, dim[k]));
+    isl_union_pw_aff *t = isl_union_pw_aff_param_on_domain_id(isl_union_set_copy(dom),
+                                                             mapped_id(ctx, 1, dim[k]));
+    isl_union_pw_aff *rel = isl_union_pw_aff_sub(
+        isl_union_pw_aff_sub(v, isl_union_pw_aff_val_on_domain(dom, isl_val_int_from_si(ctx, lo[k]))),
+        isl_union_pw_aff_add(isl_union_pw_aff_scale_val(b, isl_val_int_from_si(ctx, tile[k])), t));
+    if (dim[k] == 0 && points > 1) { /* rel = block size * u, 0 <= u < points */
+      isl_union_pw_aff *rem = isl_union_pw_aff_mod_val(isl_union_pw_aff_copy(rel),
+                                                       isl_val_int_from_si(ctx, block[0]));
+      filter = isl_union_set_intersect(filter, isl_union_pw_aff_zero_union_set(rem));
+      filter = isl_union_set_intersect(
+          filter, isl_union_pw_aff_zero_union_set(floor_div(isl_union_pw_aff_copy(rel), tile[k])));
+      along = floor_div(rel, block[0]);
+    } else {
+      filter = isl_union_set_intersect(filter, isl_union_pw_aff_zero_union_set(rel));
+    }
+  }
+  isl_multi_union_pw_aff_free(sched);
+  isl_schedule_node *node = isl_schedule_node_delete(band);
+  if (along) {
+    along = isl_union_pw_aff_intersect_domain(along, isl_union_set_copy(filter));
+    node = isl_schedule_node_insert_partial_schedule(node, isl_multi_union_pw_aff_from_union_pw_aff(along));
+    node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, isl_ast_loop_unroll);
+  }
+  node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
+  return isl_schedule_node_insert_filter(node, filter);
+}
+
+/* Maps the band of nm parallel members: tiles of the band go to blocks, the points of a
+ * tile to threads, ppt points a block width apart along x (coalesced), unrolled; isl
+ * guards only the copies that may leave the domain. The tree becomes kernel mark - context
+ * (id bounds) - filter (bind_points) - threads mark - [points band] - the band's child. */
 static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_schedule_node *node) {
   int nm = isl_schedule_node_band_n_member(node);
-  sj_kernel_map *k = new_kernel(st);
-  if (!k) return node;
-  k->nmapped = nm;
-  k->ppt = ppt_for[nm];
+  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
+  sj_kernel *k = new_kernel(st);
+  int ppt = ppt_for[nm], dim[3];
+  long lo[3] = {0, 0, 0}, tile[3] = {1, 1, 1};
   for (int i = 0; i < nm; i++) {
-    int dim = nm - 1 - i; /* the innermost member runs along x */
-    k->dim[i] = dim;
-    long lo, hi;
-    if (sj_member_range(node, i, &lo, &hi)) st->failed = 1;
-    long t = threads_for[nm][dim];
+    int d = nm - 1 - i; /* the innermost member runs along x */
+    dim[i] = d;
+    long hi;
+    if (sj_member_range(node, i, &lo[i], &hi)) st->failed = 1;
+    long t = threads_for[nm][d];
     /* along x, tiles start on a multiple of the warp width: aligned, fewer sectors */
-    if (dim == 0 && nm > 1) lo -= ((lo % t) + t) % t;
-    long extent = hi >= lo ? hi - lo + 1 : 1;
-    if (extent == 1) t = 1; /* isl emits no loop for one value: one thread must run it */
-    long tile = i == nm - 1 ? t * k->ppt : t; /* points per thread along x, a warp apart */
-    long grid = (extent + tile - 1) / tile;
-    if (grid > (long)st->max_grid[dim]) {
+    if (d == 0 && nm > 1) lo[i] -= ((lo[i] % t) + t) % t;
+    long extent = hi >= lo[i] ? hi - lo[i] + 1 : 1;
+    if (extent == 1) t = 1; /* one value: one thread runs it */
+    tile[i] = d == 0 ? t * ppt : t;
+    if (d == 0 && extent <= t) tile[i] = t; /* fewer points than threads: one each */
+    long grid = (extent + tile[i] - 1) / tile[i];
+    if (grid > (long)st->max_grid[d]) {
       st->failed = 1;
       sj_error_set(st->err, JIT_ERR_DEVICE,
-                   "the grid needs %ld blocks along %c, the device allows %u", grid, "xyz"[dim],
-                   st -> max_grid[dim]);
+                   "the grid needs %ld blocks along %c, the device allows %u", grid, "xyz"[d],
+                   st->max_grid[d]);
     }
-    k->lo[i] = lo;
-    k->tile[i] = tile;
-    k->grid[dim] = (unsigned)grid;
-    k->block[dim] = (unsigned)t;
+    k->grid[d] = (unsigned)grid;
+    k->block[d] = (unsigned)t;
+    sj_plan_add_tile(st->plan, tile[i]);
   }
-  if (k->tile[nm - 1] == k->block[0]) k->ppt = 1;
-  for (int i = 0; i < nm; i++)
-    node = isl_schedule_node_band_member_set_ast_loop_type(node, i, isl_ast_loop_atomic);
-  k->band_depth = isl_schedule_node_get_schedule_depth(node);
+  int points = (int)(tile[nm - 1] / k->block[0]);
+  node = bind_points(node, nm, lo, tile, dim, k->block, points);
+  node = isl_schedule_node_insert_context(
+      node, id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), nm, dim, k->grid, k->block));
   snprintf(k->why, sizeof k->why,
            "%d parallel loop%s: %d point%s per thread along x, %u apart, unrolled", nm,
-           nm > 1 ? "s" : "", k->ppt, k->ppt > 1 ? "s" : "", k->block[0]);
+           nm > 1 ? "s" : "", points, points > 1 ? "s" : "", k->block[0]);
   sj_buf_printf(st->explain, "  kernel %d: grid %ux%ux%u, block %ux%ux%u: %s\n", k->id, k->grid[0],
                 k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->why);
   return mark_kernel(node, k);
@@ -192,8 +268,5 @@ int sj_schedule_gpu(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_e
     sj_plan_clear(plan);
     return status;
   }
-  for (int i = 0; i < plan->nkernels && plan->ntiles < 8; i++)
-    for (int d = 0; d < plan->kernels[i]->nmapped && plan->ntiles < 8; d++)
-      plan->tile[plan->ntiles++] = (int)plan->kernels[i]->tile[d];
   return 0;
 }

@@ -1,8 +1,9 @@
 /* The CPU schedule: the C function's own order, with the outermost parallel loops of each
  * nest tiled and the tile loop spread over the worker threads. Tiles of the outer loop are
  * one per thread (balanced, no scheduling cost); middle members are tiled by 16 so a 3-D
- * sweep reuses its planes in cache; the innermost is left whole, where the C printer's
- * pointer loops run longest. */
+ * sweep reuses its planes in cache; the innermost is left whole. Every innermost loop is
+ * then strip-mined by UNROLL with full strips unrolled: TinyCC keeps no value in a
+ * register, so the copies sharing one pointer advanced once per strip save most adds. */
 #include "sched/sched.h"
 
 #include <stdlib.h>
@@ -69,7 +70,7 @@ static __isl_give isl_schedule_node *parallelize(cpu_state *st, __isl_take isl_s
     shifts = isl_union_pw_aff_list_add(
         shifts, isl_union_pw_aff_val_on_domain(isl_union_set_copy(domain),
                                                isl_val_int_from_si(ctx, hi >= lo ? -lo : 0)));
-    if (st->plan->ntiles < 8) st->plan->tile[st->plan->ntiles++] = (int)size;
+    sj_plan_add_tile(st->plan, size);
     sj_buf_printf(st->explain, " [%ld..%ld] tile %ld", lo, hi, size);
   }
   isl_union_set_free(domain);
@@ -78,7 +79,8 @@ static __isl_give isl_schedule_node *parallelize(cpu_state *st, __isl_take isl_s
   sj_buf_printf(st->explain, "; tile loop of the first spread over %d threads\n", st->nthreads);
   isl_space *space = isl_schedule_node_band_get_space(node);
   node = isl_schedule_node_band_tile(node, isl_multi_val_from_val_list(space, sizes));
-  node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, SJ_MARK_PARALLEL, NULL));
+  node = isl_schedule_node_insert_mark(
+      node, isl_id_alloc(ctx, "parallel", (void *)&sj_parallel_tag));
   while (up--) node = isl_schedule_node_parent(node);
   return node;
 }
@@ -95,6 +97,54 @@ static __isl_give isl_schedule_node *visit(cpu_state *st, __isl_take isl_schedul
   for (int i = 0; i < n; i++) {
     node = isl_schedule_node_child(node, i);
     node = visit(st, node);
+    node = isl_schedule_node_parent(node);
+  }
+  return node;
+}
+
+enum { UNROLL = 4 };
+
+static int has_band_below(__isl_keep isl_schedule_node *node) {
+  int n = isl_schedule_node_n_children(node), found = 0;
+  for (int i = 0; i < n && !found; i++) {
+    isl_schedule_node *c = isl_schedule_node_get_child(node, i);
+    found = isl_schedule_node_get_type(c) == isl_schedule_node_band || has_band_below(c);
+    isl_schedule_node_free(c);
+  }
+  return found;
+}
+
+/* The innermost loop of every nest strip-mined by UNROLL, strips starting at its lower
+ * bound, full strips unrolled. */
+static __isl_give isl_schedule_node *strip_mine(cpu_state *st, __isl_take isl_schedule_node *node) {
+  if (isl_schedule_node_get_type(node) == isl_schedule_node_band && !has_band_below(node)) {
+    int n = isl_schedule_node_band_n_member(node), up = 0;
+    if (n > 1) {
+      node = isl_schedule_node_child(isl_schedule_node_band_split(node, n - 1), 0);
+      up = 1;
+    }
+    long lo, hi;
+    if (sj_member_range(node, 0, &lo, &hi)) st->failed = 1;
+    if (hi - lo + 1 >= 2 * UNROLL) {
+      isl_union_set *domain = isl_union_set_universe(
+          isl_multi_union_pw_aff_domain(isl_schedule_node_band_get_partial_schedule(node)));
+      isl_union_pw_aff *shift =
+          isl_union_pw_aff_val_on_domain(domain, isl_val_int_from_si(isl_schedule_node_get_ctx(node), -lo));
+      node = isl_schedule_node_band_shift(
+          node, isl_multi_union_pw_aff_from_union_pw_aff(shift));
+      const long size[1] = {UNROLL};
+      node = sj_tile(node, size);
+      node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, isl_ast_loop_unroll);
+      node = sj_isolate_full_tiles(node, sj_tile_box(node, size));
+      node = isl_schedule_node_parent(node);
+    }
+    while (up--) node = isl_schedule_node_parent(node);
+    return node;
+  }
+  int n = isl_schedule_node_n_children(node);
+  for (int i = 0; i < n; i++) {
+    node = isl_schedule_node_child(node, i);
+    node = strip_mine(st, node);
     node = isl_schedule_node_parent(node);
   }
   return node;
@@ -124,6 +174,7 @@ int sj_schedule_cpu(sj_model *m, int nthreads, sj_plan *plan, sj_error *err) {
   sj_buf_printf(&explain, "CPU schedule (%d thread%s):\n", nthreads, nthreads > 1 ? "s" : "");
   isl_schedule_node *root = isl_schedule_get_root(m->original);
   root = visit(&st, root);
+  root = strip_mine(&st, root);
   plan->schedule = isl_schedule_node_get_schedule(root);
   isl_schedule_node_free(root);
   plan->nthreads = nthreads;
@@ -138,6 +189,6 @@ int sj_schedule_cpu(sj_model *m, int nthreads, sj_plan *plan, sj_error *err) {
 void sj_plan_clear(sj_plan *plan) {
   isl_schedule_free(plan->schedule);
   free(plan->explain);
-  for (int i = 0; i < plan->nkernels; i++) free(plan->kernels[i]);
+  free(plan->tile);
   memset(plan, 0, sizeof *plan);
 }

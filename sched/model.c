@@ -215,8 +215,8 @@ static int collect_stmt(builder *b, sj_pstmt *s, const sj_stmt *st) {
   return add_access(b, s, lhs, 1, NULL);
 }
 
-static __isl_give isl_set *name_dims(__isl_take isl_set *set, builder *b, const char *tuple) {
-  set = isl_set_set_tuple_name(set, tuple);
+static __isl_give isl_set *name_dims(__isl_take isl_set *set, builder *b, sj_pstmt *s) {
+  set = isl_set_set_tuple_id(set, isl_id_alloc(b->m->ctx, s->name, s));
   for (int i = 0; i < b->depth; i++)
     set = isl_set_set_dim_name(set, isl_dim_set, i, b->iters[i]->name);
   return set;
@@ -225,6 +225,7 @@ static __isl_give isl_set *name_dims(__isl_take isl_set *set, builder *b, const 
 static int build_group(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n, built *out) {
   sj_model *m = b->m;
   sj_pstmt *s = calloc(1, sizeof *s);
+  s->tag = SJ_ID_STMT;
   s->id = m->nstmts;
   snprintf(s->name, sizeof s->name, "S%d", s->id);
   s->depth = b->depth;
@@ -233,7 +234,7 @@ static int build_group(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
   s->body = malloc(n * sizeof *s->body); /* body may be a caller's temporary */
   memcpy(s->body, body, n * sizeof *s->body);
   s->nbody = n;
-  s->domain = name_dims(isl_set_copy(context), b, s->name);
+  s->domain = name_dims(isl_set_copy(context), b, s);
   m->stmts = realloc(m->stmts, (m->nstmts + 1) * sizeof *m->stmts);
   m->stmts[m->nstmts++] = s;
   memset(b->locals, 0, m->fn->nlocals * sizeof *b->locals);

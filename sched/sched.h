@@ -16,11 +16,34 @@
 
 #include "base/ast.h"
 
+/* What the user data of an isl_id made here is: each such struct starts with this tag.
+ * Ids without user data are isl's own (loop iterators) or name arrays. */
+typedef enum sj_id_kind {
+  SJ_ID_STMT = 1,  /* a statement of the C function: sj_pstmt */
+  SJ_ID_KERNEL,    /* mark: the subtree is one GPU kernel (sj_kernel) */
+  SJ_ID_PARALLEL,  /* mark: the loop below is spread over the CPU workers */
+  SJ_ID_THREADS,   /* mark: the band below is mapped to GPU threads */
+  SJ_ID_BLOCK,     /* parameter: a block id (sj_mapped_id) */
+  SJ_ID_THREAD,    /* parameter: a thread id (sj_mapped_id) */
+  SJ_ID_SYNC       /* statement: a barrier of the GPU block (extension node) */
+} sj_id_kind;
+
+typedef struct sj_mapped_id {
+  sj_id_kind tag;
+  int dim; /* 0: x, 1: y, 2: z */
+} sj_mapped_id;
+
+/* The user data of the block and thread ids and of the other tags without data. */
+extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3];
+extern const sj_id_kind sj_parallel_tag, sj_threads_tag, sj_sync_tag;
+
 /* One polyhedral statement: a maximal run of straight-line assignments and declarations
  * of one block. Locals declared in the run are private to each instance, so the run is
- * one instance of the statement; C order inside the run is kept by printing it whole. */
+ * one instance of the statement; C order inside the run is kept by printing it whole.
+ * The statement's tuple id carries it as user data. */
 typedef struct sj_pstmt {
-  int id; /* S<id> */
+  sj_id_kind tag; /* SJ_ID_STMT */
+  int id;         /* S<id> */
   char name[16];
   int depth;      /* number of enclosing loops */
   sj_sym **iters; /* enclosing iterators, outermost first */
@@ -94,37 +117,38 @@ typedef struct sj_stencil {
 int sj_stencil_recognize(sj_model *m, sj_stencil *out);
 void sj_stencil_clear(sj_stencil *s);
 
-/* How one GPU kernel maps its loops. The kernel's parallel band keeps its loops in the AST
- * (schedule depths band_depth ..); the PTX printer gives member k the value
- * lo[k] + ctaid[dim[k]] * tile[k] + tid[dim[k]], and along the innermost member (x) each
- * thread takes ppt points a block width apart (coalesced), unrolled, full tiles without
- * guards. nmapped = 0 is a
- * kernel of one thread (a nest with no parallel loop). */
-typedef struct sj_kernel_map {
+/* A GPU kernel: the user data of its kernel mark (freed with the mark's id). */
+typedef struct sj_kernel {
+  sj_id_kind tag; /* SJ_ID_KERNEL */
   int id;
-  int nmapped;
-  int band_depth;
-  int dim[3];
-  long lo[3], tile[3];
   unsigned grid[3], block[3];
-  int ppt;
   char why[160]; /* for the explanation */
-} sj_kernel_map;
+} sj_kernel;
 
 /* What a schedule decided, for jit_kernel_schedule() and jit_kernel_tile_sizes(). */
 typedef struct sj_plan {
   isl_schedule *schedule; /* owned */
   int nthreads;           /* CPU: threads the schedule was made for */
   int ntiles;
-  int tile[8];
+  int *tile; /* malloc'd */
   char *explain; /* malloc'd text */
   int nkernels;
-  sj_kernel_map *kernels[64]; /* GPU: owned; the kernel marks point at them */
 } sj_plan;
 
-/* Mark names the schedules put in the tree and the AST walk recognizes. */
-#define SJ_MARK_PARALLEL "sj_parallel" /* the loop below is spread over CPU threads */
-#define SJ_MARK_KERNEL "sj_kernel"     /* the subtree below is one GPU kernel (sj_kernel_map) */
+/* Records a tile size in the plan. */
+void sj_plan_add_tile(sj_plan *plan, long size);
+
+/* Tiles band by size (one per member; tile loops count tiles, point loops start at 0) and
+ * returns the point band. */
+__isl_give isl_schedule_node *sj_tile(__isl_take isl_schedule_node *band, const long *size);
+/* The points 0 <= B < size of a tile of the point band point. */
+__isl_give isl_set *sj_tile_box(__isl_keep isl_schedule_node *point, const long *size);
+/* Isolates in the AST the tiles of the tile band above point (maybe with filters and marks
+ * between) all of whose points in box (a set of the point band's values, possibly with
+ * parameters such as thread ids) are instances: full tiles get code of their own, where
+ * unrolled loops need no guards. Returns point. */
+__isl_give isl_schedule_node *sj_isolate_full_tiles(__isl_take isl_schedule_node *point,
+                                                    __isl_take isl_set *box);
 
 /* CPU schedule: the original order with the outermost parallel loops of every nest tiled,
  * and the tile loop marked for distribution over nthreads. */

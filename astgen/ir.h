@@ -1,0 +1,216 @@
+/* The typed kernel IR between the isl AST and text: what the C target (host/cprint.c) and
+ * the PTX target (ptx/emit.c) print.
+ *
+ * A module is a list of functions: the CPU kernel (one SPMD function every worker thread
+ * runs), or for a GPU the host function (loops and launches) and one function per kernel.
+ * A function body is a tree of blocks: instructions, structured loops and ifs. Registers
+ * are virtual and typed; most are defined once (values), some are assigned repeatedly
+ * (variables: loop iterators, user locals, pointers advanced at a loop's latch, values
+ * merged from two branches). Integer arithmetic is two's complement at its type's width;
+ * float arithmetic rounds to nearest at its type's precision, as C evaluates it on
+ * targets with FLT_EVAL_METHOD 0; conversions follow C. Loads and stores address an
+ * element: a pointer register plus a constant number of elements.
+ *
+ * Everything here is built by astgen/lower*.c and rewritten by the passes of
+ * astgen/opt.c; targets only print. */
+#ifndef SJ_IR_H
+#define SJ_IR_H
+
+#include <stddef.h>
+
+#include "base/error.h"
+
+typedef enum sj_ir_type {
+  SJ_IR_PRED,
+  SJ_IR_S32,
+  SJ_IR_S64,
+  SJ_IR_F32,
+  SJ_IR_F64,
+  SJ_IR_PTR, /* an element address: element type, address space and array in the register */
+  SJ_IR_NTYPES
+} sj_ir_type;
+
+typedef enum sj_ir_space { SJ_SPACE_GLOBAL, SJ_SPACE_SHARED } sj_ir_space;
+
+typedef enum sj_ir_cmp { SJ_CMP_EQ, SJ_CMP_NE, SJ_CMP_LT, SJ_CMP_LE, SJ_CMP_GT, SJ_CMP_GE } sj_ir_cmp;
+
+/* Operations. dst = op(a, b, c) unless said otherwise. */
+typedef enum sj_ir_op {
+  SJ_IR_MOV,
+  SJ_IR_ADD,
+  SJ_IR_SUB,
+  SJ_IR_MUL, /* integers: the low half */
+  SJ_IR_DIV, /* integers: truncating; floats: IEEE (approx set: fast approximate division) */
+  SJ_IR_REM, /* integers: sign of the dividend */
+  SJ_IR_FDIV, /* integer floor division by a positive constant b */
+  SJ_IR_MIN,  /* floats: a NaN operand yields the other one, as fmin/fmax */
+  SJ_IR_MAX,
+  SJ_IR_NEG,
+  SJ_IR_ABS,
+  SJ_IR_SQRT,
+  SJ_IR_FMA, /* a * b + c, one rounding: fast math only */
+  SJ_IR_AND, /* predicates */
+  SJ_IR_OR,
+  SJ_IR_NOT,
+  SJ_IR_CVT,    /* to type from a's type: to floats rounded to nearest, to integers truncated */
+  SJ_IR_SETP,   /* dst (pred) = a cmp b at a's type; floats: NE is unordered, others ordered */
+  SJ_IR_SELP,   /* dst = c ? a : b, c a predicate */
+  SJ_IR_PTRADD, /* dst (pointer) = a (pointer) + b (S64 elements) */
+  SJ_IR_ARRAY,  /* dst (pointer) = the array parameter of the function with index imm */
+  SJ_IR_PARAM,  /* dst = the scalar parameter of the function with index imm */
+  SJ_IR_SPECIAL, /* dst (S64) = the special value imm (sj_ir_special) */
+  SJ_IR_LD,      /* dst = *(a + imm) */
+  SJ_IR_ST,      /* *(a + imm) = b */
+  SJ_IR_BARRIER, /* all threads of the CPU pool or of the GPU block */
+  SJ_IR_LAUNCH,  /* host: kernel function imm with the values args */
+  SJ_IR_TRAP,    /* when a (a predicate) holds: the run fails with error code imm */
+  SJ_IR_NOPS
+} sj_ir_op;
+
+typedef enum sj_ir_special {
+  SJ_SPECIAL_TID_X,
+  SJ_SPECIAL_TID_Y,
+  SJ_SPECIAL_TID_Z,
+  SJ_SPECIAL_CTAID_X,
+  SJ_SPECIAL_CTAID_Y,
+  SJ_SPECIAL_CTAID_Z,
+  SJ_SPECIAL_CPU_TID, /* CPU: this worker's number and the worker count */
+  SJ_SPECIAL_CPU_NTH
+} sj_ir_special;
+
+typedef enum sj_ir_vkind { SJ_V_NONE, SJ_V_REG, SJ_V_INT, SJ_V_FLOAT } sj_ir_vkind;
+
+/* An operand: a register or an immediate of a type (floats: the exact value of that type). */
+typedef struct sj_ir_val {
+  sj_ir_vkind kind;
+  sj_ir_type type;
+  int reg;
+  long i;
+  double f;
+} sj_ir_val;
+
+typedef struct sj_ir_reg {
+  sj_ir_type type;
+  sj_ir_type elem;   /* pointers: element type */
+  sj_ir_space space; /* pointers */
+  int array;         /* pointers: the array they point into (its id); else -1 */
+  int is_var;        /* assigned more than once */
+  int is_iter;       /* a loop iterator: assigned only by its loop */
+  int level;         /* loop depth whose iterations may change it (0: the whole function) */
+  int version;       /* bumped by each assignment of a variable, for value numbering */
+  const char *name;  /* user locals: their name, for readable C */
+} sj_ir_reg;
+
+typedef struct sj_ir_ins {
+  sj_ir_op op;
+  sj_ir_type type; /* the operation's type; CVT: the destination type */
+  int dst;         /* 0: none */
+  sj_ir_val a, b, c;
+  long imm;
+  sj_ir_cmp cmp;
+  int guard;  /* a predicate register: the instruction runs only where it holds (0: always) */
+  int approx; /* DIV: fast-math approximate division */
+  int nc;     /* LD: the array is never written by this function (read-only cache) */
+  int nargs;  /* LAUNCH */
+  sj_ir_val *args;
+} sj_ir_ins;
+
+typedef struct sj_ir_node sj_ir_node;
+
+typedef struct sj_ir_block {
+  sj_ir_node **v;
+  int n, cap;
+} sj_ir_block;
+
+typedef enum sj_ir_node_kind { SJ_IR_INS, SJ_IR_LOOP, SJ_IR_IF } sj_ir_node_kind;
+
+/* LOOP: iter = init; loop { head; if (!cond) break; body; latch; iter += step }.
+ * IF: if (cond) then else other. cond is a predicate value computed before. */
+struct sj_ir_node {
+  sj_ir_node_kind kind;
+  sj_ir_ins ins;
+  int iter;
+  sj_ir_val init, step, cond;
+  sj_ir_block head, body, latch, then, other;
+};
+
+typedef enum sj_ir_param_kind {
+  SJ_PARAM_ARRAY,     /* a global array: index = the array's id */
+  SJ_PARAM_SCALAR,    /* a float/double argument: index = its position among the scalars */
+  SJ_PARAM_HOST_ITER, /* kernels: the value of a host loop iterator (S64) */
+  SJ_PARAM_ERROR      /* kernels: where a TRAP writes its code */
+} sj_ir_param_kind;
+
+typedef struct sj_ir_param {
+  sj_ir_param_kind kind;
+  sj_ir_type type; /* arrays: element type */
+  int index;
+  int is_const; /* arrays never written anywhere */
+  const char *name;
+} sj_ir_param;
+
+typedef enum sj_ir_func_kind { SJ_FUNC_CPU, SJ_FUNC_KERNEL, SJ_FUNC_HOST } sj_ir_func_kind;
+
+typedef struct sj_ir_func {
+  sj_ir_func_kind kind;
+  char *name;
+  int nparams;
+  sj_ir_param *params;
+  int nregs; /* registers 1 .. nregs - 1 */
+  sj_ir_reg *regs;
+  sj_ir_block body;
+  unsigned grid[3], block[3]; /* kernels */
+  int traps;                  /* some TRAP may fire */
+  char *why;                  /* kernels: a line for the explanation */
+} sj_ir_func;
+
+typedef struct sj_ir_module {
+  const char *source_fn; /* the C function's name */
+  int nfuncs;
+  sj_ir_func **funcs; /* the host or CPU function first */
+  int ntraps;
+  sj_loc *traps; /* where TRAP code k (1 ..) is in the source */
+} sj_ir_module;
+
+/* --- values --- */
+sj_ir_val sj_ir_reg_val(const sj_ir_func *f, int reg);
+sj_ir_val sj_ir_int(sj_ir_type type, long v);
+sj_ir_val sj_ir_float(sj_ir_type type, double v);
+int sj_ir_is_imm(sj_ir_val v);
+int sj_ir_type_is_float(sj_ir_type t);
+int sj_ir_type_size(sj_ir_type t); /* bytes of a value (pointers: 8) */
+/* Whether the instruction only computes its destination and cannot fail: it may move
+ * (unless its destination is a variable). */
+int sj_ir_is_pure(const sj_ir_ins *ins);
+
+/* --- functions and blocks --- */
+sj_ir_func *sj_ir_func_new(sj_ir_func_kind kind, const char *name);
+void sj_ir_func_free(sj_ir_func *f);
+void sj_ir_module_free(sj_ir_module *m);
+int sj_ir_add_param(sj_ir_func *f, sj_ir_param p); /* its position */
+/* The position of the parameter of kind and index, or -1. */
+int sj_ir_find_param(const sj_ir_func *f, sj_ir_param_kind kind, int index);
+int sj_ir_new_reg(sj_ir_func *f, sj_ir_type type, int level);
+sj_ir_node *sj_ir_node_new(sj_ir_node_kind kind);
+void sj_ir_block_push(sj_ir_block *b, sj_ir_node *n);
+void sj_ir_block_insert(sj_ir_block *b, int at, sj_ir_node *n);
+void sj_ir_node_free(sj_ir_node *n);
+void sj_ir_block_clear(sj_ir_block *b); /* frees the nodes */
+
+/* Visits every instruction of a block and the blocks inside it, in program order. */
+void sj_ir_foreach_ins(sj_ir_block *b, void (*fn)(sj_ir_ins *ins, void *user), void *user);
+/* Calls fn on each register operand of ins (a, b, c, args, guard). */
+void sj_ir_foreach_use(sj_ir_ins *ins, void (*fn)(int reg, void *user), void *user);
+
+/* --- passes (astgen/opt.c) --- */
+/* Moves pure loop-invariant instructions before their loops, turns addresses that move
+ * by a constant in an innermost loop into pointers advanced at its latch, and removes
+ * what is no longer used. */
+void sj_ir_optimize(sj_ir_func *f);
+/* Ifs without else whose code is at most max plain instructions become guarded
+ * instructions (PTX predication instead of a branch). */
+void sj_ir_predicate(sj_ir_func *f, int max);
+/* Uses of each register, for printers that fold single-use values into expressions. */
+int *sj_ir_count_uses(const sj_ir_func *f);
+
+#endif

@@ -1,0 +1,417 @@
+/* The IR builder: constant folding of integer operations, value numbering scoped by the
+ * regions of control flow, memory and variable versions so that no value is reused
+ * after what it read may have changed. */
+#include "astgen/irbuild.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NBUCKETS = 1024 };
+
+typedef struct vn_operand {
+  int kind, type, reg, version;
+  long i;
+  uint64_t fbits;
+} vn_operand;
+
+typedef struct vn_key {
+  int op, type, cmp, approx;
+  long imm;
+  int world, epoch;
+  vn_operand v[3];
+} vn_key;
+
+struct sj_vn_entry {
+  vn_key key;
+  int dst;
+  int next; /* the bucket's previous head */
+  unsigned bucket;
+};
+
+static void *grow(void *p, int *cap, int need, size_t size) {
+  if (need <= *cap) return p;
+  int n = *cap ? *cap : 16;
+  while (n < need) n *= 2;
+  p = realloc(p, (size_t)n * size);
+  if (!p) abort();
+  *cap = n;
+  return p;
+}
+
+void sj_irb_init(sj_irb *b, sj_ir_func *f, int narrays) {
+  memset(b, 0, sizeof *b);
+  b->f = f;
+  b->cur = &f->body;
+  b->buckets = malloc(NBUCKETS * sizeof *b->buckets);
+  b->epoch = calloc((size_t)narrays + 1, sizeof *b->epoch);
+  if (!b->buckets || !b->epoch) abort();
+  for (int i = 0; i < NBUCKETS; i++) b->buckets[i] = -1;
+  b->narrays = narrays;
+}
+
+void sj_irb_finish(sj_irb *b) {
+  for (int i = b->prologue.n - 1; i >= 0; i--) sj_ir_block_insert(&b->f->body, 0, b->prologue.v[i]);
+  free(b->prologue.v);
+  free(b->vn);
+  free(b->buckets);
+  free(b->epoch);
+  free(b->param_reg);
+  memset(b, 0, sizeof *b);
+}
+
+int sj_irb_scope(const sj_irb *b) {
+  return b->nvn;
+}
+
+void sj_irb_unscope(sj_irb *b, int mark) {
+  while (b->nvn > mark) {
+    sj_vn_entry *e = &b->vn[--b->nvn];
+    b->buckets[e->bucket] = e->next;
+  }
+}
+
+static vn_operand operand(const sj_irb *b, sj_ir_val v) {
+  vn_operand o;
+  memset(&o, 0, sizeof o);
+  o.kind = v.kind;
+  o.type = v.type;
+  if (v.kind == SJ_V_REG) {
+    o.reg = v.reg;
+    o.version = b->f->regs[v.reg].version;
+  } else if (v.kind == SJ_V_INT) {
+    o.i = v.i;
+  } else if (v.kind == SJ_V_FLOAT) {
+    memcpy(&o.fbits, &v.f, sizeof o.fbits);
+  }
+  return o;
+}
+
+static unsigned hash(const vn_key *k) {
+  const unsigned char *p = (const unsigned char *)k;
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < sizeof *k; i++) h = (h ^ p[i]) * 16777619u;
+  return h & (NBUCKETS - 1);
+}
+
+static int lookup(const sj_irb *b, const vn_key *k) {
+  for (int i = b->buckets[hash(k)]; i >= 0; i = b->vn[i].next)
+    if (!memcmp(&b->vn[i].key, k, sizeof *k)) return b->vn[i].dst;
+  return 0;
+}
+
+static void remember(sj_irb *b, const vn_key *k, int dst) {
+  b->vn = grow(b->vn, &b->capvn, b->nvn + 1, sizeof *b->vn);
+  sj_vn_entry *e = &b->vn[b->nvn];
+  e->key = *k;
+  e->dst = dst;
+  e->bucket = hash(k);
+  e->next = b->buckets[e->bucket];
+  b->buckets[e->bucket] = b->nvn++;
+}
+
+static int level_of(const sj_irb *b, sj_ir_val v) {
+  return v.kind == SJ_V_REG ? b->f->regs[v.reg].level : 0;
+}
+
+static sj_ir_node *append(sj_ir_block *block, sj_ir_op op, sj_ir_type type) {
+  sj_ir_node *n = sj_ir_node_new(SJ_IR_INS);
+  n->ins.op = op;
+  n->ins.type = type;
+  sj_ir_block_push(block, n);
+  return n;
+}
+
+sj_ir_ins *sj_irb_emit(sj_irb *b, sj_ir_op op, sj_ir_type type) {
+  return &append(b->cur, op, type)->ins;
+}
+
+/* --- folding --- */
+
+static long wrap(sj_ir_type t, long v) {
+  return t == SJ_IR_S32 ? (long)(int32_t)(uint32_t)(unsigned long)v : v;
+}
+
+static long floor_div(long a, long b) {
+  long q = a / b;
+  return q * b != a && (a < 0) != (b < 0) ? q - 1 : q;
+}
+
+/* The value of an integer operation on constants; 0 when it is not folded. */
+static int fold(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, long *out) {
+  if (t != SJ_IR_S32 && t != SJ_IR_S64) return 0;
+  if (x.kind != SJ_V_INT || (y.kind != SJ_V_INT && y.kind != SJ_V_NONE)) return 0;
+  long a = x.i, c = y.i, min = t == SJ_IR_S32 ? INT_MIN : LONG_MIN;
+  unsigned long ua = (unsigned long)a, uc = (unsigned long)c;
+  switch (op) {
+  case SJ_IR_ADD:
+    *out = wrap(t, (long)(ua + uc));
+    return 1;
+  case SJ_IR_SUB:
+    *out = wrap(t, (long)(ua - uc));
+    return 1;
+  case SJ_IR_MUL:
+    *out = wrap(t, (long)(ua * uc));
+    return 1;
+  case SJ_IR_DIV:
+  case SJ_IR_REM:
+  case SJ_IR_FDIV:
+    if (c == 0 || (c == -1 && a == min)) return 0; /* left to trap at run time */
+    *out = op == SJ_IR_DIV ? a / c : op == SJ_IR_REM ? a % c : floor_div(a, c);
+    return 1;
+  case SJ_IR_MIN:
+    *out = a < c ? a : c;
+    return 1;
+  case SJ_IR_MAX:
+    *out = a > c ? a : c;
+    return 1;
+  case SJ_IR_NEG:
+    *out = wrap(t, (long)(0ul - ua));
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int commutes(sj_ir_op op) {
+  return op == SJ_IR_ADD || op == SJ_IR_MUL || op == SJ_IR_MIN || op == SJ_IR_MAX ||
+         op == SJ_IR_AND || op == SJ_IR_OR;
+}
+
+static int is_int(sj_ir_val v, long c) {
+  return v.kind == SJ_V_INT && v.i == c;
+}
+
+/* x op y when an identity gives it without an instruction (integers only). */
+static int identity(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, sj_ir_val *out) {
+  if (t != SJ_IR_S32 && t != SJ_IR_S64) return 0;
+  if ((op == SJ_IR_ADD || op == SJ_IR_SUB) && is_int(y, 0)) return *out = x, 1;
+  if (op == SJ_IR_MUL && is_int(y, 1)) return *out = x, 1;
+  if (op == SJ_IR_MUL && is_int(y, 0)) return *out = y, 1;
+  if ((op == SJ_IR_DIV || op == SJ_IR_FDIV) && is_int(y, 1)) return *out = x, 1;
+  return 0;
+}
+
+static sj_ir_val numbered(sj_irb *b, vn_key *k, sj_ir_ins proto, int level) {
+  int dst = lookup(b, k);
+  if (dst) return sj_ir_reg_val(b->f, dst);
+  sj_ir_type rtype = proto.op == SJ_IR_SETP ? SJ_IR_PRED : proto.type;
+  dst = sj_ir_new_reg(b->f, rtype, level);
+  if (proto.op == SJ_IR_PTRADD) { /* the pointer keeps what it points into */
+    sj_ir_reg *from = &b->f->regs[proto.a.reg];
+    b->f->regs[dst].elem = from->elem;
+    b->f->regs[dst].space = from->space;
+    b->f->regs[dst].array = from->array;
+  }
+  if (proto.op == SJ_IR_LD) level = b->depth;
+  b->f->regs[dst].level = level;
+  sj_ir_node *n = append(b->cur, proto.op, proto.type);
+  proto.dst = dst;
+  n->ins = proto;
+  remember(b, k, dst);
+  return sj_ir_reg_val(b->f, dst);
+}
+
+static sj_ir_val make_flagged(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_cmp cmp, long imm,
+                              int approx, sj_ir_val x, sj_ir_val y, sj_ir_val z) {
+  vn_key k;
+  memset(&k, 0, sizeof k);
+  k.op = op;
+  k.type = t;
+  k.cmp = cmp;
+  k.imm = imm;
+  k.approx = approx;
+  k.v[0] = operand(b, x);
+  k.v[1] = operand(b, y);
+  k.v[2] = operand(b, z);
+  sj_ir_ins proto;
+  memset(&proto, 0, sizeof proto);
+  proto.op = op;
+  proto.type = t;
+  proto.cmp = cmp;
+  proto.imm = imm;
+  proto.approx = approx;
+  proto.a = x;
+  proto.b = y;
+  proto.c = z;
+  int level = level_of(b, x);
+  if (level_of(b, y) > level) level = level_of(b, y);
+  if (level_of(b, z) > level) level = level_of(b, z);
+  return numbered(b, &k, proto, level);
+}
+
+static sj_ir_val make(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_cmp cmp, long imm, sj_ir_val x,
+                      sj_ir_val y, sj_ir_val z) {
+  return make_flagged(b, op, t, cmp, imm, 0, x, y, z);
+}
+
+static const sj_ir_val none = {SJ_V_NONE, SJ_IR_PRED, 0, 0, 0};
+
+sj_ir_val sj_irb_approx_div(sj_irb *b, sj_ir_val x, sj_ir_val y) {
+  return make_flagged(b, SJ_IR_DIV, SJ_IR_F32, SJ_CMP_EQ, 0, 1, x, y, none);
+}
+
+sj_ir_val sj_irb_op(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y) {
+  long v;
+  if (fold(op, t, x, y, &v)) return sj_ir_int(t, v);
+  if (commutes(op) && ((sj_ir_is_imm(x) && !sj_ir_is_imm(y)) ||
+                       (x.kind == SJ_V_REG && y.kind == SJ_V_REG && y.reg < x.reg))) {
+    sj_ir_val s = x;
+    x = y, y = s;
+  }
+  sj_ir_val out;
+  if (identity(op, t, x, y, &out)) return out;
+  return make(b, op, t, SJ_CMP_EQ, 0, x, y, none);
+}
+
+sj_ir_val sj_irb_op3(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y,
+                     sj_ir_val z) {
+  return make(b, op, t, SJ_CMP_EQ, 0, x, y, z);
+}
+
+sj_ir_val sj_irb_setp(sj_irb *b, sj_ir_cmp cmp, sj_ir_val x, sj_ir_val y) {
+  if (sj_ir_is_imm(x) && !sj_ir_is_imm(y)) { /* a register first, as PTX wants */
+    static const sj_ir_cmp mirror[] = {SJ_CMP_EQ, SJ_CMP_NE, SJ_CMP_GT,
+                                       SJ_CMP_GE, SJ_CMP_LT, SJ_CMP_LE};
+    sj_ir_val s = x;
+    x = y, y = s;
+    cmp = mirror[cmp];
+  }
+  return make(b, SJ_IR_SETP, x.type, cmp, 0, x, y, none);
+}
+
+sj_ir_val sj_irb_cvt(sj_irb *b, sj_ir_type to, sj_ir_val x) {
+  if (x.type == to) return x;
+  if (x.kind == SJ_V_INT && (to == SJ_IR_S32 || to == SJ_IR_S64)) return sj_ir_int(to, wrap(to, x.i));
+  return make(b, SJ_IR_CVT, to, SJ_CMP_EQ, 0, x, none, none);
+}
+
+sj_ir_val sj_irb_ptradd(sj_irb *b, sj_ir_val ptr, sj_ir_val index) {
+  if (is_int(index, 0)) return ptr;
+  return make(b, SJ_IR_PTRADD, SJ_IR_PTR, SJ_CMP_EQ, 0, ptr, index, none);
+}
+
+static int array_of(const sj_irb *b, sj_ir_val ptr) {
+  return b->f->regs[ptr.reg].array;
+}
+
+sj_ir_val sj_irb_load(sj_irb *b, sj_ir_val ptr, long offset) {
+  int array = array_of(b, ptr);
+  vn_key k;
+  memset(&k, 0, sizeof k);
+  k.op = SJ_IR_LD;
+  k.imm = offset;
+  k.world = b->world;
+  k.epoch = array >= 0 && array < b->narrays ? b->epoch[array] : 0;
+  k.v[0] = operand(b, ptr);
+  sj_ir_ins proto;
+  memset(&proto, 0, sizeof proto);
+  proto.op = SJ_IR_LD;
+  proto.type = b->f->regs[ptr.reg].elem;
+  proto.a = ptr;
+  proto.imm = offset;
+  k.type = proto.type;
+  return numbered(b, &k, proto, b->depth);
+}
+
+void sj_irb_store(sj_irb *b, sj_ir_val ptr, long offset, sj_ir_val value) {
+  sj_ir_ins *ins = sj_irb_emit(b, SJ_IR_ST, b->f->regs[ptr.reg].elem);
+  ins->a = ptr;
+  ins->b = value;
+  ins->imm = offset;
+  int array = array_of(b, ptr);
+  if (array >= 0 && array < b->narrays)
+    b->epoch[array]++;
+  else
+    b->world++;
+}
+
+void sj_irb_barrier(sj_irb *b) {
+  sj_irb_emit(b, SJ_IR_BARRIER, SJ_IR_PRED);
+  b->world++;
+}
+
+int sj_irb_var(sj_irb *b, sj_ir_type type, const char *name) {
+  int r = sj_ir_new_reg(b->f, type, b->depth);
+  b->f->regs[r].is_var = 1;
+  b->f->regs[r].name = name;
+  return r;
+}
+
+void sj_irb_assign(sj_irb *b, int var, sj_ir_val value) {
+  sj_ir_ins *ins = sj_irb_emit(b, SJ_IR_MOV, b->f->regs[var].type);
+  ins->dst = var;
+  ins->a = value;
+  b->f->regs[var].version++;
+  if (b->f->regs[var].level < b->depth) b->f->regs[var].level = b->depth;
+}
+
+sj_ir_val sj_irb_param(sj_irb *b, int pos) {
+  if (pos >= b->nparam_reg) {
+    b->param_reg = realloc(b->param_reg, (size_t)(pos + 1) * sizeof *b->param_reg);
+    if (!b->param_reg) abort();
+    while (b->nparam_reg <= pos) b->param_reg[b->nparam_reg++] = 0;
+  }
+  if (b->param_reg[pos]) return sj_ir_reg_val(b->f, b->param_reg[pos]);
+  const sj_ir_param *p = &b->f->params[pos];
+  int array = p->kind == SJ_PARAM_ARRAY;
+  int r = sj_ir_new_reg(b->f, array ? SJ_IR_PTR : p->type, 0);
+  if (array) {
+    b->f->regs[r].elem = p->type;
+    b->f->regs[r].space = SJ_SPACE_GLOBAL;
+    b->f->regs[r].array = p->index;
+  }
+  sj_ir_node *n = append(&b->prologue, array ? SJ_IR_ARRAY : SJ_IR_PARAM, b->f->regs[r].type);
+  n->ins.dst = r;
+  n->ins.imm = pos;
+  b->param_reg[pos] = r;
+  return sj_ir_reg_val(b->f, r);
+}
+
+sj_ir_val sj_irb_special(sj_irb *b, sj_ir_special which) {
+  if (!b->special[which]) {
+    int r = sj_ir_new_reg(b->f, SJ_IR_S64, 0);
+    sj_ir_node *n = append(&b->prologue, SJ_IR_SPECIAL, SJ_IR_S64);
+    n->ins.dst = r;
+    n->ins.imm = which;
+    b->special[which] = r;
+  }
+  return sj_ir_reg_val(b->f, b->special[which]);
+}
+
+sj_ir_node *sj_irb_loop(sj_irb *b, sj_ir_val init, sj_ir_val step) {
+  sj_ir_node *n = sj_ir_node_new(SJ_IR_LOOP);
+  n->iter = sj_ir_new_reg(b->f, init.type, b->depth + 1);
+  b->f->regs[n->iter].is_var = b->f->regs[n->iter].is_iter = 1;
+  n->init = init;
+  n->step = step;
+  sj_ir_block_push(b->cur, n);
+  return n;
+}
+
+sj_ir_node *sj_irb_if(sj_irb *b, sj_ir_val cond) {
+  sj_ir_node *n = sj_ir_node_new(SJ_IR_IF);
+  n->cond = cond;
+  sj_ir_block_push(b->cur, n);
+  return n;
+}
+
+sj_irb_pos sj_irb_enter(sj_irb *b, sj_ir_block *block, int loop) {
+  sj_irb_pos pos = {b->cur, sj_irb_scope(b), b->depth};
+  b->cur = block;
+  if (loop) {
+    /* a later iteration sees what earlier ones stored and assigned */
+    b->depth++;
+    b->world++;
+    for (int r = 1; r < b->f->nregs; r++)
+      if (b->f->regs[r].is_var && !b->f->regs[r].is_iter) b->f->regs[r].version++;
+  }
+  return pos;
+}
+
+void sj_irb_leave(sj_irb *b, sj_irb_pos pos) {
+  sj_irb_unscope(b, pos.scope);
+  b->cur = pos.block;
+  b->depth = pos.depth;
+}

@@ -1,0 +1,383 @@
+/* Lowering the structure of the isl AST: loops, ifs and statements into IR functions.
+ *
+ * CPU: one SPMD function every worker runs. Loops under a `parallel` mark are spread over
+ * the workers; code outside them that runs statements runs on worker 0, and a barrier
+ * follows; loops and ifs that contain spread loops run on every worker alike.
+ * GPU: a host function with the loops outside kernels, a launch for each `kernel` mark,
+ * and one function per kernel. Block and thread ids are isl parameters the schedule bound
+ * in the tree: here they are just special values, so the mapping is whatever the tree
+ * says and the printers know nothing of it. */
+#include "astgen/astgen.h"
+#include "astgen/lower.h"
+#include "stenciljit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int mark_kind(__isl_keep isl_ast_node *node) {
+  if (isl_ast_node_get_type(node) != isl_ast_node_mark) return 0;
+  isl_id *id = isl_ast_node_mark_get_id(node);
+  const sj_id_kind *tag = isl_id_get_user(id);
+  int kind = tag ? (int)*tag : 0;
+  isl_id_free(id);
+  return kind;
+}
+
+static const sj_kernel *mark_kernel(__isl_keep isl_ast_node *node) {
+  isl_id *id = isl_ast_node_mark_get_id(node);
+  const sj_kernel *k = isl_id_get_user(id);
+  isl_id_free(id);
+  return k;
+}
+
+typedef void (*lower_fn)(sj_lower *l, __isl_keep isl_ast_node *node);
+
+/* A for node as a loop; distributed: its iterations spread over the CPU workers. */
+static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distributed, lower_fn body) {
+  sj_irb *b = &l->b;
+  isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
+  isl_ast_expr *init_e = isl_ast_node_for_get_init(node), *inc_e = isl_ast_node_for_get_inc(node);
+  isl_ast_expr *cond_e = isl_ast_node_for_get_cond(node);
+  isl_id *id = isl_ast_expr_get_id(it);
+  sj_ir_val init = sj_lw_iexpr(l, init_e), step = sj_lw_iexpr(l, inc_e);
+  if (distributed) {
+    sj_ir_val tid = sj_irb_special(b, SJ_SPECIAL_CPU_TID), nth = sj_irb_special(b, SJ_SPECIAL_CPU_NTH);
+    init = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, init, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, tid, step));
+    step = sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, nth, step);
+  }
+  sj_ir_node *loop = sj_irb_loop(b, init, step);
+  sj_irb_pos pos = sj_irb_enter(b, &loop->head, 1);
+  sj_lw_bind(l, id, sj_ir_reg_val(b->f, loop->iter));
+  loop->cond = sj_lw_icond(l, cond_e);
+  b->cur = &loop->body;
+  isl_ast_node *child = isl_ast_node_for_get_body(node);
+  body(l, child);
+  isl_ast_node_free(child);
+  sj_lw_unbind(l);
+  sj_irb_leave(b, pos);
+  isl_id_free(id);
+  isl_ast_expr_free(it);
+  isl_ast_expr_free(init_e);
+  isl_ast_expr_free(inc_e);
+  isl_ast_expr_free(cond_e);
+}
+
+static void lower_if(sj_lower *l, __isl_keep isl_ast_node *node, lower_fn branch) {
+  sj_irb *b = &l->b;
+  isl_ast_expr *cond = isl_ast_node_if_get_cond(node);
+  sj_ir_node *n = sj_irb_if(b, sj_lw_icond(l, cond));
+  isl_ast_expr_free(cond);
+  sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
+  isl_ast_node *child = isl_ast_node_if_get_then_node(node);
+  branch(l, child);
+  isl_ast_node_free(child);
+  sj_irb_leave(b, pos);
+  if (isl_ast_node_if_has_else_node(node)) {
+    pos = sj_irb_enter(b, &n->other, 0);
+    child = isl_ast_node_if_get_else_node(node);
+    branch(l, child);
+    isl_ast_node_free(child);
+    sj_irb_leave(b, pos);
+  }
+}
+
+static void lower_children(sj_lower *l, __isl_keep isl_ast_node *node, lower_fn each) {
+  isl_ast_node_list *list = isl_ast_node_block_get_children(node);
+  int n = isl_ast_node_list_n_ast_node(list);
+  for (int i = 0; i < n && !l->failed; i++) {
+    isl_ast_node *child = isl_ast_node_list_get_ast_node(list, i);
+    each(l, child);
+    isl_ast_node_free(child);
+  }
+  isl_ast_node_list_free(list);
+}
+
+static void lower_mark_child(sj_lower *l, __isl_keep isl_ast_node *node, lower_fn fn) {
+  isl_ast_node *child = isl_ast_node_mark_get_node(node);
+  fn(l, child);
+  isl_ast_node_free(child);
+}
+
+static void lower_user(sj_lower *l, __isl_keep isl_ast_node *node) {
+  isl_ast_expr *call = isl_ast_node_user_get_expr(node);
+  isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
+  isl_id *id = isl_ast_expr_get_id(fn);
+  const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
+  if (tag && *tag == SJ_ID_SYNC)
+    sj_irb_barrier(&l->b);
+  else
+    sj_lw_stmt(l, call);
+  isl_id_free(id);
+  isl_ast_expr_free(fn);
+  isl_ast_expr_free(call);
+}
+
+/* Code that runs on the thread that reached it (a kernel's, or below a spread loop). */
+static void plain(sj_lower *l, __isl_keep isl_ast_node *node) {
+  if (l->failed) return;
+  switch (isl_ast_node_get_type(node)) {
+  case isl_ast_node_for:
+    lower_for(l, node, 0, plain);
+    break;
+  case isl_ast_node_if:
+    lower_if(l, node, plain);
+    break;
+  case isl_ast_node_block:
+    lower_children(l, node, plain);
+    break;
+  case isl_ast_node_mark:
+    lower_mark_child(l, node, plain);
+    break;
+  case isl_ast_node_user:
+    lower_user(l, node);
+    break;
+  default:
+    sj_lw_fail(l, "an AST node of an unknown type");
+  }
+}
+
+/* --- CPU --- */
+
+static isl_bool find_parallel(__isl_keep isl_ast_node *node, void *found) {
+  if (mark_kind(node) == SJ_ID_PARALLEL) *(int *)found = 1;
+  return *(int *)found ? isl_bool_false : isl_bool_true;
+}
+
+static int has_parallel(__isl_keep isl_ast_node *node) {
+  int found = 0;
+  isl_ast_node_foreach_descendant_top_down(node, find_parallel, &found);
+  return found;
+}
+
+/* On worker 0, then a barrier. */
+static void single(sj_lower *l, __isl_keep isl_ast_node *node) {
+  sj_irb *b = &l->b;
+  sj_ir_val first = sj_irb_setp(b, SJ_CMP_EQ, sj_irb_special(b, SJ_SPECIAL_CPU_TID),
+                                sj_ir_int(SJ_IR_S64, 0));
+  sj_ir_node *n = sj_irb_if(b, first);
+  sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
+  plain(l, node);
+  sj_irb_leave(b, pos);
+  sj_irb_barrier(b);
+}
+
+static void spmd(sj_lower *l, __isl_keep isl_ast_node *node) {
+  if (l->failed) return;
+  if (!has_parallel(node)) {
+    single(l, node);
+    return;
+  }
+  switch (isl_ast_node_get_type(node)) {
+  case isl_ast_node_for:
+    lower_for(l, node, 0, spmd);
+    break;
+  case isl_ast_node_if:
+    lower_if(l, node, spmd);
+    break;
+  case isl_ast_node_block:
+    lower_children(l, node, spmd);
+    break;
+  case isl_ast_node_mark: {
+    isl_ast_node *child = isl_ast_node_mark_get_node(node);
+    if (mark_kind(node) != SJ_ID_PARALLEL) {
+      spmd(l, child);
+    } else if (isl_ast_node_get_type(child) == isl_ast_node_for) {
+      lower_for(l, child, 1, plain);
+      sj_irb_barrier(&l->b);
+    } else {
+      single(l, child); /* the spread loop had one iteration and isl dropped it */
+    }
+    isl_ast_node_free(child);
+    break;
+  }
+  default:
+    single(l, node);
+  }
+}
+
+/* --- shared by both --- */
+
+static sj_ir_type elem_type(sj_type t) {
+  return t == SJ_TY_INT ? SJ_IR_S32 : t == SJ_TY_LONG ? SJ_IR_S64 : t == SJ_TY_FLOAT ? SJ_IR_F32 : SJ_IR_F64;
+}
+
+static void mark_writes(const sj_stmt *st, int *written) {
+  if (!st) return;
+  if (st->lhs && st->lhs->kind == SJ_E_INDEX) written[st->lhs->sym->id] = 1;
+  for (int i = 0; i < st->nbody; i++) mark_writes(st->body[i], written);
+}
+
+/* The arrays and scalars of the C function, in that order. */
+static void add_user_params(const sj_model *m, sj_ir_func *f) {
+  const sj_func *fn = m->fn;
+  int *written = calloc((size_t)fn->narrays + 1, sizeof *written);
+  if (!written) abort();
+  mark_writes(fn->body, written);
+  for (int a = 0; a < fn->narrays; a++)
+    for (int p = 0; p < fn->nparams; p++) {
+      const sj_sym *s = fn->params[p];
+      if (s->kind == SJ_SYM_ARRAY && s->id == a) {
+        sj_ir_param prm = {SJ_PARAM_ARRAY, elem_type(s->type), a, !written[a], s->name};
+        sj_ir_add_param(f, prm);
+      }
+    }
+  free(written);
+  for (int p = 0, k = 0; p < fn->nparams; p++) {
+    const sj_sym *s = fn->params[p];
+    if (s->kind != SJ_SYM_SCALAR) continue;
+    sj_ir_param prm = {SJ_PARAM_SCALAR, elem_type(s->type), k++, 0, s->name};
+    sj_ir_add_param(f, prm);
+  }
+}
+
+static void start(sj_lower *l, const sj_model *m, sj_ir_module *mod, sj_ir_func *f, sj_error *err) {
+  memset(l, 0, sizeof *l);
+  l->m = m;
+  l->mod = mod;
+  l->err = err;
+  l->local_var = calloc((size_t)m->fn->nlocals + 1, sizeof *l->local_var);
+  if (!l->local_var) abort();
+  sj_irb_init(&l->b, f, m->fn->narrays);
+}
+
+static void finish(sj_lower *l) {
+  sj_irb_finish(&l->b);
+  free(l->local_var);
+  free(l->binds);
+  free(l->host_ids);
+}
+
+static void add_func(sj_ir_module *mod, sj_ir_func *f) {
+  mod->funcs = realloc(mod->funcs, (size_t)(mod->nfuncs + 1) * sizeof *mod->funcs);
+  if (!mod->funcs) abort();
+  mod->funcs[mod->nfuncs++] = f;
+}
+
+static sj_ir_module *new_module(const sj_model *m) {
+  sj_ir_module *mod = calloc(1, sizeof *mod);
+  if (!mod) abort();
+  mod->source_fn = m->fn->name;
+  return mod;
+}
+
+static int done(sj_lower *l, sj_ir_module *mod, sj_ir_module **out) {
+  int failed = l->failed;
+  finish(l);
+  if (failed) {
+    sj_ir_module_free(mod);
+    *out = NULL;
+    return l->err->status ? l->err->status : JIT_ERR_INTERNAL;
+  }
+  *out = mod;
+  return 0;
+}
+
+int sj_lower_cpu(const sj_model *m, __isl_keep isl_ast_node *ast, sj_ir_module **out,
+                 sj_error *err) {
+  sj_ir_module *mod = new_module(m);
+  sj_ir_func *f = sj_ir_func_new(SJ_FUNC_CPU, "__sj_kernel");
+  add_func(mod, f);
+  add_user_params(m, f);
+  sj_lower l;
+  start(&l, m, mod, f, err);
+  if (ast) spmd(&l, ast);
+  return done(&l, mod, out);
+}
+
+/* --- GPU --- */
+
+typedef struct access_scan {
+  const sj_ir_func *f;
+  char *written;
+} access_scan;
+
+static void find_stores(sj_ir_ins *ins, void *user) {
+  access_scan *s = user;
+  if (ins->op == SJ_IR_ST && s->f->regs[ins->a.reg].array >= 0) s->written[s->f->regs[ins->a.reg].array] = 1;
+}
+
+static void set_nc(sj_ir_ins *ins, void *user) {
+  access_scan *s = user;
+  const sj_ir_reg *p = ins->op == SJ_IR_LD ? &s->f->regs[ins->a.reg] : NULL;
+  if (p && p->space == SJ_SPACE_GLOBAL && p->array >= 0 && !s->written[p->array]) ins->nc = 1;
+}
+
+/* Loads of arrays the kernel never writes go through the read-only cache. */
+static void read_only_loads(sj_ir_func *f, int narrays) {
+  access_scan s = {f, calloc((size_t)narrays + 1, 1)};
+  if (!s.written) abort();
+  sj_ir_foreach_ins(&f->body, find_stores, &s);
+  sj_ir_foreach_ins(&f->body, set_nc, &s);
+  free(s.written);
+}
+
+static void host(sj_lower *l, __isl_keep isl_ast_node *node);
+
+/* A kernel mark: a function of its own, and a launch passing the host iterators it uses. */
+static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
+  const sj_kernel *k = mark_kernel(mark);
+  int index = l->mod->nfuncs;
+  char name[128];
+  snprintf(name, sizeof name, "%s_k%d", l->m->fn->name, index - 1);
+  sj_ir_func *f = sj_ir_func_new(SJ_FUNC_KERNEL, name);
+  memcpy(f->grid, k->grid, sizeof f->grid);
+  memcpy(f->block, k->block, sizeof f->block);
+  f->why = strdup(k->why);
+  add_func(l->mod, f);
+  add_user_params(l->m, f);
+  sj_lower kl;
+  start(&kl, l->m, l->mod, f, l->err);
+  kl.contract = l->contract;
+  kl.approx_div = l->approx_div;
+  kl.free_ids_are_params = 1;
+  lower_mark_child(&kl, mark, plain);
+  if (f->traps) {
+    sj_ir_param err = {SJ_PARAM_ERROR, SJ_IR_S32, 0, 0, "error"};
+    sj_ir_add_param(f, err);
+  }
+  read_only_loads(f, l->m->fn->narrays);
+  sj_ir_ins *launch = sj_irb_emit(&l->b, SJ_IR_LAUNCH, SJ_IR_PRED);
+  launch->imm = index;
+  launch->nargs = kl.nhost_ids;
+  launch->args = calloc((size_t)kl.nhost_ids + 1, sizeof *launch->args);
+  if (!launch->args) abort();
+  for (int i = 0; i < kl.nhost_ids; i++) launch->args[i] = sj_lw_id(l, kl.host_ids[i]);
+  if (kl.failed) l->failed = 1;
+  finish(&kl);
+}
+
+static void host(sj_lower *l, __isl_keep isl_ast_node *node) {
+  if (l->failed) return;
+  switch (isl_ast_node_get_type(node)) {
+  case isl_ast_node_for:
+    lower_for(l, node, 0, host);
+    break;
+  case isl_ast_node_if:
+    lower_if(l, node, host);
+    break;
+  case isl_ast_node_block:
+    lower_children(l, node, host);
+    break;
+  case isl_ast_node_mark:
+    if (mark_kind(node) == SJ_ID_KERNEL)
+      kernel(l, node);
+    else
+      lower_mark_child(l, node, host);
+    break;
+  default:
+    sj_lw_fail(l, "a statement outside every GPU kernel");
+  }
+}
+
+int sj_lower_gpu(const sj_model *m, __isl_keep isl_ast_node *ast, int fast_math,
+                 sj_ir_module **out, sj_error *err) {
+  sj_ir_module *mod = new_module(m);
+  sj_ir_func *f = sj_ir_func_new(SJ_FUNC_HOST, "__sj_host");
+  add_func(mod, f);
+  sj_lower l;
+  start(&l, m, mod, f, err);
+  l.contract = l.approx_div = fast_math;
+  if (ast) host(&l, ast);
+  return done(&l, mod, out);
+}

@@ -1,0 +1,570 @@
+/* Expressions in the IR: the isl AST's integers (64-bit), the user's expressions with C's
+ * types, and array addresses as linear forms whose terms are grouped by the loop depth
+ * where they change, so that each group's pointer is computed outside the loops it does
+ * not depend on and unrolled copies share one pointer with constant offsets. */
+#include "astgen/lower.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/val.h>
+
+#include "astgen/linear.h"
+#include "stenciljit.h"
+
+void sj_lw_fail(sj_lower *l, const char *what) {
+  if (!l->failed) sj_error_set(l->err, JIT_ERR_INTERNAL, "lowering to the kernel IR: %s", what);
+  l->failed = 1;
+}
+
+void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val) {
+  if (l->nbinds == l->capbinds) {
+    l->capbinds = l->capbinds ? 2 * l->capbinds : 16;
+    l->binds = realloc(l->binds, (size_t)l->capbinds * sizeof *l->binds);
+    if (!l->binds) abort();
+  }
+  l->binds[l->nbinds++] = (sj_binding){id, val};
+}
+
+void sj_lw_unbind(sj_lower *l) {
+  l->nbinds--;
+}
+
+static const sj_ir_special block_special[3] = {SJ_SPECIAL_CTAID_X, SJ_SPECIAL_CTAID_Y,
+                                               SJ_SPECIAL_CTAID_Z};
+static const sj_ir_special thread_special[3] = {SJ_SPECIAL_TID_X, SJ_SPECIAL_TID_Y,
+                                                SJ_SPECIAL_TID_Z};
+
+sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id) {
+  for (int i = l->nbinds - 1; i >= 0; i--)
+    if (l->binds[i].id == id) return l->binds[i].val;
+  const sj_id_kind *tag = isl_id_get_user(id);
+  if (tag && (*tag == SJ_ID_BLOCK || *tag == SJ_ID_THREAD)) {
+    const sj_mapped_id *mid = (const sj_mapped_id *)tag;
+    return sj_irb_special(&l->b, (*tag == SJ_ID_BLOCK ? block_special : thread_special)[mid->dim]);
+  }
+  if (!l->free_ids_are_params) {
+    sj_lw_fail(l, "an isl id bound nowhere");
+    return sj_ir_int(SJ_IR_S64, 0);
+  }
+  /* a host loop iterator used by a kernel: a parameter of the kernel */
+  for (int i = 0; i < l->nhost_ids; i++)
+    if (l->host_ids[i] == id)
+      return sj_irb_param(&l->b, sj_ir_find_param(l->b.f, SJ_PARAM_HOST_ITER, i));
+  l->host_ids = realloc(l->host_ids, (size_t)(l->nhost_ids + 1) * sizeof *l->host_ids);
+  if (!l->host_ids) abort();
+  l->host_ids[l->nhost_ids] = id;
+  sj_ir_param p = {SJ_PARAM_HOST_ITER, SJ_IR_S64, l->nhost_ids++, 0, isl_id_get_name(id)};
+  return sj_irb_param(&l->b, sj_ir_add_param(l->b.f, p));
+}
+
+/* --- isl expressions --- */
+
+static long int_value(__isl_keep isl_ast_expr *e) {
+  isl_val *v = isl_ast_expr_get_val(e);
+  long x = isl_val_get_num_si(v);
+  isl_val_free(v);
+  return x;
+}
+
+static sj_ir_val iarg(sj_lower *l, __isl_keep isl_ast_expr *e, int i) {
+  isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+  sj_ir_val v = sj_lw_iexpr(l, a);
+  isl_ast_expr_free(a);
+  return v;
+}
+
+static sj_ir_val icarg(sj_lower *l, __isl_keep isl_ast_expr *e, int i) {
+  isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+  sj_ir_val v = sj_lw_icond(l, a);
+  isl_ast_expr_free(a);
+  return v;
+}
+
+static sj_ir_val binary(sj_lower *l, sj_ir_op op, __isl_keep isl_ast_expr *e) {
+  int n = isl_ast_expr_op_get_n_arg(e);
+  sj_ir_val v = iarg(l, e, 0);
+  for (int i = 1; i < n; i++) v = sj_irb_op(&l->b, op, SJ_IR_S64, v, iarg(l, e, i));
+  return v;
+}
+
+static const sj_ir_val no_val = {SJ_V_NONE, SJ_IR_PRED, 0, 0, 0};
+
+sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e) {
+  sj_irb *b = &l->b;
+  switch (isl_ast_expr_get_type(e)) {
+  case isl_ast_expr_int:
+    return sj_ir_int(SJ_IR_S64, int_value(e));
+  case isl_ast_expr_id: {
+    isl_id *id = isl_ast_expr_get_id(e);
+    sj_ir_val v = sj_lw_id(l, id);
+    isl_id_free(id);
+    return v;
+  }
+  default:
+    break;
+  }
+  switch (isl_ast_expr_op_get_type(e)) {
+  case isl_ast_expr_op_add:
+    return binary(l, SJ_IR_ADD, e);
+  case isl_ast_expr_op_sub:
+    return binary(l, SJ_IR_SUB, e);
+  case isl_ast_expr_op_mul:
+    return binary(l, SJ_IR_MUL, e);
+  case isl_ast_expr_op_div: /* exact */
+  case isl_ast_expr_op_pdiv_q: /* a non-negative dividend */
+    return binary(l, SJ_IR_DIV, e);
+  case isl_ast_expr_op_pdiv_r:
+  case isl_ast_expr_op_zdiv_r:
+    return binary(l, SJ_IR_REM, e);
+  case isl_ast_expr_op_fdiv_q:
+    return binary(l, SJ_IR_FDIV, e);
+  case isl_ast_expr_op_min:
+    return binary(l, SJ_IR_MIN, e);
+  case isl_ast_expr_op_max:
+    return binary(l, SJ_IR_MAX, e);
+  case isl_ast_expr_op_minus:
+    return sj_irb_op(b, SJ_IR_NEG, SJ_IR_S64, iarg(l, e, 0), no_val);
+  case isl_ast_expr_op_cond:
+  case isl_ast_expr_op_select:
+    return sj_irb_op3(b, SJ_IR_SELP, SJ_IR_S64, iarg(l, e, 1), iarg(l, e, 2), icarg(l, e, 0));
+  default: /* a comparison as a value */
+    return sj_irb_op3(b, SJ_IR_SELP, SJ_IR_S64, sj_ir_int(SJ_IR_S64, 1), sj_ir_int(SJ_IR_S64, 0),
+                      sj_lw_icond(l, e));
+  }
+}
+
+sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e) {
+  sj_irb *b = &l->b;
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_op) {
+    sj_ir_cmp cmp;
+    switch (isl_ast_expr_op_get_type(e)) {
+    case isl_ast_expr_op_eq:
+      cmp = SJ_CMP_EQ;
+      break;
+    case isl_ast_expr_op_le:
+      cmp = SJ_CMP_LE;
+      break;
+    case isl_ast_expr_op_lt:
+      cmp = SJ_CMP_LT;
+      break;
+    case isl_ast_expr_op_ge:
+      cmp = SJ_CMP_GE;
+      break;
+    case isl_ast_expr_op_gt:
+      cmp = SJ_CMP_GT;
+      break;
+    case isl_ast_expr_op_and:
+    case isl_ast_expr_op_and_then: /* isl's operands are pure: no need to short-circuit */
+      return sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, icarg(l, e, 0), icarg(l, e, 1));
+    case isl_ast_expr_op_or:
+    case isl_ast_expr_op_or_else:
+      return sj_irb_op(b, SJ_IR_OR, SJ_IR_PRED, icarg(l, e, 0), icarg(l, e, 1));
+    default:
+      return sj_irb_setp(b, SJ_CMP_NE, sj_lw_iexpr(l, e), sj_ir_int(SJ_IR_S64, 0));
+    }
+    return sj_irb_setp(b, cmp, iarg(l, e, 0), iarg(l, e, 1));
+  }
+  return sj_irb_setp(b, SJ_CMP_NE, sj_lw_iexpr(l, e), sj_ir_int(SJ_IR_S64, 0));
+}
+
+/* --- linear forms over IR values --- */
+
+typedef struct lin_term {
+  int reg;
+  long coef;
+} lin_term;
+
+typedef struct lin {
+  long constant;
+  int n, cap;
+  lin_term *t;
+} lin;
+
+static void lin_add(lin *f, sj_ir_val v, long coef) {
+  if (v.kind == SJ_V_INT) {
+    f->constant += coef * v.i;
+    return;
+  }
+  for (int i = 0; i < f->n; i++)
+    if (f->t[i].reg == v.reg) {
+      f->t[i].coef += coef;
+      return;
+    }
+  if (f->n == f->cap) {
+    f->cap = f->cap ? 2 * f->cap : 8;
+    f->t = realloc(f->t, (size_t)f->cap * sizeof *f->t);
+    if (!f->t) abort();
+  }
+  f->t[f->n++] = (lin_term){v.reg, coef};
+}
+
+/* scale * e, with sums and constant products distributed; other operations are terms. */
+static void lin_isl(sj_lower *l, lin *f, __isl_keep isl_ast_expr *e, long scale) {
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_int) {
+    f->constant += scale * int_value(e);
+    return;
+  }
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_op) {
+    enum isl_ast_expr_op_type op = isl_ast_expr_op_get_type(e);
+    int n = isl_ast_expr_op_get_n_arg(e);
+    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, 0);
+    isl_ast_expr *c = n > 1 ? isl_ast_expr_op_get_arg(e, 1) : NULL;
+    int done = 1;
+    if ((op == isl_ast_expr_op_add || op == isl_ast_expr_op_sub) && n == 2) {
+      lin_isl(l, f, a, scale);
+      lin_isl(l, f, c, op == isl_ast_expr_op_add ? scale : -scale);
+    } else if (op == isl_ast_expr_op_minus) {
+      lin_isl(l, f, a, -scale);
+    } else if (op == isl_ast_expr_op_mul && n == 2 && isl_ast_expr_get_type(a) == isl_ast_expr_int) {
+      lin_isl(l, f, c, scale * int_value(a));
+    } else if (op == isl_ast_expr_op_mul && n == 2 && isl_ast_expr_get_type(c) == isl_ast_expr_int) {
+      lin_isl(l, f, a, scale * int_value(c));
+    } else {
+      done = 0;
+    }
+    isl_ast_expr_free(a);
+    isl_ast_expr_free(c);
+    if (done) return;
+  }
+  lin_add(f, sj_lw_iexpr(l, e), scale);
+}
+
+static int by_level(const void *x, const void *y, void *regs) {
+  const lin_term *a = x, *b = y;
+  const sj_ir_reg *r = regs;
+  if (r[a->reg].level != r[b->reg].level) return r[a->reg].level - r[b->reg].level;
+  return a->reg - b->reg;
+}
+
+/* Sorts the few terms of an address (insertion sort: stable and deterministic). */
+static void sort_terms(lin *f, const sj_ir_reg *regs) {
+  for (int i = 1; i < f->n; i++) {
+    lin_term t = f->t[i];
+    int j = i;
+    while (j > 0 && by_level(&f->t[j - 1], &t, (void *)regs) > 0) {
+      f->t[j] = f->t[j - 1];
+      j--;
+    }
+    f->t[j] = t;
+  }
+}
+
+/* The sum of terms [from, to) of f, in their order: the same terms give the same register. */
+static sj_ir_val sum(sj_lower *l, const lin *f, int from, int to) {
+  sj_ir_val acc = sj_ir_int(SJ_IR_S64, 0);
+  for (int i = from; i < to; i++) {
+    sj_ir_val term = sj_irb_op(&l->b, SJ_IR_MUL, SJ_IR_S64, sj_ir_reg_val(l->b.f, f->t[i].reg),
+                               sj_ir_int(SJ_IR_S64, f->t[i].coef));
+    acc = sj_irb_op(&l->b, SJ_IR_ADD, SJ_IR_S64, acc, term);
+  }
+  return acc;
+}
+
+/* The position in the statement call of the value of iterator sym. */
+static int iter_arg(const sj_pstmt *s, const sj_sym *sym) {
+  for (int k = 0; k < s->depth; k++)
+    if (s->iters[k] == sym) return k + 1;
+  return -1;
+}
+
+static sj_ir_val uval(sj_lower *l, const sj_expr *e);
+
+/* The row-major element offset of ref: user terms over iterators expanded through the
+ * instance's iterator values, other terms computed as values. */
+static void lin_ref(sj_lower *l, lin *f, const sj_expr *ref) {
+  sj_linear form;
+  sj_linearize(ref, l->m->extents[ref->sym->id], l->m->shape, &form);
+  f->constant += form.constant;
+  for (int i = 0; i < form.n; i++) {
+    const sj_expr *atom = form.terms[i].atom;
+    long coef = form.terms[i].coef;
+    if (atom->kind == SJ_E_VAR && atom->sym->kind == SJ_SYM_ITER) {
+      isl_ast_expr *arg = isl_ast_expr_op_get_arg(l->call, iter_arg(l->stmt, atom->sym));
+      lin value = {0, 0, 0, NULL};
+      lin_isl(l, &value, arg, 1);
+      isl_ast_expr_free(arg);
+      f->constant += coef * value.constant;
+      sort_terms(&value, l->b.f->regs);
+      int n = value.n;
+      const sj_ir_reg *regs = l->b.f->regs;
+      if (n > 1 && regs[value.t[0].reg].level == regs[value.t[n - 1].reg].level) {
+        /* one term: the iterator's value as the guards around it computed it already */
+        lin_add(f, sum(l, &value, 0, n), coef);
+      } else {
+        for (int k = 0; k < n; k++) lin_add(f, sj_ir_reg_val(l->b.f, value.t[k].reg), coef * value.t[k].coef);
+      }
+      free(value.t);
+    } else {
+      lin_add(f, sj_irb_cvt(&l->b, SJ_IR_S64, uval(l, atom)), coef);
+    }
+  }
+  sj_linear_free(&form);
+}
+
+/* ref's element as a pointer and a constant offset in elements. */
+static sj_ir_val element(sj_lower *l, const sj_expr *ref, long *offset) {
+  sj_irb *b = &l->b;
+  lin f = {0, 0, 0, NULL};
+  lin_ref(l, &f, ref);
+  sort_terms(&f, b->f->regs);
+  sj_ir_val ptr = sj_irb_param(b, sj_ir_find_param(b->f, SJ_PARAM_ARRAY, ref->sym->id));
+  for (int i = 0; i < f.n;) { /* a pointer per loop depth: each computed where it changes */
+    int level = b->f->regs[f.t[i].reg].level, from = i;
+    while (i < f.n && b->f->regs[f.t[i].reg].level == level) i++;
+    ptr = sj_irb_ptradd(b, ptr, sum(l, &f, from, i));
+  }
+  *offset = f.constant;
+  free(f.t);
+  return ptr;
+}
+
+/* --- user expressions --- */
+
+static sj_ir_type ir_type(sj_type t) {
+  switch (t) {
+  case SJ_TY_INT:
+    return SJ_IR_S32;
+  case SJ_TY_LONG:
+    return SJ_IR_S64;
+  case SJ_TY_FLOAT:
+    return SJ_IR_F32;
+  default:
+    return SJ_IR_F64;
+  }
+}
+
+/* Whether evaluating e could read memory or fail: such sides of ?:, && and || are
+ * evaluated only where C evaluates them. */
+static int must_branch(const sj_expr *e) {
+  if (e->kind == SJ_E_INDEX) return 1;
+  if (e->kind == SJ_E_BINARY && (e->op == SJ_OP_DIV || e->op == SJ_OP_REM) &&
+      !sj_type_is_float(e->type))
+    return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (must_branch(e->args[i])) return 1;
+  return 0;
+}
+
+static sj_ir_val ucond(sj_lower *l, const sj_expr *e);
+
+static sj_ir_val as_int(sj_lower *l, sj_ir_val pred, sj_type t) {
+  return sj_irb_op3(&l->b, SJ_IR_SELP, ir_type(t), sj_ir_int(ir_type(t), 1),
+                    sj_ir_int(ir_type(t), 0), pred);
+}
+
+/* x ? then : other into a fresh variable, each side evaluated only on its branch. */
+static sj_ir_val branch_select(sj_lower *l, sj_ir_val cond, const sj_expr *then,
+                               const sj_expr *other, sj_ir_type t) {
+  sj_irb *b = &l->b;
+  int var = sj_irb_var(b, t, NULL);
+  sj_ir_node *n = sj_irb_if(b, cond);
+  sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
+  sj_irb_assign(b, var, then ? uval(l, then) : sj_ir_int(t, 1));
+  sj_irb_leave(b, pos);
+  pos = sj_irb_enter(b, &n->other, 0);
+  sj_irb_assign(b, var, other ? uval(l, other) : sj_ir_int(t, 0));
+  sj_irb_leave(b, pos);
+  return sj_ir_reg_val(b->f, var);
+}
+
+/* && and ||: the right side only where C evaluates it, when that matters. */
+static sj_ir_val logic(sj_lower *l, const sj_expr *e) {
+  sj_irb *b = &l->b;
+  int is_and = e->op == SJ_OP_AND;
+  sj_ir_val left = ucond(l, e->args[0]);
+  if (!must_branch(e->args[1]))
+    return sj_irb_op(b, is_and ? SJ_IR_AND : SJ_IR_OR, SJ_IR_PRED, left, ucond(l, e->args[1]));
+  int var = sj_irb_var(b, SJ_IR_PRED, NULL);
+  sj_irb_assign(b, var, left);
+  sj_ir_val go = is_and ? left : sj_irb_op(b, SJ_IR_NOT, SJ_IR_PRED, left, no_val);
+  sj_ir_node *n = sj_irb_if(b, go);
+  sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
+  sj_irb_assign(b, var, ucond(l, e->args[1]));
+  sj_irb_leave(b, pos);
+  return sj_ir_reg_val(b->f, var);
+}
+
+static sj_ir_val ucond(sj_lower *l, const sj_expr *e) {
+  sj_irb *b = &l->b;
+  if (e->kind == SJ_E_BINARY && e->op >= SJ_OP_LT && e->op <= SJ_OP_NE) {
+    static const sj_ir_cmp cmps[] = {SJ_CMP_LT, SJ_CMP_LE, SJ_CMP_GT,
+                                     SJ_CMP_GE, SJ_CMP_EQ, SJ_CMP_NE};
+    return sj_irb_setp(b, cmps[e->op - SJ_OP_LT], uval(l, e->args[0]), uval(l, e->args[1]));
+  }
+  if (e->kind == SJ_E_BINARY && (e->op == SJ_OP_AND || e->op == SJ_OP_OR)) return logic(l, e);
+  if (e->kind == SJ_E_UNARY && e->op == '!')
+    return sj_irb_op(b, SJ_IR_NOT, SJ_IR_PRED, ucond(l, e->args[0]), no_val);
+  sj_ir_val v = uval(l, e);
+  return sj_irb_setp(b, SJ_CMP_NE, v,
+                     sj_ir_type_is_float(v.type) ? sj_ir_float(v.type, 0) : sj_ir_int(v.type, 0));
+}
+
+/* Integer division whose divisor may be zero, or -1 under the smallest dividend: the run
+ * fails with the source position instead of trapping, and the operation gets a harmless
+ * divisor. */
+static sj_ir_val checked_divisor(sj_lower *l, const sj_expr *e, sj_ir_val x, sj_ir_val y) {
+  sj_irb *b = &l->b;
+  sj_ir_type t = y.type;
+  if (y.kind == SJ_V_INT && y.i != 0 && y.i != -1) return y;
+  sj_ir_val bad = sj_irb_setp(b, SJ_CMP_EQ, y, sj_ir_int(t, 0));
+  long min = t == SJ_IR_S32 ? INT_MIN : LONG_MIN;
+  if (!(x.kind == SJ_V_INT && x.i != min) && !(y.kind == SJ_V_INT)) {
+    sj_ir_val ov = sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, sj_irb_setp(b, SJ_CMP_EQ, x, sj_ir_int(t, min)),
+                             sj_irb_setp(b, SJ_CMP_EQ, y, sj_ir_int(t, -1)));
+    bad = sj_irb_op(b, SJ_IR_OR, SJ_IR_PRED, bad, ov);
+  } else if (y.kind == SJ_V_INT && y.i == -1) {
+    bad = sj_irb_setp(b, SJ_CMP_EQ, x, sj_ir_int(t, min));
+  }
+  sj_ir_module *mod = l->mod;
+  mod->traps = realloc(mod->traps, (size_t)(mod->ntraps + 1) * sizeof *mod->traps);
+  if (!mod->traps) abort();
+  mod->traps[mod->ntraps++] = e->loc;
+  sj_ir_ins *trap = sj_irb_emit(b, SJ_IR_TRAP, SJ_IR_PRED);
+  trap->a = bad;
+  trap->imm = mod->ntraps; /* codes start at 1: 0 is no error */
+  b->f->traps = 1;
+  return sj_irb_op3(b, SJ_IR_SELP, t, sj_ir_int(t, 1), y, bad);
+}
+
+static int is_mul(const sj_expr *e, sj_type t) {
+  return e->kind == SJ_E_BINARY && e->op == SJ_OP_MUL && e->type == t;
+}
+
+/* Fast math: a * b + c, c + a * b and a * b - c as one fma (one rounding instead of two). */
+static int contract(sj_lower *l, const sj_expr *e, sj_ir_val *out) {
+  sj_type t = e->type;
+  if (!l->contract || !sj_type_is_float(t) || (e->op != SJ_OP_ADD && e->op != SJ_OP_SUB)) return 0;
+  int left = is_mul(e->args[0], t);
+  if (!left && !(e->op == SJ_OP_ADD && is_mul(e->args[1], t))) return 0;
+  const sj_expr *mul = e->args[left ? 0 : 1], *other = e->args[left ? 1 : 0];
+  sj_ir_val a = uval(l, mul->args[0]), c = uval(l, mul->args[1]), d = uval(l, other);
+  if (e->op == SJ_OP_SUB) d = sj_irb_op(&l->b, SJ_IR_NEG, ir_type(t), d, no_val);
+  *out = sj_irb_op3(&l->b, SJ_IR_FMA, ir_type(t), a, c, d);
+  return 1;
+}
+
+static sj_ir_val arith(sj_lower *l, const sj_expr *e) {
+  static const sj_ir_op ops[] = {SJ_IR_ADD, SJ_IR_SUB, SJ_IR_MUL, SJ_IR_DIV, SJ_IR_REM};
+  sj_ir_val out;
+  if (contract(l, e, &out)) return out;
+  sj_ir_type t = ir_type(e->type);
+  sj_ir_val x = uval(l, e->args[0]), y = uval(l, e->args[1]);
+  sj_ir_op op = ops[e->op];
+  if ((op == SJ_IR_DIV || op == SJ_IR_REM) && !sj_ir_type_is_float(t))
+    y = checked_divisor(l, e, x, y);
+  if (op == SJ_IR_DIV && t == SJ_IR_F32 && l->approx_div) return sj_irb_approx_div(&l->b, x, y);
+  return sj_irb_op(&l->b, op, t, x, y);
+}
+
+static sj_ir_val call(sj_lower *l, const sj_expr *e) {
+  sj_ir_type t = ir_type(e->type);
+  sj_ir_val a = uval(l, e->args[0]);
+  switch (e->op) {
+  case SJ_FN_SQRT:
+  case SJ_FN_SQRTF:
+    return sj_irb_op(&l->b, SJ_IR_SQRT, t, a, no_val);
+  case SJ_FN_FABS:
+  case SJ_FN_FABSF:
+    return sj_irb_op(&l->b, SJ_IR_ABS, t, a, no_val);
+  case SJ_FN_FMIN:
+  case SJ_FN_FMINF:
+    return sj_irb_op(&l->b, SJ_IR_MIN, t, a, uval(l, e->args[1]));
+  default:
+    return sj_irb_op(&l->b, SJ_IR_MAX, t, a, uval(l, e->args[1]));
+  }
+}
+
+static int scalar_index(const sj_func *fn, const sj_sym *s) {
+  int k = 0;
+  for (int p = 0; p < s->param; p++) k += fn->params[p]->kind == SJ_SYM_SCALAR;
+  return k;
+}
+
+static sj_ir_val variable(sj_lower *l, const sj_expr *e) {
+  const sj_sym *s = e->sym;
+  sj_irb *b = &l->b;
+  switch (s->kind) {
+  case SJ_SYM_SHAPE:
+    return sj_ir_int(ir_type(e->type), l->m->shape[s->param]);
+  case SJ_SYM_SCALAR:
+    return sj_irb_param(b, sj_ir_find_param(b->f, SJ_PARAM_SCALAR, scalar_index(l->m->fn, s)));
+  case SJ_SYM_LOCAL:
+    if (!l->local_var[s->id]) {
+      sj_lw_fail(l, "a local read before its declaration");
+      return sj_ir_int(ir_type(e->type), 0);
+    }
+    return sj_ir_reg_val(b->f, l->local_var[s->id]);
+  default: { /* an iterator: an int in C */
+    isl_ast_expr *arg = isl_ast_expr_op_get_arg(l->call, iter_arg(l->stmt, s));
+    sj_ir_val v = sj_lw_iexpr(l, arg);
+    isl_ast_expr_free(arg);
+    return sj_irb_cvt(b, SJ_IR_S32, v);
+  }
+  }
+}
+
+static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
+  sj_irb *b = &l->b;
+  switch (e->kind) {
+  case SJ_E_INT:
+    return sj_ir_int(ir_type(e->type), e->ival);
+  case SJ_E_FLOAT:
+    return sj_ir_float(ir_type(e->type), e->fval);
+  case SJ_E_VAR:
+    return variable(l, e);
+  case SJ_E_INDEX: {
+    long offset;
+    sj_ir_val ptr = element(l, e, &offset);
+    return sj_irb_load(b, ptr, offset);
+  }
+  case SJ_E_UNARY:
+    if (e->op == '-') return sj_irb_op(b, SJ_IR_NEG, ir_type(e->type), uval(l, e->args[0]), no_val);
+    break; /* ! is a condition */
+  case SJ_E_BINARY:
+    if (e->op <= SJ_OP_REM) return arith(l, e);
+    break;
+  case SJ_E_COND: {
+    sj_ir_val p = ucond(l, e->args[0]);
+    if (must_branch(e->args[1]) || must_branch(e->args[2]))
+      return branch_select(l, p, e->args[1], e->args[2], ir_type(e->type));
+    return sj_irb_op3(b, SJ_IR_SELP, ir_type(e->type), uval(l, e->args[1]), uval(l, e->args[2]), p);
+  }
+  case SJ_E_CAST:
+    return sj_irb_cvt(b, ir_type(e->type), uval(l, e->args[0]));
+  case SJ_E_CALL:
+    return call(l, e);
+  }
+  return as_int(l, ucond(l, e), e->type); /* a condition as an int value */
+}
+
+static void body_stmt(sj_lower *l, const sj_stmt *st) {
+  sj_irb *b = &l->b;
+  if (st->kind == SJ_S_DECL || (st->lhs && st->lhs->kind == SJ_E_VAR)) {
+    const sj_sym *s = st->kind == SJ_S_DECL ? st->sym : st->lhs->sym;
+    if (!l->local_var[s->id]) l->local_var[s->id] = sj_irb_var(b, ir_type(s->type), s->name);
+    if (st->rhs) sj_irb_assign(b, l->local_var[s->id], uval(l, st->rhs));
+    return;
+  }
+  sj_ir_val v = uval(l, st->rhs);
+  long offset;
+  sj_ir_val ptr = element(l, st->lhs, &offset);
+  sj_irb_store(b, ptr, offset, v);
+}
+
+void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call) {
+  isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
+  isl_id *id = isl_ast_expr_get_id(fn);
+  const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
+  isl_id_free(id);
+  isl_ast_expr_free(fn);
+  if (!tag || *tag != SJ_ID_STMT) {
+    sj_lw_fail(l, "a call of something that is not a statement");
+    return;
+  }
+  l->stmt = (const sj_pstmt *)tag;
+  l->call = call;
+  for (int k = 0; k < l->stmt->nbody && !l->failed; k++) body_stmt(l, l->stmt->body[k]);
+  l->call = NULL;
+}

@@ -1,0 +1,253 @@
+/* Passes on the IR, written once for both targets: loop-invariant code motion, addresses
+ * of innermost loops as pointers advanced at the latch, dead code removal; and for PTX,
+ * short guarded code as predicated instructions. */
+#include "astgen/ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct loop_defs {
+  const sj_ir_func *f;
+  char *in_loop; /* by register: assigned somewhere in the loop */
+} loop_defs;
+
+static void note_def(sj_ir_ins *ins, void *user) {
+  loop_defs *d = user;
+  if (ins->dst) d->in_loop[ins->dst] = 1;
+}
+
+static int varies(const loop_defs *d, sj_ir_val v) {
+  return v.kind == SJ_V_REG && d->in_loop[v.reg];
+}
+
+static int invariant(const loop_defs *d, const sj_ir_ins *ins) {
+  if (!ins->dst || d->f->regs[ins->dst].is_var || ins->guard || !sj_ir_is_pure(ins)) return 0;
+  return !varies(d, ins->a) && !varies(d, ins->b) && !varies(d, ins->c);
+}
+
+/* Moves the invariant instructions of block (and of the ifs in it, not of inner loops) in
+ * front of position *at of out; returns how many moved. */
+static void hoist_from(loop_defs *d, sj_ir_block *b, sj_ir_block *out, int *at) {
+  for (int i = 0; i < b->n;) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_IF) {
+      hoist_from(d, &n->then, out, at);
+      hoist_from(d, &n->other, out, at);
+    }
+    if (n->kind == SJ_IR_INS && invariant(d, &n->ins)) {
+      d->in_loop[n->ins.dst] = 0;
+      memmove(b->v + i, b->v + i + 1, (size_t)(b->n - i - 1) * sizeof *b->v);
+      b->n--;
+      sj_ir_block_insert(out, (*at)++, n);
+      continue;
+    }
+    i++;
+  }
+}
+
+static void loop_assignments(const sj_ir_func *f, sj_ir_node *loop, char *in_loop) {
+  loop_defs d = {f, in_loop};
+  in_loop[loop->iter] = 1;
+  sj_ir_foreach_ins(&loop->head, note_def, &d);
+  sj_ir_foreach_ins(&loop->body, note_def, &d);
+  sj_ir_foreach_ins(&loop->latch, note_def, &d);
+}
+
+/* --- strength reduction --- */
+
+typedef struct rename {
+  int from, to;
+} rename;
+
+static void rename_val(sj_ir_val *v, const rename *r) {
+  if (v->kind == SJ_V_REG && v->reg == r->from) v->reg = r->to;
+}
+
+static void rename_ins(sj_ir_ins *ins, void *user) {
+  const rename *r = user;
+  rename_val(&ins->a, r);
+  rename_val(&ins->b, r);
+  rename_val(&ins->c, r);
+  for (int i = 0; i < ins->nargs; i++) rename_val(&ins->args[i], r);
+}
+
+static sj_ir_ins *find_def(sj_ir_block *b, int reg) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_INS && n->ins.dst == reg) return &n->ins;
+    if (n->kind == SJ_IR_IF) {
+      sj_ir_ins *in = find_def(&n->then, reg);
+      if (!in) in = find_def(&n->other, reg);
+      if (in) return in;
+    }
+  }
+  return NULL;
+}
+
+/* The coefficient c when x is iter * c (c a constant), else 0. */
+static long iter_coefficient(sj_ir_node *loop, sj_ir_val x) {
+  if (x.kind != SJ_V_REG) return 0;
+  if (x.reg == loop->iter) return 1;
+  sj_ir_ins *def = find_def(&loop->body, x.reg);
+  if (def && def->op == SJ_IR_MUL && def->a.kind == SJ_V_REG && def->a.reg == loop->iter &&
+      def->b.kind == SJ_V_INT)
+    return def->b.i;
+  return 0;
+}
+
+static sj_ir_node *instruction(sj_ir_op op, sj_ir_type type, int dst, sj_ir_val a, sj_ir_val b) {
+  sj_ir_node *n = sj_ir_node_new(SJ_IR_INS);
+  n->ins.op = op;
+  n->ins.type = type;
+  n->ins.dst = dst;
+  n->ins.a = a;
+  n->ins.b = b;
+  return n;
+}
+
+/* In a loop without inner loops and with a constant step, each pointer base + iter * c
+ * (base invariant) becomes a variable set before the loop and advanced at its latch. */
+static void reduce(sj_ir_func *f, sj_ir_block *out, int *at, sj_ir_node *loop, char *in_loop,
+                   sj_ir_block *b) {
+  loop_defs d = {f, in_loop};
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_IF) {
+      reduce(f, out, at, loop, in_loop, &n->then);
+      reduce(f, out, at, loop, in_loop, &n->other);
+      continue;
+    }
+    if (n->kind != SJ_IR_INS || n->ins.op != SJ_IR_PTRADD || n->ins.guard) continue;
+    long c = iter_coefficient(loop, n->ins.b);
+    if (!c || varies(&d, n->ins.a)) continue;
+    int q = sj_ir_new_reg(f, SJ_IR_PTR, f->regs[n->ins.dst].level);
+    f->regs[q] = f->regs[n->ins.dst]; /* realloc above: index again */
+    f->regs[q].is_var = 1;
+    sj_ir_val start;
+    if (loop->init.kind == SJ_V_INT) {
+      start = sj_ir_int(SJ_IR_S64, loop->init.i * c);
+    } else {
+      int t = sj_ir_new_reg(f, SJ_IR_S64, 0);
+      sj_ir_block_insert(out, (*at)++, instruction(SJ_IR_MUL, SJ_IR_S64, t, loop->init,
+                                                   sj_ir_int(SJ_IR_S64, c)));
+      start = sj_ir_reg_val(f, t);
+    }
+    if (start.kind == SJ_V_INT && start.i == 0)
+      sj_ir_block_insert(out, (*at)++, instruction(SJ_IR_MOV, SJ_IR_PTR, q, n->ins.a, start));
+    else
+      sj_ir_block_insert(out, (*at)++, instruction(SJ_IR_PTRADD, SJ_IR_PTR, q, n->ins.a, start));
+    sj_ir_block_push(&loop->latch, instruction(SJ_IR_PTRADD, SJ_IR_PTR, q, sj_ir_reg_val(f, q),
+                                               sj_ir_int(SJ_IR_S64, loop->step.i * c)));
+    rename r = {n->ins.dst, q};
+    sj_ir_foreach_ins(&loop->body, rename_ins, &r);
+    sj_ir_foreach_ins(&loop->head, rename_ins, &r);
+    n->ins.dst = 0; /* dead: removed below */
+  }
+}
+
+static int has_loop(const sj_ir_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_LOOP) return 1;
+    if (n->kind == SJ_IR_IF && (has_loop(&n->then) || has_loop(&n->other))) return 1;
+  }
+  return 0;
+}
+
+static void optimize_block(sj_ir_func *f, sj_ir_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_IF) {
+      optimize_block(f, &n->then);
+      optimize_block(f, &n->other);
+      continue;
+    }
+    if (n->kind != SJ_IR_LOOP) continue;
+    optimize_block(f, &n->head);
+    optimize_block(f, &n->body);
+    char *in_loop = calloc((size_t)f->nregs + 1, 1);
+    if (!in_loop) abort();
+    loop_assignments(f, n, in_loop);
+    loop_defs d = {f, in_loop};
+    int at = i;
+    hoist_from(&d, &n->head, b, &at);
+    hoist_from(&d, &n->body, b, &at);
+    if (n->step.kind == SJ_V_INT && !has_loop(&n->body)) reduce(f, b, &at, n, in_loop, &n->body);
+    free(in_loop);
+    i = at; /* b->v[at] is the loop again */
+  }
+}
+
+/* --- dead code --- */
+
+static int remove_dead(sj_ir_func *f, sj_ir_block *b, const int *uses) {
+  int removed = 0;
+  for (int i = 0; i < b->n;) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind != SJ_IR_INS) {
+      sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+      for (int k = 0; k < 5; k++) removed += remove_dead(f, blocks[k], uses);
+      i++;
+      continue;
+    }
+    const sj_ir_ins *ins = &n->ins;
+    int dead = ins->op != SJ_IR_ST && ins->op != SJ_IR_BARRIER && ins->op != SJ_IR_TRAP &&
+               ins->op != SJ_IR_LAUNCH && (!ins->dst || (!uses[ins->dst] && !f->regs[ins->dst].is_var));
+    if (dead && ins->op == SJ_IR_MOV && ins->dst) dead = !f->regs[ins->dst].is_var;
+    if (dead && ins->dst && ins->op != SJ_IR_LD && !sj_ir_is_pure(ins)) dead = 0;
+    if (dead) {
+      sj_ir_node_free(n);
+      memmove(b->v + i, b->v + i + 1, (size_t)(b->n - i - 1) * sizeof *b->v);
+      b->n--;
+      removed++;
+      continue;
+    }
+    i++;
+  }
+  return removed;
+}
+
+void sj_ir_optimize(sj_ir_func *f) {
+  optimize_block(f, &f->body);
+  for (;;) {
+    int *uses = sj_ir_count_uses(f);
+    int removed = remove_dead(f, &f->body, uses);
+    free(uses);
+    if (!removed) break;
+  }
+}
+
+/* --- predication --- */
+
+static int predicable(const sj_ir_node *n, int max) {
+  if (n->kind != SJ_IR_IF || n->other.n || !n->then.n || n->then.n > max || n->cond.kind != SJ_V_REG)
+    return 0;
+  for (int i = 0; i < n->then.n; i++) {
+    const sj_ir_node *c = n->then.v[i];
+    if (c->kind != SJ_IR_INS || c->ins.guard || c->ins.op == SJ_IR_TRAP ||
+        c->ins.op == SJ_IR_BARRIER)
+      return 0;
+  }
+  return 1;
+}
+
+static void predicate_block(sj_ir_block *b, int max) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_INS) continue;
+    sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+    for (int k = 0; k < 5; k++) predicate_block(blocks[k], max);
+    if (!predicable(n, max)) continue;
+    int count = n->then.n;
+    for (int k = 0; k < count; k++) n->then.v[k]->ins.guard = n->cond.reg;
+    b->v[i] = n->then.v[0];
+    for (int k = 1; k < count; k++) sj_ir_block_insert(b, i + k, n->then.v[k]);
+    n->then.n = 0;
+    sj_ir_node_free(n);
+    i += count - 1;
+  }
+}
+
+void sj_ir_predicate(sj_ir_func *f, int max) {
+  predicate_block(&f->body, max);
+}

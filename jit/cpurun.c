@@ -1,0 +1,62 @@
+/* Runs of CPU kernels on the thread pool. A kernel whose checks can fail (integer division
+ * by a value that may be zero) runs on copies of the arrays it writes, which replace the
+ * caller's only when no check failed: a failed run leaves the caller's memory untouched. */
+#include "jit/jit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct run_job {
+  jit_kernel *k;
+  void **arrays;
+  const double *scalars;
+  int error;
+} run_job;
+
+static void run_thread(void *arg, int tid, int nth, void *bar) {
+  run_job *j = arg;
+  j->k->entry(j->arrays, j->scalars, tid, nth, bar, &j->error);
+}
+
+int sj_trap_error(const jit_kernel *k, int code, sj_error *err) {
+  if (code < 1 || code > k->ntraps)
+    return sj_error_set(err, JIT_ERR_INTERNAL, "the kernel failed with unknown code %d", code);
+  return sj_error_at(err, JIT_ERR_ARGS, k->ctx->source_name, k->traps[code - 1],
+                     "integer division by zero (or of the smallest value by -1) for these "
+                     "arguments; no array was changed");
+}
+
+int sj_cpu_run_kernel(jit_kernel *k, void **arrays, const double *scalars, sj_error *err) {
+  int checked = k->ntraps > 0, na = k->fn->narrays;
+  void *copies[na + 1];
+  size_t bytes[na + 1];
+  memset(copies, 0, sizeof copies);
+  for (int p = 0; p < k->fn->nparams; p++)
+    if (k->fn->params[p]->kind == SJ_SYM_ARRAY) bytes[k->fn->params[p]->id] = k->bytes[p];
+  int rc = 0;
+  void *run_arrays[na + 1];
+  for (int a = 0; a < na; a++) {
+    run_arrays[a] = arrays[a];
+    if (!checked || !k->written[a] || !bytes[a]) continue;
+    copies[a] = malloc(bytes[a]);
+    if (!copies[a]) {
+      rc = sj_error_set(err, JIT_ERR_NOMEM, "out of memory for a copy of %zu bytes", bytes[a]);
+      break;
+    }
+    memcpy(copies[a], arrays[a], bytes[a]);
+    run_arrays[a] = copies[a];
+  }
+  run_job job = {k, run_arrays, scalars, 0};
+  if (!rc) {
+    if (k->nthreads > 1)
+      sj_pool_run(k->ctx->pool, run_thread, &job);
+    else
+      run_thread(&job, 0, 1, NULL);
+    if (job.error) rc = sj_trap_error(k, job.error, err);
+  }
+  for (int a = 0; a < na; a++) {
+    if (copies[a] && !rc) memcpy(arrays[a], copies[a], bytes[a]);
+    free(copies[a]);
+  }
+  return rc;
+}
