@@ -17,7 +17,7 @@ int sj_lower_cpu(const sj_model *m, __isl_keep isl_ast_node *ast, sj_ir_module *
                  sj_error *err);
 /* The GPU host function and one function per kernel mark. fast_math: contraction into fma
  * and approximate f32 division. A jit_status; *out on success. */
-int sj_lower_gpu(const sj_model *m, __isl_keep isl_ast_node *ast, int fast_math,
-                 sj_ir_module **out, sj_error *err);
+int sj_lower_gpu(const sj_model *m, __isl_keep isl_ast_node *ast, int fast_math, sj_ir_module **out,
+                 sj_error *err);
 
 #endif

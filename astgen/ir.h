@@ -32,16 +32,23 @@ typedef enum sj_ir_type {
 
 typedef enum sj_ir_space { SJ_SPACE_GLOBAL, SJ_SPACE_SHARED } sj_ir_space;
 
-typedef enum sj_ir_cmp { SJ_CMP_EQ, SJ_CMP_NE, SJ_CMP_LT, SJ_CMP_LE, SJ_CMP_GT, SJ_CMP_GE } sj_ir_cmp;
+typedef enum sj_ir_cmp {
+  SJ_CMP_EQ,
+  SJ_CMP_NE,
+  SJ_CMP_LT,
+  SJ_CMP_LE,
+  SJ_CMP_GT,
+  SJ_CMP_GE
+} sj_ir_cmp;
 
 /* Operations. dst = op(a, b, c) unless said otherwise. */
 typedef enum sj_ir_op {
   SJ_IR_MOV,
   SJ_IR_ADD,
   SJ_IR_SUB,
-  SJ_IR_MUL, /* integers: the low half */
-  SJ_IR_DIV, /* integers: truncating; floats: IEEE (approx set: fast approximate division) */
-  SJ_IR_REM, /* integers: sign of the dividend */
+  SJ_IR_MUL,  /* integers: the low half */
+  SJ_IR_DIV,  /* integers: truncating; floats: IEEE (approx set: fast approximate division) */
+  SJ_IR_REM,  /* integers: sign of the dividend */
   SJ_IR_FDIV, /* integer floor division by a positive constant b */
   SJ_IR_MIN,  /* floats: a NaN operand yields the other one, as fmin/fmax */
   SJ_IR_MAX,
@@ -52,12 +59,12 @@ typedef enum sj_ir_op {
   SJ_IR_AND, /* predicates */
   SJ_IR_OR,
   SJ_IR_NOT,
-  SJ_IR_CVT,    /* to type from a's type: to floats rounded to nearest, to integers truncated */
-  SJ_IR_SETP,   /* dst (pred) = a cmp b at a's type; floats: NE is unordered, others ordered */
-  SJ_IR_SELP,   /* dst = c ? a : b, c a predicate */
-  SJ_IR_PTRADD, /* dst (pointer) = a (pointer) + b (S64 elements) */
-  SJ_IR_ARRAY,  /* dst (pointer) = the array parameter of the function with index imm */
-  SJ_IR_PARAM,  /* dst = the scalar parameter of the function with index imm */
+  SJ_IR_CVT,     /* to type from a's type: to floats rounded to nearest, to integers truncated */
+  SJ_IR_SETP,    /* dst (pred) = a cmp b at a's type; floats: NE is unordered, others ordered */
+  SJ_IR_SELP,    /* dst = c ? a : b, c a predicate */
+  SJ_IR_PTRADD,  /* dst (pointer) = a (pointer) + b (S64 elements) */
+  SJ_IR_ARRAY,   /* dst (pointer) = the array parameter of the function with index imm */
+  SJ_IR_PARAM,   /* dst = the scalar parameter of the function with index imm */
   SJ_IR_SPECIAL, /* dst (S64) = the special value imm (sj_ir_special) */
   SJ_IR_LD,      /* dst = *(a + imm) */
   SJ_IR_ST,      /* *(a + imm) = b */

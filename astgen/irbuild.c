@@ -265,8 +265,7 @@ sj_ir_val sj_irb_op(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val
   return make(b, op, t, SJ_CMP_EQ, 0, x, y, none);
 }
 
-sj_ir_val sj_irb_op3(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y,
-                     sj_ir_val z) {
+sj_ir_val sj_irb_op3(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, sj_ir_val z) {
   return make(b, op, t, SJ_CMP_EQ, 0, x, y, z);
 }
 
@@ -283,7 +282,8 @@ sj_ir_val sj_irb_setp(sj_irb *b, sj_ir_cmp cmp, sj_ir_val x, sj_ir_val y) {
 
 sj_ir_val sj_irb_cvt(sj_irb *b, sj_ir_type to, sj_ir_val x) {
   if (x.type == to) return x;
-  if (x.kind == SJ_V_INT && (to == SJ_IR_S32 || to == SJ_IR_S64)) return sj_ir_int(to, wrap(to, x.i));
+  if (x.kind == SJ_V_INT && (to == SJ_IR_S32 || to == SJ_IR_S64))
+    return sj_ir_int(to, wrap(to, x.i));
   return make(b, SJ_IR_CVT, to, SJ_CMP_EQ, 0, x, none, none);
 }
 

@@ -10,7 +10,7 @@ typedef struct sj_vn_entry sj_vn_entry;
 
 typedef struct sj_irb {
   sj_ir_func *f;
-  sj_ir_block *cur; /* where instructions go */
+  sj_ir_block *cur;     /* where instructions go */
   sj_ir_block prologue; /* parameters, array bases, special values: before everything */
   int depth;            /* loops around cur */
   /* value numbering: entries in a stack of scopes, chained per hash bucket */

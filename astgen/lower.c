@@ -42,7 +42,8 @@ static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distribute
   isl_id *id = isl_ast_expr_get_id(it);
   sj_ir_val init = sj_lw_iexpr(l, init_e), step = sj_lw_iexpr(l, inc_e);
   if (distributed) {
-    sj_ir_val tid = sj_irb_special(b, SJ_SPECIAL_CPU_TID), nth = sj_irb_special(b, SJ_SPECIAL_CPU_NTH);
+    sj_ir_val tid = sj_irb_special(b, SJ_SPECIAL_CPU_TID),
+              nth = sj_irb_special(b, SJ_SPECIAL_CPU_NTH);
     init = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, init, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, tid, step));
     step = sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, nth, step);
   }
@@ -153,8 +154,8 @@ static int has_parallel(__isl_keep isl_ast_node *node) {
 /* On worker 0, then a barrier. */
 static void single(sj_lower *l, __isl_keep isl_ast_node *node) {
   sj_irb *b = &l->b;
-  sj_ir_val first = sj_irb_setp(b, SJ_CMP_EQ, sj_irb_special(b, SJ_SPECIAL_CPU_TID),
-                                sj_ir_int(SJ_IR_S64, 0));
+  sj_ir_val first =
+      sj_irb_setp(b, SJ_CMP_EQ, sj_irb_special(b, SJ_SPECIAL_CPU_TID), sj_ir_int(SJ_IR_S64, 0));
   sj_ir_node *n = sj_irb_if(b, first);
   sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
   plain(l, node);
@@ -199,7 +200,10 @@ static void spmd(sj_lower *l, __isl_keep isl_ast_node *node) {
 /* --- shared by both --- */
 
 static sj_ir_type elem_type(sj_type t) {
-  return t == SJ_TY_INT ? SJ_IR_S32 : t == SJ_TY_LONG ? SJ_IR_S64 : t == SJ_TY_FLOAT ? SJ_IR_F32 : SJ_IR_F64;
+  return t == SJ_TY_INT     ? SJ_IR_S32
+         : t == SJ_TY_LONG  ? SJ_IR_S64
+         : t == SJ_TY_FLOAT ? SJ_IR_F32
+                            : SJ_IR_F64;
 }
 
 static void mark_writes(const sj_stmt *st, int *written) {
@@ -294,7 +298,8 @@ typedef struct access_scan {
 
 static void find_stores(sj_ir_ins *ins, void *user) {
   access_scan *s = user;
-  if (ins->op == SJ_IR_ST && s->f->regs[ins->a.reg].array >= 0) s->written[s->f->regs[ins->a.reg].array] = 1;
+  if (ins->op == SJ_IR_ST && s->f->regs[ins->a.reg].array >= 0)
+    s->written[s->f->regs[ins->a.reg].array] = 1;
 }
 
 static void set_nc(sj_ir_ins *ins, void *user) {
@@ -370,8 +375,8 @@ static void host(sj_lower *l, __isl_keep isl_ast_node *node) {
   }
 }
 
-int sj_lower_gpu(const sj_model *m, __isl_keep isl_ast_node *ast, int fast_math,
-                 sj_ir_module **out, sj_error *err) {
+int sj_lower_gpu(const sj_model *m, __isl_keep isl_ast_node *ast, int fast_math, sj_ir_module **out,
+                 sj_error *err) {
   sj_ir_module *mod = new_module(m);
   sj_ir_func *f = sj_ir_func_new(SJ_FUNC_HOST, "__sj_host");
   add_func(mod, f);

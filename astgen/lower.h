@@ -21,10 +21,10 @@ typedef struct sj_lower {
   sj_ir_module *mod;
   sj_error *err;
   int failed;
-  int contract;         /* fast math on the GPU: a * b + c may become one fma */
-  int approx_div;       /* fast math on the GPU: approximate f32 division */
-  sj_irb b;             /* the function being built */
-  sj_binding *binds;    /* loop iterators in scope, innermost last */
+  int contract;      /* fast math on the GPU: a * b + c may become one fma */
+  int approx_div;    /* fast math on the GPU: approximate f32 division */
+  sj_irb b;          /* the function being built */
+  sj_binding *binds; /* loop iterators in scope, innermost last */
   int nbinds, capbinds;
   int free_ids_are_params; /* in a kernel: an unbound id is a host iterator passed in */
   isl_id **host_ids;       /* those ids, in parameter order */
@@ -38,8 +38,8 @@ typedef struct sj_lower {
 /* lower_expr.c */
 sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl integer, S64 */
 sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl condition */
-void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call);     /* one statement instance */
-sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id);          /* an isl id's value */
+void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call);    /* one statement instance */
+sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id);         /* an isl id's value */
 void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val);
 void sj_lw_unbind(sj_lower *l);
 void sj_lw_fail(sj_lower *l, const char *what);

@@ -112,7 +112,7 @@ sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e) {
     return binary(l, SJ_IR_SUB, e);
   case isl_ast_expr_op_mul:
     return binary(l, SJ_IR_MUL, e);
-  case isl_ast_expr_op_div: /* exact */
+  case isl_ast_expr_op_div:    /* exact */
   case isl_ast_expr_op_pdiv_q: /* a non-negative dividend */
     return binary(l, SJ_IR_DIV, e);
   case isl_ast_expr_op_pdiv_r:
@@ -217,9 +217,11 @@ static void lin_isl(sj_lower *l, lin *f, __isl_keep isl_ast_expr *e, long scale)
       lin_isl(l, f, c, op == isl_ast_expr_op_add ? scale : -scale);
     } else if (op == isl_ast_expr_op_minus) {
       lin_isl(l, f, a, -scale);
-    } else if (op == isl_ast_expr_op_mul && n == 2 && isl_ast_expr_get_type(a) == isl_ast_expr_int) {
+    } else if (op == isl_ast_expr_op_mul && n == 2 &&
+               isl_ast_expr_get_type(a) == isl_ast_expr_int) {
       lin_isl(l, f, c, scale * int_value(a));
-    } else if (op == isl_ast_expr_op_mul && n == 2 && isl_ast_expr_get_type(c) == isl_ast_expr_int) {
+    } else if (op == isl_ast_expr_op_mul && n == 2 &&
+               isl_ast_expr_get_type(c) == isl_ast_expr_int) {
       lin_isl(l, f, a, scale * int_value(c));
     } else {
       done = 0;
@@ -293,7 +295,8 @@ static void lin_ref(sj_lower *l, lin *f, const sj_expr *ref) {
         /* one term: the iterator's value as the guards around it computed it already */
         lin_add(f, sum(l, &value, 0, n), coef);
       } else {
-        for (int k = 0; k < n; k++) lin_add(f, sj_ir_reg_val(l->b.f, value.t[k].reg), coef * value.t[k].coef);
+        for (int k = 0; k < n; k++)
+          lin_add(f, sj_ir_reg_val(l->b.f, value.t[k].reg), coef * value.t[k].coef);
       }
       free(value.t);
     } else {
@@ -411,8 +414,9 @@ static sj_ir_val checked_divisor(sj_lower *l, const sj_expr *e, sj_ir_val x, sj_
   sj_ir_val bad = sj_irb_setp(b, SJ_CMP_EQ, y, sj_ir_int(t, 0));
   long min = t == SJ_IR_S32 ? INT_MIN : LONG_MIN;
   if (!(x.kind == SJ_V_INT && x.i != min) && !(y.kind == SJ_V_INT)) {
-    sj_ir_val ov = sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, sj_irb_setp(b, SJ_CMP_EQ, x, sj_ir_int(t, min)),
-                             sj_irb_setp(b, SJ_CMP_EQ, y, sj_ir_int(t, -1)));
+    sj_ir_val ov =
+        sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, sj_irb_setp(b, SJ_CMP_EQ, x, sj_ir_int(t, min)),
+                  sj_irb_setp(b, SJ_CMP_EQ, y, sj_ir_int(t, -1)));
     bad = sj_irb_op(b, SJ_IR_OR, SJ_IR_PRED, bad, ov);
   } else if (y.kind == SJ_V_INT && y.i == -1) {
     bad = sj_irb_setp(b, SJ_CMP_EQ, x, sj_ir_int(t, min));

@@ -128,8 +128,8 @@ static void reduce(sj_ir_func *f, sj_ir_block *out, int *at, sj_ir_node *loop, c
       start = sj_ir_int(SJ_IR_S64, loop->init.i * c);
     } else {
       int t = sj_ir_new_reg(f, SJ_IR_S64, 0);
-      sj_ir_block_insert(out, (*at)++, instruction(SJ_IR_MUL, SJ_IR_S64, t, loop->init,
-                                                   sj_ir_int(SJ_IR_S64, c)));
+      sj_ir_block_insert(out, (*at)++,
+                         instruction(SJ_IR_MUL, SJ_IR_S64, t, loop->init, sj_ir_int(SJ_IR_S64, c)));
       start = sj_ir_reg_val(f, t);
     }
     if (start.kind == SJ_V_INT && start.i == 0)
@@ -192,7 +192,8 @@ static int remove_dead(sj_ir_func *f, sj_ir_block *b, const int *uses) {
     }
     const sj_ir_ins *ins = &n->ins;
     int dead = ins->op != SJ_IR_ST && ins->op != SJ_IR_BARRIER && ins->op != SJ_IR_TRAP &&
-               ins->op != SJ_IR_LAUNCH && (!ins->dst || (!uses[ins->dst] && !f->regs[ins->dst].is_var));
+               ins->op != SJ_IR_LAUNCH &&
+               (!ins->dst || (!uses[ins->dst] && !f->regs[ins->dst].is_var));
     if (dead && ins->op == SJ_IR_MOV && ins->dst) dead = !f->regs[ins->dst].is_var;
     if (dead && ins->dst && ins->op != SJ_IR_LD && !sj_ir_is_pure(ins)) dead = 0;
     if (dead) {
@@ -220,7 +221,8 @@ void sj_ir_optimize(sj_ir_func *f) {
 /* --- predication --- */
 
 static int predicable(const sj_ir_node *n, int max) {
-  if (n->kind != SJ_IR_IF || n->other.n || !n->then.n || n->then.n > max || n->cond.kind != SJ_V_REG)
+  if (n->kind != SJ_IR_IF || n->other.n || !n->then.n || n->then.n > max ||
+      n->cond.kind != SJ_V_REG)
     return 0;
   for (int i = 0; i < n->then.n; i++) {
     const sj_ir_node *c = n->then.v[i];

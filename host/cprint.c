@@ -117,13 +117,13 @@ static const char *math_name(sj_ir_op op, sj_ir_type t) {
 
 /* Infix operators by op; NULL where a call or a special form is printed. */
 static const char *const infix[SJ_IR_NOPS] = {
-    [SJ_IR_ADD] = " + ", [SJ_IR_SUB] = " - ",  [SJ_IR_MUL] = " * ",    [SJ_IR_DIV] = " / ",
-    [SJ_IR_REM] = " % ", [SJ_IR_AND] = " && ", [SJ_IR_OR] = " || ",   [SJ_IR_PTRADD] = " + "};
+    [SJ_IR_ADD] = " + ", [SJ_IR_SUB] = " - ",  [SJ_IR_MUL] = " * ", [SJ_IR_DIV] = " / ",
+    [SJ_IR_REM] = " % ", [SJ_IR_AND] = " && ", [SJ_IR_OR] = " || ", [SJ_IR_PTRADD] = " + "};
 
 static const char *const compare[] = {" == ", " != ", " < ", " <= ", " > ", " >= "};
 
-static const char *const special_name[] = {"?", "?", "?", "?", "?", "?", "(long)__sj_tid",
-                                           "(long)__sj_nth"};
+static const char *const special_name[] = {
+    "?", "?", "?", "?", "?", "?", "(long)__sj_tid", "(long)__sj_nth"};
 
 /* The value ins computes, as a C expression. */
 static void expr(cprint *p, const sj_ir_ins *ins) {
@@ -144,8 +144,10 @@ static void expr(cprint *p, const sj_ir_ins *ins) {
   case SJ_IR_SQRT:
   case SJ_IR_FMA: {
     int fl = sj_ir_type_is_float(ins->type);
-    sj_buf_printf(b, "%s(", fl ? math_name(ins->op, ins->type)
-                              : ins->op == SJ_IR_MIN ? "__sj_min" : "__sj_max");
+    sj_buf_printf(b, "%s(",
+                  fl                     ? math_name(ins->op, ins->type)
+                  : ins->op == SJ_IR_MIN ? "__sj_min"
+                                         : "__sj_max");
     operand(p, ins->a);
     const sj_ir_val *rest[] = {&ins->b, &ins->c};
     for (int i = 0; i < 2; i++)
@@ -238,8 +240,10 @@ static void find_sites(cprint *p, const sj_ir_block *b) {
     }
     note_use(p, n->init, b, i);
     note_use(p, n->step, b, i);
-    if (n->kind == SJ_IR_IF) note_use(p, n->cond, b, i);
-    else note_use(p, n->cond, &n->head, n->head.n);
+    if (n->kind == SJ_IR_IF)
+      note_use(p, n->cond, b, i);
+    else
+      note_use(p, n->cond, &n->head, n->head.n);
     const sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
     for (int k = 0; k < 5; k++) find_sites(p, blocks[k]);
   }
@@ -290,7 +294,7 @@ static void print_ins(cprint *p, const sj_ir_block *b, int i) {
   case SJ_IR_TRAP:
     sj_buf_puts(o, "if (");
     operand(p, ins->a);
-    sj_buf_printf(o, ") *__sj_err = %ld", ins->imm);
+    sj_buf_printf(o, " && !*__sj_err) *__sj_err = %ld", ins->imm); /* the first check reports */
     break;
   case SJ_IR_LAUNCH:
     sj_buf_puts(o, "{ const long __sj_h[] = {0");
@@ -437,7 +441,8 @@ char *sj_print_c(const sj_ir_module *mod) {
   }
   line(&p, "static long __sj_min(long a, long b) { return a < b ? a : b; }");
   line(&p, "static long __sj_max(long a, long b) { return a > b ? a : b; }");
-  line(&p, "static long __sj_floord(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }");
+  line(&p,
+       "static long __sj_floord(long a, long b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }");
   function(&p, f);
   return sj_buf_take(&p.out);
 }

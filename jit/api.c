@@ -14,12 +14,6 @@ const char *jit_last_error(void) {
   return last_error;
 }
 
-void sj_context_fail(jit_context *ctx, const sj_error *err) {
-  pthread_mutex_lock(&ctx->lock);
-  snprintf(ctx->error, sizeof ctx->error, "%s", err->msg);
-  pthread_mutex_unlock(&ctx->lock);
-}
-
 static int fail(jit_context *ctx, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static int fail(jit_context *ctx, int status, const char *fmt, ...) {

@@ -226,8 +226,10 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   if (!rc) rc = compile_code(k, err);
   if (!rc && k->ir->ntraps) {
     k->traps = malloc((size_t)k->ir->ntraps * sizeof *k->traps);
-    if (!k->traps) rc = sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
-    else memcpy(k->traps, k->ir->traps, (size_t)k->ir->ntraps * sizeof *k->traps);
+    if (!k->traps)
+      rc = sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
+    else
+      memcpy(k->traps, k->ir->traps, (size_t)k->ir->ntraps * sizeof *k->traps);
     k->ntraps = k->traps ? k->ir->ntraps : 0;
   }
   sj_ir_module_free(k->ir); /* what runs need was copied */

@@ -105,14 +105,16 @@ static void in_reg(px *x, const char *guard, sj_ir_val v, sj_ir_type t, char *ou
 
 static const char *compare_name(sj_ir_cmp cmp, sj_ir_type t) {
   static const char *const names[] = {".eq", ".ne", ".lt", ".le", ".gt", ".ge"};
-  return cmp == SJ_CMP_NE && sj_ir_type_is_float(t) ? ".neu" : names[cmp]; /* C's != holds for NaN */
+  return cmp == SJ_CMP_NE && sj_ir_type_is_float(t) ? ".neu"
+                                                    : names[cmp]; /* C's != holds for NaN */
 }
 
 static void format(px *x, const char *guard, const char *fmt, const sj_ir_ins *ins) {
   char text[256], operand[64];
   size_t n = 0;
   sj_ir_type t = ins->op == SJ_IR_SETP ? ins->a.type : ins->type;
-  const sj_ir_reg *ptr = ins->op == SJ_IR_LD || ins->op == SJ_IR_ST ? &x->f->regs[ins->a.reg] : NULL;
+  const sj_ir_reg *ptr =
+      ins->op == SJ_IR_LD || ins->op == SJ_IR_ST ? &x->f->regs[ins->a.reg] : NULL;
   for (const char *c = fmt; *c && n < sizeof text - 64; c++) {
     if (*c != '%') {
       text[n++] = *c;
@@ -127,8 +129,9 @@ static void format(px *x, const char *guard, const char *fmt, const sj_ir_ins *i
       if (ins->op == SJ_IR_MOV || ins->op == SJ_IR_SELP)
         value(x, ins->a, operand, sizeof operand);
       else
-        in_reg(x, guard, ins->a, ins->op == SJ_IR_LD || ins->op == SJ_IR_ST ? SJ_IR_PTR : ins->a.type,
-               operand, sizeof operand);
+        in_reg(x, guard, ins->a,
+               ins->op == SJ_IR_LD || ins->op == SJ_IR_ST ? SJ_IR_PTR : ins->a.type, operand,
+               sizeof operand);
       break;
     case 'b':
       if (ins->op == SJ_IR_ST)
@@ -170,9 +173,9 @@ static void convert(px *x, const char *guard, const sj_ir_ins *ins) {
   sj_ir_type from = ins->a.type, to = ins->type;
   int ffrom = sj_ir_type_is_float(from), fto = sj_ir_type_is_float(to);
   const char *rnd = "";
-  if (!ffrom && fto) rnd = ".rn";                           /* int to float: nearest */
-  if (ffrom && !fto) rnd = ".rzi";                          /* float to int: truncated, as C */
-  if (from == SJ_IR_F64 && to == SJ_IR_F32) rnd = ".rn";    /* narrowing */
+  if (!ffrom && fto) rnd = ".rn";                        /* int to float: nearest */
+  if (ffrom && !fto) rnd = ".rzi";                       /* float to int: truncated, as C */
+  if (from == SJ_IR_F64 && to == SJ_IR_F32) rnd = ".rn"; /* narrowing */
   char d[40], a[40];
   reg(x, ins->dst, d, sizeof d);
   in_reg(x, guard, ins->a, from, a, sizeof a);
@@ -243,7 +246,8 @@ void sj_px_ins(px *x, const sj_ir_ins *ins) {
     reg(x, ins->guard, p, sizeof p);
     snprintf(guard, sizeof guard, "@%s ", p);
   }
-  int fl = sj_ir_type_is_float(ins->type) || (ins->op == SJ_IR_SETP && sj_ir_type_is_float(ins->a.type));
+  int fl =
+      sj_ir_type_is_float(ins->type) || (ins->op == SJ_IR_SETP && sj_ir_type_is_float(ins->a.type));
   if (ins->dst && x->mad[ins->dst]) {
     multiply_add(x, guard, ins, x->mad[ins->dst]);
     return;
@@ -268,11 +272,12 @@ void sj_px_ins(px *x, const sj_ir_ins *ins) {
     line(x, guard, "cvta.to.global.u64 %s, %s", d, d);
     return;
   }
-  case SJ_IR_TRAP: {
-    char a[40], e[40];
+  case SJ_IR_TRAP: { /* the first failed check of the run reports */
+    char a[40], e[40], old[40];
     value(x, ins->a, a, sizeof a);
     sj_px_reg_text(PX_B64, x->error_reg, e, sizeof e);
-    line(x, "", "@%s st.global.u32 [%s], %ld", a, e, ins->imm);
+    sj_px_reg_text(PX_B32, sj_px_temp(x, PX_B32), old, sizeof old);
+    line(x, "", "@%s atom.global.cas.b32 %s, [%s], 0, %ld", a, old, e, ins->imm);
     return;
   }
   case SJ_IR_DIV:

@@ -115,7 +115,8 @@ static __isl_give isl_set *id_bounds(isl_ctx *ctx, int depth, int n, const int *
 /* upa divided by den, rounded down. */
 static __isl_give isl_union_pw_aff *floor_div(__isl_take isl_union_pw_aff *upa, long den) {
   isl_ctx *ctx = isl_union_pw_aff_get_ctx(upa);
-  return isl_union_pw_aff_floor(isl_union_pw_aff_scale_down_val(upa, isl_val_int_from_si(ctx, den)));
+  return isl_union_pw_aff_floor(
+      isl_union_pw_aff_scale_down_val(upa, isl_val_int_from_si(ctx, den)));
 }
 
 /* Replaces the parallel band by the binding of its points to blocks and threads: member k's
@@ -133,16 +134,17 @@ static __isl_give isl_schedule_node *bind_points(__isl_take isl_schedule_node *b
   for (int k = 0; k < nm; k++) {
     isl_union_pw_aff *v = isl_multi_union_pw_aff_get_union_pw_aff(sched, k);
     isl_union_set *dom = isl_union_pw_aff_domain(isl_union_pw_aff_copy(v));
-    isl_union_pw_aff *b = isl_union_pw_aff_param_on_domain_id(isl_union_set_copy(dom),
-                                                             mapped_id(ctx, 0, dim[k]));
-    isl_union_pw_aff *t = isl_union_pw_aff_param_on_domain_id(isl_union_set_copy(dom),
-                                                             mapped_id(ctx, 1, dim[k]));
+    isl_union_pw_aff *b =
+        isl_union_pw_aff_param_on_domain_id(isl_union_set_copy(dom), mapped_id(ctx, 0, dim[k]));
+    isl_union_pw_aff *t =
+        isl_union_pw_aff_param_on_domain_id(isl_union_set_copy(dom), mapped_id(ctx, 1, dim[k]));
     isl_union_pw_aff *rel = isl_union_pw_aff_sub(
-        isl_union_pw_aff_sub(v, isl_union_pw_aff_val_on_domain(dom, isl_val_int_from_si(ctx, lo[k]))),
+        isl_union_pw_aff_sub(v,
+                             isl_union_pw_aff_val_on_domain(dom, isl_val_int_from_si(ctx, lo[k]))),
         isl_union_pw_aff_add(isl_union_pw_aff_scale_val(b, isl_val_int_from_si(ctx, tile[k])), t));
     if (dim[k] == 0 && points > 1) { /* rel = block size * u, 0 <= u < points */
-      isl_union_pw_aff *rem = isl_union_pw_aff_mod_val(isl_union_pw_aff_copy(rel),
-                                                       isl_val_int_from_si(ctx, block[0]));
+      isl_union_pw_aff *rem =
+          isl_union_pw_aff_mod_val(isl_union_pw_aff_copy(rel), isl_val_int_from_si(ctx, block[0]));
       filter = isl_union_set_intersect(filter, isl_union_pw_aff_zero_union_set(rem));
       filter = isl_union_set_intersect(
           filter, isl_union_pw_aff_zero_union_set(floor_div(isl_union_pw_aff_copy(rel), tile[k])));
@@ -155,7 +157,8 @@ static __isl_give isl_schedule_node *bind_points(__isl_take isl_schedule_node *b
   isl_schedule_node *node = isl_schedule_node_delete(band);
   if (along) {
     along = isl_union_pw_aff_intersect_domain(along, isl_union_set_copy(filter));
-    node = isl_schedule_node_insert_partial_schedule(node, isl_multi_union_pw_aff_from_union_pw_aff(along));
+    node = isl_schedule_node_insert_partial_schedule(
+        node, isl_multi_union_pw_aff_from_union_pw_aff(along));
     node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, isl_ast_loop_unroll);
   }
   node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
@@ -189,7 +192,7 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
       st->failed = 1;
       sj_error_set(st->err, JIT_ERR_DEVICE,
                    "the grid needs %ld blocks along %c, the device allows %u", grid, "xyz"[d],
-                   st->max_grid[d]);
+                   st -> max_grid[d]);
     }
     k->grid[d] = (unsigned)grid;
     k->block[d] = (unsigned)t;

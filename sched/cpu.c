@@ -79,8 +79,8 @@ static __isl_give isl_schedule_node *parallelize(cpu_state *st, __isl_take isl_s
   sj_buf_printf(st->explain, "; tile loop of the first spread over %d threads\n", st->nthreads);
   isl_space *space = isl_schedule_node_band_get_space(node);
   node = isl_schedule_node_band_tile(node, isl_multi_val_from_val_list(space, sizes));
-  node = isl_schedule_node_insert_mark(
-      node, isl_id_alloc(ctx, "parallel", (void *)&sj_parallel_tag));
+  node =
+      isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "parallel", (void *)&sj_parallel_tag));
   while (up--) node = isl_schedule_node_parent(node);
   return node;
 }
@@ -128,10 +128,9 @@ static __isl_give isl_schedule_node *strip_mine(cpu_state *st, __isl_take isl_sc
     if (hi - lo + 1 >= 2 * UNROLL) {
       isl_union_set *domain = isl_union_set_universe(
           isl_multi_union_pw_aff_domain(isl_schedule_node_band_get_partial_schedule(node)));
-      isl_union_pw_aff *shift =
-          isl_union_pw_aff_val_on_domain(domain, isl_val_int_from_si(isl_schedule_node_get_ctx(node), -lo));
-      node = isl_schedule_node_band_shift(
-          node, isl_multi_union_pw_aff_from_union_pw_aff(shift));
+      isl_union_pw_aff *shift = isl_union_pw_aff_val_on_domain(
+          domain, isl_val_int_from_si(isl_schedule_node_get_ctx(node), -lo));
+      node = isl_schedule_node_band_shift(node, isl_multi_union_pw_aff_from_union_pw_aff(shift));
       const long size[1] = {UNROLL};
       node = sj_tile(node, size);
       node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, isl_ast_loop_unroll);

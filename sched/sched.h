@@ -19,13 +19,13 @@
 /* What the user data of an isl_id made here is: each such struct starts with this tag.
  * Ids without user data are isl's own (loop iterators) or name arrays. */
 typedef enum sj_id_kind {
-  SJ_ID_STMT = 1,  /* a statement of the C function: sj_pstmt */
-  SJ_ID_KERNEL,    /* mark: the subtree is one GPU kernel (sj_kernel) */
-  SJ_ID_PARALLEL,  /* mark: the loop below is spread over the CPU workers */
-  SJ_ID_THREADS,   /* mark: the band below is mapped to GPU threads */
-  SJ_ID_BLOCK,     /* parameter: a block id (sj_mapped_id) */
-  SJ_ID_THREAD,    /* parameter: a thread id (sj_mapped_id) */
-  SJ_ID_SYNC       /* statement: a barrier of the GPU block (extension node) */
+  SJ_ID_STMT = 1, /* a statement of the C function: sj_pstmt */
+  SJ_ID_KERNEL,   /* mark: the subtree is one GPU kernel (sj_kernel) */
+  SJ_ID_PARALLEL, /* mark: the loop below is spread over the CPU workers */
+  SJ_ID_THREADS,  /* mark: the band below is mapped to GPU threads */
+  SJ_ID_BLOCK,    /* parameter: a block id (sj_mapped_id) */
+  SJ_ID_THREAD,   /* parameter: a thread id (sj_mapped_id) */
+  SJ_ID_SYNC      /* statement: a barrier of the GPU block (extension node) */
 } sj_id_kind;
 
 typedef struct sj_mapped_id {
@@ -130,7 +130,7 @@ typedef struct sj_plan {
   isl_schedule *schedule; /* owned */
   int nthreads;           /* CPU: threads the schedule was made for */
   int ntiles;
-  int *tile; /* malloc'd */
+  int *tile;     /* malloc'd */
   char *explain; /* malloc'd text */
   int nkernels;
 } sj_plan;

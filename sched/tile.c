@@ -30,12 +30,12 @@ static __isl_give isl_union_set *full_tiles(__isl_keep isl_schedule_node *point,
   box = isl_set_align_params(box, isl_set_get_space(tiles));
   tiles = isl_set_align_params(tiles, isl_set_get_space(box));
   points = isl_map_align_params(points, isl_set_get_space(box));
-  isl_map *missing = isl_map_subtract(isl_map_from_domain_and_range(isl_set_copy(tiles), box),
-                                      points);
+  isl_map *missing =
+      isl_map_subtract(isl_map_from_domain_and_range(isl_set_copy(tiles), box), points);
   isl_set *full = isl_set_subtract(tiles, isl_map_domain(missing));
   int dims = isl_set_dim(full, isl_dim_set);
-  isl_map *split = isl_map_move_dims(isl_map_from_domain(full), isl_dim_out, 0, isl_dim_in,
-                                     dims - n, n);
+  isl_map *split =
+      isl_map_move_dims(isl_map_from_domain(full), isl_dim_out, 0, isl_dim_in, dims - n, n);
   isl_set *isolate = isl_set_set_tuple_name(isl_map_wrap(split), "isolate");
   return isl_union_set_from_set(isolate);
 }

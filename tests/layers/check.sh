@@ -1,17 +1,13 @@
-#!/usr/bin/env bash
-# The layers of the library run one way. Usage: check.sh SOURCE_DIR [BUILD_DIR]
-#  1. No file includes a header of a layer above its own, nor of a sibling layer: base is the
-#     bottom; sched, astgen, then ptx and host (siblings), then jit at the top. The public
-#     header stenciljit.h is the vocabulary of every layer. The emulator (ptx/emu) is its own
-#     component: it may include only its own headers and base/cuda_abi.h.
-#  2. With BUILD_DIR: no two object files of the library call each other (nm).
-set -u
-src=${1:?source dir}
-build=${2:-}
-cd "$src" || exit 2
-status=0
+#!/ usr / bin / env bash
+#The layers of the library run one way.Usage : check.sh SOURCE_DIR[BUILD_DIR]
+# 1. No file includes a header of a layer above its own, nor of a sibling layer : base is the
+#bottom; sched, astgen, then ptx and host(siblings), then jit at the top.The public
+#header stenciljit.h is the vocabulary of every layer.The emulator(ptx / emu) is its own
+#component : it may include only its own headers and base / cuda_abi.h.
+# 2. With BUILD_DIR : no two object files of the library call each other(nm).
+set - u src = ${1 : ? source dir } build = ${2 : -} cd "$src" || exit 2 status = 0
 
-rank() {
+                rank() {
   case $1 in
   base) echo 0 ;; sched) echo 1 ;; astgen) echo 2 ;; ptx | host) echo 3 ;; jit) echo 4 ;;
   *) echo -1 ;;
@@ -41,7 +37,7 @@ for file in $(find base sched astgen ptx host jit -name '*.[ch]' | sort); do
 done
 
 if [ -n "$build" ]; then
-  objs=$(find "$build" -path '*/CMakeFiles/sj_*.dir/*' -name '*.o' | sort)
+  objs=$(ls "$build"/*/CMakeFiles/sj_*.dir/*.o 2>/dev/null | sort)
   [ -n "$objs" ] || { echo "no component objects under $build"; exit 1; }
   defs=$(mktemp)
   uses=$(mktemp)
@@ -49,6 +45,9 @@ if [ -n "$build" ]; then
   for o in $objs; do
     name=${o#*CMakeFiles/sj_}
     name=${name%.o}
+    # objects of sources since removed may linger in the build tree
+    src=${name%%.dir/*}/${name#*.dir/}
+    [ -f "$src" ] || continue
     nm --defined-only -g "$o" | awk -v f="$name" 'NF==3 {print $3, f}' >>"$defs"
     nm -u "$o" | awk -v f="$name" '{print $NF, f}' >>"$uses"
   done
