@@ -1,13 +1,17 @@
-#!/ usr / bin / env bash
-#The layers of the library run one way.Usage : check.sh SOURCE_DIR[BUILD_DIR]
-# 1. No file includes a header of a layer above its own, nor of a sibling layer : base is the
-#bottom; sched, astgen, then ptx and host(siblings), then jit at the top.The public
-#header stenciljit.h is the vocabulary of every layer.The emulator(ptx / emu) is its own
-#component : it may include only its own headers and base / cuda_abi.h.
-# 2. With BUILD_DIR : no two object files of the library call each other(nm).
-set - u src = ${1 : ? source dir } build = ${2 : -} cd "$src" || exit 2 status = 0
+#!/usr/bin/env bash
+# The layers of the library run one way. Usage: check.sh SOURCE_DIR [BUILD_DIR]
+#  1. No file includes a header of a layer above its own, nor of a sibling layer: base is the
+#     bottom; sched, astgen, then ptx and host (siblings), then jit at the top. The public
+#     header stenciljit.h is the vocabulary of every layer. The emulator (ptx/emu) is its own
+#     component: it may include only its own headers and base/cuda_abi.h.
+#  2. With BUILD_DIR: no two object files of the library call each other (nm).
+set -u
+src=${1:?source dir}
+build=${2:-}
+cd "$src" || exit 2
+status=0
 
-                rank() {
+rank() {
   case $1 in
   base) echo 0 ;; sched) echo 1 ;; astgen) echo 2 ;; ptx | host) echo 3 ;; jit) echo 4 ;;
   *) echo -1 ;;
