@@ -210,7 +210,8 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
   return mark_kernel(node, k);
 }
 
-static __isl_give isl_schedule_node *visit(gpu_state *st, __isl_take isl_schedule_node *node) {
+static __isl_give isl_schedule_node *visit(void *user, __isl_take isl_schedule_node *node) {
+  gpu_state *st = user;
   enum isl_schedule_node_type type = isl_schedule_node_get_type(node);
   if (type == isl_schedule_node_leaf) return single_thread(st, node);
   if (type == isl_schedule_node_band) {
@@ -244,13 +245,7 @@ static __isl_give isl_schedule_node *visit(gpu_state *st, __isl_take isl_schedul
     while (up--) node = isl_schedule_node_parent(node);
     return node;
   }
-  int n = isl_schedule_node_n_children(node);
-  for (int i = 0; i < n; i++) {
-    node = isl_schedule_node_child(node, i);
-    node = visit(st, node);
-    node = isl_schedule_node_parent(node);
-  }
-  return node;
+  return sj_each_child(node, visit, st);
 }
 
 int sj_schedule_gpu(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err) {

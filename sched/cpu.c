@@ -54,38 +54,27 @@ static __isl_give isl_schedule_node *parallelize(cpu_state *st, __isl_take isl_s
   while (q < n && parallel[p + q]) q++;
   if (q < n) node = isl_schedule_node_band_split(node, q);
 
-  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  isl_val_list *sizes = isl_val_list_alloc(ctx, q);
-  /* the partial schedule is defined on whole statement spaces; so must the shift be */
-  isl_union_set *domain = isl_union_set_universe(
-      isl_multi_union_pw_aff_domain(isl_schedule_node_band_get_partial_schedule(node)));
-  isl_union_pw_aff_list *shifts = isl_union_pw_aff_list_alloc(ctx, q);
+  long lo[16], size[16];
   sj_buf_printf(st->explain, "  parallel loops");
   for (int k = 0; k < q; k++) {
-    long lo, hi;
-    if (sj_member_range(node, k, &lo, &hi)) st->failed = 1;
-    long size = tile_size(k, q, hi - lo + 1, st->nthreads);
-    sizes = isl_val_list_add(sizes, isl_val_int_from_si(ctx, size));
-    /* tiles start at the lower bound, not at 0, so none is partial at the low end */
-    shifts = isl_union_pw_aff_list_add(
-        shifts, isl_union_pw_aff_val_on_domain(isl_union_set_copy(domain),
-                                               isl_val_int_from_si(ctx, hi >= lo ? -lo : 0)));
-    sj_plan_add_tile(st->plan, size);
-    sj_buf_printf(st->explain, " [%ld..%ld] tile %ld", lo, hi, size);
+    long hi;
+    if (sj_member_range(node, k, &lo[k], &hi)) st->failed = 1;
+    size[k] = tile_size(k, q, hi - lo[k] + 1, st->nthreads);
+    if (hi < lo[k]) lo[k] = 0;
+    sj_plan_add_tile(st->plan, size[k]);
+    sj_buf_printf(st->explain, " [%ld..%ld] tile %ld", lo[k], hi, size[k]);
   }
-  isl_union_set_free(domain);
-  node = isl_schedule_node_band_shift(node, isl_multi_union_pw_aff_from_union_pw_aff_list(
-                                                isl_schedule_node_band_get_space(node), shifts));
   sj_buf_printf(st->explain, "; tile loop of the first spread over %d threads\n", st->nthreads);
-  isl_space *space = isl_schedule_node_band_get_space(node);
-  node = isl_schedule_node_band_tile(node, isl_multi_val_from_val_list(space, sizes));
-  node =
-      isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "parallel", (void *)&sj_parallel_tag));
+  /* tiles start at the lower bound, not at 0, so none is partial at the low end */
+  node = isl_schedule_node_parent(sj_tile(sj_band_start_at(node, lo), size));
+  node = isl_schedule_node_insert_mark(
+      node, isl_id_alloc(isl_schedule_node_get_ctx(node), "parallel", (void *)&sj_parallel_tag));
   while (up--) node = isl_schedule_node_parent(node);
   return node;
 }
 
-static __isl_give isl_schedule_node *visit(cpu_state *st, __isl_take isl_schedule_node *node) {
+static __isl_give isl_schedule_node *visit(void *user, __isl_take isl_schedule_node *node) {
+  cpu_state *st = user;
   if (isl_schedule_node_get_type(node) == isl_schedule_node_band) {
     int n = isl_schedule_node_band_n_member(node), parallel[16];
     int p = first_parallel(st, node, parallel);
@@ -93,13 +82,7 @@ static __isl_give isl_schedule_node *visit(cpu_state *st, __isl_take isl_schedul
     sj_buf_printf(st->explain, "  sequential band of %d loop%s (no parallel loop)\n", n,
                   n > 1 ? "s" : "");
   }
-  int n = isl_schedule_node_n_children(node);
-  for (int i = 0; i < n; i++) {
-    node = isl_schedule_node_child(node, i);
-    node = visit(st, node);
-    node = isl_schedule_node_parent(node);
-  }
-  return node;
+  return sj_each_child(node, visit, st);
 }
 
 enum { UNROLL = 4 };
@@ -116,7 +99,8 @@ static int has_band_below(__isl_keep isl_schedule_node *node) {
 
 /* The innermost loop of every nest strip-mined by UNROLL, strips starting at its lower
  * bound, full strips unrolled. */
-static __isl_give isl_schedule_node *strip_mine(cpu_state *st, __isl_take isl_schedule_node *node) {
+static __isl_give isl_schedule_node *strip_mine(void *user, __isl_take isl_schedule_node *node) {
+  cpu_state *st = user;
   if (isl_schedule_node_get_type(node) == isl_schedule_node_band && !has_band_below(node)) {
     int n = isl_schedule_node_band_n_member(node), up = 0;
     if (n > 1) {
@@ -126,13 +110,8 @@ static __isl_give isl_schedule_node *strip_mine(cpu_state *st, __isl_take isl_sc
     long lo, hi;
     if (sj_member_range(node, 0, &lo, &hi)) st->failed = 1;
     if (hi - lo + 1 >= 2 * UNROLL) {
-      isl_union_set *domain = isl_union_set_universe(
-          isl_multi_union_pw_aff_domain(isl_schedule_node_band_get_partial_schedule(node)));
-      isl_union_pw_aff *shift = isl_union_pw_aff_val_on_domain(
-          domain, isl_val_int_from_si(isl_schedule_node_get_ctx(node), -lo));
-      node = isl_schedule_node_band_shift(node, isl_multi_union_pw_aff_from_union_pw_aff(shift));
       const long size[1] = {UNROLL};
-      node = sj_tile(node, size);
+      node = sj_tile(sj_band_start_at(node, &lo), size);
       node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, isl_ast_loop_unroll);
       node = sj_isolate_full_tiles(node, sj_tile_box(node, size));
       node = isl_schedule_node_parent(node);
@@ -140,13 +119,7 @@ static __isl_give isl_schedule_node *strip_mine(cpu_state *st, __isl_take isl_sc
     while (up--) node = isl_schedule_node_parent(node);
     return node;
   }
-  int n = isl_schedule_node_n_children(node);
-  for (int i = 0; i < n; i++) {
-    node = isl_schedule_node_child(node, i);
-    node = strip_mine(st, node);
-    node = isl_schedule_node_parent(node);
-  }
-  return node;
+  return sj_each_child(node, strip_mine, st);
 }
 
 /* Rough instance count: the sum of the statements' bounding boxes. */

@@ -138,6 +138,15 @@ typedef struct sj_plan {
 /* Records a tile size in the plan. */
 void sj_plan_add_tile(sj_plan *plan, long size);
 
+/* Shifts every member k of band by -lo[k]: its values start at 0 (tiles at the bounds). */
+__isl_give isl_schedule_node *sj_band_start_at(__isl_take isl_schedule_node *band, const long *lo);
+/* Replaces each child of node by fn(user, child), which must return the node at the
+ * child's position; returns node. */
+__isl_give isl_schedule_node *
+sj_each_child(__isl_take isl_schedule_node *node,
+              __isl_give isl_schedule_node *(*fn)(void *user, __isl_take isl_schedule_node *child),
+              void *user);
+
 /* Tiles band by size (one per member; tile loops count tiles, point loops start at 0) and
  * returns the point band. */
 __isl_give isl_schedule_node *sj_tile(__isl_take isl_schedule_node *band, const long *size);
