@@ -33,9 +33,97 @@ static const sj_kernel *mark_kernel(__isl_keep isl_ast_node *node) {
 
 typedef void (*lower_fn)(sj_lower *l, __isl_keep isl_ast_node *node);
 
+/* CPU: innermost loops run UNROLL copies per iteration and then the rest one at a time.
+ * TinyCC keeps no value in a register, so copies sharing one pointer advanced once per
+ * iteration save most of the address work; the copies are bound to iter + k * step, so
+ * their accesses differ only by constants. */
+enum { UNROLL = 4 };
+
+static isl_bool find_for(__isl_keep isl_ast_node *node, void *found) {
+  if (isl_ast_node_get_type(node) == isl_ast_node_for) *(int *)found = 1;
+  return *(int *)found ? isl_bool_false : isl_bool_true;
+}
+
+static int mentions(__isl_keep isl_ast_expr *e, __isl_keep isl_id *id) {
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
+    isl_id *other = isl_ast_expr_get_id(e);
+    isl_id_free(other);
+    return other == id;
+  }
+  if (isl_ast_expr_get_type(e) != isl_ast_expr_op) return 0;
+  int found = 0;
+  for (int i = 0; i < isl_ast_expr_op_get_n_arg(e) && !found; i++) {
+    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+    found = mentions(a, id);
+    isl_ast_expr_free(a);
+  }
+  return found;
+}
+
+/* E of a condition `iter <= E` or `iter < E` with E free of iter (*strict for <), or NULL. */
+static __isl_give isl_ast_expr *upper_bound(__isl_keep isl_ast_expr *cond, __isl_keep isl_id *iter,
+                                            int *strict) {
+  if (isl_ast_expr_get_type(cond) != isl_ast_expr_op) return NULL;
+  enum isl_ast_expr_op_type op = isl_ast_expr_op_get_type(cond);
+  if (op != isl_ast_expr_op_le && op != isl_ast_expr_op_lt) return NULL;
+  isl_ast_expr *it = isl_ast_expr_op_get_arg(cond, 0), *e = isl_ast_expr_op_get_arg(cond, 1);
+  int ok = isl_ast_expr_get_type(it) == isl_ast_expr_id && mentions(it, iter) && !mentions(e, iter);
+  isl_ast_expr_free(it);
+  *strict = op == isl_ast_expr_op_lt;
+  if (ok) return e;
+  isl_ast_expr_free(e);
+  return NULL;
+}
+
+/* The unrolled loop and its remainder, when node is an innermost loop of that form. */
+static int lower_unrolled(sj_lower *l, __isl_keep isl_ast_node *node, lower_fn body) {
+  int found = 0, strict;
+  isl_ast_node *child = isl_ast_node_for_get_body(node);
+  isl_ast_node_foreach_descendant_top_down(child, find_for, &found);
+  isl_ast_expr *it = isl_ast_node_for_get_iterator(node), *inc = isl_ast_node_for_get_inc(node);
+  isl_ast_expr *cond = isl_ast_node_for_get_cond(node);
+  isl_id *id = isl_ast_expr_get_id(it);
+  isl_ast_expr *bound = found ? NULL : upper_bound(cond, id, &strict);
+  sj_ir_val step = bound ? sj_lw_iexpr(l, inc) : sj_ir_int(SJ_IR_S64, 0);
+  if (bound && step.kind == SJ_V_INT && step.i > 0) {
+    sj_irb *b = &l->b;
+    isl_ast_expr *init = isl_ast_node_for_get_init(node);
+    sj_ir_node *wide = sj_irb_loop(b, sj_lw_iexpr(l, init), sj_ir_int(SJ_IR_S64, UNROLL * step.i));
+    isl_ast_expr_free(init);
+    sj_irb_pos pos = sj_irb_enter(b, &wide->head, 1);
+    sj_ir_val last = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, sj_ir_reg_val(b->f, wide->iter),
+                               sj_ir_int(SJ_IR_S64, (UNROLL - 1) * step.i));
+    wide->cond = sj_irb_setp(b, strict ? SJ_CMP_LT : SJ_CMP_LE, last, sj_lw_iexpr(l, bound));
+    b->cur = &wide->body;
+    for (int k = 0; k < UNROLL && !l->failed; k++) {
+      sj_lw_bind(l, id, sj_ir_reg_val(b->f, wide->iter), k * step.i);
+      body(l, child);
+      sj_lw_unbind(l);
+    }
+    sj_irb_leave(b, pos);
+    sj_ir_node *rest = sj_irb_loop(b, sj_ir_reg_val(b->f, wide->iter), step);
+    pos = sj_irb_enter(b, &rest->head, 1);
+    sj_lw_bind(l, id, sj_ir_reg_val(b->f, rest->iter), 0);
+    rest->cond = sj_lw_icond(l, cond);
+    b->cur = &rest->body;
+    body(l, child);
+    sj_lw_unbind(l);
+    sj_irb_leave(b, pos);
+    found = -1; /* done */
+  }
+  isl_ast_expr_free(bound);
+  isl_ast_expr_free(it);
+  isl_ast_expr_free(inc);
+  isl_ast_expr_free(cond);
+  isl_ast_node_free(child);
+  isl_id_free(id);
+  return found == -1;
+}
+
 /* A for node as a loop; distributed: its iterations spread over the CPU workers. */
 static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distributed, lower_fn body) {
   sj_irb *b = &l->b;
+  if (!distributed && l->unroll_innermost && lower_unrolled(l, node, body)) return;
   isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
   isl_ast_expr *init_e = isl_ast_node_for_get_init(node), *inc_e = isl_ast_node_for_get_inc(node);
   isl_ast_expr *cond_e = isl_ast_node_for_get_cond(node);
@@ -49,7 +137,7 @@ static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distribute
   }
   sj_ir_node *loop = sj_irb_loop(b, init, step);
   sj_irb_pos pos = sj_irb_enter(b, &loop->head, 1);
-  sj_lw_bind(l, id, sj_ir_reg_val(b->f, loop->iter));
+  sj_lw_bind(l, id, sj_ir_reg_val(b->f, loop->iter), 0);
   loop->cond = sj_lw_icond(l, cond_e);
   b->cur = &loop->body;
   isl_ast_node *child = isl_ast_node_for_get_body(node);
@@ -285,6 +373,7 @@ int sj_lower_cpu(const sj_model *m, __isl_keep isl_ast_node *ast, sj_ir_module *
   add_user_params(m, f);
   sj_lower l;
   start(&l, m, mod, f, err);
+  l.unroll_innermost = 1;
   if (ast) spmd(&l, ast);
   return done(&l, mod, out);
 }

@@ -14,6 +14,7 @@
 typedef struct sj_binding {
   isl_id *id; /* borrowed: the AST keeps it alive */
   sj_ir_val val;
+  long offset; /* the id's value is val + offset (copies of an unrolled loop) */
 } sj_binding;
 
 typedef struct sj_lower {
@@ -21,10 +22,11 @@ typedef struct sj_lower {
   sj_ir_module *mod;
   sj_error *err;
   int failed;
-  int contract;      /* fast math on the GPU: a * b + c may become one fma */
-  int approx_div;    /* fast math on the GPU: approximate f32 division */
-  sj_irb b;          /* the function being built */
-  sj_binding *binds; /* loop iterators in scope, innermost last */
+  int contract;         /* fast math on the GPU: a * b + c may become one fma */
+  int approx_div;       /* fast math on the GPU: approximate f32 division */
+  int unroll_innermost; /* CPU: innermost loops unrolled (see astgen/lower.c) */
+  sj_irb b;             /* the function being built */
+  sj_binding *binds;    /* loop iterators in scope, innermost last */
   int nbinds, capbinds;
   int free_ids_are_params; /* in a kernel: an unbound id is a host iterator passed in */
   isl_id **host_ids;       /* those ids, in parameter order */
@@ -40,7 +42,7 @@ sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl intege
 sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl condition */
 void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call);    /* one statement instance */
 sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id);         /* an isl id's value */
-void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val);
+void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val, long offset);
 void sj_lw_unbind(sj_lower *l);
 void sj_lw_fail(sj_lower *l, const char *what);
 

@@ -18,13 +18,13 @@ void sj_lw_fail(sj_lower *l, const char *what) {
   l->failed = 1;
 }
 
-void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val) {
+void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val, long offset) {
   if (l->nbinds == l->capbinds) {
     l->capbinds = l->capbinds ? 2 * l->capbinds : 16;
     l->binds = realloc(l->binds, (size_t)l->capbinds * sizeof *l->binds);
     if (!l->binds) abort();
   }
-  l->binds[l->nbinds++] = (sj_binding){id, val};
+  l->binds[l->nbinds++] = (sj_binding){id, val, offset};
 }
 
 void sj_lw_unbind(sj_lower *l) {
@@ -36,9 +36,16 @@ static const sj_ir_special block_special[3] = {SJ_SPECIAL_CTAID_X, SJ_SPECIAL_CT
 static const sj_ir_special thread_special[3] = {SJ_SPECIAL_TID_X, SJ_SPECIAL_TID_Y,
                                                 SJ_SPECIAL_TID_Z};
 
-sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id) {
+static const sj_binding *binding(const sj_lower *l, __isl_keep isl_id *id) {
   for (int i = l->nbinds - 1; i >= 0; i--)
-    if (l->binds[i].id == id) return l->binds[i].val;
+    if (l->binds[i].id == id) return &l->binds[i];
+  return NULL;
+}
+
+sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id) {
+  const sj_binding *bound = binding(l, id);
+  if (bound)
+    return sj_irb_op(&l->b, SJ_IR_ADD, SJ_IR_S64, bound->val, sj_ir_int(SJ_IR_S64, bound->offset));
   const sj_id_kind *tag = isl_id_get_user(id);
   if (tag && (*tag == SJ_ID_BLOCK || *tag == SJ_ID_THREAD)) {
     const sj_mapped_id *mid = (const sj_mapped_id *)tag;
@@ -205,6 +212,16 @@ static void lin_isl(sj_lower *l, lin *f, __isl_keep isl_ast_expr *e, long scale)
   if (isl_ast_expr_get_type(e) == isl_ast_expr_int) {
     f->constant += scale * int_value(e);
     return;
+  }
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
+    isl_id *id = isl_ast_expr_get_id(e);
+    const sj_binding *bound = binding(l, id);
+    isl_id_free(id);
+    if (bound) { /* an unrolled copy: the same term, another constant */
+      lin_add(f, bound->val, scale);
+      f->constant += scale * bound->offset;
+      return;
+    }
   }
   if (isl_ast_expr_get_type(e) == isl_ast_expr_op) {
     enum isl_ast_expr_op_type op = isl_ast_expr_op_get_type(e);

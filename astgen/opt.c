@@ -45,12 +45,25 @@ static void hoist_from(loop_defs *d, sj_ir_block *b, sj_ir_block *out, int *at) 
   }
 }
 
+/* The iterators of the loops in b, which their loops assign. */
+static void note_iterators(const sj_ir_block *b, char *in_loop) {
+  for (int i = 0; i < b->n; i++) {
+    const sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_LOOP) in_loop[n->iter] = 1;
+    if (n->kind == SJ_IR_INS) continue;
+    const sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+    for (int k = 0; k < 5; k++) note_iterators(blocks[k], in_loop);
+  }
+}
+
 static void loop_assignments(const sj_ir_func *f, sj_ir_node *loop, char *in_loop) {
   loop_defs d = {f, in_loop};
   in_loop[loop->iter] = 1;
-  sj_ir_foreach_ins(&loop->head, note_def, &d);
-  sj_ir_foreach_ins(&loop->body, note_def, &d);
-  sj_ir_foreach_ins(&loop->latch, note_def, &d);
+  sj_ir_block *blocks[] = {&loop->head, &loop->body, &loop->latch};
+  for (int k = 0; k < 3; k++) {
+    sj_ir_foreach_ins(blocks[k], note_def, &d);
+    note_iterators(blocks[k], in_loop);
+  }
 }
 
 /* --- strength reduction --- */
@@ -126,6 +139,8 @@ static void reduce(sj_ir_func *f, sj_ir_block *out, int *at, sj_ir_node *loop, c
     sj_ir_val start;
     if (loop->init.kind == SJ_V_INT) {
       start = sj_ir_int(SJ_IR_S64, loop->init.i * c);
+    } else if (c == 1) {
+      start = loop->init;
     } else {
       int t = sj_ir_new_reg(f, SJ_IR_S64, 0);
       sj_ir_block_insert(out, (*at)++,

@@ -354,9 +354,7 @@ static void node(cprint *p, const sj_ir_block *b, int i) {
   int inline_head = 1;
   for (int k = 0; k < n->head.n; k++)
     if (n->head.v[k]->kind != SJ_IR_INS || !foldable(p, &n->head, k)) inline_head = 0;
-  char type[64];
-  reg_type(p, n->iter, type, sizeof type);
-  sj_buf_printf(o, "%*sfor (%s r%d = ", 2 * p->indent, "", type, n->iter);
+  sj_buf_printf(o, "%*sfor (r%d = ", 2 * p->indent, "", n->iter);
   operand(p, n->init);
   sj_buf_puts(o, "; ");
   if (inline_head) {
@@ -383,11 +381,12 @@ static void block(cprint *p, const sj_ir_block *b) {
   for (int i = 0; i < b->n; i++) node(p, b, i);
 }
 
-/* Variables are declared up front: they are assigned in more than one place. */
+/* Variables are declared up front: they are assigned in more than one place (and loop
+ * iterators may be read after their loop: a remainder loop starts where another ended). */
 static void declare_vars(cprint *p) {
   for (int r = 1; r < p->f->nregs; r++) {
     const sj_ir_reg *g = &p->f->regs[r];
-    if (!g->is_var || g->is_iter) continue;
+    if (!g->is_var) continue;
     char type[64];
     reg_type(p, r, type, sizeof type);
     sj_buf_printf(&p->out, "%*s%s", 2 * p->indent, "", type);

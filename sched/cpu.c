@@ -1,9 +1,7 @@
 /* The CPU schedule: the C function's own order, with the outermost parallel loops of each
  * nest tiled and the tile loop spread over the worker threads. Tiles of the outer loop are
  * one per thread (balanced, no scheduling cost); middle members are tiled by 16 so a 3-D
- * sweep reuses its planes in cache; the innermost is left whole. Every innermost loop is
- * then strip-mined by UNROLL with full strips unrolled: TinyCC keeps no value in a
- * register, so the copies sharing one pointer advanced once per strip save most adds. */
+ * sweep reuses its planes in cache; the innermost is left whole (the lowering unrolls it). */
 #include "sched/sched.h"
 
 #include <stdlib.h>
@@ -85,43 +83,6 @@ static __isl_give isl_schedule_node *visit(void *user, __isl_take isl_schedule_n
   return sj_each_child(node, visit, st);
 }
 
-enum { UNROLL = 4 };
-
-static int has_band_below(__isl_keep isl_schedule_node *node) {
-  int n = isl_schedule_node_n_children(node), found = 0;
-  for (int i = 0; i < n && !found; i++) {
-    isl_schedule_node *c = isl_schedule_node_get_child(node, i);
-    found = isl_schedule_node_get_type(c) == isl_schedule_node_band || has_band_below(c);
-    isl_schedule_node_free(c);
-  }
-  return found;
-}
-
-/* The innermost loop of every nest strip-mined by UNROLL, strips starting at its lower
- * bound, full strips unrolled. */
-static __isl_give isl_schedule_node *strip_mine(void *user, __isl_take isl_schedule_node *node) {
-  cpu_state *st = user;
-  if (isl_schedule_node_get_type(node) == isl_schedule_node_band && !has_band_below(node)) {
-    int n = isl_schedule_node_band_n_member(node), up = 0;
-    if (n > 1) {
-      node = isl_schedule_node_child(isl_schedule_node_band_split(node, n - 1), 0);
-      up = 1;
-    }
-    long lo, hi;
-    if (sj_member_range(node, 0, &lo, &hi)) st->failed = 1;
-    if (hi - lo + 1 >= 2 * UNROLL) {
-      const long size[1] = {UNROLL};
-      node = sj_tile(sj_band_start_at(node, &lo), size);
-      node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, isl_ast_loop_unroll);
-      node = sj_isolate_full_tiles(node, sj_tile_box(node, size));
-      node = isl_schedule_node_parent(node);
-    }
-    while (up--) node = isl_schedule_node_parent(node);
-    return node;
-  }
-  return sj_each_child(node, strip_mine, st);
-}
-
 /* Rough instance count: the sum of the statements' bounding boxes. */
 static double work_estimate(sj_model *m) {
   double total = 0;
@@ -146,7 +107,6 @@ int sj_schedule_cpu(sj_model *m, int nthreads, sj_plan *plan, sj_error *err) {
   sj_buf_printf(&explain, "CPU schedule (%d thread%s):\n", nthreads, nthreads > 1 ? "s" : "");
   isl_schedule_node *root = isl_schedule_get_root(m->original);
   root = visit(&st, root);
-  root = strip_mine(&st, root);
   plan->schedule = isl_schedule_node_get_schedule(root);
   isl_schedule_node_free(root);
   plan->nthreads = nthreads;

@@ -150,14 +150,6 @@ sj_each_child(__isl_take isl_schedule_node *node,
 /* Tiles band by size (one per member; tile loops count tiles, point loops start at 0) and
  * returns the point band. */
 __isl_give isl_schedule_node *sj_tile(__isl_take isl_schedule_node *band, const long *size);
-/* The points 0 <= B < size of a tile of the point band point. */
-__isl_give isl_set *sj_tile_box(__isl_keep isl_schedule_node *point, const long *size);
-/* Isolates in the AST the tiles of the tile band above point (maybe with filters and marks
- * between) all of whose points in box (a set of the point band's values, possibly with
- * parameters such as thread ids) are instances: full tiles get code of their own, where
- * unrolled loops need no guards. Returns point. */
-__isl_give isl_schedule_node *sj_isolate_full_tiles(__isl_take isl_schedule_node *point,
-                                                    __isl_take isl_set *box);
 
 /* CPU schedule: the original order with the outermost parallel loops of every nest tiled,
  * and the tile loop marked for distribution over nthreads. */
