@@ -31,7 +31,9 @@ typedef enum jit_status {
   JIT_ERR_ARGS = 3,        /* the call does not fit the function (kinds, NULL, extents, overlap) */
   JIT_ERR_DEVICE = 4,      /* the device or its driver failed or is not available */
   JIT_ERR_NOMEM = 5,
-  JIT_ERR_INTERNAL = 6
+  JIT_ERR_INTERNAL = 6,
+  JIT_ERR_LIMIT = 7 /* a compile exceeded its budget: the message names the limit and how to
+                       raise it (jit_options.max_compile_ops, $JIT_MAX_COMPILE_OPS) */
 } jit_status;
 
 typedef enum jit_arg_kind {

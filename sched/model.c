@@ -247,6 +247,15 @@ static int build_group(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
 
 static int build_stmt(builder *b, __isl_keep isl_set *context, sj_stmt *st, built *out);
 
+/* The sequence of parts[0..n), merged as a balanced tree: isl copies both operands of a
+ * sequence, so appending parts one by one would cost quadratically in their number. */
+static __isl_give isl_schedule *sequence_of(isl_schedule **parts, int n) {
+  if (n == 0) return NULL;
+  if (n == 1) return parts[0];
+  isl_schedule *left = sequence_of(parts, n / 2);
+  return sequence(left, sequence_of(parts + n / 2, n - n / 2));
+}
+
 static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n, built *out) {
   built part = {0};
   int only = -1; /* a lone compound child keeps its pending members: perfect nesting */
@@ -255,20 +264,29 @@ static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
     if (body[i]->kind != SJ_S_BLOCK || body[i]->nbody) count++, only = i;
   if (count == 1 && (body[only]->kind == SJ_S_FOR || body[only]->kind == SJ_S_BLOCK))
     return build_stmt(b, context, body[only], out);
-  for (int i = 0; i < n;) {
+  isl_schedule **parts = calloc((size_t)n + 1, sizeof *parts);
+  int nparts = 0, rc = 0;
+  for (int i = 0; i < n && !rc;) {
     int j = i;
     while (j < n && (body[j]->kind == SJ_S_ASSIGN || body[j]->kind == SJ_S_DECL)) j++;
     memset(&part, 0, sizeof part);
     if (j > i) {
-      if (build_group(b, context, body + i, j - i, &part)) return -1;
+      rc = build_group(b, context, body + i, j - i, &part);
       i = j;
-    } else if (build_stmt(b, context, body[i++], &part)) {
-      built_clear(&part);
-      return -1;
+    } else {
+      rc = build_stmt(b, context, body[i++], &part);
     }
-    out->sched = sequence(out->sched, flush(&part));
+    if (rc)
+      built_clear(&part);
+    else if ((parts[nparts] = flush(&part)))
+      nparts++;
   }
-  return 0;
+  if (rc)
+    for (int i = 0; i < nparts; i++) isl_schedule_free(parts[i]);
+  else
+    out->sched = sequence(out->sched, sequence_of(parts, nparts));
+  free(parts);
+  return rc ? -1 : 0;
 }
 
 static int mentions_sym(const sj_expr *e, const sj_sym *sym) {
@@ -590,10 +608,21 @@ int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const cha
   return 0;
 }
 
+sj_pstmt *sj_model_stmt(const sj_model *m, __isl_keep isl_space *space) {
+  const char *name = isl_space_get_tuple_name(space, isl_dim_set);
+  char *end;
+  if (!name || name[0] != 'S') return NULL;
+  long id = strtol(name + 1, &end, 10);
+  if (*end || id < 0 || id >= m->nstmts || strcmp(m->stmts[id]->name, name)) return NULL;
+  return m->stmts[id];
+}
+
 void sj_model_free(sj_model *m) {
   if (!m) return;
   for (int i = 0; i < m->nstmts; i++) {
     isl_set_free(m->stmts[i]->domain);
+    isl_union_map_free(m->stmts[i]->reads);
+    isl_union_map_free(m->stmts[i]->writes);
     free(m->stmts[i]->iters);
     free(m->stmts[i]->body);
     free(m->stmts[i]);
@@ -611,6 +640,5 @@ void sj_model_free(sj_model *m) {
   isl_union_map_free(m->dep_flow);
   isl_union_map_free(m->dep_anti);
   isl_union_map_free(m->dep_output);
-  isl_union_map_free(m->deps);
   free(m);
 }
