@@ -70,6 +70,7 @@ static int status_exit(int st) {
   case JIT_ERR_ARGS:
     return EXIT_INPUT;
   case JIT_ERR_UNSUPPORTED:
+  case JIT_ERR_LIMIT:
     return EXIT_UNSUPPORTED;
   default:
     return EXIT_DEVICE;

@@ -67,7 +67,7 @@ static const char unusable[] =
 
 int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars, sj_error *err) {
   sj_cuda *c = k->ctx->cuda;
-  if (k->ctx->device_failed)
+  if (__atomic_load_n(&k->ctx->device_failed, __ATOMIC_ACQUIRE))
     return sj_error_set(err, JIT_ERR_DEVICE, "an earlier launch failed%s", unusable);
   const sj_func *fn = k->fn;
   int na = fn->narrays;
@@ -92,7 +92,7 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars,
     if (k->host(&run)) rc = err->status ? err->status : JIT_ERR_DEVICE;
     if (!rc) rc = sj_cuda_synchronize(c, err);
     if (rc) {
-      k->ctx->device_failed = 1;
+      __atomic_store_n(&k->ctx->device_failed, 1, __ATOMIC_RELEASE);
       size_t n = strlen(err->msg);
       snprintf(err->msg + n, sizeof err->msg - n, "%s", unusable);
     }

@@ -100,10 +100,15 @@ static char *reference_source(const char *source, const jit_kernel *k) {
 
 int jit_reference_run(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
                       int nargs) {
-  if (!ctx) return JIT_ERR_ARGS;
-  jit_kernel *k;
-  int rc = sj_kernel_for_call(ctx, source, entry, args, nargs, &k);
+  int rc = sj_check_call(ctx, source, args, nargs);
   if (rc) return rc;
+  pthread_rwlock_rdlock(&ctx->calls);
+  jit_kernel *k;
+  rc = sj_kernel_for_call(ctx, source, entry, args, nargs, &k);
+  if (rc) {
+    pthread_rwlock_unlock(&ctx->calls);
+    return rc;
+  }
   sj_error err = {0, {0}};
   char *text = reference_source(source, k);
   sj_tcc *code = sj_tcc_compile(text, "reference function", &err);
@@ -123,5 +128,6 @@ int jit_reference_run(jit_context *ctx, const char *source, const char *entry, c
   }
   sj_tcc_free(code);
   sj_kernel_release(k);
+  pthread_rwlock_unlock(&ctx->calls);
   return rc;
 }
