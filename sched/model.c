@@ -2,6 +2,7 @@
  * original schedule tree, and the check that no access leaves its array. */
 #include "sched/sched.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,6 +343,19 @@ static int check_monotone(builder *b, const sj_stmt *loop, __isl_keep isl_set *e
   return 0;
 }
 
+/* Whether dimension d of set takes a value outside int (or isl fails). */
+static int leaves_int(__isl_keep isl_set *set, int d) {
+  isl_ctx *ctx = isl_set_get_ctx(set);
+  isl_set *above = isl_set_lower_bound_val(isl_set_copy(set), isl_dim_set, d,
+                                           isl_val_int_from_si(ctx, (long)INT_MAX + 1));
+  isl_set *below = isl_set_upper_bound_val(isl_set_copy(set), isl_dim_set, d,
+                                           isl_val_int_from_si(ctx, (long)INT_MIN - 1));
+  isl_set *outside = isl_set_union(above, below);
+  isl_bool empty = isl_set_is_empty(outside);
+  isl_set_free(outside);
+  return empty != isl_bool_true;
+}
+
 static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, built *out) {
   sj_model *m = b->m;
   isl_ctx *ctx = m->ctx;
@@ -386,6 +400,12 @@ static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, bui
                              : isl_set_is_bounded(dom);
       if (bounded == isl_bool_false) {
         fail(b, JIT_ERR_UNSUPPORTED, loop->loc, "the loop over '%s' has no bound",
+             loop->iter->name);
+        dom = isl_set_free(dom);
+      } else if (leaves_int(dom, d)) {
+        fail(b, JIT_ERR_ARGS, loop->loc,
+             "the loop over '%s' leaves the range of int for these arguments (C's overflow is "
+             "undefined)",
              loop->iter->name);
         dom = isl_set_free(dom);
       }
