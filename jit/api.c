@@ -135,7 +135,13 @@ jit_context *jit_context_create(jit_device device) {
   ctx->cuda = cuda;
   ctx->info_device = (size_t)snprintf(ctx->info, sizeof ctx->info, "%.300s", info);
   pthread_mutex_init(&ctx->lock, NULL);
-  pthread_rwlock_init(&ctx->calls, NULL);
+  /* writers first, so that a stream of calls cannot hold jit_context_set_options off;
+   * no call takes the lock twice, which this kind requires */
+  pthread_rwlockattr_t attr;
+  pthread_rwlockattr_init(&attr);
+  pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+  pthread_rwlock_init(&ctx->calls, &attr);
+  pthread_rwlockattr_destroy(&attr);
   sj_cache_init(&ctx->cache);
   ctx->pool = sj_pool_new(default_threads());
   describe_threads(ctx, 0, sj_pool_size(ctx->pool));
