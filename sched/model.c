@@ -523,14 +523,21 @@ static void format_point(__isl_keep isl_point *pt, int n, char *buf, size_t size
   }
 }
 
-/* The box of a's declared extents in the space of set. */
-static __isl_give isl_set *extent_box(const sj_model *m, const sj_sym *a, __isl_keep isl_set *set) {
-  isl_set *box = isl_set_universe(isl_set_get_space(set));
+/* The points of set (elements of a) outside a's extents, as the union of set's cuts by one
+ * half-space per side of each extent. Subtracting the box instead would make isl give the
+ * existential variables of the access ranges explicit forms: far costlier, and not bounded
+ * by the compile budget, which counts simplex pivots only. */
+static __isl_give isl_set *outside_extents(const sj_model *m, const sj_sym *a,
+                                           __isl_take isl_set *set) {
+  isl_ctx *ctx = isl_set_get_ctx(set);
+  isl_set *out = isl_set_empty(isl_set_get_space(set));
   for (int k = 0; k < a->rank; k++) {
-    box = isl_set_lower_bound_si(box, isl_dim_set, k, 0);
-    box = isl_set_upper_bound_si(box, isl_dim_set, k, m->extents[a->id][k] - 1);
+    isl_val *extent = isl_val_int_from_si(ctx, m->extents[a->id][k]);
+    out = isl_set_union(out, isl_set_upper_bound_si(isl_set_copy(set), isl_dim_set, k, -1));
+    out = isl_set_union(out, isl_set_lower_bound_val(isl_set_copy(set), isl_dim_set, k, extent));
   }
-  return box;
+  isl_set_free(set);
+  return out;
 }
 
 static int report_outside(sj_model *m, const sj_access *acc, __isl_take isl_set *outside,
@@ -561,15 +568,14 @@ static int check_bounds(sj_model *m, sj_error *err) {
       all = all ? isl_set_union(all, r) : r;
     }
     if (!all) continue;
-    isl_set *outside = isl_set_subtract(all, extent_box(m, a, all));
+    isl_set *outside = outside_extents(m, a, all);
     isl_bool empty = isl_set_is_empty(outside);
     isl_set_free(outside);
     if (empty < 0) return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed in the bounds check");
     if (empty) continue;
     for (int i = 0; i < m->naccesses; i++) {
       if (m->accesses[i].ref->sym != a) continue;
-      isl_set *r = isl_map_range(isl_map_copy(m->accesses[i].rel));
-      isl_set *out = isl_set_subtract(r, extent_box(m, a, r));
+      isl_set *out = outside_extents(m, a, isl_map_range(isl_map_copy(m->accesses[i].rel)));
       if (isl_set_is_empty(out) == isl_bool_false)
         return report_outside(m, &m->accesses[i], out, err);
       isl_set_free(out);
