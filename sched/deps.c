@@ -56,9 +56,7 @@ typedef struct gather {
 
 static isl_stat gather_set(__isl_take isl_set *set, void *user) {
   gather *g = user;
-  isl_space *space = isl_set_get_space(set);
-  const sj_pstmt *s = sj_model_stmt(g->m, space);
-  isl_space_free(space);
+  const sj_pstmt *s = sj_model_stmt(g->m, set);
   if (!s || !s->reads) {
     isl_set_free(set);
     return isl_stat_ok;

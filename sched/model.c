@@ -634,8 +634,8 @@ int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const cha
   return 0;
 }
 
-sj_pstmt *sj_model_stmt(const sj_model *m, __isl_keep isl_space *space) {
-  const char *name = isl_space_get_tuple_name(space, isl_dim_set);
+sj_pstmt *sj_model_stmt(const sj_model *m, __isl_keep isl_set *set) {
+  const char *name = isl_set_get_tuple_name(set);
   char *end;
   if (!name || name[0] != 'S') return NULL;
   long id = strtol(name + 1, &end, 10);

@@ -74,8 +74,8 @@ int sj_model_dependences(sj_model *m, sj_error *err);
  * model has a map per pair of statements sharing an array, quadratic in their number, so
  * no stage builds it unless it asks for m->domain. NULL when isl fails. */
 __isl_give isl_union_map *sj_model_conflicts(const sj_model *m, __isl_keep isl_union_set *among);
-/* The statement whose instances live in space (tuple S<id>), or NULL. */
-sj_pstmt *sj_model_stmt(const sj_model *m, __isl_keep isl_space *space);
+/* The statement whose instances set holds (tuple S<id>), or NULL. */
+sj_pstmt *sj_model_stmt(const sj_model *m, __isl_keep isl_set *set);
 /* The exact flow, anti and output dependences from isl's access-info API. */
 int sj_model_exact_dependences(sj_model *m, sj_error *err);
 void sj_model_free(sj_model *m);

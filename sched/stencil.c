@@ -29,9 +29,7 @@ typedef struct nest_fill {
 
 static isl_stat nest_fill_set(__isl_take isl_set *set, void *user) {
   nest_fill *f = user;
-  isl_space *space = isl_set_get_space(set);
-  const sj_pstmt *s = sj_model_stmt(f->m, space);
-  isl_space_free(space);
+  const sj_pstmt *s = sj_model_stmt(f->m, set);
   isl_set_free(set);
   if (s) f->nest[s->id] = f->c;
   return isl_stat_ok;

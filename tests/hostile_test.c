@@ -12,22 +12,12 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "test_common.h"
 
 static const char src[] = "void scale(int n, float a[n], float b[n]) {\n"
                           "  for (int i = 0; i < n; i++)\n"
                           "    b[i] = 2.0f * a[i];\n"
                           "}\n";
-
-static int g_fail;
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);                     \
-      fprintf(stderr, __VA_ARGS__);                                                                \
-      fputc('\n', stderr);                                                                         \
-      g_fail = 1;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 /* st is JIT_ERR_ARGS and this thread's message mentions what. */
 static void expect_args(int st, const char *what, const char *call) {
@@ -325,11 +315,6 @@ static int case_sources(void) {
   return g_fail;
 }
 
-typedef struct test_case {
-  const char *name;
-  int (*fn)(void);
-} test_case;
-
 static const test_case cases[] = {
     {"null", case_null},
     {"param_names", case_param_names},
@@ -340,15 +325,6 @@ static const test_case cases[] = {
 };
 
 int main(int argc, char **argv) {
-  if (argc == 2)
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-      if (!strcmp(argv[1], cases[i].name)) {
-        int r = cases[i].fn();
-        if (!r) printf("%s: ok\n", argv[1]);
-        return r ? 1 : 0;
-      }
-  fprintf(stderr, "usage: hostile_test CASE\ncases:");
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) fprintf(stderr, " %s", cases[i].name);
-  fputc('\n', stderr);
-  return 2;
+  return run_case(cases, sizeof cases / sizeof cases[0], argc == 2 ? argv[1] : NULL,
+                  "hostile_test CASE");
 }

@@ -18,19 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KERNEL(name, ...)                                                                          \
-  static const char name##_src[] = #__VA_ARGS__;                                                   \
-  __VA_ARGS__
-
-KERNEL(
-    jac, void jacobi2d(int T, int rows, int cols, float grid[2][rows][cols]) {
-      for (int t = 0; t < T; t++)
-        for (int i = 1; i < rows - 1; i++)
-          for (int j = 1; j < cols - 1; j++)
-            grid[(t + 1) % 2][i][j] =
-                0.2f * (grid[t % 2][i][j] + grid[t % 2][i - 1][j] + grid[t % 2][i + 1][j] +
-                        grid[t % 2][i][j - 1] + grid[t % 2][i][j + 1]);
-    })
+#include "test_common.h"
 
 /* Two nests per step with a dependence between them, and a scalar at run time. */
 KERNEL(
