@@ -18,6 +18,18 @@ static jit_device device(void) {
   return d && !strcmp(d, "emu") ? JIT_DEVICE_EMU : JIT_DEVICE_CPU;
 }
 
+/* The emulator is a shared library opened by each context and closed with it; its coverage
+ * counters are registered with libFuzzer when it is first loaded, so it must stay loaded:
+ * one context is kept for the whole run. */
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc, (void)argv;
+  if (device() == JIT_DEVICE_EMU && !jit_context_create(JIT_DEVICE_EMU)) {
+    fprintf(stderr, "no emulator context: %s\n", jit_last_error());
+    abort();
+  }
+  return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *text = sj_fuzz_text(data, size);
   jit_context *ctx = jit_context_create(device());
