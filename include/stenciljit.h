@@ -118,9 +118,10 @@ typedef struct jit_options {
   int threads;             /* CPU worker threads; 0 = one per CPU of the affinity mask; more
                               than 4 per such CPU (or 256) are clamped: jit_context_info says */
   const char *source_name; /* file name used in error messages; copied */
-  /* isl operations one compile may use (5 to 15 per microsecond); a compile that needs more
-   * fails with JIT_ERR_LIMIT. 0 = $JIT_MAX_COMPILE_OPS when set, else 100000000 (about 10 s;
-   * ordinary kernels need under 1%, 1000 loop nests 25-70%). Not part of the cache key. */
+  /* isl operations (simplex pivots, typically 5 to 15 per microsecond) one compile may use;
+   * a compile that needs more fails with JIT_ERR_LIMIT. 0 = $JIT_MAX_COMPILE_OPS when set,
+   * else 100000000 (about 10 s; ordinary kernels need under 1%, 1000 loop nests 25-70%).
+   * Not part of the cache key. */
   unsigned long max_compile_ops;
 } jit_options;
 
@@ -169,7 +170,7 @@ void jit_kernel_release(jit_kernel *k);
 typedef enum jit_code_kind { JIT_CODE_C, JIT_CODE_PTX, JIT_CODE_HOST } jit_code_kind;
 const char *jit_kernel_code(const jit_kernel *k, jit_code_kind kind); /* NULL if none */
 const char *jit_kernel_schedule(const jit_kernel *k); /* the chosen schedule, explained */
-jit_device jit_kernel_device(const jit_kernel *k);
+jit_device jit_kernel_device(const jit_kernel *k);    /* JIT_DEVICE_AUTO when k is NULL */
 /* Returns the count (which may exceed max); -1 when k is NULL, or sizes with max > 0. */
 int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max);
 void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out); /* zeros if k is NULL */
