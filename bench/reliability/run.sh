@@ -36,8 +36,20 @@ trap 'rm -rf "$tmp"' EXIT
     build/bench/reliability/bench_nests --form "$form" 100 200 400 1000 2>"$tmp/nests.err"
     echo
   done
+  echo "### Before (bench/reliability/before.md)"
+  echo
+  cat bench/reliability/before.md
+  echo
   echo "## Stress: 8 threads x 4 shapes x 3 repetitions on one emulator context, $runs runs"
   echo
+  cat <<'TXT'
+Every result compared bit for bit with gcc's; each shape must compile exactly once. PTX that
+names an unknown label ($L__...), reads of registers never written, a poisoned context or
+silently wrong results for one shape are the PTX printer's non-reentrant strtok
+(ptx/print.c, issue 12 item 1, removed by the printer rewrite): a failing run here shows it.
+With sj_print_ptx serialized by a mutex (an experiment, not committed), 0 of 100 runs failed.
+
+TXT
   fails=0
   for i in $(seq "$runs"); do
     if ! build/tests/stress_test --device emu --threads 8 --shapes 4 --reps 3 >"$tmp/s.out" 2>&1; then
