@@ -83,6 +83,12 @@ void sj_arena_free(sj_arena *a) {
   free(a);
 }
 
+size_t sj_arena_bytes(const sj_arena *a) {
+  size_t n = a ? sizeof *a : 0;
+  for (const chunk *c = a ? a->head : NULL; c; c = c->next) n += HDR + c->size;
+  return n;
+}
+
 const char *sj_type_name(sj_type t) {
   static const char *names[] = {"void", "int", "long", "float", "double"};
   return (unsigned)t < sizeof names / sizeof *names ? names[t] : "?";

@@ -148,6 +148,7 @@ sj_arena *sj_arena_new(void);
 void *sj_arena_alloc(sj_arena *a, size_t size); /* zeroed; aborts on exhaustion of memory */
 char *sj_arena_strndup(sj_arena *a, const char *s, size_t n);
 void sj_arena_free(sj_arena *a);
+size_t sj_arena_bytes(const sj_arena *a); /* memory it holds, for the cache's bound */
 
 void sj_program_free(sj_program *p);
 /* The function called entry, or the only one when entry is NULL; NULL + err otherwise. */

@@ -1,6 +1,7 @@
 /* jit_bench: CPU-side measurements of stenciljit, written as Markdown.
  *
- *   jit_bench [--out FILE.md] [--size N] [--steps T] [--reps R] [--cold R] [--calls C]
+ *   jit_bench [--out FILE.md] [--kernels DIR] [--size N] [--steps T] [--reps R] [--cold R] [--calls
+ * C]
  *
  * (a) cold JIT latency, source to runnable, for jacobi-2d: a fresh context per compile,
  *     median over --cold compiles, split by stage (jit_kernel_stage_times);
@@ -11,7 +12,6 @@
  *     both results are compared bit for bit. */
 #include <stenciljit.h>
 
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,9 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 #include "base/file.h"
+#include "bench/common.h"
 
 #ifndef SJ_KERNEL_DIR
-#error "SJ_KERNEL_DIR must name tests/kernels"
+#error "SJ_KERNEL_DIR must name tests/kernels (--kernels DIR overrides it at run time)"
 #endif
 
 /* The same files, compiled by gcc -O3 (see CMakeLists.txt). */
@@ -34,22 +35,6 @@ static void jacobi2d_gcc(int T, int N, int M, void *A) {
 }
 static void heat2d_gcc(int T, int N, int M, void *A) {
   heat2d_9pt(T, N, M, A);
-}
-
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  qsort(v, (size_t)n, sizeof(double), cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 static void fill(float *p, size_t n) {
@@ -76,21 +61,6 @@ static jit_context *cpu_context(int threads) {
   return ctx;
 }
 
-/* Markdown goes to stdout and to the results file alike. */
-static FILE *g_md;
-static void md(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void md(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vprintf(fmt, ap);
-  va_end(ap);
-  if (g_md) {
-    va_start(ap, fmt);
-    vfprintf(g_md, fmt, ap);
-    va_end(ap);
-  }
-}
-
 static const char *verdict(int ok) {
   return ok ? "met" : "**missed**";
 }
@@ -115,11 +85,11 @@ static throughput measure(const char *src, ref_fn ref, int N, int T, int reps) {
   fill(init, n);
   memcpy(g, init, n * sizeof(float));
   for (int k = 0; k <= reps; k++) {
-    double t0 = now_us();
+    double t0 = bench_now_us();
     ref(T, N, N, g);
-    times[k] = (now_us() - t0) * 1e-6;
+    times[k] = (bench_now_us() - t0) * 1e-6;
   }
-  r.gcc_s = median(times + 1, reps);
+  r.gcc_s = bench_median(times + 1, reps);
 
   for (int variant = 0; variant < 2; variant++) {
     jit_context *ctx = cpu_context(variant == 0 ? 0 : 1);
@@ -130,14 +100,14 @@ static throughput measure(const char *src, ref_fn ref, int N, int T, int reps) {
     if (jit_kernel_compile(ctx, src, NULL, shape, 4, &k) != JIT_OK) die("compile", ctx);
     jit_kernel_release(k);
     for (int rep = 0; rep <= reps; rep++) {
-      double t0 = now_us();
+      double t0 = bench_now_us();
       if (jit_stencil_run(ctx, src, NULL, args, 4) != JIT_OK) die("run", ctx);
-      times[rep] = (now_us() - t0) * 1e-6;
+      times[rep] = (bench_now_us() - t0) * 1e-6;
     }
     if (variant == 0)
-      r.jit_s = median(times + 1, reps);
+      r.jit_s = bench_median(times + 1, reps);
     else
-      r.jit1_s = median(times + 1, reps);
+      r.jit1_s = bench_median(times + 1, reps);
     if (memcmp(j, g, n * sizeof(float)) != 0) r.identical = 0;
     jit_context_destroy(ctx);
   }
@@ -173,12 +143,16 @@ static void machine_info(char *model, size_t model_len, char *l3, size_t l3_len)
 }
 
 int main(int argc, char **argv) {
-  const char *out = NULL;
+  const char *out = NULL, *kernels = SJ_KERNEL_DIR;
   int N = 4096, T = 10, reps = 3, cold = 21, calls = 20000;
   for (int i = 1; i < argc; i++) {
     int *target = NULL;
     if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
       out = argv[++i];
+      continue;
+    }
+    if (strcmp(argv[i], "--kernels") == 0 && i + 1 < argc) {
+      kernels = argv[++i];
       continue;
     }
     if (strcmp(argv[i], "--size") == 0)
@@ -192,22 +166,25 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--calls") == 0)
       target = &calls;
     if (!target || i + 1 >= argc || (*target = atoi(argv[i + 1])) < 1) {
-      fprintf(stderr, "usage: jit_bench [--out FILE.md] [--size N] [--steps T] [--reps R] "
-                      "[--cold R] [--calls C]\n");
+      fprintf(stderr,
+              "usage: jit_bench [--out FILE.md] [--kernels DIR] [--size N] [--steps T] [--reps R] "
+              "[--cold R] [--calls C]\n");
       return 1;
     }
     i++;
   }
   if (N < 3) N = 3;
-  char *jac_src = sj_read_file(SJ_KERNEL_DIR "/jacobi2d_5pt.c", NULL);
-  char *heat_src = sj_read_file(SJ_KERNEL_DIR "/heat2d_9pt.c", NULL);
+  char jac_path[1024], heat_path[1024];
+  snprintf(jac_path, sizeof jac_path, "%s/jacobi2d_5pt.c", kernels);
+  snprintf(heat_path, sizeof heat_path, "%s/heat2d_9pt.c", kernels);
+  char *jac_src = sj_read_file(jac_path, NULL);
+  char *heat_src = sj_read_file(heat_path, NULL);
   if (!jac_src || !heat_src) {
-    fprintf(stderr, "jit_bench: cannot read kernels from %s\n", SJ_KERNEL_DIR);
+    fprintf(stderr, "jit_bench: cannot read kernels from %s\n", kernels);
     return 1;
   }
   if (out) {
-    g_md = fopen(out, "w");
-    if (!g_md) {
+    if (bench_md_open(out)) {
       fprintf(stderr, "jit_bench: cannot write %s\n", out);
       return 1;
     }
@@ -217,12 +194,12 @@ int main(int argc, char **argv) {
   machine_info(model, sizeof model, l3, sizeof l3);
   time_t now = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
-  md("# stenciljit CPU benchmark\n\n");
-  md("| | |\n|---|---|\n");
-  md("| date | %s |\n| CPU | %s |\n| nproc | %ld |\n| L3 cache | %s |\n", date, model,
-     sysconf(_SC_NPROCESSORS_ONLN), l3);
-  md("| stenciljit | %s |\n| reference compiler | gcc %s, -O3 -ffp-contract=off |\n\n",
-     STENCILJIT_VERSION, __VERSION__);
+  bench_md("# stenciljit CPU benchmark\n\n");
+  bench_md("| | |\n|---|---|\n");
+  bench_md("| date | %s |\n| CPU | %s |\n| nproc | %ld |\n| L3 cache | %s |\n", date, model,
+        sysconf(_SC_NPROCESSORS_ONLN), l3);
+  bench_md("| stenciljit | %s |\n| reference compiler | gcc %s, -O3 -ffp-contract=off |\n\n",
+        STENCILJIT_VERSION, __VERSION__);
 
   /* (a) cold JIT latency */
   jit_stage_times *st = calloc((size_t)cold, sizeof *st);
@@ -232,22 +209,22 @@ int main(int argc, char **argv) {
   if (!st || !wall || !create || !col) return 1;
   jit_arg shape[] = {JIT_INT(T), JIT_INT(N), JIT_INT(N), JIT_PTR(NULL)};
   for (int r = 0; r < cold; r++) {
-    double t0 = now_us();
+    double t0 = bench_now_us();
     jit_context *ctx = cpu_context(0);
-    double t1 = now_us();
+    double t1 = bench_now_us();
     jit_kernel *k = NULL;
     if (jit_kernel_compile(ctx, jac_src, NULL, shape, 4, &k) != JIT_OK) die("cold compile", ctx);
-    wall[r] = now_us() - t1;
+    wall[r] = bench_now_us() - t1;
     create[r] = t1 - t0;
     jit_kernel_stage_times(k, &st[r]);
     jit_kernel_release(k);
     jit_context_destroy(ctx);
   }
-  md("## (a) Cold JIT latency: jacobi-2d (%dx%d, T=%d), source to runnable\n\n", N, N, T);
-  md("Fresh context per compile; median of %d compiles; stage times from "
-     "`jit_kernel_stage_times`.\n\n",
-     cold);
-  md("| stage | median (ms) |\n|---|---:|\n");
+  bench_md("## (a) Cold JIT latency: jacobi-2d (%dx%d, T=%d), source to runnable\n\n", N, N, T);
+  bench_md("Fresh context per compile; median of %d compiles; stage times from "
+        "`jit_kernel_stage_times`.\n\n",
+        cold);
+  bench_md("| stage | median (ms) |\n|---|---:|\n");
   static const char *names[] = {"parse", "model", "dependences", "schedule",
                                 "ast",   "print", "compile",     "total (library)"};
   for (int s = 0; s < 8; s++) {
@@ -255,12 +232,12 @@ int main(int argc, char **argv) {
       const double *f = &st[r].parse;
       col[r] = f[s];
     }
-    md("| %s | %.3f |\n", names[s], median(col, cold) / 1e3);
+    bench_md("| %s | %.3f |\n", names[s], bench_median(col, cold) / 1e3);
   }
-  double cold_ms = median(wall, cold) / 1e3;
-  md("| jit_kernel_compile, wall clock | %.3f |\n", cold_ms);
-  md("| jit_context_create (not included) | %.3f |\n\n", median(create, cold) / 1e3);
-  md("Target: cold JIT < 20 ms: %s.\n\n", verdict(cold_ms < 20.0));
+  double cold_ms = bench_median(wall, cold) / 1e3;
+  bench_md("| jit_kernel_compile, wall clock | %.3f |\n", cold_ms);
+  bench_md("| jit_context_create (not included) | %.3f |\n\n", bench_median(create, cold) / 1e3);
+  bench_md("Target: cold JIT < 20 ms: %s.\n\n", verdict(cold_ms < 20.0));
 
   /* (b) warm cache-hit cost */
   {
@@ -275,37 +252,37 @@ int main(int argc, char **argv) {
     if (jit_kernel_compile(ctx, jac_src, NULL, args, 4, &k) != JIT_OK) die("compile", ctx);
     jit_stats s0, s1;
     jit_context_stats(ctx, &s0);
-    double t0 = now_us();
+    double t0 = bench_now_us();
     for (int c = 0; c < calls; c++)
       if (jit_stencil_run(ctx, jac_src, NULL, args, 4) != JIT_OK) die("cached run", ctx);
-    double hit = (now_us() - t0) / calls;
+    double hit = (bench_now_us() - t0) / calls;
     jit_context_stats(ctx, &s1);
-    t0 = now_us();
+    t0 = bench_now_us();
     for (int c = 0; c < calls; c++)
       if (jit_kernel_run(k, args, 4) != JIT_OK) die("kernel run", ctx);
-    double direct = (now_us() - t0) / calls;
+    double direct = (bench_now_us() - t0) / calls;
     jit_kernel_release(k);
     jit_context_destroy(ctx);
     free(a);
-    md("## (b) Warm cache hit: jacobi-2d, T=0, %dx%d, %d calls\n\n", n, n, calls);
-    md("| call | µs per call |\n|---|---:|\n");
-    md("| jit_stencil_run (cache hit) | %.3f |\n", hit);
-    md("| jit_kernel_run of the same empty kernel | %.3f |\n", direct);
-    md("| difference: cache lookup and call overhead | %.3f |\n\n", hit - direct);
-    md("Compiles during the timed calls: %lu (must be 0). Target: cache hit < 5 µs: %s.\n\n",
-       s1.compiles - s0.compiles, verdict(hit < 5.0 && s1.compiles == s0.compiles));
+    bench_md("## (b) Warm cache hit: jacobi-2d, T=0, %dx%d, %d calls\n\n", n, n, calls);
+    bench_md("| call | µs per call |\n|---|---:|\n");
+    bench_md("| jit_stencil_run (cache hit) | %.3f |\n", hit);
+    bench_md("| jit_kernel_run of the same empty kernel | %.3f |\n", direct);
+    bench_md("| difference: cache lookup and call overhead | %.3f |\n\n", hit - direct);
+    bench_md("Compiles during the timed calls: %lu (must be 0). Target: cache hit < 5 µs: %s.\n\n",
+          s1.compiles - s0.compiles, verdict(hit < 5.0 && s1.compiles == s0.compiles));
   }
 
   /* (c) throughput */
   double updates = (double)T * (N - 2) * (N - 2);
-  md("## (c) CPU throughput vs gcc -O3: %dx%d floats x 2 buffers (%.0f MiB), T=%d\n\n", N, N,
-     2.0 * N * N * 4 / 1048576.0, T);
-  md("Median of %d runs after one warm-up; updates = T x (N-2)^2 = %.3g per run.\n\n", reps,
-     updates);
-  md("| kernel | gcc -O3 (1 thread) | stenciljit (%ld threads) | ratio | stenciljit (1 thread) "
-     "| ratio | bit-identical |\n",
-     sysconf(_SC_NPROCESSORS_ONLN));
-  md("|---|---:|---:|---:|---:|---:|---|\n");
+  bench_md("## (c) CPU throughput vs gcc -O3: %dx%d floats x 2 buffers (%.0f MiB), T=%d\n\n", N, N,
+        2.0 * N * N * 4 / 1048576.0, T);
+  bench_md("Median of %d runs after one warm-up; updates = T x (N-2)^2 = %.3g per run.\n\n", reps,
+        updates);
+  bench_md("| kernel | gcc -O3 (1 thread) | stenciljit (%ld threads) | ratio | stenciljit (1 thread) "
+        "| ratio | bit-identical |\n",
+        sysconf(_SC_NPROCESSORS_ONLN));
+  bench_md("|---|---:|---:|---:|---:|---:|---|\n");
   struct {
     const char *name, *src;
     ref_fn fn;
@@ -320,12 +297,12 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 2; i++) {
     throughput r = measure(ks[i].src, ks[i].fn, N, T, reps);
     double g = updates / r.gcc_s, j = updates / r.jit_s, j1 = updates / r.jit1_s;
-    md("| %s | %.3g upd/s | %.3g upd/s | %.2fx | %.3g upd/s | %.2fx | %s |\n", ks[i].name, g, j,
-       j / g, j1, j1 / g, r.identical ? "yes" : "**no**");
+    bench_md("| %s | %.3g upd/s | %.3g upd/s | %.2fx | %.3g upd/s | %.2fx | %s |\n", ks[i].name, g, j,
+          j / g, j1, j1 / g, r.identical ? "yes" : "**no**");
     all_ok &= j / g >= 0.5;
   }
-  md("\nTarget: stenciljit >= 0.5x gcc -O3 on every kernel: %s.\n", verdict(all_ok));
-  if (g_md) fclose(g_md);
+  bench_md("\nTarget: stenciljit >= 0.5x gcc -O3 on every kernel: %s.\n", verdict(all_ok));
+  bench_md_close();
   free(st);
   free(wall);
   free(create);

@@ -6,6 +6,7 @@
  *    for bit; 2. runs a large one from a "hot spots" initial condition and reports the
  *    device, sizes, time and updates per second; 3. writes the final field as a PNG with a
  *    heat colour map (default heat2d.png). */
+#define _POSIX_C_SOURCE 199309L /* clock_gettime: POSIX, not C99 */
 #include <stenciljit.h>
 
 #include <stdint.h>

@@ -1,8 +1,9 @@
 /* The CUDA driver API through dlopen: the real libcuda.so.1 or the project's emulator,
- * which exports the same symbols. cuda.h is deliberately not included so the library
- * builds on machines without the toolkit; the few types and constants used are declared
- * here with cuda.h's ABI and values. */
+ * which exports the same symbols. cuda.h is deliberately not included so the library builds
+ * on machines without the toolkit: the entry points, types and constants come from
+ * base/cuda_abi.h, which has cuda.h's ABI and values. */
 #include "host/cuda.h"
+#include "host/locate.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -11,93 +12,66 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/cuda_abi.h"
 #include "stenciljit.h"
-
-/* --- the subset of cuda.h we use --- */
-typedef int CUresult;
-typedef int CUdevice;
-typedef unsigned long long CUdeviceptr;
-typedef struct CUctx_st *CUcontext;
-typedef struct CUmod_st *CUmodule;
-typedef struct CUfunc_st *CUfunction;
-typedef struct CUstream_st *CUstream;
-typedef int CUjit_option; /* enums are int-sized in the driver's ABI */
-
-enum {
-  CU_SUCCESS = 0,
-  CU_JIT_INFO_LOG_BUFFER = 3,
-  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
-  CU_JIT_ERROR_LOG_BUFFER = 5,
-  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
-  CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
-  CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1,
-};
 
 #define SJ_CUDA_LOG_SIZE 16384
 
-/* Entry points, by the symbol names cuda.h's macros resolve to. */
+/* The entry points used, by the symbol names cuda.h's macros resolve to: X(symbol, fallback,
+ * optional). fallback: what older drivers export instead; optional: the layer works without. */
+#define CU_USED(X)                                                                                 \
+  X(cuInit, NULL, 0)                                                                               \
+  X(cuDriverGetVersion, NULL, 0)                                                                   \
+  X(cuDeviceGetCount, NULL, 0)                                                                     \
+  X(cuDeviceGet, NULL, 0)                                                                          \
+  X(cuDeviceGetAttribute, NULL, 0)                                                                 \
+  X(cuDeviceGetName, NULL, 0)                                                                      \
+  X(cuDeviceTotalMem_v2, NULL, 0)                                                                  \
+  X(cuDevicePrimaryCtxRetain, NULL, 0)                                                             \
+  X(cuDevicePrimaryCtxRelease_v2, "cuDevicePrimaryCtxRelease", 0)                                  \
+  X(cuCtxSetCurrent, NULL, 0)                                                                      \
+  X(cuCtxSynchronize, NULL, 0)                                                                     \
+  X(cuModuleLoadDataEx, NULL, 0)                                                                   \
+  /* Only for binary images of linked modules (sj_cuda_link). */                                   \
+  X(cuLinkCreate_v2, NULL, 1)                                                                      \
+  X(cuLinkAddData_v2, NULL, 1)                                                                     \
+  X(cuLinkComplete, NULL, 1)                                                                       \
+  X(cuLinkDestroy, NULL, 1)                                                                        \
+  X(cuModuleUnload, NULL, 0)                                                                       \
+  X(cuModuleGetFunction, NULL, 0)                                                                  \
+  /* Only sharpens the launch check (per-kernel thread and shared limits). */                      \
+  X(cuFuncGetAttribute, NULL, 1)                                                                   \
+  X(cuMemAlloc_v2, NULL, 0)                                                                        \
+  X(cuMemFree_v2, NULL, 0)                                                                         \
+  X(cuMemcpyHtoD_v2, NULL, 0)                                                                      \
+  X(cuMemcpyDtoH_v2, NULL, 0)                                                                      \
+  X(cuLaunchKernel, NULL, 0)                                                                       \
+  X(cuEventCreate, NULL, 0)                                                                        \
+  X(cuEventRecord, NULL, 0)                                                                        \
+  X(cuEventSynchronize, NULL, 0)                                                                   \
+  X(cuEventElapsedTime_v2, "cuEventElapsedTime", 0)                                                \
+  X(cuEventDestroy_v2, NULL, 0)                                                                    \
+  X(cuGetErrorName, NULL, 0)                                                                       \
+  X(cuGetErrorString, NULL, 0)                                                                     \
+  X(emuGetLastErrorMessage, NULL, 1) /* only in the emulator */
+
 typedef struct cu_api {
-  CUresult (*Init)(unsigned);
-  CUresult (*DriverGetVersion)(int *);
-  CUresult (*DeviceGetCount)(int *);
-  CUresult (*DeviceGet)(CUdevice *, int);
-  CUresult (*DeviceGetAttribute)(int *, int, CUdevice);
-  CUresult (*DeviceGetName)(char *, int, CUdevice);
-  CUresult (*DeviceTotalMem)(size_t *, CUdevice);
-  CUresult (*PrimaryCtxRetain)(CUcontext *, CUdevice);
-  CUresult (*PrimaryCtxRelease)(CUdevice);
-  CUresult (*CtxSetCurrent)(CUcontext);
-  CUresult (*CtxSynchronize)(void);
-  CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned, CUjit_option *, void **);
-  CUresult (*ModuleUnload)(CUmodule);
-  CUresult (*ModuleGetFunction)(CUfunction *, CUmodule, const char *);
-  CUresult (*FuncGetAttribute)(int *, int, CUfunction);
-  CUresult (*MemAlloc)(CUdeviceptr *, size_t);
-  CUresult (*MemFree)(CUdeviceptr);
-  CUresult (*MemcpyHtoD)(CUdeviceptr, const void *, size_t);
-  CUresult (*MemcpyDtoH)(void *, CUdeviceptr, size_t);
-  CUresult (*LaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                           unsigned, CUstream, void **, void **);
-  CUresult (*GetErrorName)(CUresult, const char **);
-  CUresult (*GetErrorString)(CUresult, const char **);
-  const char *(*EmuLastError)(void); /* only in the emulator */
+#define CU_FIELD(symbol, fallback, optional) sj_cu_pfn_##symbol symbol;
+  CU_USED(CU_FIELD)
+#undef CU_FIELD
 } cu_api;
 
 typedef struct cu_sym {
-  const char *name, *fallback; /* fallback: older drivers export only the plain name */
+  const char *name, *fallback;
   size_t offset;
   int optional;
 } cu_sym;
 
-#define SYM(field, name, fallback, optional)                                                       \
-  { name, fallback, offsetof(cu_api, field), optional }
 static const cu_sym cu_syms[] = {
-    SYM(Init, "cuInit", NULL, 0),
-    SYM(DriverGetVersion, "cuDriverGetVersion", NULL, 0),
-    SYM(DeviceGetCount, "cuDeviceGetCount", NULL, 0),
-    SYM(DeviceGet, "cuDeviceGet", NULL, 0),
-    SYM(DeviceGetAttribute, "cuDeviceGetAttribute", NULL, 0),
-    SYM(DeviceGetName, "cuDeviceGetName", NULL, 0),
-    SYM(DeviceTotalMem, "cuDeviceTotalMem_v2", NULL, 0),
-    SYM(PrimaryCtxRetain, "cuDevicePrimaryCtxRetain", NULL, 0),
-    SYM(PrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease", 0),
-    SYM(CtxSetCurrent, "cuCtxSetCurrent", NULL, 0),
-    SYM(CtxSynchronize, "cuCtxSynchronize", NULL, 0),
-    SYM(ModuleLoadDataEx, "cuModuleLoadDataEx", NULL, 0),
-    SYM(ModuleUnload, "cuModuleUnload", NULL, 0),
-    SYM(ModuleGetFunction, "cuModuleGetFunction", NULL, 0),
-    /* Only sharpens the launch check (per-kernel thread and shared limits). */
-    SYM(FuncGetAttribute, "cuFuncGetAttribute", NULL, 1),
-    SYM(MemAlloc, "cuMemAlloc_v2", NULL, 0),
-    SYM(MemFree, "cuMemFree_v2", NULL, 0),
-    SYM(MemcpyHtoD, "cuMemcpyHtoD_v2", NULL, 0),
-    SYM(MemcpyDtoH, "cuMemcpyDtoH_v2", NULL, 0),
-    SYM(LaunchKernel, "cuLaunchKernel", NULL, 0),
-    SYM(GetErrorName, "cuGetErrorName", NULL, 0),
-    SYM(GetErrorString, "cuGetErrorString", NULL, 0),
-    SYM(EmuLastError, "emuGetLastErrorMessage", NULL, 1),
+#define CU_SYM(symbol, fallback, optional) {#symbol, fallback, offsetof(cu_api, symbol), optional},
+    CU_USED(CU_SYM)
+#undef CU_SYM
 };
-#undef SYM
 
 struct sj_cuda {
   void *lib;
@@ -105,6 +79,7 @@ struct sj_cuda {
   CUdevice dev;
   CUcontext ctx; /* the primary context, retained */
   sj_cuda_props props;
+  int lost; /* a sticky error came back: the context is unusable */
   /* Serializes module loads: they share the log buffers below. The emulator's last error
    * message is kept per thread, so launches need no lock. */
   pthread_mutex_t mu;
@@ -116,30 +91,62 @@ struct sj_cuda {
 /* The emulator's message of the last failure, copied now: the next driver call (even
  * cuGetErrorName) may overwrite it. */
 static void emu_message(sj_cuda *c, char *buf, size_t len) {
-  const char *m = c->cu.EmuLastError ? c->cu.EmuLastError() : NULL;
+  const char *m = c->cu.emuGetLastErrorMessage ? c->cu.emuGetLastErrorMessage() : NULL;
   snprintf(buf, len, "%s", m ? m : "");
+}
+
+/* Results after which CUDA refuses every call on the context until it is destroyed. */
+static int sticky(CUresult r) {
+  switch (r) {
+  case CUDA_ERROR_ILLEGAL_ADDRESS:
+  case CUDA_ERROR_LAUNCH_TIMEOUT:
+  case CUDA_ERROR_ASSERT:
+  case CUDA_ERROR_HARDWARE_STACK_ERROR:
+  case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+  case CUDA_ERROR_MISALIGNED_ADDRESS:
+  case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+  case CUDA_ERROR_INVALID_PC:
+  case CUDA_ERROR_LAUNCH_FAILED:
+    return 1;
+  default:
+    return 0;
+  }
 }
 
 /* "call failed: CUDA_ERROR_X (text)" followed by detail when non-empty. */
 static int cu_fail(sj_cuda *c, sj_error *err, const char *call, CUresult r, const char *detail) {
   const char *name = NULL, *text = NULL;
-  if (c->cu.GetErrorName(r, &name) != CU_SUCCESS || !name) name = NULL;
-  if (c->cu.GetErrorString(r, &text) != CU_SUCCESS || !text) text = NULL;
+  if (sticky(r)) __atomic_store_n(&c->lost, 1, __ATOMIC_RELAXED);
+  if (c->cu.cuGetErrorName(r, &name) != CUDA_SUCCESS || !name) name = NULL;
+  if (c->cu.cuGetErrorString(r, &text) != CUDA_SUCCESS || !text) text = NULL;
   const char *sep = detail && *detail ? ": " : "", *d = detail ? detail : "";
   if (name)
     return sj_error_set(err, JIT_ERR_DEVICE, "%s failed: %s (%s)%s%s", call, name,
                         text ? text : "no description", sep, d);
   /* The toolkit's stub libcuda knows no names; say what it is, it is a common mistake. */
-  const char *stub =
-      r == 34 ? " (CUDA_ERROR_STUB_LIBRARY: the toolkit's stub libcuda, not a driver)" : "";
-  return sj_error_set(err, JIT_ERR_DEVICE, "%s failed: CUresult %d%s%s%s", call, r, stub, sep, d);
+  const char *stub = r == CUDA_ERROR_STUB_LIBRARY
+                         ? " (CUDA_ERROR_STUB_LIBRARY: the toolkit's stub libcuda, not a driver)"
+                         : "";
+  return sj_error_set(err, JIT_ERR_DEVICE, "%s failed: CUresult %d%s%s%s", call, (int)r, stub, sep,
+                      d);
+}
+
+/* cu_fail with the emulator's own message (what failed, where) as the detail. */
+static int cu_fail_emu(sj_cuda *c, sj_error *err, const char *call, CUresult r) {
+  char detail[sizeof err->msg];
+  emu_message(c, detail, sizeof detail);
+  return cu_fail(c, err, call, r, detail);
+}
+
+int sj_cuda_lost(const sj_cuda *c) {
+  return __atomic_load_n(&c->lost, __ATOMIC_RELAXED);
 }
 
 /* Makes the context current on this thread: callers may come from any thread, and the
  * call costs next to nothing when it is current already. */
 static int make_current(sj_cuda *c, sj_error *err) {
-  CUresult r = c->cu.CtxSetCurrent(c->ctx);
-  return r == CU_SUCCESS ? 0 : cu_fail(c, err, "cuCtxSetCurrent", r, NULL);
+  CUresult r = c->cu.cuCtxSetCurrent(c->ctx);
+  return r == CUDA_SUCCESS ? 0 : cu_fail_emu(c, err, "cuCtxSetCurrent", r);
 }
 
 /* --- open --- */
@@ -158,38 +165,38 @@ static int resolve(sj_cuda *c, const char *path, sj_error *err) {
   return 0;
 }
 
-static int attr(sj_cuda *c, int *out, int which, const char *name, sj_error *err) {
-  CUresult r = c->cu.DeviceGetAttribute(out, which, c->dev);
-  if (r == CU_SUCCESS) return 0;
-  char call[128];
-  snprintf(call, sizeof call, "cuDeviceGetAttribute(%s)", name);
-  return cu_fail(c, err, call, r, NULL);
-}
-
 static int read_attrs(sj_cuda *c, sj_error *err) {
   sj_cuda_props *p = &c->props;
-  struct {
-    int *out, which;
+#define ATTR(field, name)                                                                          \
+  { field, CU_DEVICE_ATTRIBUTE_##name, #name }
+  const struct {
+    int *out;
+    CUdevice_attribute which;
     const char *name;
   } a[] = {
-      /* CU_DEVICE_ATTRIBUTE_* values from cuda.h */
-      {&p->cc_major, 75, "COMPUTE_CAPABILITY_MAJOR"},
-      {&p->cc_minor, 76, "COMPUTE_CAPABILITY_MINOR"},
-      {&p->multiprocessors, 16, "MULTIPROCESSOR_COUNT"},
-      {&p->max_threads_per_block, 1, "MAX_THREADS_PER_BLOCK"},
-      {&p->max_block[0], 2, "MAX_BLOCK_DIM_X"},
-      {&p->max_block[1], 3, "MAX_BLOCK_DIM_Y"},
-      {&p->max_block[2], 4, "MAX_BLOCK_DIM_Z"},
-      {&p->max_grid[0], 5, "MAX_GRID_DIM_X"},
-      {&p->max_grid[1], 6, "MAX_GRID_DIM_Y"},
-      {&p->max_grid[2], 7, "MAX_GRID_DIM_Z"},
-      {&p->shared_per_block, 8, "MAX_SHARED_MEMORY_PER_BLOCK"},
-      {&p->shared_per_block_optin, 97, "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"},
-      {&p->regs_per_block, 12, "MAX_REGISTERS_PER_BLOCK"},
-      {&p->warp_size, 10, "WARP_SIZE"},
+      ATTR(&p->cc_major, COMPUTE_CAPABILITY_MAJOR),
+      ATTR(&p->cc_minor, COMPUTE_CAPABILITY_MINOR),
+      ATTR(&p->multiprocessors, MULTIPROCESSOR_COUNT),
+      ATTR(&p->max_threads_per_block, MAX_THREADS_PER_BLOCK),
+      ATTR(&p->max_block[0], MAX_BLOCK_DIM_X),
+      ATTR(&p->max_block[1], MAX_BLOCK_DIM_Y),
+      ATTR(&p->max_block[2], MAX_BLOCK_DIM_Z),
+      ATTR(&p->max_grid[0], MAX_GRID_DIM_X),
+      ATTR(&p->max_grid[1], MAX_GRID_DIM_Y),
+      ATTR(&p->max_grid[2], MAX_GRID_DIM_Z),
+      ATTR(&p->shared_per_block, MAX_SHARED_MEMORY_PER_BLOCK),
+      ATTR(&p->shared_per_block_optin, MAX_SHARED_MEMORY_PER_BLOCK_OPTIN),
+      ATTR(&p->regs_per_block, MAX_REGISTERS_PER_BLOCK),
+      ATTR(&p->warp_size, WARP_SIZE),
   };
-  for (size_t i = 0; i < sizeof a / sizeof *a; i++)
-    if (attr(c, a[i].out, a[i].which, a[i].name, err)) return err->status;
+#undef ATTR
+  for (size_t i = 0; i < sizeof a / sizeof *a; i++) {
+    CUresult r = c->cu.cuDeviceGetAttribute(a[i].out, a[i].which, c->dev);
+    if (r == CUDA_SUCCESS) continue;
+    char call[128];
+    snprintf(call, sizeof call, "cuDeviceGetAttribute(%s)", a[i].name);
+    return cu_fail_emu(c, err, call, r);
+  }
   return 0;
 }
 
@@ -235,22 +242,22 @@ static int choose_ptx(sj_cuda *c, sj_error *err) {
 static int init_device(sj_cuda *c, sj_error *err) {
   CUresult r;
   int n = 0;
-  if ((r = c->cu.Init(0)) != CU_SUCCESS) return cu_fail(c, err, "cuInit", r, NULL);
-  if ((r = c->cu.DriverGetVersion(&c->props.driver_version)) != CU_SUCCESS)
-    return cu_fail(c, err, "cuDriverGetVersion", r, NULL);
-  if ((r = c->cu.DeviceGetCount(&n)) != CU_SUCCESS)
-    return cu_fail(c, err, "cuDeviceGetCount", r, NULL);
+  if ((r = c->cu.cuInit(0)) != CUDA_SUCCESS) return cu_fail_emu(c, err, "cuInit", r);
+  if ((r = c->cu.cuDriverGetVersion(&c->props.driver_version)) != CUDA_SUCCESS)
+    return cu_fail_emu(c, err, "cuDriverGetVersion", r);
+  if ((r = c->cu.cuDeviceGetCount(&n)) != CUDA_SUCCESS)
+    return cu_fail_emu(c, err, "cuDeviceGetCount", r);
   if (n < 1) return sj_error_set(err, JIT_ERR_DEVICE, "no CUDA device: the driver reports 0");
-  if ((r = c->cu.DeviceGet(&c->dev, 0)) != CU_SUCCESS)
-    return cu_fail(c, err, "cuDeviceGet", r, NULL);
-  if ((r = c->cu.DeviceGetName(c->props.name, sizeof c->props.name - 1, c->dev)) != CU_SUCCESS)
-    return cu_fail(c, err, "cuDeviceGetName", r, NULL);
-  if ((r = c->cu.DeviceTotalMem(&c->props.total_mem, c->dev)) != CU_SUCCESS)
-    return cu_fail(c, err, "cuDeviceTotalMem_v2", r, NULL);
+  if ((r = c->cu.cuDeviceGet(&c->dev, 0)) != CUDA_SUCCESS)
+    return cu_fail_emu(c, err, "cuDeviceGet", r);
+  r = c->cu.cuDeviceGetName(c->props.name, sizeof c->props.name - 1, c->dev);
+  if (r != CUDA_SUCCESS) return cu_fail_emu(c, err, "cuDeviceGetName", r);
+  if ((r = c->cu.cuDeviceTotalMem_v2(&c->props.total_mem, c->dev)) != CUDA_SUCCESS)
+    return cu_fail_emu(c, err, "cuDeviceTotalMem_v2", r);
   if (read_attrs(c, err) || choose_ptx(c, err)) return err->status;
-  if ((r = c->cu.PrimaryCtxRetain(&c->ctx, c->dev)) != CU_SUCCESS) {
+  if ((r = c->cu.cuDevicePrimaryCtxRetain(&c->ctx, c->dev)) != CUDA_SUCCESS) {
     c->ctx = NULL;
-    return cu_fail(c, err, "cuDevicePrimaryCtxRetain", r, NULL);
+    return cu_fail_emu(c, err, "cuDevicePrimaryCtxRetain", r);
   }
   return make_current(c, err);
 }
@@ -281,7 +288,7 @@ int sj_cuda_open(const char *library, sj_cuda **out, sj_error *err) {
 
 void sj_cuda_close(sj_cuda *c) {
   if (!c) return;
-  if (c->ctx) c->cu.PrimaryCtxRelease(c->dev);
+  if (c->ctx) c->cu.cuDevicePrimaryCtxRelease_v2(c->dev);
   if (c->lib) dlclose(c->lib);
   pthread_mutex_destroy(&c->mu);
   free(c);
@@ -291,12 +298,23 @@ const sj_cuda_props *sj_cuda_get_props(const sj_cuda *c) {
   return &c->props;
 }
 
-/* The environment's choice, else the build tree's library while it exists (tests, a
- * library used from its build), else the installed one. Never NULL: that would make
+/* The environment's choice, else the emulator beside this code (the library's own directory,
+ * or ../lib from a program in bin/: an install or bundle, wherever it was moved), else the
+ * build tree's while it exists (tests), else the installed one. Never NULL: that would make
  * sj_cuda_open load the real driver. */
+static char emu_beside[4096];
+static void find_emu_beside(void) {
+  static const char *const rel[] = {"libstenciljit_cudaemu.so", "../lib/libstenciljit_cudaemu.so",
+                                    NULL};
+  sj_locate_beside(rel, emu_beside, sizeof emu_beside);
+}
+
 const char *sj_cuda_emulator_path(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
   const char *env = getenv("JIT_EMU_LIBRARY");
   if (env && *env) return env;
+  pthread_once(&once, find_emu_beside);
+  if (emu_beside[0]) return emu_beside;
 #ifdef SJ_EMU_LIBRARY
   if (access(SJ_EMU_LIBRARY, R_OK) == 0) return SJ_EMU_LIBRARY;
 #endif
@@ -318,50 +336,107 @@ static void trimmed(char *buf, size_t len, const char *s) {
   buf[n] = 0;
 }
 
-static CUresult load_locked(sj_cuda *c, const char *ptx, CUmodule *m, char *log, size_t len) {
-  CUjit_option opt[4] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-                         CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
-  void *val[4] = {c->errlog, (void *)(uintptr_t)sizeof c->errlog, c->infolog,
-                  (void *)(uintptr_t)sizeof c->infolog};
+/* The error and info log options over the layer's buffers (emptied), for a load or a link. */
+static void log_options(sj_cuda *c, CUjit_option opt[4], void *val[4]) {
+  opt[0] = CU_JIT_ERROR_LOG_BUFFER, val[0] = c->errlog;
+  opt[1] = CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, val[1] = (void *)(uintptr_t)sizeof c->errlog;
+  opt[2] = CU_JIT_INFO_LOG_BUFFER, val[2] = c->infolog;
+  opt[3] = CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, val[3] = (void *)(uintptr_t)sizeof c->infolog;
   c->errlog[0] = c->infolog[0] = 0;
-  CUresult r = c->cu.ModuleLoadDataEx(m, ptx, 4, opt, val);
-  if (r == CU_SUCCESS) return r;
+}
+
+/* What the logs say about a failure, else the emulator's message. */
+static void failure_log(sj_cuda *c, char *log, size_t len) {
   /* The sizes come back as the bytes written; never trust the text to be terminated. */
   c->errlog[sizeof c->errlog - 1] = c->infolog[sizeof c->infolog - 1] = 0;
   trimmed(log, len, c->errlog[0] ? c->errlog : c->infolog);
   if (!log[0]) emu_message(c, log, len);
+}
+
+static CUresult load_locked(sj_cuda *c, const void *image, CUmodule *m, char *log, size_t len) {
+  CUjit_option opt[4];
+  void *val[4];
+  log_options(c, opt, val);
+  CUresult r = c->cu.cuModuleLoadDataEx(m, image, 4, opt, val);
+  if (r != CUDA_SUCCESS) failure_log(c, log, len);
   return r;
 }
 
-int sj_cuda_load(sj_cuda *c, const char *ptx, sj_cuda_module **out, sj_error *err) {
+int sj_cuda_load(sj_cuda *c, const void *ptx, sj_cuda_module **out, sj_error *err) {
   CUmodule m = NULL;
   char log[sizeof err->msg];
   *out = NULL;
   if (make_current(c, err)) return err->status;
   pthread_mutex_lock(&c->mu);
   CUresult r = load_locked(c, ptx, &m, log, sizeof log);
-  if (r != CU_SUCCESS) cu_fail(c, err, "cuModuleLoadDataEx", r, log);
+  if (r != CUDA_SUCCESS) cu_fail(c, err, "cuModuleLoadDataEx", r, log);
   pthread_mutex_unlock(&c->mu);
-  if (r != CU_SUCCESS) return err->status;
+  if (r != CUDA_SUCCESS) return err->status;
   *out = (sj_cuda_module *)m; /* the handle itself: nothing else to keep per module */
   return JIT_OK;
+}
+
+/* Create, add the PTX, complete; the call that failed, or NULL. */
+static const char *link_locked(sj_cuda *c, CUlinkState st, const char *ptx, void **out, size_t *n,
+                               CUresult *r) {
+  if ((*r = c->cu.cuLinkAddData_v2(st, CU_JIT_INPUT_PTX, (void *)ptx, strlen(ptx) + 1, "stenciljit",
+                                   0, NULL, NULL)) != CUDA_SUCCESS)
+    return "cuLinkAddData_v2";
+  if ((*r = c->cu.cuLinkComplete(st, out, n)) != CUDA_SUCCESS) return "cuLinkComplete";
+  return NULL;
+}
+
+int sj_cuda_can_link(const sj_cuda *c) {
+  return !c->cu.emuGetLastErrorMessage && c->cu.cuLinkCreate_v2 && c->cu.cuLinkAddData_v2 && c->cu.cuLinkComplete &&
+         c->cu.cuLinkDestroy;
+}
+
+int sj_cuda_link(sj_cuda *c, const char *ptx, void **image, size_t *size, sj_error *err) {
+  *image = NULL;
+  *size = 0;
+  if (!c->cu.cuLinkCreate_v2 || !c->cu.cuLinkAddData_v2 || !c->cu.cuLinkComplete ||
+      !c->cu.cuLinkDestroy)
+    return sj_error_set(err, JIT_ERR_DEVICE, "the CUDA driver library cannot link (no cuLink*)");
+  if (make_current(c, err)) return err->status;
+  pthread_mutex_lock(&c->mu);
+  CUjit_option opt[4];
+  void *val[4], *out = NULL;
+  size_t n = 0;
+  CUlinkState st = NULL;
+  log_options(c, opt, val);
+  CUresult r = c->cu.cuLinkCreate_v2(4, opt, val, &st);
+  const char *failed = r ? "cuLinkCreate_v2" : link_locked(c, st, ptx, &out, &n, &r);
+  if (!failed && !(*image = malloc(n))) {
+    sj_error_set(err, JIT_ERR_NOMEM, "out of memory for a linked image of %zu bytes", n);
+    failed = "";
+  } else if (!failed) {
+    memcpy(*image, out, n);
+    *size = n;
+  } else {
+    char log[sizeof err->msg];
+    failure_log(c, log, sizeof log);
+    cu_fail(c, err, failed, r, log);
+  }
+  if (st) c->cu.cuLinkDestroy(st);
+  pthread_mutex_unlock(&c->mu);
+  return failed ? err->status : JIT_OK;
 }
 
 void *sj_cuda_function(sj_cuda *c, sj_cuda_module *m, const char *name, sj_error *err) {
   CUfunction f = NULL;
   if (make_current(c, err)) return NULL;
-  CUresult r = c->cu.ModuleGetFunction(&f, (CUmodule)m, name);
-  if (r == CU_SUCCESS) return f;
+  CUresult r = c->cu.cuModuleGetFunction(&f, (CUmodule)m, name);
+  if (r == CUDA_SUCCESS) return f;
   char call[320];
   snprintf(call, sizeof call, "cuModuleGetFunction(\"%.256s\")", name);
-  cu_fail(c, err, call, r, NULL);
+  cu_fail_emu(c, err, call, r);
   return NULL;
 }
 
 void sj_cuda_unload(sj_cuda *c, sj_cuda_module *m) {
   if (!m) return;
-  c->cu.CtxSetCurrent(c->ctx);
-  c->cu.ModuleUnload((CUmodule)m);
+  c->cu.cuCtxSetCurrent(c->ctx);
+  c->cu.cuModuleUnload((CUmodule)m);
 }
 
 /* --- memory --- */
@@ -370,32 +445,34 @@ int sj_cuda_alloc(sj_cuda *c, size_t bytes, sj_devptr *out, sj_error *err) {
   CUdeviceptr p = 0;
   *out = 0;
   if (make_current(c, err)) return err->status;
-  CUresult r = c->cu.MemAlloc(&p, bytes);
-  if (r != CU_SUCCESS) {
-    char what[64];
-    snprintf(what, sizeof what, "%zu bytes requested", bytes);
+  CUresult r = c->cu.cuMemAlloc_v2(&p, bytes);
+  if (r != CUDA_SUCCESS) {
+    char emu[512], what[600];
+    emu_message(c, emu, sizeof emu);
+    snprintf(what, sizeof what, "%zu bytes requested%s%s", bytes, emu[0] ? "; " : "", emu);
     return cu_fail(c, err, "cuMemAlloc_v2", r, what);
   }
   *out = p;
   return JIT_OK;
 }
 
-void sj_cuda_free(sj_cuda *c, sj_devptr p) {
-  if (!p) return;
-  c->cu.CtxSetCurrent(c->ctx);
-  c->cu.MemFree(p);
+int sj_cuda_free(sj_cuda *c, sj_devptr p, sj_error *err) {
+  if (!p) return JIT_OK;
+  if (make_current(c, err)) return err->status;
+  CUresult r = c->cu.cuMemFree_v2(p);
+  return r == CUDA_SUCCESS ? JIT_OK : cu_fail_emu(c, err, "cuMemFree_v2", r);
 }
 
 int sj_cuda_to_device(sj_cuda *c, sj_devptr dst, const void *src, size_t bytes, sj_error *err) {
   if (make_current(c, err)) return err->status;
-  CUresult r = c->cu.MemcpyHtoD(dst, src, bytes);
-  return r == CU_SUCCESS ? JIT_OK : cu_fail(c, err, "cuMemcpyHtoD_v2", r, NULL);
+  CUresult r = c->cu.cuMemcpyHtoD_v2(dst, src, bytes);
+  return r == CUDA_SUCCESS ? JIT_OK : cu_fail_emu(c, err, "cuMemcpyHtoD_v2", r);
 }
 
 int sj_cuda_to_host(sj_cuda *c, void *dst, sj_devptr src, size_t bytes, sj_error *err) {
   if (make_current(c, err)) return err->status;
-  CUresult r = c->cu.MemcpyDtoH(dst, src, bytes);
-  return r == CU_SUCCESS ? JIT_OK : cu_fail(c, err, "cuMemcpyDtoH_v2", r, NULL);
+  CUresult r = c->cu.cuMemcpyDtoH_v2(dst, src, bytes);
+  return r == CUDA_SUCCESS ? JIT_OK : cu_fail_emu(c, err, "cuMemcpyDtoH_v2", r);
 }
 
 /* --- launch --- */
@@ -421,12 +498,13 @@ static int check_launch(sj_cuda *c, CUfunction f, const unsigned grid[3], const 
     return err->status;
   unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
   int fmax = p->max_threads_per_block, fshared = 0;
-  if (c->cu.FuncGetAttribute) {
+  if (c->cu.cuFuncGetAttribute) {
     int v;
-    if (c->cu.FuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) == CU_SUCCESS &&
+    if (c->cu.cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) == CUDA_SUCCESS &&
         v > 0 && v < fmax)
       fmax = v;
-    if (c->cu.FuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) == CU_SUCCESS && v > 0)
+    if (c->cu.cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) == CUDA_SUCCESS &&
+        v > 0)
       fshared = v;
   }
   if (threads > (unsigned long long)p->max_threads_per_block)
@@ -448,30 +526,71 @@ static int check_launch(sj_cuda *c, CUfunction f, const unsigned grid[3], const 
   return 0;
 }
 
-static int launch(sj_cuda *c, CUfunction f, const unsigned g[3], const unsigned b[3],
-                  unsigned shared, void **params, sj_error *err) {
-  /* NULL stream: launches are ordered with the copies around them. */
-  CUresult r =
-      c->cu.LaunchKernel(f, g[0], g[1], g[2], b[0], b[1], b[2], shared, NULL, params, NULL);
-  if (r == CU_SUCCESS) return JIT_OK;
-  char detail[sizeof err->msg];
-  emu_message(c, detail, sizeof detail);
-  return cu_fail(c, err, "cuLaunchKernel", r, detail);
-}
-
 int sj_cuda_launch(sj_cuda *c, void *function, const unsigned grid[3], const unsigned block[3],
                    unsigned shared_bytes, void **params, sj_error *err) {
   CUfunction f = function;
   if (make_current(c, err) || check_launch(c, f, grid, block, shared_bytes, err))
     return err->status;
-  return launch(c, f, grid, block, shared_bytes, params, err);
+  /* NULL stream: launches are ordered with the copies around them. */
+  CUresult r = c->cu.cuLaunchKernel(f, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                    shared_bytes, NULL, params, NULL);
+  return r == CUDA_SUCCESS ? JIT_OK : cu_fail_emu(c, err, "cuLaunchKernel", r);
 }
 
 int sj_cuda_synchronize(sj_cuda *c, sj_error *err) {
   if (make_current(c, err)) return err->status;
-  CUresult r = c->cu.CtxSynchronize();
-  if (r == CU_SUCCESS) return JIT_OK;
-  char detail[sizeof err->msg];
-  emu_message(c, detail, sizeof detail);
-  return cu_fail(c, err, "cuCtxSynchronize", r, detail);
+  CUresult r = c->cu.cuCtxSynchronize();
+  return r == CUDA_SUCCESS ? JIT_OK : cu_fail_emu(c, err, "cuCtxSynchronize", r);
+}
+
+/* --- events --- */
+
+int sj_cuda_event_create(sj_cuda *c, sj_cuda_event **out, sj_error *err) {
+  CUevent e = NULL;
+  *out = NULL;
+  if (make_current(c, err)) return err->status;
+  CUresult r = c->cu.cuEventCreate(&e, CU_EVENT_DEFAULT);
+  if (r != CUDA_SUCCESS) return cu_fail_emu(c, err, "cuEventCreate", r);
+  *out = (sj_cuda_event *)e;
+  return JIT_OK;
+}
+
+int sj_cuda_event_record(sj_cuda *c, sj_cuda_event *e, sj_error *err) {
+  if (make_current(c, err)) return err->status;
+  CUresult r = c->cu.cuEventRecord((CUevent)e, NULL);
+  return r == CUDA_SUCCESS ? JIT_OK : cu_fail_emu(c, err, "cuEventRecord", r);
+}
+
+int sj_cuda_event_elapsed(sj_cuda *c, sj_cuda_event *start, sj_cuda_event *end, float *ms,
+                          sj_error *err) {
+  *ms = 0;
+  if (make_current(c, err)) return err->status;
+  CUresult r = c->cu.cuEventSynchronize((CUevent)end);
+  if (r != CUDA_SUCCESS) return cu_fail_emu(c, err, "cuEventSynchronize", r);
+  r = c->cu.cuEventElapsedTime_v2(ms, (CUevent)start, (CUevent)end);
+  return r == CUDA_SUCCESS ? JIT_OK : cu_fail_emu(c, err, "cuEventElapsedTime", r);
+}
+
+void sj_cuda_event_destroy(sj_cuda *c, sj_cuda_event *e) {
+  if (!e) return;
+  c->cu.cuCtxSetCurrent(c->ctx);
+  c->cu.cuEventDestroy_v2((CUevent)e);
+}
+
+int sj_cuda_timer_start(sj_cuda *c, sj_cuda_timer *t, sj_error *err) {
+  t->start = t->end = NULL;
+  if (sj_cuda_event_create(c, &t->start, err) || sj_cuda_event_create(c, &t->end, err))
+    return err->status;
+  return sj_cuda_event_record(c, t->start, err);
+}
+
+int sj_cuda_timer_stop(sj_cuda *c, sj_cuda_timer *t, float *ms, sj_error *err) {
+  if (sj_cuda_event_record(c, t->end, err)) return err->status;
+  return sj_cuda_event_elapsed(c, t->start, t->end, ms, err);
+}
+
+void sj_cuda_timer_free(sj_cuda *c, sj_cuda_timer *t) {
+  if (t->start) sj_cuda_event_destroy(c, t->start);
+  if (t->end) sj_cuda_event_destroy(c, t->end);
+  t->start = t->end = NULL;
 }

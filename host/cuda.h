@@ -37,14 +37,22 @@ const sj_cuda_props *sj_cuda_get_props(const sj_cuda *c);
 /* The path of the project's emulator library (set at build time). */
 const char *sj_cuda_emulator_path(void);
 
-/* cuModuleLoadDataEx with error and info logs; the error log text is in err on failure. */
-int sj_cuda_load(sj_cuda *c, const char *ptx, sj_cuda_module **out, sj_error *err);
+/* cuModuleLoadDataEx with error and info logs; the error log text is in err on failure. ptx:
+ * PTX text, or an image sj_cuda_link made. */
+int sj_cuda_load(sj_cuda *c, const void *ptx, sj_cuda_module **out, sj_error *err);
+/* The driver's binary image of ptx (cuLink*: a cubin on a GPU, the PTX text itself on the
+ * emulator), to keep and load later without compiling again; *image malloc'd, *size bytes. */
+int sj_cuda_link(sj_cuda *c, const char *ptx, void **image, size_t *size, sj_error *err);
+/* Whether the driver makes binary images worth keeping (cuLink*): a real one does; the
+ * emulator's would be its PTX again. */
+int sj_cuda_can_link(const sj_cuda *c);
 /* The kernel called name, or NULL with err filled. */
 void *sj_cuda_function(sj_cuda *c, sj_cuda_module *m, const char *name, sj_error *err);
 void sj_cuda_unload(sj_cuda *c, sj_cuda_module *m);
 
 int sj_cuda_alloc(sj_cuda *c, size_t bytes, sj_devptr *out, sj_error *err);
-void sj_cuda_free(sj_cuda *c, sj_devptr p);
+/* cuMemFree; a failure is an error like any other (the memory is released with the context). */
+int sj_cuda_free(sj_cuda *c, sj_devptr p, sj_error *err);
 int sj_cuda_to_device(sj_cuda *c, sj_devptr dst, const void *src, size_t bytes, sj_error *err);
 int sj_cuda_to_host(sj_cuda *c, void *dst, sj_devptr src, size_t bytes, sj_error *err);
 /* cuLaunchKernel with kernelParams; checks grid, block and shared memory against the
@@ -52,5 +60,30 @@ int sj_cuda_to_host(sj_cuda *c, void *dst, sj_devptr src, size_t bytes, sj_error
 int sj_cuda_launch(sj_cuda *c, void *function, const unsigned grid[3], const unsigned block[3],
                    unsigned shared_bytes, void **params, sj_error *err);
 int sj_cuda_synchronize(sj_cuda *c, sj_error *err);
+/* Did a call fail with a sticky error (a failed launch, an illegal address...)? CUDA then
+ * refuses every later call on the context: it is lost until it is destroyed. */
+int sj_cuda_lost(const sj_cuda *c);
+
+/* Timing from CUDA events on the NULL stream: record one before and one after the work; elapsed
+ * waits for the end event. On the emulator, where every call completes before it returns, the
+ * time is the emulator's wall-clock time on the host, not a GPU time. */
+typedef struct sj_cuda_event sj_cuda_event;
+int sj_cuda_event_create(sj_cuda *c, sj_cuda_event **out, sj_error *err);
+int sj_cuda_event_record(sj_cuda *c, sj_cuda_event *e, sj_error *err);
+int sj_cuda_event_elapsed(sj_cuda *c, sj_cuda_event *start, sj_cuda_event *end, float *ms,
+                          sj_error *err);
+void sj_cuda_event_destroy(sj_cuda *c, sj_cuda_event *e);
+
+/* A pair of those events around some work: the device time it took (on the
+ * emulator, which runs launches synchronously, its wall time). */
+typedef struct sj_cuda_timer {
+  sj_cuda_event *start, *end;
+} sj_cuda_timer;
+/* Creates the events and records the start. sj_cuda_timer_free releases them, whatever
+ * happened. */
+int sj_cuda_timer_start(sj_cuda *c, sj_cuda_timer *t, sj_error *err);
+/* Records the end, waits for it and gives the milliseconds since the start. */
+int sj_cuda_timer_stop(sj_cuda *c, sj_cuda_timer *t, float *ms, sj_error *err);
+void sj_cuda_timer_free(sj_cuda *c, sj_cuda_timer *t);
 
 #endif

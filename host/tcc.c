@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host/locate.h"
 #include "stenciljit.h"
 
 struct sj_tcc {
@@ -41,6 +42,24 @@ static void add_symbols(TCCState *s) {
   tcc_add_symbol(s, "__sj_launch", (const void *)sj_gpu_launch);
 }
 
+/* TinyCC's runtime (libtcc1.a and its include/): $JIT_TCC_DIR, else beside this code (tcc/ in
+ * the library's directory, or ../lib/tcc from a program in bin/: a bundle, wherever it was
+ * moved), else the directory found at build time. */
+static char runtime_beside[4096];
+static void find_runtime_beside(void) {
+  static const char *const rel[] = {"tcc/libtcc1.a", "../lib/tcc/libtcc1.a", NULL};
+  if (sj_locate_beside(rel, runtime_beside, sizeof runtime_beside) == 0)
+    *strrchr(runtime_beside, '/') = 0;
+}
+
+static const char *runtime_dir(void) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  const char *env = getenv("JIT_TCC_DIR");
+  if (env && *env) return env;
+  pthread_once(&once, find_runtime_beside);
+  return runtime_beside[0] ? runtime_beside : SJ_TCC_RUNTIME_DIR;
+}
+
 sj_tcc *sj_tcc_compile(const char *source, const char *what, sj_error *err) {
   diag d = {{0}};
   pthread_mutex_lock(&tcc_lock);
@@ -50,11 +69,27 @@ sj_tcc *sj_tcc_compile(const char *source, const char *what, sj_error *err) {
     sj_error_set(err, JIT_ERR_NOMEM, "TinyCC could not start");
     return NULL;
   }
-  tcc_set_lib_path(s, SJ_TCC_RUNTIME_DIR);
+  const char *dir = runtime_dir();
+  char runtime[4200], include[4200];
+  snprintf(runtime, sizeof runtime, "%s/libtcc1.a", dir);
+  snprintf(include, sizeof include, "%s/include", dir);
+  tcc_set_lib_path(s, dir);
+  /* Nothing but the runtime directory: no system headers, no libc.so linker script (both
+   * come with libc6-dev, absent where nothing is installed). The few libc functions code
+   * may call resolve against this process when the code is relocated. */
+  tcc_set_options(s, "-nostdinc -nostdlib");
   tcc_set_error_func(s, &d, on_error);
   tcc_set_output_type(s, TCC_OUTPUT_MEMORY);
+  tcc_add_sysinclude_path(s, include);
   add_symbols(s);
   int rc = tcc_compile_string(s, source);
+  /* After the code: an archive contributes only the members that resolve what is undefined. */
+  if (rc == 0 && tcc_add_file(s, runtime) < 0) {
+    snprintf(d.text, sizeof d.text,
+             "cannot read its runtime %.600s (JIT_TCC_DIR names the directory of libtcc1.a)",
+             runtime);
+    rc = -1;
+  }
   if (rc == 0) rc = tcc_relocate(s, TCC_RELOCATE_AUTO);
   pthread_mutex_unlock(&tcc_lock);
   if (rc < 0) {

@@ -65,6 +65,13 @@ typedef enum jit_arg_kind {
   JIT_ARG_DOUBLE,
   JIT_ARG_PTR
 } jit_arg_kind;
+/* Kinds only arguments have (a parameter's kind is one of the above): an array with its size in
+ * bytes, JIT_BUF(p, bytes), and a jit_buffer on the context's device, JIT_BUFFER(b). Not
+ * enumerators, so that switches over the kinds of parameters stay complete. */
+#define JIT_ARG_BUF ((jit_arg_kind)(JIT_ARG_PTR + 1))
+#define JIT_ARG_BUFFER ((jit_arg_kind)(JIT_ARG_PTR + 2))
+
+typedef struct jit_buffer jit_buffer;
 
 typedef struct jit_arg {
   jit_arg_kind kind;
@@ -73,7 +80,12 @@ typedef struct jit_arg {
     long l;
     float f;
     double d;
-    void *p;
+    void *p; /* also the pointer of JIT_ARG_BUF: buf.p is at the same place */
+    struct {
+      void *p;
+      size_t bytes;
+    } buf;
+    jit_buffer *buffer;
   } v;
 } jit_arg;
 
@@ -108,9 +120,29 @@ static inline jit_arg JIT_PTR(void *p) {
   a.v.p = p;
   return a;
 }
+/* A host array that holds bytes bytes: a call refuses it with JIT_ERR_ARGS, naming the
+ * parameter and both sizes, when the declaration needs more. Prefer it to JIT_PTR. */
+static inline jit_arg JIT_BUF(void *p, size_t bytes) {
+  jit_arg a;
+  a.kind = JIT_ARG_BUF;
+  a.v.buf.p = p;
+  a.v.buf.bytes = bytes;
+  return a;
+}
+/* A device-resident array (see jit_buffer_create): the call copies nothing between the host
+ * and the device. Checked against the declaration's size like JIT_BUF. */
+static inline jit_arg JIT_BUFFER(jit_buffer *b) {
+  jit_arg a;
+  a.kind = JIT_ARG_BUFFER;
+  a.v.buffer = b;
+  return a;
+}
 
 typedef struct jit_context jit_context;
 typedef struct jit_kernel jit_kernel;
+
+/* The in-memory kernel cache's default bound (jit_options.cache_bytes). */
+#define JIT_CACHE_BYTES_DEFAULT ((size_t)64 << 20)
 
 /* Compilation options; part of the cache key. Zero-initialize, then set fields. */
 typedef struct jit_options {
@@ -118,6 +150,10 @@ typedef struct jit_options {
   int threads;             /* CPU worker threads; 0 = one per CPU of the affinity mask; more
                               than 4 per such CPU (or 256) are clamped: jit_context_info says */
   const char *source_name; /* file name used in error messages; copied */
+  /* Bound of the context's in-memory kernel cache, in bytes of estimated footprint; the
+   * least recently used kernels are dropped beyond it, from the next compile on.
+   * 0 = JIT_CACHE_BYTES_DEFAULT. Not part of the cache key. */
+  size_t cache_bytes;
   /* isl operations (simplex pivots, typically 5 to 15 per microsecond) one compile may use;
    * a compile that needs more fails with JIT_ERR_LIMIT. 0 = $JIT_MAX_COMPILE_OPS when set,
    * else 100000000 (about 10 s; ordinary kernels need under 1%, 1000 loop nests 25-70%).
@@ -130,12 +166,21 @@ typedef struct jit_stats {
   unsigned long compiles;   /* kernels built (cache misses) */
   unsigned long cache_hits; /* calls served by a cached kernel */
   unsigned long runs;       /* kernel executions */
+  /* the caches */
+  unsigned long evictions;   /* kernels dropped from the in-memory cache by its bound */
+  size_t cache_bytes;        /* estimated memory of the kernels the in-memory cache holds */
+  size_t cache_kernels;      /* kernels it holds */
+  unsigned long disk_hits;   /* compiled artifacts (PTX, cubins) read from the on-disk cache */
+  unsigned long disk_writes; /* and written to it */
 } jit_stats;
 
 /* Time spent in each compile stage of one kernel, in microseconds. */
 typedef struct jit_stage_times {
   double parse, model, dependences, schedule, ast, print, compile, total;
 } jit_stage_times;
+
+/* The version of the library that runs, e.g. "0.1.0" (STENCILJIT_VERSION is the header's). */
+const char *jit_version(void);
 
 /* --- contexts --- */
 jit_context *jit_context_create(jit_device device); /* NULL on failure: see jit_last_error() */
@@ -149,6 +194,9 @@ jit_device jit_context_device(const jit_context *ctx); /* JIT_DEVICE_AUTO when c
 /* Options for the calls that follow (opts NULL: all defaults); a jit_status. */
 int jit_context_set_options(jit_context *ctx, const jit_options *opts);
 int jit_context_stats(const jit_context *ctx, jit_stats *out); /* a jit_status */
+/* Drops every kernel of the context's in-memory cache (kernels callers still hold stay
+ * valid until released); the on-disk cache is left as it is (`stenciljit cache clear`). */
+int jit_context_clear_cache(jit_context *ctx);
 
 /* --- one call: compile (or find in the cache) and run --- */
 /* entry NULL means the only function of the source. Returns a jit_status. */
@@ -174,6 +222,15 @@ jit_device jit_kernel_device(const jit_kernel *k);    /* JIT_DEVICE_AUTO when k 
 /* Returns the count (which may exceed max); -1 when k is NULL, or sizes with max > 0. */
 int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max);
 void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out); /* zeros if k is NULL */
+/* Device time of the kernel's last successful run in milliseconds, from CUDA events recorded
+ * around its whole host loop: every launch, no host<->device copy or allocation. On
+ * JIT_DEVICE_EMU it is the emulator's wall time, not a GPU time. Negative when nothing was
+ * measured (the CPU device, no run yet, a driver without events). With concurrent runs of one
+ * kernel, the run that finished last. */
+double jit_kernel_last_device_time(const jit_kernel *k);
+/* The statement instances (element updates) one run executes for the kernel's shape, for
+ * throughput reports; counted when asked (milliseconds). -1 if unknown. */
+long long jit_kernel_updates(const jit_kernel *k);
 
 /* Parameters of the kernel's function: what a tool needs to build arguments. */
 typedef struct jit_param_info {
@@ -186,12 +243,39 @@ typedef struct jit_param_info {
 } jit_param_info;
 int jit_kernel_param_count(const jit_kernel *k);                    /* -1 when k is NULL */
 const jit_param_info *jit_kernel_param(const jit_kernel *k, int i); /* NULL out of range */
+/* Array parameter i's extents for the kernel's integer arguments, outermost first (at most
+ * max written). Returns the rank, 0 for a scalar, -1 for a bad index. */
+int jit_kernel_param_shape(const jit_kernel *k, int i, long *extents, int max);
 
 /* Parses only: the parameter list of the entry function (elems is 0). Returns a jit_status;
  * on success *count (count may be NULL) is the number of parameters written (at most max).
  * The names stay valid until the context is destroyed, whatever calls follow. */
 int jit_function_params(jit_context *ctx, const char *source, const char *entry,
                         jit_param_info *out, int max, int *count);
+
+/* --- device-resident arrays ---
+ * Memory on the context's device (host memory on JIT_DEVICE_CPU), passed to kernels with
+ * JIT_BUFFER(b): a run with buffers copies nothing between the host and the device, so a time
+ * loop called in chunks moves its data once each way, with the explicit upload and download.
+ * A buffer can be passed to the kernels of any context on the same device (CUDA and the
+ * emulator share device 0's primary context) and must be destroyed before the context that
+ * created it. A call that fails before its launch leaves buffers untouched; a failed launch
+ * leaves the device context unusable and the contents of the buffers it wrote undefined.
+ * NULL on failure: jit_context_error(ctx) says why. The contents start undefined. */
+jit_buffer *jit_buffer_create(jit_context *ctx, size_t bytes);
+/* Wraps memory that another library allocated on the same device without copying: a CUDA
+ * device pointer (CUdeviceptr) of device 0's primary context on JIT_DEVICE_CUDA and
+ * JIT_DEVICE_EMU, host memory on JIT_DEVICE_CPU. jit_buffer_destroy does not free it. */
+jit_buffer *jit_buffer_wrap(jit_context *ctx, unsigned long long address, size_t bytes);
+void jit_buffer_destroy(jit_buffer *b);
+size_t jit_buffer_size(const jit_buffer *b);
+/* The buffer's address: host memory on the CPU device, else the CUdeviceptr. */
+unsigned long long jit_buffer_address(const jit_buffer *b);
+/* Copies bytes bytes (at most jit_buffer_size) from host memory to the start of the buffer,
+ * or from its start to host memory. Returns a jit_status; the message is in
+ * jit_context_error of the buffer's context. */
+int jit_buffer_upload(jit_buffer *b, const void *src, size_t bytes);
+int jit_buffer_download(jit_buffer *b, void *dst, size_t bytes);
 
 #ifdef __cplusplus
 }

@@ -262,8 +262,9 @@ static void run_thread(void *arg, int tid, int nth, void *bar) {
   j->k->entry(j->arrays, j->scalars, tid, nth, bar);
 }
 
-/* A run of a validated kernel; the caller holds the calls lock for reading. */
-static int run_kernel(jit_kernel *k, const jit_arg *args, int nargs) {
+/* A call whose arrays are plain pointers; caller is the caller's own argument array when
+ * some of them are jit_buffers (NULL otherwise). */
+static int run_plain(jit_kernel *k, const jit_arg *args, int nargs, const jit_arg *caller) {
   int rc = validate(k, args, nargs);
   if (rc) return rc;
   void *arrays[k->narrays + 1];
@@ -277,7 +278,9 @@ static int run_kernel(jit_kernel *k, const jit_arg *args, int nargs) {
       scalars[s++] = args[i].kind == JIT_ARG_FLOAT ? args[i].v.f : args[i].v.d;
   if (k->device != JIT_DEVICE_CPU) {
     sj_error err = {0, {0}};
-    rc = sj_gpu_run_kernel(k, arrays, scalars, &err);
+    sj_devptr resident[k->narrays + 1];
+    if (caller) sj_call_args_resident(k, caller, resident);
+    rc = sj_gpu_run_kernel(k, arrays, caller ? resident : NULL, scalars, &err);
     if (rc) {
       sj_context_fail(k->ctx, &err);
       return rc;
@@ -292,6 +295,25 @@ static int run_kernel(jit_kernel *k, const jit_arg *args, int nargs) {
   k->ctx->stats.runs++;
   pthread_mutex_unlock(&k->ctx->lock);
   return 0;
+}
+
+/* The call with checked and device-resident arrays as plain pointers (see jit/buffer.c). */
+static int plain_args(jit_context *ctx, const jit_arg *args, int nargs, sj_call_args *call) {
+  sj_error err = {0, {0}};
+  int rc = sj_call_args_plain(ctx, args, nargs, call, &err);
+  if (rc) sj_context_fail(ctx, &err);
+  return rc;
+}
+
+/* jit_kernel_run's work; the caller holds the calls lock for reading. */
+static int run_kernel(jit_kernel *k, const jit_arg *args, int nargs) {
+  sj_call_args call;
+  sj_error err = {0, {0}};
+  int rc = plain_args(k->ctx, args, nargs, &call);
+  if (!rc && (rc = sj_call_args_check(k, args, nargs, &err))) sj_context_fail(k->ctx, &err);
+  if (!rc) rc = run_plain(k, call.args, nargs, call.resident ? args : NULL);
+  sj_call_args_free(&call);
+  return rc;
 }
 
 int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs) {
@@ -318,8 +340,11 @@ int jit_stencil_run(jit_context *ctx, const char *source, const char *entry, con
   int rc = sj_check_call(ctx, source, args, nargs);
   if (rc) return rc;
   jit_kernel *k;
+  sj_call_args call;
   pthread_rwlock_rdlock(&ctx->calls);
-  rc = get_kernel(ctx, source, entry, args, nargs, &k);
+  rc = plain_args(ctx, args, nargs, &call);
+  if (!rc) rc = get_kernel(ctx, source, entry, call.args, nargs, &k);
+  sj_call_args_free(&call);
   if (!rc) {
     rc = run_kernel(k, args, nargs);
     sj_kernel_release(k);
@@ -334,8 +359,11 @@ int jit_kernel_compile(jit_context *ctx, const char *source, const char *entry, 
   *out = NULL;
   int rc = sj_check_call(ctx, source, args, nargs);
   if (rc) return rc;
+  sj_call_args call;
   pthread_rwlock_rdlock(&ctx->calls);
-  rc = get_kernel(ctx, source, entry, args, nargs, out);
+  rc = plain_args(ctx, args, nargs, &call);
+  if (!rc) rc = get_kernel(ctx, source, entry, call.args, nargs, out);
+  sj_call_args_free(&call);
   pthread_rwlock_unlock(&ctx->calls);
   return rc;
 }
@@ -345,10 +373,20 @@ void jit_kernel_release(jit_kernel *k) {
 }
 
 int sj_kernel_for_call(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
-                       int nargs, jit_kernel **out) {
-  int rc = get_kernel(ctx, source, entry, args, nargs, out);
+                       int nargs, sj_call_args *call, jit_kernel **out) {
+  sj_error err = {0, {0}};
+  *out = NULL;
+  int rc = sj_call_args_host(ctx, args, nargs, call, &err);
+  if (rc) {
+    sj_context_fail(ctx, &err);
+    return rc;
+  }
+  rc = get_kernel(ctx, source, entry, call->args, nargs, out);
   if (rc) return rc;
-  rc = validate(*out, args, nargs);
+  if ((rc = sj_call_args_check(*out, args, nargs, &err)))
+    sj_context_fail(ctx, &err);
+  else
+    rc = validate(*out, call->args, nargs);
   if (rc) {
     sj_kernel_release(*out);
     *out = NULL;

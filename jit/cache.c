@@ -1,13 +1,14 @@
-/* The shape cache. The key is the whole normalized call description (library version,
- * device, options, entry, argument kinds, integer values, source without comments and with
- * runs of blanks collapsed), compared byte for byte on a hit: a hash collision can never
- * return another kernel, so the cache is never stale. */
+/* The shape cache. The key is the whole call description (jit/key.c), compared byte for
+ * byte on a hit: a hash collision can never return another kernel, so the cache is never
+ * stale. It holds at most jit_options.cache_bytes of kernels by their estimated footprint
+ * and drops the least recently used beyond that; a dropped kernel lives on while callers
+ * hold it. */
 #include "jit/jit.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/buf.h"
+#include "jit/diskcache.h"
 
 struct sj_cache_entry {
   uint64_t hash;
@@ -15,7 +16,9 @@ struct sj_cache_entry {
   size_t keylen;
   int compiling;
   jit_kernel *kernel;
-  sj_cache_entry *next;
+  size_t bytes;                  /* footprint charged to the bound, once compiled */
+  sj_cache_entry *next;          /* bucket chain */
+  sj_cache_entry *newer, *older; /* use order, compiled entries only */
 };
 
 static uint64_t fnv1a(const char *s, size_t n) {
@@ -24,59 +27,12 @@ static uint64_t fnv1a(const char *s, size_t n) {
   return h;
 }
 
-static int is_blank(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-/* Comments removed, blank runs collapsed to one space: edits to layout or comments keep
- * the kernel; any change to the tokens makes a new one. Runs on every call: a plain loop. */
-static void normalize(sj_buf *b, const char *s) {
-  size_t n = strlen(s);
-  sj_buf_reserve(b, n + 1);
-  char *out = b->data + b->len;
-  int blank = 0;
-  while (*s) {
-    if (s[0] == '/' && s[1] == '/') {
-      while (*s && *s != '\n') s++;
-      blank = 1;
-    } else if (s[0] == '/' && s[1] == '*') {
-      const char *end = strstr(s + 2, "*/");
-      s = end ? end + 2 : s + strlen(s);
-      blank = 1;
-    } else if (is_blank(*s)) {
-      s++;
-      blank = 1;
-    } else {
-      if (blank && out != b->data) *out++ = ' ';
-      blank = 0;
-      *out++ = *s++;
-    }
-  }
-  *out = 0;
-  b->len = (size_t)(out - b->data);
-}
-
-static void make_key(sj_buf *b, const jit_context *ctx, const char *source, const char *entry,
-                     const jit_arg *args, int nargs) {
-  sj_buf_printf(b, "stenciljit %s|dev %d|fast %d|threads %d|entry %s|", SJ_VERSION, ctx->device,
-                ctx->opts.fast_math, ctx->opts.threads, entry ? entry : "");
-  for (int i = 0; i < nargs; i++) {
-    if (args[i].kind == JIT_ARG_INT)
-      sj_buf_printf(b, "i%d,", args[i].v.i);
-    else if (args[i].kind == JIT_ARG_LONG)
-      sj_buf_printf(b, "l%ld,", args[i].v.l);
-    else
-      sj_buf_printf(b, "k%d,", (int)args[i].kind);
-  }
-  sj_buf_puts(b, "|");
-  normalize(b, source);
-}
-
 void sj_cache_init(sj_cache *c) {
   pthread_mutex_init(&c->lock, NULL);
   pthread_cond_init(&c->ready, NULL);
   c->nbuckets = 64;
   c->buckets = calloc(c->nbuckets, sizeof *c->buckets);
+  c->disk = sj_disk_open_env(0);
 }
 
 void sj_cache_clear(sj_cache *c) {
@@ -89,6 +45,7 @@ void sj_cache_clear(sj_cache *c) {
     }
   }
   free(c->buckets);
+  sj_disk_close(c->disk);
   pthread_cond_destroy(&c->ready);
   pthread_mutex_destroy(&c->lock);
 }
@@ -103,6 +60,7 @@ static sj_cache_entry **find(sj_cache *c, uint64_t h, const char *key, size_t le
 static void grow(sj_cache *c) {
   size_t n = c->nbuckets * 2;
   sj_cache_entry **b = calloc(n, sizeof *b);
+  if (!b) return; /* a longer chain costs time, not correctness */
   for (size_t i = 0; i < c->nbuckets; i++)
     for (sj_cache_entry *e = c->buckets[i], *next; e; e = next) {
       next = e->next;
@@ -114,23 +72,106 @@ static void grow(sj_cache *c) {
   c->nbuckets = n;
 }
 
+/* --- use order --- */
+
+static void lru_unlink(sj_cache *c, sj_cache_entry *e) {
+  if (e->newer)
+    e->newer->older = e->older;
+  else
+    c->newest = e->older;
+  if (e->older)
+    e->older->newer = e->newer;
+  else
+    c->oldest = e->newer;
+  e->newer = e->older = NULL;
+}
+
+static void lru_push(sj_cache *c, sj_cache_entry *e) {
+  e->older = c->newest;
+  e->newer = NULL;
+  if (c->newest) c->newest->newer = e;
+  c->newest = e;
+  if (!c->oldest) c->oldest = e;
+}
+
+static size_t text_bytes(const char *s) {
+  return s ? strlen(s) + 1 : 0;
+}
+
+/* What a kernel keeps in memory, by measurement (bench/results/cache.md checks it against
+ * the heap): its parsed program, its texts, TinyCC's state for the code it compiled (about
+ * 8 KB plus 5 bytes per byte of C), and on a GPU device the loaded module (the emulator
+ * keeps about 4 bytes per byte of PTX). Rounded up so that the bound holds. */
+static size_t kernel_bytes(const jit_kernel *k) {
+  size_t texts = text_bytes(k->c_code) + text_bytes(k->ptx) + text_bytes(k->host_code) +
+                 text_bytes(k->schedule) + text_bytes(k->key);
+  size_t compiled = text_bytes(k->c_code ? k->c_code : k->host_code);
+  size_t arrays = (size_t)k->nparams *
+                      (sizeof *k->kinds + sizeof *k->shape + sizeof *k->params + sizeof *k->bytes) +
+                  (size_t)k->nkernels * sizeof *k->kernels;
+  return sizeof *k + (k->program ? sj_arena_bytes(k->program->arena) : 0) + texts + arrays + 16384 +
+         8 * compiled + 6 * text_bytes(k->ptx);
+}
+
+/* Unhooks e from its bucket and the use order onto *gone, to be freed outside the lock
+ * (releasing a kernel takes the lock). */
+static void drop(sj_cache *c, sj_cache_entry *e, sj_cache_entry **gone) {
+  sj_cache_entry **p = find(c, e->hash, e->key, e->keylen);
+  *p = e->next;
+  lru_unlink(c, e);
+  c->count--;
+  c->bytes -= e->bytes;
+  e->next = *gone;
+  *gone = e;
+}
+
+static unsigned long free_all(sj_cache_entry *gone) {
+  unsigned long n = 0;
+  for (sj_cache_entry *next; gone; gone = next, n++) {
+    next = gone->next;
+    sj_kernel_release(gone->kernel);
+    free(gone->key);
+    free(gone);
+  }
+  return n;
+}
+
+static void publish_size(jit_context *ctx, unsigned long evicted) {
+  pthread_mutex_lock(&ctx->lock);
+  ctx->stats.cache_bytes = ctx->cache.bytes;
+  ctx->stats.cache_kernels = ctx->cache.count;
+  ctx->stats.evictions += evicted;
+  pthread_mutex_unlock(&ctx->lock);
+}
+
+static size_t bound(jit_context *ctx) {
+  pthread_mutex_lock(&ctx->lock);
+  size_t b = ctx->opts.cache_bytes ? ctx->opts.cache_bytes : JIT_CACHE_BYTES_DEFAULT;
+  pthread_mutex_unlock(&ctx->lock);
+  return b;
+}
+
 int sj_cache_get(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
                  int nargs, jit_kernel **out, sj_error *err) {
   sj_cache *c = &ctx->cache;
-  sj_buf key = {0};
-  make_key(&key, ctx, source, entry, args, nargs);
-  uint64_t h = fnv1a(key.data, key.len);
+  size_t keylen;
   *out = NULL;
+  if (!source) return sj_error_set(err, JIT_ERR_ARGS, "source is NULL");
+  if (nargs > 0 && !args) return sj_error_set(err, JIT_ERR_ARGS, "args is NULL");
+  char *key = sj_call_key(ctx, source, entry, args, nargs, &keylen);
+  uint64_t h = fnv1a(key, keylen);
 
   pthread_mutex_lock(&c->lock);
   for (;;) {
-    sj_cache_entry *e = *find(c, h, key.data, key.len);
+    sj_cache_entry *e = *find(c, h, key, keylen);
     if (!e) break;
     if (!e->compiling) {
       e->kernel->refs++;
       *out = e->kernel;
+      lru_unlink(c, e);
+      lru_push(c, e);
       pthread_mutex_unlock(&c->lock);
-      sj_buf_free(&key);
+      free(key);
       pthread_mutex_lock(&ctx->lock);
       ctx->stats.cache_hits++;
       pthread_mutex_unlock(&ctx->lock);
@@ -139,9 +180,14 @@ int sj_cache_get(jit_context *ctx, const char *source, const char *entry, const 
     pthread_cond_wait(&c->ready, &c->lock); /* another caller compiles this key */
   }
   sj_cache_entry *e = calloc(1, sizeof *e);
+  if (!e) {
+    pthread_mutex_unlock(&c->lock);
+    free(key);
+    return sj_error_set(err, JIT_ERR_NOMEM, "out of memory for a cache entry");
+  }
   e->hash = h;
-  e->keylen = key.len;
-  e->key = sj_buf_take(&key);
+  e->keylen = keylen;
+  e->key = key;
   e->compiling = 1;
   sj_cache_entry **slot = &c->buckets[h % c->nbuckets];
   e->next = *slot;
@@ -151,9 +197,11 @@ int sj_cache_get(jit_context *ctx, const char *source, const char *entry, const 
 
   jit_kernel *k = NULL;
   int rc = sj_compile(ctx, source, entry, args, nargs, &k, err);
+  size_t limit = bound(ctx);
 
   pthread_mutex_lock(&c->lock);
   sj_cache_entry **p = find(c, h, e->key, e->keylen);
+  sj_cache_entry *gone = NULL;
   if (rc) { /* failures are not cached: waiters retry and report their own error */
     *p = e->next;
     c->count--;
@@ -162,16 +210,35 @@ int sj_cache_get(jit_context *ctx, const char *source, const char *entry, const 
   } else {
     e->kernel = k;
     e->compiling = 0;
+    e->bytes = kernel_bytes(k) + sizeof *e + e->keylen;
+    c->bytes += e->bytes;
+    lru_push(c, e);
     k->refs++; /* the cache's reference */
     pthread_mutex_lock(&ctx->lock);
     ctx->stats.compiles++;
     pthread_mutex_unlock(&ctx->lock);
     *out = k;
+    /* The new kernel stays even when it alone exceeds the bound: the caller uses it. */
+    while (c->bytes > limit && c->oldest != e) drop(c, c->oldest, &gone);
     if (c->count > 2 * c->nbuckets) grow(c);
   }
   pthread_cond_broadcast(&c->ready);
   pthread_mutex_unlock(&c->lock);
+  unsigned long evicted = free_all(gone);
+  if (!rc) publish_size(ctx, evicted);
   return rc;
+}
+
+int jit_context_clear_cache(jit_context *ctx) {
+  if (!ctx) return JIT_ERR_ARGS;
+  sj_cache *c = &ctx->cache;
+  sj_cache_entry *gone = NULL;
+  pthread_mutex_lock(&c->lock);
+  while (c->oldest) drop(c, c->oldest, &gone); /* kernels being compiled stay */
+  pthread_mutex_unlock(&c->lock);
+  free_all(gone);
+  publish_size(ctx, 0);
+  return JIT_OK;
 }
 
 /* References are counted under the cache's lock: the cache holds one of them. */

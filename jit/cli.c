@@ -4,11 +4,14 @@
  *   stenciljit c FILE.c [options]         print the generated C
  *   stenciljit ptx FILE.c [options]       print the generated PTX
  *   stenciljit schedule FILE.c [options]  explain the chosen schedule
+ *   stenciljit cache list|clear|size      the on-disk kernel cache
+ *   stenciljit help [COMMAND], COMMAND --help, --version
  *
  * Exit codes: 0 ok, 1 usage, 2 bad input (syntax, arguments, unreadable file), 3 kernel
  * outside the supported subset, 4 --check found a difference, 5 device or internal error. */
 #include <stenciljit.h>
 #include "base/file.h"
+#include "jit/cli.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -19,7 +22,6 @@
 #include <string.h>
 #include <time.h>
 
-enum { EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_UNSUPPORTED = 3, EXIT_CHECK = 4, EXIT_DEVICE = 5 };
 enum { MAX_PARAMS = 64, MAX_DEFINES = 64 };
 
 typedef struct define {
@@ -37,29 +39,33 @@ typedef struct cli {
   int ndefs;
 } cli;
 
-static void usage(FILE *f) {
-  fprintf(f, "usage: stenciljit run|c|ptx|schedule FILE.c [options]\n"
-             "  run       run the kernel on pseudo-random data and time it\n"
-             "  c         print the generated C          ptx       print the generated PTX\n"
-             "  schedule  explain the chosen schedule\n"
-             "options:\n"
-             "  -D NAME=VALUE   value of a parameter (every int/long one; float/double default "
-             "0.75)\n"
-             "  --entry F       function to use when FILE.c holds several\n"
-             "  --device D      auto|cpu|emu|cuda (default auto; $JIT_DEVICE overrides auto)\n"
-             "  --check         compare with the reference (the function itself, run by TinyCC)\n"
-             "  --repeat K      run K times, timing each (default 1)\n"
-             "  --threads N     CPU worker threads (default: one per core)\n"
-             "  --fast-math     allow contraction and approximate division\n"
-             "  --corrupt-result  testing aid: flip one bit of the result before --check\n"
-             "exit codes: 0 ok, 1 usage, 2 bad input, 3 unsupported kernel, 4 check failed,\n"
-             "            5 device or internal error\n");
+/* The message, then the help of the command at fault (the overview before one is known). */
+static int usage_error(const cli *c, const char *what, const char *arg) {
+  fprintf(stderr, "stenciljit: %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
+  sj_cli_help(stderr, c->cmd);
+  return SJ_EXIT_USAGE;
 }
 
-static int usage_error(const char *what, const char *arg) {
-  fprintf(stderr, "stenciljit: %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
-  usage(stderr);
-  return EXIT_USAGE;
+static int is_help(const char *a) {
+  return !strcmp(a, "--help") || !strcmp(a, "-h");
+}
+
+/* Commands that take no kernel file; *code is their exit code. */
+static int other_command(int argc, char **argv, int *code) {
+  const char *a = argv[1];
+  if (is_help(a) || !strcmp(a, "help")) {
+    const char *topic = strcmp(a, "help") || argc < 3 ? NULL : argv[2];
+    if (sj_cli_help(stdout, topic) == 0) return *code = 0, 1;
+    fprintf(stderr, "stenciljit: help: unknown command: %s\n", topic);
+    sj_cli_help(stderr, NULL);
+    return *code = SJ_EXIT_USAGE, 1;
+  }
+  if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+    printf("stenciljit %s (library %s)\n", STENCILJIT_VERSION, jit_version());
+    return *code = 0, 1;
+  }
+  if (!strcmp(a, "cache")) return *code = sj_cli_cache(argc - 1, argv + 1), 1;
+  return 0;
 }
 
 static int status_exit(int st) {
@@ -68,12 +74,12 @@ static int status_exit(int st) {
     return 0;
   case JIT_ERR_SYNTAX:
   case JIT_ERR_ARGS:
-    return EXIT_INPUT;
+    return SJ_EXIT_INPUT;
   case JIT_ERR_UNSUPPORTED:
   case JIT_ERR_LIMIT:
-    return EXIT_UNSUPPORTED;
+    return SJ_EXIT_UNSUPPORTED;
   default:
-    return EXIT_DEVICE;
+    return SJ_EXIT_DEVICE;
   }
 }
 
@@ -106,15 +112,13 @@ static int parse_args(int argc, char **argv, cli *c) {
   memset(c, 0, sizeof *c);
   c->repeat = 1;
   c->device = JIT_DEVICE_AUTO;
-  if (argc < 2) return usage_error("no command", NULL);
-  if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
-    usage(stdout);
-    exit(0);
-  }
+  if (argc < 2) return usage_error(c, "no command", NULL);
   c->cmd = argv[1];
   if (strcmp(c->cmd, "run") && strcmp(c->cmd, "c") && strcmp(c->cmd, "ptx") &&
-      strcmp(c->cmd, "schedule"))
-    return usage_error("unknown command", c->cmd);
+      strcmp(c->cmd, "schedule")) {
+    c->cmd = NULL;
+    return usage_error(c, "unknown command", argv[1]);
+  }
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     const char *next = i + 1 < argc ? argv[i + 1] : NULL;
@@ -122,30 +126,30 @@ static int parse_args(int argc, char **argv, cli *c) {
     if (strncmp(a, "-D", 2) == 0) {
       const char *d = a[2] ? a + 2 : next;
       if (!a[2]) i++;
-      if (!d) return usage_error("-D needs NAME=VALUE", NULL);
+      if (!d) return usage_error(c, "-D needs NAME=VALUE", NULL);
       const char *eq = strchr(d, '=');
-      if (!eq || eq == d || !eq[1]) return usage_error("-D needs NAME=VALUE", d);
-      if (c->ndefs == MAX_DEFINES) return usage_error("too many -D", NULL);
+      if (!eq || eq == d || !eq[1]) return usage_error(c, "-D needs NAME=VALUE", d);
+      if (c->ndefs == MAX_DEFINES) return usage_error(c, "too many -D", NULL);
       c->defs[c->ndefs].name = d;
       c->defs[c->ndefs].name_len = (size_t)(eq - d);
       c->defs[c->ndefs].value = eq + 1;
       c->ndefs++;
     } else if (strcmp(a, "--entry") == 0) {
-      if (!next) return usage_error("--entry needs a function name", NULL);
+      if (!next) return usage_error(c, "--entry needs a function name", NULL);
       c->entry = argv[++i];
     } else if (strcmp(a, "--device") == 0) {
       if (!next || !parse_device(next, &c->device))
-        return usage_error("--device needs auto|cpu|emu|cuda", next);
+        return usage_error(c, "--device needs auto|cpu|emu|cuda", next);
       c->device_given = 1;
       i++;
     } else if (strcmp(a, "--repeat") == 0) {
       if (!next || !parse_int(next, 1, 1000000, &v))
-        return usage_error("--repeat needs a positive count", next);
+        return usage_error(c, "--repeat needs a positive count", next);
       c->repeat = (int)v;
       i++;
     } else if (strcmp(a, "--threads") == 0) {
       if (!next || !parse_int(next, 0, 4096, &v))
-        return usage_error("--threads needs a count", next);
+        return usage_error(c, "--threads needs a count", next);
       c->threads = (int)v;
       i++;
     } else if (strcmp(a, "--check") == 0) {
@@ -154,17 +158,20 @@ static int parse_args(int argc, char **argv, cli *c) {
       c->fast_math = 1;
     } else if (strcmp(a, "--corrupt-result") == 0) {
       c->corrupt = 1;
+    } else if (is_help(a)) {
+      sj_cli_help(stdout, c->cmd);
+      exit(0);
     } else if (a[0] == '-' && a[1]) {
-      return usage_error("unknown option", a);
+      return usage_error(c, "unknown option", a);
     } else if (!c->file) {
       c->file = a;
     } else {
-      return usage_error("more than one input file", a);
+      return usage_error(c, "more than one input file", a);
     }
   }
-  if (!c->file) return usage_error("no input file", NULL);
+  if (!c->file) return usage_error(c, "no input file", NULL);
   if (strcmp(c->cmd, "run") && (c->check || c->repeat != 1 || c->corrupt))
-    return usage_error("--check, --repeat and --corrupt-result apply to run only", NULL);
+    return usage_error(c, "--check, --repeat and --corrupt-result apply to run only", NULL);
   return 0;
 }
 
@@ -244,13 +251,13 @@ static int build_args(const cli *c, const jit_param_info *params, int np, jit_ar
       if (!v) {
         fprintf(stderr, "%s: no value for parameter %s: add -D %s=VALUE\n", c->file, params[i].name,
                 params[i].name);
-        return EXIT_INPUT;
+        return SJ_EXIT_INPUT;
       }
       if (!parse_int(v, params[i].kind == JIT_ARG_INT ? INT_MIN : LONG_MIN,
                      params[i].kind == JIT_ARG_INT ? INT_MAX : LONG_MAX, &l)) {
         fprintf(stderr, "%s: parameter %s is %s: %s is not a valid value\n", c->file,
                 params[i].name, params[i].kind == JIT_ARG_INT ? "int" : "long", v);
-        return EXIT_INPUT;
+        return SJ_EXIT_INPUT;
       }
       args[i] = params[i].kind == JIT_ARG_INT ? JIT_INT((int)l) : JIT_LONG(l);
       break;
@@ -261,7 +268,7 @@ static int build_args(const cli *c, const jit_param_info *params, int np, jit_ar
         x = strtod(v, &end);
         if (end == v || *end) {
           fprintf(stderr, "%s: parameter %s: %s is not a number\n", c->file, params[i].name, v);
-          return EXIT_INPUT;
+          return SJ_EXIT_INPUT;
         }
       }
       args[i] = params[i].kind == JIT_ARG_FLOAT ? JIT_FLOAT((float)x) : JIT_DOUBLE(x);
@@ -271,7 +278,7 @@ static int build_args(const cli *c, const jit_param_info *params, int np, jit_ar
       if (v) {
         fprintf(stderr, "%s: parameter %s is an array and takes no -D value\n", c->file,
                 params[i].name);
-        return EXIT_INPUT;
+        return SJ_EXIT_INPUT;
       }
       args[i] = JIT_PTR(NULL);
       break;
@@ -281,7 +288,7 @@ static int build_args(const cli *c, const jit_param_info *params, int np, jit_ar
     if (!defs[d].used) {
       fprintf(stderr, "%s: -D %.*s: the function has no such parameter\n", c->file,
               (int)defs[d].name_len, defs[d].name);
-      return EXIT_INPUT;
+      return SJ_EXIT_INPUT;
     }
   return 0;
 }
@@ -304,9 +311,26 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* The medians of both sides and what they make per second. */
+static void throughput(long long updates, double jit_ms, double ref_ms) {
+  printf("check: %lld updates per run (statement instances)\n", updates);
+  printf("check:              median time    updates/s\n");
+  const char *who[] = {"stenciljit", "reference"};
+  const double ms[] = {jit_ms, ref_ms};
+  for (int i = 0; i < 2; i++) {
+    if (updates >= 0 && ms[i] > 0)
+      printf("check: %-10s %12.3f ms %12.4g\n", who[i], ms[i], (double)updates / (ms[i] * 1e-3));
+    else
+      printf("check: %-10s %12.3f ms %12s\n", who[i], ms[i], "-");
+  }
+  printf("check: (the reference is the function itself, compiled by TinyCC on each run and "
+         "run on one thread)\n");
+}
+
 static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k, jit_arg *args,
                   int np) {
   void *data[MAX_PARAMS] = {0}, *ref[MAX_PARAMS] = {0};
+  double *times = NULL, *ref_times = NULL;
   size_t bytes[MAX_PARAMS] = {0};
   int code = 0;
   size_t total_bytes = 0;
@@ -319,7 +343,7 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
     if (c->check) ref[i] = malloc(bytes[i] ? bytes[i] : 1);
     if (!data[i] || (c->check && !ref[i])) {
       fprintf(stderr, "stenciljit: out of memory for %s (%zu bytes)\n", p->name, bytes[i]);
-      code = EXIT_DEVICE;
+      code = SJ_EXIT_DEVICE;
       goto out;
     }
     fill(data[i], p->elem_kind, p->elems, 0x5eed0000u + (uint64_t)i);
@@ -328,9 +352,10 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
   }
   printf("arrays: %.1f MiB\n", (double)total_bytes / (1024.0 * 1024.0));
 
-  double *times = malloc(sizeof(double) * (size_t)c->repeat);
+  times = malloc(sizeof(double) * (size_t)c->repeat * 2);
+  ref_times = times ? times + c->repeat : NULL;
   if (!times) {
-    code = EXIT_DEVICE;
+    code = SJ_EXIT_DEVICE;
     goto out;
   }
   for (int r = 0; r < c->repeat; r++) {
@@ -338,7 +363,6 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
     int st = jit_stencil_run(ctx, src, c->entry, args, np);
     times[r] = now_ms() - t0;
     if (st != JIT_OK) {
-      free(times);
       code = fail_ctx(ctx, st);
       goto out;
     }
@@ -347,7 +371,6 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
   qsort(times, (size_t)c->repeat, sizeof(double), cmp_double);
   printf("time per run: min %.3f ms, median %.3f ms (%d run%s)\n", times[0], times[c->repeat / 2],
          c->repeat, c->repeat > 1 ? "s" : "");
-  free(times);
   jit_stats stats;
   jit_context_stats(ctx, &stats);
   printf("context: %lu compile(s), %lu cache hit(s), %lu run(s)\n", stats.compiles,
@@ -359,12 +382,16 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
     for (int i = 0; i < np; i++)
       if (ref[i]) rargs[i] = JIT_PTR(ref[i]);
     for (int r = 0; r < c->repeat; r++) {
+      double t0 = now_ms();
       int st = jit_reference_run(ctx, src, c->entry, rargs, np);
+      ref_times[r] = now_ms() - t0;
       if (st != JIT_OK) {
         code = fail_ctx(ctx, st);
         goto out;
       }
     }
+    qsort(ref_times, (size_t)c->repeat, sizeof(double), cmp_double);
+    throughput(jit_kernel_updates(k), times[c->repeat / 2], ref_times[c->repeat / 2]);
     if (c->corrupt) /* flip the lowest bit of the first element of the first non-empty array */
       for (int i = 0; i < np; i++)
         if (data[i] && bytes[i]) {
@@ -393,9 +420,10 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
     }
     printf("check: largest absolute difference %.9g; %s\n", maxdiff,
            identical ? "bit-identical to the reference" : "NOT bit-identical to the reference");
-    if (!identical) code = EXIT_CHECK;
+    if (!identical) code = SJ_EXIT_CHECK;
   }
 out:
+  free(times);
   for (int i = 0; i < np; i++) {
     free(data[i]);
     free(ref[i]);
@@ -405,20 +433,22 @@ out:
 
 int main(int argc, char **argv) {
   cli c;
-  int code = parse_args(argc, argv, &c);
+  int code;
+  if (argc >= 2 && other_command(argc, argv, &code)) return code;
+  code = parse_args(argc, argv, &c);
   if (code) return code;
 
   char *src = sj_read_file(c.file, NULL);
   if (!src) {
     fprintf(stderr, "stenciljit: %s: cannot read: %s\n", c.file, strerror(errno));
-    return EXIT_INPUT;
+    return SJ_EXIT_INPUT;
   }
   jit_device dev = c.device;
   jit_context *ctx = jit_context_create(dev);
   if (!ctx) {
     fprintf(stderr, "stenciljit: device %s: %s\n", device_name(dev), jit_last_error());
     free(src);
-    return EXIT_DEVICE;
+    return SJ_EXIT_DEVICE;
   }
   jit_options opts;
   memset(&opts, 0, sizeof opts);
@@ -438,7 +468,7 @@ int main(int argc, char **argv) {
   }
   if (np > MAX_PARAMS) {
     fprintf(stderr, "%s: more than %d parameters\n", c.file, MAX_PARAMS);
-    code = EXIT_INPUT;
+    code = SJ_EXIT_INPUT;
     goto out;
   }
   code = build_args(&c, params, np, args, c.defs);
@@ -462,7 +492,7 @@ int main(int argc, char **argv) {
     if (!ctx) {
       fprintf(stderr, "stenciljit: no PTX on the default device and device emu: %s\n",
               jit_last_error());
-      code = EXIT_DEVICE;
+      code = SJ_EXIT_DEVICE;
       goto out;
     }
     jit_context_set_options(ctx, &opts);
@@ -486,7 +516,7 @@ int main(int argc, char **argv) {
     const char *s = jit_kernel_schedule(k);
     if (!s) {
       fprintf(stderr, "stenciljit: no schedule description\n");
-      code = EXIT_DEVICE;
+      code = SJ_EXIT_DEVICE;
     } else {
       fputs(s, stdout);
       if (*s && s[strlen(s) - 1] != '\n') putchar('\n');
@@ -497,7 +527,7 @@ int main(int argc, char **argv) {
     if (!s) {
       fprintf(stderr, "stenciljit: no %s code for device %s\n", want_ptx ? "PTX" : "C",
               device_name(jit_kernel_device(k)));
-      code = EXIT_DEVICE;
+      code = SJ_EXIT_DEVICE;
     } else {
       fputs(s, stdout);
       if (*s && s[strlen(s) - 1] != '\n') putchar('\n');

@@ -13,6 +13,8 @@
 
 #include "astgen/astgen.h"
 #include "base/buf.h"
+#include "base/env.h"
+#include "jit/artifact.h"
 #include "ptx/ptx.h"
 #include "sched/sched.h"
 
@@ -183,7 +185,11 @@ static int print_code(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node 
     return 0;
   }
   const sj_cuda_props *props = sj_cuda_get_props(k->ctx->cuda);
-  k->ptx = sj_print_ptx(m, ast, props->ptx_version, props->ptx_target, k->ctx->opts.fast_math);
+  k->ptx = sj_artifact_load(k, "ptx", NULL, NULL); /* on a hit from disk, nothing is printed */
+  if (!k->ptx) {
+    k->ptx = sj_print_ptx(m, ast, props->ptx_version, props->ptx_target, k->ctx->opts.fast_math);
+    sj_artifact_store(k, "ptx", NULL, k->ptx, strlen(k->ptx));
+  }
   k->host_code = sj_print_host_c(m, ast);
   (void)err;
   return 0;
@@ -247,7 +253,7 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   }
   double t5 = now_us();
   t->print = t5 - t4;
-  if (!rc && getenv("JIT_DEBUG") && !strcmp(getenv("JIT_DEBUG"), "1")) /* before compiling it */
+  if (!rc && sj_env_flag("JIT_DEBUG")) /* before compiling it */
     fprintf(stderr, "[stenciljit] %s[stenciljit] generated code:\n%s%s", k->schedule,
             k->c_code ? k->c_code : k->ptx, k->host_code ? k->host_code : "");
   if (!rc) rc = compile_code(k, &plan, ast, err);
@@ -292,6 +298,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
                   : args[i].kind == JIT_ARG_LONG ? args[i].v.l
                                                  : 0;
   if (!rc) {
+    k->key = sj_call_key(ctx, source, entry, args, nargs, NULL);
     unsigned long budget;
     const char *from;
     isl_ctx *ictx = budgeted_ctx(ctx, &budget, &from);
@@ -309,7 +316,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
     sj_kernel_free(k);
     return rc;
   }
-  if (getenv("JIT_DEBUG") && !strcmp(getenv("JIT_DEBUG"), "1")) {
+  if (sj_env_flag("JIT_DEBUG")) {
     char *deps = sj_explain_dependences(k);
     fprintf(stderr, "[stenciljit] %s", deps);
     free(deps);
@@ -322,6 +329,7 @@ void sj_kernel_free(jit_kernel *k) {
   if (!k) return;
   sj_gpu_release(k);
   sj_tcc_free(k->code);
+  free(k->key);
   free(k->c_code);
   free(k->schedule);
   free(k->kinds);

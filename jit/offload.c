@@ -1,12 +1,14 @@
 /* GPU kernels: the module loaded through the driver, the host loop compiled by TinyCC,
  * and a run: copy in exactly the declared extents, run the host loop, copy back what the
- * kernel writes. The caller's arrays are written only after everything succeeded. */
+ * kernel writes. The caller's arrays are written only after everything succeeded.
+ * Device-resident arrays (jit_buffer) are used in place: no copy either way. */
 #include "jit/jit.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "astgen/astgen.h"
+#include "jit/artifact.h"
 
 static void mark_writes(const sj_stmt *st, int *written) {
   if (!st) return;
@@ -25,6 +27,7 @@ static isl_bool find_kernels(__isl_keep isl_ast_node *node, void *user) {
 
 int sj_gpu_build(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *ast, sj_error *err) {
   sj_cuda *c = k->ctx->cuda;
+  k->device_ms = -1;
   k->written = calloc((size_t)k->fn->narrays + 1, sizeof *k->written);
   mark_writes(k->fn->body, k->written);
   k->nkernels = plan->nkernels;
@@ -35,7 +38,7 @@ int sj_gpu_build(jit_kernel *k, const sj_plan *plan, __isl_keep isl_ast_node *as
     memcpy(k->kernels[i].block, plan->kernels[i]->block, sizeof k->kernels[i].block);
   }
   isl_ast_node_foreach_descendant_top_down(ast, find_kernels, k);
-  int rc = sj_cuda_load(c, k->ptx, &k->module, err);
+  int rc = sj_gpu_load_module(k, err);
   for (int i = 0; !rc && i < k->nkernels; i++) {
     if (k->kernels[i].nhost < 0) continue;
     char name[96];
@@ -59,13 +62,14 @@ void sj_gpu_release(jit_kernel *k) {
   free(k->host_code);
 }
 
-/* A failed launch leaves the device context unusable (a sticky error, as on a GPU): the
+/* A sticky error (a failed launch, as on a GPU) leaves the device context unusable: the
  * jit_context says so on every later call instead of failing somewhere in the driver. */
 static const char unusable[] =
     "; the device context is unusable after a failed launch: destroy this jit_context and "
     "create a new one";
 
-int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars, sj_error *err) {
+int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const sj_devptr *resident,
+                      const double *scalars, sj_error *err) {
   sj_cuda *c = k->ctx->cuda;
   if (__atomic_load_n(&k->ctx->device_failed, __ATOMIC_ACQUIRE))
     return sj_error_set(err, JIT_ERR_DEVICE, "an earlier launch failed%s", unusable);
@@ -84,31 +88,60 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const double *scalars,
   int rc = 0;
   for (int a = 0; !rc && a < na; a++) {
     if (!bytes[a]) continue;
+    if (resident && resident[a]) {
+      dev[a] = resident[a];
+      continue;
+    }
     rc = sj_cuda_alloc(c, bytes[a], &dev[a], err);
     if (!rc) rc = sj_cuda_to_device(c, dev[a], arrays[a], bytes[a], err);
   }
+  double device_ms = -1;
   if (!rc) {
     sj_gpu_run run = {c, k->kernels, na, dev, k->nscalars, scalars, types, err};
+    /* Timing never fails a run: without events the time is "not measured". */
+    sj_error timer_err = {0, {0}};
+    sj_cuda_timer timer;
+    int timed = sj_cuda_timer_start(c, &timer, &timer_err) == 0;
     if (k->host(&run)) rc = err->status ? err->status : JIT_ERR_DEVICE;
     if (!rc) rc = sj_cuda_synchronize(c, err);
-    if (rc) {
-      __atomic_store_n(&k->ctx->device_failed, 1, __ATOMIC_RELEASE);
-      size_t n = strlen(err->msg);
-      snprintf(err->msg + n, sizeof err->msg - n, "%s", unusable);
-    }
+    float ms;
+    if (!rc && timed && sj_cuda_timer_stop(c, &timer, &ms, &timer_err) == 0) device_ms = ms;
+    sj_cuda_timer_free(c, &timer);
   }
   for (int a = 0; !rc && a < na; a++) {
-    if (!bytes[a] || !k->written[a]) continue;
+    if (!bytes[a] || !k->written[a] || (resident && resident[a])) continue;
     staging[a] = malloc(bytes[a]);
     if (!staging[a])
       rc = sj_error_set(err, JIT_ERR_NOMEM, "out of memory for %zu bytes", bytes[a]);
     else
       rc = sj_cuda_to_host(c, staging[a], dev[a], bytes[a], err);
   }
+  /* Device memory goes first: a failed free fails the call, before the arrays are written. */
+  for (int a = 0; a < na; a++) {
+    sj_error ferr = {0};
+    if (dev[a] && !(resident && resident[a]) && sj_cuda_free(c, dev[a], &ferr) && !rc)
+      *err = ferr, rc = ferr.status;
+  }
+  if (rc && sj_cuda_lost(c) && !__atomic_exchange_n(&k->ctx->device_failed, 1, __ATOMIC_ACQ_REL)) {
+    size_t n = strlen(err->msg);
+    snprintf(err->msg + n, sizeof err->msg - n, "%s", unusable);
+  }
   for (int a = 0; a < na; a++) {
     if (!rc && staging[a]) memcpy(arrays[a], staging[a], bytes[a]);
     free(staging[a]);
-    if (dev[a]) sj_cuda_free(c, dev[a]);
+  }
+  if (!rc) {
+    pthread_mutex_lock(&k->ctx->lock);
+    k->device_ms = device_ms;
+    pthread_mutex_unlock(&k->ctx->lock);
   }
   return rc;
+}
+
+double jit_kernel_last_device_time(const jit_kernel *k) {
+  if (!k || k->device == JIT_DEVICE_CPU) return -1;
+  pthread_mutex_lock(&k->ctx->lock);
+  double ms = k->device_ms;
+  pthread_mutex_unlock(&k->ctx->lock);
+  return ms;
 }

@@ -104,11 +104,14 @@ int jit_reference_run(jit_context *ctx, const char *source, const char *entry, c
   if (rc) return rc;
   pthread_rwlock_rdlock(&ctx->calls);
   jit_kernel *k;
-  rc = sj_kernel_for_call(ctx, source, entry, args, nargs, &k);
+  sj_call_args call;
+  rc = sj_kernel_for_call(ctx, source, entry, args, nargs, &call, &k);
   if (rc) {
+    sj_call_args_free(&call);
     pthread_rwlock_unlock(&ctx->calls);
     return rc;
   }
+  args = call.args; /* arrays as plain host pointers */
   sj_error err = {0, {0}};
   char *text = reference_source(source, k);
   sj_tcc *code = sj_tcc_compile(text, "reference function", &err);
@@ -128,6 +131,7 @@ int jit_reference_run(jit_context *ctx, const char *source, const char *entry, c
   }
   sj_tcc_free(code);
   sj_kernel_release(k);
+  sj_call_args_free(&call);
   pthread_rwlock_unlock(&ctx->calls);
   return rc;
 }

@@ -2,12 +2,14 @@
  * give a clean error that names the failed call and leave the caller's arrays untouched;
  * the driver's JIT log reaches the user; the device choice is explained.
  *
- * usage: device_test alloc|load|launch|choice|fastmath  (failures run with JIT_EMU_FAIL) */
+ * usage: device_test choice|fastmath|timing | fail KIND | open init|ctx  (failures: JIT_EMU_FAIL,
+ * set here) */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "stenciljit.h"
 
@@ -38,11 +40,35 @@ static void fill(float *a, size_t n) {
   for (size_t i = 0; i < n; i++) a[i] = (float)((i * 2654435761u) % 1000) / 997.0f;
 }
 
-/* A failed call names the driver call and leaves A as it was. */
-static void failure_case(const char *call) {
-  jit_context *ctx = jit_context_create(JIT_DEVICE_EMU);
-  CHECK(ctx, "emu context: %s", jit_last_error());
-  if (!ctx) return;
+/* The driver calls of a run, by the kind JIT_EMU_FAIL fails them with, and whether a failure
+ * poisons the context (a failed launch does on a GPU; so does a failed synchronize, which
+ * reports an asynchronous launch failure). */
+static const struct {
+  const char *kind, *call;
+  int sticky;
+} faults[] = {
+    {"alloc", "cuMemAlloc_v2", 0},     {"htod", "cuMemcpyHtoD_v2", 0},
+    {"dtoh", "cuMemcpyDtoH_v2", 0},    {"free", "cuMemFree_v2", 0},
+    {"load", "cuModuleLoadDataEx", 0}, {"function", "cuModuleGetFunction", 0},
+    {"launch", "cuLaunchKernel", 1},   {"sync", "cuCtxSynchronize", 1},
+    {"ctx", "cuCtxSetCurrent", 0}, /* ctx:N > 2: the context made current before a call */
+};
+
+/* A and its result after T steps, computed on the CPU device. */
+static float *reference(void) {
+  size_t n = 2 * (size_t)N * M;
+  float *a = malloc(n * sizeof *a);
+  fill(a, n);
+  jit_context *cpu = jit_context_create(JIT_DEVICE_CPU);
+  jit_arg args[] = {JIT_INT(T), JIT_INT(N), JIT_INT(M), JIT_PTR(a)};
+  CHECK(cpu && jit_stencil_run(cpu, source, NULL, args, 4) == 0, "cpu reference");
+  jit_context_destroy(cpu);
+  return a;
+}
+
+/* One run that fails at call `call` of the spec: JIT_ERR_DEVICE naming it with the emulator's
+ * own words, A untouched. */
+static void expect_failed_run(jit_context *ctx, const char *spec, const char *call) {
   size_t n = 2 * (size_t)N * M;
   float *a = malloc(n * sizeof *a), *before = malloc(n * sizeof *a);
   fill(a, n);
@@ -50,27 +76,108 @@ static void failure_case(const char *call) {
   jit_arg args[] = {JIT_INT(T), JIT_INT(N), JIT_INT(M), JIT_PTR(a)};
   int rc = jit_stencil_run(ctx, source, NULL, args, 4);
   const char *msg = jit_context_error(ctx);
-  CHECK(rc == JIT_ERR_DEVICE, "expected JIT_ERR_DEVICE, got %d (%s)", rc, msg);
-  CHECK(strstr(msg, call), "the message does not name %s: %s", call, msg);
-  /* the driver's JIT log (load) and the launch's own report reach the user */
-  if (strcmp(call, "cuMemAlloc"))
-    CHECK(strstr(msg, "injected"), "the driver's own text is missing: %s", msg);
-  CHECK(!memcmp(a, before, n * sizeof *a), "the caller's array changed after a failed call");
-  printf("%s failure reported as: %s\n", call, msg);
-  if (!strcmp(call, "cuLaunchKernel")) {
-    /* the context says it is unusable on every later call; a new one works */
-    CHECK(jit_stencil_run(ctx, source, NULL, args, 4) == JIT_ERR_DEVICE, "second run succeeded");
-    CHECK(strstr(jit_context_error(ctx), "create a new one"), "no remedy given: %s",
-          jit_context_error(ctx));
-    jit_context_destroy(ctx);
-    unsetenv("JIT_EMU_FAIL"); /* the emulator is loaded anew: its call counts restart */
-    ctx = jit_context_create(JIT_DEVICE_EMU);
-    CHECK(ctx && jit_stencil_run(ctx, source, NULL, args, 4) == 0, "a new context fails: %s",
-          ctx ? jit_context_error(ctx) : jit_last_error());
-  }
+  CHECK(rc == JIT_ERR_DEVICE, "%s: expected JIT_ERR_DEVICE, got %d (%s)", spec, rc, msg);
+  CHECK(strstr(msg, call), "%s: the message does not name %s: %s", spec, call, msg);
+  CHECK(strstr(msg, "injected failure"), "%s: the driver's own text is missing: %s", spec, msg);
+  CHECK(!memcmp(a, before, n * sizeof *a), "%s: the caller's array changed after a failed call",
+        spec);
+  printf("%s: %s\n", spec, msg);
   free(a);
   free(before);
+}
+
+/* A run that works and gives the reference's result. */
+static int expect_good_run(jit_context *ctx, const float *ref, const char *spec) {
+  size_t n = 2 * (size_t)N * M;
+  float *a = malloc(n * sizeof *a);
+  fill(a, n);
+  jit_arg args[] = {JIT_INT(T), JIT_INT(N), JIT_INT(M), JIT_PTR(a)};
+  int rc = jit_stencil_run(ctx, source, NULL, args, 4);
+  CHECK(rc == 0, "%s: the context is not usable after the failure: %s", spec,
+        jit_context_error(ctx));
+  CHECK(rc || !memcmp(a, ref, n * sizeof *a), "%s: a later run differs from the CPU", spec);
+  free(a);
+  return rc;
+}
+
+/* JIT_EMU_FAIL=kind:1 (kind:3 for ctx: calls 1 and 2 open the device) fails one call of a
+ * run; then the same context works again, or, after a sticky failure, says it is unusable on
+ * every call and a new context works. */
+static void failure_case(const char *kind) {
+  size_t k = 0;
+  while (k < sizeof faults / sizeof *faults && strcmp(faults[k].kind, kind)) k++;
+  if (k == sizeof faults / sizeof *faults) {
+    CHECK(0, "no failure kind %s", kind);
+    return;
+  }
+  float *ref = reference();
+  char spec[64];
+  snprintf(spec, sizeof spec, "%s:%d", kind, strcmp(kind, "ctx") ? 1 : 3);
+  setenv("JIT_EMU_FAIL", spec, 1);
+  jit_context *ctx = jit_context_create(JIT_DEVICE_EMU);
+  CHECK(ctx, "emu context: %s", jit_last_error());
+  if (ctx) {
+    expect_failed_run(ctx, spec, faults[k].call);
+    if (!faults[k].sticky) {
+      expect_good_run(ctx, ref, spec);
+    } else {
+      size_t n = 2 * (size_t)N * M;
+      float *a = malloc(n * sizeof *a);
+      fill(a, n);
+      jit_arg args[] = {JIT_INT(T), JIT_INT(N), JIT_INT(M), JIT_PTR(a)};
+      CHECK(jit_stencil_run(ctx, source, NULL, args, 4) == JIT_ERR_DEVICE, "second run succeeded");
+      CHECK(strstr(jit_context_error(ctx), "create a new one"), "no remedy given: %s",
+            jit_context_error(ctx));
+      free(a);
+      jit_context_destroy(ctx);
+      /* counters belong to a context: the new one would fail the same call again */
+      unsetenv("JIT_EMU_FAIL");
+      ctx = jit_context_create(JIT_DEVICE_EMU);
+      CHECK(ctx, "a new context fails: %s", jit_last_error());
+      if (ctx) expect_good_run(ctx, ref, spec);
+    }
+  }
   jit_context_destroy(ctx);
+  unsetenv("JIT_EMU_FAIL");
+  free(ref);
+}
+
+/* Opening the device: init:N fails the N-th of its calls, ctx:N the N-th context call; every
+ * one names its call, and a context made afterwards works. */
+static void open_case(const char *kind) {
+  static const char *const init_calls[] = {
+      "cuInit",          "cuDriverGetVersion",  "cuDeviceGetCount",    "cuDeviceGet",
+      "cuDeviceGetName", "cuDeviceTotalMem_v2", "cuDeviceGetAttribute"};
+  static const char *const ctx_calls[] = {"cuDevicePrimaryCtxRetain", "cuCtxSetCurrent"};
+  int init = !strcmp(kind, "init");
+  const char *const *calls = init ? init_calls : ctx_calls;
+  int ncalls = init ? 7 : 2, seen[7] = {0}, opened = 0;
+  for (int n = 1; n <= 40 && !opened; n++) {
+    char spec[64];
+    snprintf(spec, sizeof spec, "%s:%d", kind, n);
+    setenv("JIT_EMU_FAIL", spec, 1);
+    jit_context *ctx = jit_context_create(JIT_DEVICE_EMU);
+    opened = ctx != NULL;
+    if (ctx) {
+      jit_context_destroy(ctx);
+      break;
+    }
+    const char *msg = jit_last_error();
+    int named = 0;
+    for (int k = 0; k < ncalls; k++)
+      if (strstr(msg, calls[k])) seen[k] = named = 1;
+    CHECK(named && strstr(msg, "injected failure"), "%s: %s", spec, msg);
+    printf("%s: %s\n", spec, msg);
+  }
+  for (int k = 0; k < ncalls; k++) CHECK(seen[k], "%s never failed", calls[k]);
+  CHECK(opened, "%s: the device never opened", kind);
+  unsetenv("JIT_EMU_FAIL");
+  float *ref = reference();
+  jit_context *ctx = jit_context_create(JIT_DEVICE_EMU);
+  CHECK(ctx, "emu context after the failures: %s", jit_last_error());
+  if (ctx) expect_good_run(ctx, ref, kind);
+  jit_context_destroy(ctx);
+  free(ref);
 }
 
 static void choice_case(void) {
@@ -166,19 +273,57 @@ static void fast_math_case(void) {
   free(fast);
 }
 
+/* jit_kernel_last_device_time: nothing before a run, the emulator's events around the host
+ * loop after one (launches only: never more than the whole call), nothing on the CPU. */
+static void timing_case(void) {
+  size_t n = 2 * (size_t)N * M;
+  float *a = malloc(n * sizeof *a);
+  fill(a, n);
+  jit_arg args[] = {JIT_INT(T), JIT_INT(N), JIT_INT(M), JIT_PTR(a)};
+  jit_device devices[] = {JIT_DEVICE_EMU, JIT_DEVICE_CPU};
+  for (int d = 0; d < 2; d++) {
+    jit_context *ctx = jit_context_create(devices[d]);
+    jit_kernel *k = NULL;
+    CHECK(ctx && jit_kernel_compile(ctx, source, NULL, args, 4, &k) == 0, "compile: %s",
+          ctx ? jit_context_error(ctx) : jit_last_error());
+    if (!k) {
+      jit_context_destroy(ctx);
+      continue;
+    }
+    CHECK(jit_kernel_last_device_time(k) < 0, "a time before any run");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CHECK(jit_kernel_run(k, args, 4) == 0, "%s", jit_context_error(ctx));
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double call_ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+    double ms = jit_kernel_last_device_time(k);
+    if (devices[d] == JIT_DEVICE_EMU) {
+      CHECK(ms > 0 && ms <= call_ms, "device time %g ms, the whole call %g ms", ms, call_ms);
+      printf("timing: emulator wall time of the launches %.3f ms of a %.3f ms call\n", ms, call_ms);
+    } else {
+      CHECK(ms < 0, "a device time (%g) on the CPU", ms);
+    }
+    CHECK(jit_kernel_last_device_time(NULL) < 0, "a time without a kernel");
+    jit_kernel_release(k);
+    jit_context_destroy(ctx);
+  }
+  free(a);
+}
+
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: device_test alloc|load|launch|choice|fastmath\n");
+  if (argc != 2 && argc != 3) {
+    fprintf(stderr, "usage: device_test choice|fastmath|timing|open init|ctx|fail KIND\n");
     return 2;
   }
-  if (!strcmp(argv[1], "alloc"))
-    failure_case("cuMemAlloc");
-  else if (!strcmp(argv[1], "load"))
-    failure_case("cuModuleLoadDataEx");
-  else if (!strcmp(argv[1], "launch"))
-    failure_case("cuLaunchKernel");
+  unsetenv("JIT_EMU_FAIL");
+  if (!strcmp(argv[1], "fail") && argc == 3)
+    failure_case(argv[2]);
+  else if (!strcmp(argv[1], "open") && argc == 3)
+    open_case(argv[2]);
   else if (!strcmp(argv[1], "fastmath"))
     fast_math_case();
+  else if (!strcmp(argv[1], "timing"))
+    timing_case();
   else
     choice_case();
   printf("%s\n", failures ? "FAILED" : "ok");

@@ -26,12 +26,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cuda_types.h"
+#include "base/cuda_abi.h"
+#include "bench/common.h"
 #include "base/file.h"
+#include "host/cuda.h"
 
-#ifndef SJ_EMU_LIBRARY
-#define SJ_EMU_LIBRARY "libstenciljit_cudaemu.so"
-#endif
 #ifndef SJ_NAIVE_PTX
 #define SJ_NAIVE_PTX "bench/baselines/jacobi2d_naive.ptx"
 #endif
@@ -61,23 +60,6 @@ enum { MAX_REPS = 100, NSHAPES = 2 };
 
 /* ---------------------------------------------------------------- utilities */
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-  if (n <= 0) return -1;
-  qsort(v, (size_t)n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* Short notes collected during the run; printed under the table. */
 static char notes[16][512];
 static int nnotes;
@@ -87,18 +69,6 @@ static void note(const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(notes[nnotes++], sizeof notes[0], fmt, ap);
   va_end(ap);
-}
-
-/* Deterministic data in [-1, 1). */
-static void fill(float *a, size_t n) {
-  uint64_t s = 0x5eed1234u;
-  for (size_t i = 0; i < n; i++) {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    a[i] = (float)(z >> 40) * 0x1p-23f - 1.0f;
-  }
 }
 
 /* The C function itself (this file is compiled with -ffp-contract=off). */
@@ -290,14 +260,14 @@ static void bench_nvrtc(const char *lib, const char *cu_path, int reps, nvrtc_re
   double t[MAX_REPS + 1];
   for (int it = 0; it <= reps; it++) {
     nvrtcProgram prog = NULL;
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     int rc = create(&prog, src, "jacobi2d_naive.cu", 0, NULL, NULL);
     if (rc == 0) rc = compile(prog, 1, opts);
     size_t n = 0;
     char *ptx = NULL;
     if (rc == 0) rc = ptx_size(prog, &n);
     if (rc == 0 && (ptx = malloc(n ? n : 1)) != NULL) rc = get_ptx(prog, ptx);
-    t[it] = now_ms() - t0;
+    t[it] = bench_now_ms() - t0;
     if (rc != 0 || !ptx) {
       size_t ln = 0;
       char logbuf[1024] = "";
@@ -323,7 +293,7 @@ static void bench_nvrtc(const char *lib, const char *cu_path, int reps, nvrtc_re
   /* The first compile of the process also loads NVRTC's builtins: reported apart. */
   r->first_ms = t[0];
   r->reps = reps;
-  r->median_ms = median(t + 1, reps);
+  r->median_ms = bench_median(t + 1, reps);
   r->min_ms = t[1];
   r->ok = 1;
   free(src);
@@ -354,17 +324,17 @@ static void bench_jit_compile(int T, int N, int M, int reps, jit_compile_result 
       minus[MAX_REPS + 1], ctxt[MAX_REPS + 1], stage[6][MAX_REPS + 1];
   jit_arg args[] = {JIT_INT(T), JIT_INT(N), JIT_INT(M), JIT_PTR(NULL)};
   for (int it = 0; it <= reps; it++) {
-    double c0 = now_ms();
+    double c0 = bench_now_ms();
     jit_context *ctx = jit_context_create(JIT_DEVICE_EMU);
-    ctxt[it] = now_ms() - c0;
+    ctxt[it] = bench_now_ms() - c0;
     if (!ctx) {
       snprintf(r->why, sizeof r->why, "jit_context_create(JIT_DEVICE_EMU): %s", jit_last_error());
       return;
     }
     jit_kernel *k = NULL;
-    double t0 = now_ms();
+    double t0 = bench_now_ms();
     int st = jit_kernel_compile(ctx, jacobi2d_src, NULL, args, 4, &k);
-    wall[it] = now_ms() - t0;
+    wall[it] = bench_now_ms() - t0;
     if (st != JIT_OK) {
       snprintf(r->why, sizeof r->why, "jit_kernel_compile: status %d: %s", st,
                jit_context_error(ctx));
@@ -396,13 +366,13 @@ static void bench_jit_compile(int T, int N, int M, int reps, jit_compile_result 
   }
   r->first_ptx_ms = ptx[0];
   r->reps = reps;
-  r->ptx_ms = median(ptx + 1, reps);
-  r->wall_ms = median(wall + 1, reps);
-  r->total_ms = median(total + 1, reps);
-  r->load_ms = median(load + 1, reps);
-  r->minus_load_ms = median(minus + 1, reps);
-  r->ctx_ms = median(ctxt + 1, reps);
-  for (int i = 0; i < 6; i++) r->stage_ms[i] = median(stage[i] + 1, reps);
+  r->ptx_ms = bench_median(ptx + 1, reps);
+  r->wall_ms = bench_median(wall + 1, reps);
+  r->total_ms = bench_median(total + 1, reps);
+  r->load_ms = bench_median(load + 1, reps);
+  r->minus_load_ms = bench_median(minus + 1, reps);
+  r->ctx_ms = bench_median(ctxt + 1, reps);
+  for (int i = 0; i < 6; i++) r->stage_ms[i] = bench_median(stage[i] + 1, reps);
   r->ok = 1;
 }
 
@@ -435,7 +405,7 @@ typedef struct run_result {
   X(cuMemcpyHtoD_v2, (CUdeviceptr, const void *, size_t))                                          \
   X(cuMemcpyDtoH_v2, (void *, CUdeviceptr, size_t))
 
-#define DRV_FIELD(name, params) CUresult(*name) params;
+#define DRV_FIELD(name, params) sj_cu_pfn_##name name;
 static struct {
   void *lib;
   DRV(DRV_FIELD)
@@ -596,31 +566,7 @@ out:
 /* ---------------------------------------------------------------- report */
 
 static void machine_info(FILE *out) {
-  char cpu[256] = "unknown";
-  FILE *f = fopen("/proc/cpuinfo", "r");
-  if (f) {
-    char line[512];
-    while (fgets(line, sizeof line, f))
-      if (strncmp(line, "model name", 10) == 0) {
-        const char *p = strchr(line, ':');
-        if (p) {
-          p++;
-          while (*p == ' ' || *p == '\t') p++;
-          snprintf(cpu, sizeof cpu, "%.*s", (int)strcspn(p, "\n"), p);
-        }
-        break;
-      }
-    fclose(f);
-  }
-  struct utsname u;
-  char os[256] = "unknown";
-  if (uname(&u) == 0) snprintf(os, sizeof os, "%s %s %s", u.sysname, u.release, u.machine);
-  char date[64];
-  time_t now = time(NULL);
-  strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&now));
-  fprintf(out, "- date: %s\n", date);
-  fprintf(out, "- CPU: %s, %ld logical cores online\n", cpu, sysconf(_SC_NPROCESSORS_ONLN));
-  fprintf(out, "- OS: %s\n", os);
+  bench_machine_lines(out);
   fprintf(out, "- GPU: none attached. All counters below come from the project's PTX emulator "
                "(`libstenciljit_cudaemu.so`), a model, not a GPU measurement.\n");
   fprintf(out, "- emulator device: %s\n", emu_device_desc);
@@ -655,7 +601,7 @@ static double per_request(const emu_sums *s) {
 }
 
 int main(int argc, char **argv) {
-  const char *out_path = NULL, *emu_lib = SJ_EMU_LIBRARY, *naive_ptx = SJ_NAIVE_PTX,
+  const char *out_path = NULL, *emu_lib = sj_cuda_emulator_path(), *naive_ptx = SJ_NAIVE_PTX,
              *naive_cu = SJ_NAIVE_CU, *nvrtc_lib = SJ_NVRTC_LIBRARY;
   int reps = 10, T = 2, N = 1024, M = 1024, strict = 0;
   for (int i = 1; i < argc; i++) {
@@ -730,7 +676,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "gpu_bench: out of memory\n");
     return 1;
   }
-  fill(init, n);
+  bench_fill(init, n);
   memcpy(ref, init, n * sizeof(float));
   jacobi2d_ref(T, N, M, ref);
 

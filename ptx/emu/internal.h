@@ -4,7 +4,20 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "cuda_types.h"
+#include "base/cuda_abi.h"
+#include "ops.h"
+
+/* The library is built with hidden visibility: only what carries this is exported. */
+#define EMU_EXPORT __attribute__((visibility("default")))
+
+/* ---- the emulated device: an H100 SXM ---- */
+#define EMU_DEVICE_MEMORY (80ull << 30)
+#define EMU_SM_COUNT 132
+#define EMU_SM_THREADS 2048        /* resident threads per multiprocessor */
+#define EMU_SM_BLOCKS 32           /* resident blocks per multiprocessor */
+#define EMU_SM_SHARED (228 * 1024) /* shared memory per multiprocessor */
+/* Bytes of L2 cache: 50 MB, or JIT_EMU_L2_BYTES (stats.c). */
+uint64_t emu_l2_bytes(void);
 
 /* ---- types ---- */
 enum {
@@ -28,9 +41,20 @@ enum {
   EMU_T_COUNT
 };
 enum { EMU_K_NONE, EMU_K_PRED, EMU_K_BIT, EMU_K_U, EMU_K_S, EMU_K_F };
-int emu_type_size(int t); /* bytes; 0 for pred */
-int emu_type_kind(int t);
-const char *emu_type_name(int t);
+typedef struct emu_type_info {
+  const char *name;
+  int size, kind; /* size in bytes, 0 for pred */
+} emu_type_info;
+extern const emu_type_info emu_types[EMU_T_COUNT]; /* types.c */
+static inline int emu_type_size(int t) {
+  return emu_types[t].size;
+}
+static inline int emu_type_kind(int t) {
+  return emu_types[t].kind;
+}
+static inline const char *emu_type_name(int t) {
+  return emu_types[t].name;
+}
 
 /* Type class used to specialise opcodes: code = op * EMU_TK_N + tk. */
 enum {
@@ -55,68 +79,7 @@ enum { EMU_SP_GENERIC, EMU_SP_GLOBAL, EMU_SP_SHARED, EMU_SP_LOCAL, EMU_SP_PARAM,
 #define EMU_WINDOW_SIZE 0x0000000100000000ull
 #define EMU_GLOBAL_BASE 0x0000000700000000ull
 
-/* ---- opcodes ---- */
-enum {
-  EMU_OP_NOP,
-  EMU_OP_MOV,
-  EMU_OP_ADD,
-  EMU_OP_SUB,
-  EMU_OP_MUL,
-  EMU_OP_MULHI,
-  EMU_OP_MULWIDE,
-  EMU_OP_MAD,
-  EMU_OP_MADHI,
-  EMU_OP_MADWIDE,
-  EMU_OP_DIV,
-  EMU_OP_REM,
-  EMU_OP_MIN,
-  EMU_OP_MAX,
-  EMU_OP_ABS,
-  EMU_OP_NEG,
-  EMU_OP_AND,
-  EMU_OP_OR,
-  EMU_OP_XOR,
-  EMU_OP_NOT,
-  EMU_OP_CNOT,
-  EMU_OP_SHL,
-  EMU_OP_SHR,
-  EMU_OP_POPC,
-  EMU_OP_CLZ,
-  EMU_OP_BREV,
-  EMU_OP_BFE,
-  EMU_OP_BFI,
-  EMU_OP_LOP3,
-  EMU_OP_FMA,
-  EMU_OP_SQRT,
-  EMU_OP_RCP,
-  EMU_OP_RSQRT,
-  EMU_OP_SIN,
-  EMU_OP_COS,
-  EMU_OP_LG2,
-  EMU_OP_EX2,
-  EMU_OP_COPYSIGN,
-  EMU_OP_TESTP,
-  EMU_OP_SETP,
-  EMU_OP_SELP,
-  EMU_OP_CVT,
-  EMU_OP_CVTA,
-  EMU_OP_CVTA_TO,
-  EMU_OP_LD,
-  EMU_OP_ST,
-  EMU_OP_ATOM,
-  EMU_OP_BRA,
-  EMU_OP_RET,
-  EMU_OP_EXIT,
-  EMU_OP_BAR,
-  EMU_OP_BARWARP,
-  EMU_OP_SHFL,
-  EMU_OP_VOTE,
-  EMU_OP_ACTIVEMASK,
-  EMU_OP_PACK,
-  EMU_OP_UNPACK,
-  EMU_OP_MEMBAR,
-  EMU_OP_COUNT
-};
+/* ---- operations (ops.h) ---- */
 
 /* rounding */
 enum {
@@ -129,27 +92,6 @@ enum {
   EMU_RND_RZI,
   EMU_RND_RMI,
   EMU_RND_RPI
-};
-/* comparisons */
-enum {
-  EMU_CMP_EQ,
-  EMU_CMP_NE,
-  EMU_CMP_LT,
-  EMU_CMP_LE,
-  EMU_CMP_GT,
-  EMU_CMP_GE,
-  EMU_CMP_LO,
-  EMU_CMP_LS,
-  EMU_CMP_HI,
-  EMU_CMP_HS,
-  EMU_CMP_EQU,
-  EMU_CMP_NEU,
-  EMU_CMP_LTU,
-  EMU_CMP_LEU,
-  EMU_CMP_GTU,
-  EMU_CMP_GEU,
-  EMU_CMP_NUM,
-  EMU_CMP_NAN
 };
 enum { EMU_BOP_NONE, EMU_BOP_AND, EMU_BOP_OR, EMU_BOP_XOR };
 enum {
@@ -250,35 +192,39 @@ typedef struct emu_regname {
 } emu_regname;
 /* "%r12" for a slot, or a description of a special or constant slot */
 void emu_slot_name(const emu_func *f, uint32_t slot, char *buf, size_t len);
-int emu_special_count(void);
-enum {
-  EMU_SP_TID_X,
-  EMU_SP_TID_Y,
-  EMU_SP_TID_Z,
-  EMU_SP_NTID_X,
-  EMU_SP_NTID_Y,
-  EMU_SP_NTID_Z,
-  EMU_SP_CTAID_X,
-  EMU_SP_CTAID_Y,
-  EMU_SP_CTAID_Z,
-  EMU_SP_NCTAID_X,
-  EMU_SP_NCTAID_Y,
-  EMU_SP_NCTAID_Z,
-  EMU_SP_LANEID,
-  EMU_SP_WARPID,
-  EMU_SP_NWARPID,
-  EMU_SP_LANEMASK_EQ,
-  EMU_SP_LANEMASK_LT,
-  EMU_SP_LANEMASK_LE,
-  EMU_SP_LANEMASK_GT,
-  EMU_SP_LANEMASK_GE,
-  EMU_SP_SMID,
-  EMU_SP_NSMID,
-  EMU_SP_GRIDID,
-  EMU_SP_DSMEM,
-  EMU_SP_TSMEM,
-  EMU_SP_COUNT
-};
+
+/* Special registers: X(ID, name), slots special_base + EMU_SP_<ID>. */
+#define EMU_SPECIALS(X)                                                                            \
+  X(TID_X, "%tid.x")                                                                               \
+  X(TID_Y, "%tid.y")                                                                               \
+  X(TID_Z, "%tid.z")                                                                               \
+  X(NTID_X, "%ntid.x")                                                                             \
+  X(NTID_Y, "%ntid.y")                                                                             \
+  X(NTID_Z, "%ntid.z")                                                                             \
+  X(CTAID_X, "%ctaid.x")                                                                           \
+  X(CTAID_Y, "%ctaid.y")                                                                           \
+  X(CTAID_Z, "%ctaid.z")                                                                           \
+  X(NCTAID_X, "%nctaid.x")                                                                         \
+  X(NCTAID_Y, "%nctaid.y")                                                                         \
+  X(NCTAID_Z, "%nctaid.z")                                                                         \
+  X(LANEID, "%laneid")                                                                             \
+  X(WARPID, "%warpid")                                                                             \
+  X(NWARPID, "%nwarpid")                                                                           \
+  X(LANEMASK_EQ, "%lanemask_eq")                                                                   \
+  X(LANEMASK_LT, "%lanemask_lt")                                                                   \
+  X(LANEMASK_LE, "%lanemask_le")                                                                   \
+  X(LANEMASK_GT, "%lanemask_gt")                                                                   \
+  X(LANEMASK_GE, "%lanemask_ge")                                                                   \
+  X(SMID, "%smid")                                                                                 \
+  X(NSMID, "%nsmid")                                                                               \
+  X(GRIDID, "%gridid")                                                                             \
+  X(DSMEM, "%dynamic_smem_size")                                                                   \
+  X(TSMEM, "%total_smem_size")
+#define EMU_SPECIAL_ENUM(id, name) EMU_SP_##id,
+enum { EMU_SPECIALS(EMU_SPECIAL_ENUM) EMU_SP_COUNT };
+#undef EMU_SPECIAL_ENUM
+/* "%tid.x" for EMU_SP_TID_X (types.c). */
+const char *emu_special_name(int k);
 
 typedef struct emu_var {
   char *name;
@@ -324,6 +270,7 @@ CUresult emu_parse(const char *text, emu_module **out, char *err, size_t errlen)
 void emu_module_free(emu_module *m);
 
 /* ---- device memory (mem.c) ---- */
+uint64_t emu_mem_used(void); /* bytes allocated */
 CUresult emu_mem_alloc(uint64_t size, uint64_t *dev);
 CUresult emu_mem_free(uint64_t dev);
 /* host pointer for [dev, dev+size) when it lies in one allocation, else NULL */
@@ -333,6 +280,16 @@ CUresult emu_mem_alloc_owned(uint64_t size, uint64_t *dev, const void *owner);
 void emu_mem_free_owner(const void *owner);
 int emu_mem_owned_by(uint64_t dev, const void *owner);
 
+/* ---- the L2 traffic model (l2.c) ---- */
+typedef struct emu_l2 emu_l2;
+enum { EMU_L2_READ = 1, EMU_L2_WRITE = 2 };
+emu_l2 *emu_l2_new(uint64_t bytes);
+void emu_l2_free(emu_l2 *l2);
+/* One access to a 32-byte sector: EMU_L2_READ, EMU_L2_WRITE or both (an atomic). */
+void emu_l2_access(emu_l2 *l2, uint64_t sector, int kind);
+/* DRAM bytes so far: sectors read on misses, dirty sectors written back (evicted or not yet). */
+uint64_t emu_l2_dram_bytes(const emu_l2 *l2);
+
 /* ---- statistics (stats.c) ---- */
 #define EMU_SECTOR_SET_MIN 1024
 typedef struct emu_stats {
@@ -341,10 +298,14 @@ typedef struct emu_stats {
   uint64_t sh_loads, sh_stores, bank_conflicts, barriers, atomics;
   uint64_t *set; /* open-addressing set of sector numbers + 1 */
   size_t set_cap, set_n;
+  emu_l2 *l2;           /* the L2 model, when the counters are written */
+  uint32_t wave_blocks; /* blocks resident together */
 } emu_stats;
-void emu_stats_init(emu_stats *st);
+/* model: also run the L2 model (it costs time: only when the counters are wanted) */
+void emu_stats_init(emu_stats *st, int model);
 void emu_stats_free(emu_stats *st);
-void emu_stats_sector(emu_stats *st, uint64_t sector);
+/* One warp request's distinct sectors, in order: counted, and through the L2 model. */
+void emu_stats_sectors(emu_stats *st, const uint64_t *sectors, int n, int kind);
 void emu_stats_write(const emu_stats *st, const char *path, const char *kernel,
                      const unsigned grid[3], const unsigned block[3]);
 
@@ -377,8 +338,5 @@ typedef struct emu_launch {
   char msg[1024];
 } emu_launch;
 CUresult emu_execute(emu_launch *L);
-
-/* ---- messages (driver.c) ---- */
-void emu_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

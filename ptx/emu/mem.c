@@ -15,6 +15,7 @@ static alloc *tab;
 static size_t ntab, captab;
 static uint64_t next_dev = EMU_GLOBAL_BASE;
 static size_t last_hit;
+static uint64_t used;
 
 CUresult emu_mem_alloc_owned(uint64_t size, uint64_t *dev, const void *owner) {
   if (size == 0 || size > (1ull << 40)) return CUDA_ERROR_OUT_OF_MEMORY;
@@ -34,6 +35,7 @@ CUresult emu_mem_alloc_owned(uint64_t size, uint64_t *dev, const void *owner) {
   uint64_t d = next_dev;
   next_dev = (d + size + 4096 + 255) & ~255ull;
   tab[ntab++] = (alloc){d, size, h, owner};
+  used += size;
   *dev = d;
   return CUDA_SUCCESS;
 }
@@ -60,6 +62,7 @@ CUresult emu_mem_free(uint64_t dev) {
   long k = find(dev);
   if (k < 0 || tab[k].dev != dev) return CUDA_ERROR_INVALID_VALUE;
   free(tab[k].host);
+  used -= tab[k].size;
   memmove(&tab[k], &tab[k + 1], (ntab - (size_t)k - 1) * sizeof *tab);
   ntab--;
   last_hit = 0;
@@ -79,6 +82,10 @@ void *emu_mem_host(uint64_t dev, uint64_t size) {
   return a->host + (dev - a->dev);
 }
 
+uint64_t emu_mem_used(void) {
+  return used;
+}
+
 CUresult emu_mem_alloc(uint64_t size, uint64_t *dev) {
   return emu_mem_alloc_owned(size, dev, NULL);
 }
@@ -91,9 +98,10 @@ int emu_mem_owned_by(uint64_t dev, const void *owner) {
 void emu_mem_free_owner(const void *owner) {
   size_t j = 0;
   for (size_t k = 0; k < ntab; k++) {
-    if (tab[k].owner == owner && owner)
+    if (tab[k].owner == owner && owner) {
       free(tab[k].host);
-    else
+      used -= tab[k].size;
+    } else
       tab[j++] = tab[k];
   }
   ntab = j;

@@ -4,8 +4,15 @@
 #include <string.h>
 #include "internal.h"
 
-void emu_stats_init(emu_stats *st) {
+uint64_t emu_l2_bytes(void) {
+  const char *e = getenv("JIT_EMU_L2_BYTES");
+  unsigned long long v = e && *e ? strtoull(e, NULL, 10) : 0;
+  return v ? v : 50ull * 1024 * 1024;
+}
+
+void emu_stats_init(emu_stats *st, int model) {
   memset(st, 0, sizeof *st);
+  if (model) st->l2 = emu_l2_new(emu_l2_bytes());
   st->set_cap = EMU_SECTOR_SET_MIN;
   st->set = calloc(st->set_cap, sizeof *st->set);
   if (!st->set) abort();
@@ -14,6 +21,8 @@ void emu_stats_init(emu_stats *st) {
 void emu_stats_free(emu_stats *st) {
   free(st->set);
   st->set = NULL;
+  emu_l2_free(st->l2);
+  st->l2 = NULL;
 }
 
 static size_t hash(uint64_t v, size_t cap) {
@@ -24,7 +33,7 @@ static size_t hash(uint64_t v, size_t cap) {
 }
 
 /* Adds a 32-byte sector number to the launch's set of distinct sectors. */
-void emu_stats_sector(emu_stats *st, uint64_t sector) {
+static void add_sector(emu_stats *st, uint64_t sector) {
   uint64_t key = sector + 1;
   size_t k = hash(key, st->set_cap);
   while (st->set[k]) {
@@ -48,6 +57,13 @@ void emu_stats_sector(emu_stats *st, uint64_t sector) {
   }
 }
 
+void emu_stats_sectors(emu_stats *st, const uint64_t *sectors, int n, int kind) {
+  for (int k = 0; k < n; k++) {
+    add_sector(st, sectors[k]);
+    if (st->l2) emu_l2_access(st->l2, sectors[k], kind);
+  }
+}
+
 void emu_stats_write(const emu_stats *st, const char *path, const char *kernel,
                      const unsigned grid[3], const unsigned block[3]) {
   FILE *f = fopen(path, "a");
@@ -68,12 +84,17 @@ void emu_stats_write(const emu_stats *st, const char *path, const char *kernel,
           "},\"global_load_requests\":%llu,\"global_store_requests\":%llu,"
           "\"global_load_bytes\":%llu,\"global_store_bytes\":%llu,\"global_sectors\":%llu,"
           "\"unique_sectors\":%llu,\"shared_loads\":%llu,\"shared_stores\":%llu,"
-          "\"bank_conflicts\":%llu,\"barriers\":%llu,\"atomics\":%llu}\n",
+          "\"bank_conflicts\":%llu,\"barriers\":%llu,\"atomics\":%llu",
           (unsigned long long)st->gld_req, (unsigned long long)st->gst_req,
           (unsigned long long)st->gld_bytes, (unsigned long long)st->gst_bytes,
           (unsigned long long)st->gsectors, (unsigned long long)st->set_n,
           (unsigned long long)st->sh_loads, (unsigned long long)st->sh_stores,
           (unsigned long long)st->bank_conflicts, (unsigned long long)st->barriers,
           (unsigned long long)st->atomics);
+  if (st->l2)
+    fprintf(f, ",\"wave_blocks\":%u,\"l2_model_bytes\":%llu,\"l2_model_dram_bytes\":%llu",
+            st->wave_blocks, (unsigned long long)emu_l2_bytes(),
+            (unsigned long long)emu_l2_dram_bytes(st->l2));
+  fprintf(f, "}\n");
   fclose(f);
 }

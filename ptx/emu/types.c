@@ -1,10 +1,7 @@
 /* Type tables. */
 #include "internal.h"
 
-static const struct {
-  const char *name;
-  int size, kind;
-} types[EMU_T_COUNT] = {
+const emu_type_info emu_types[EMU_T_COUNT] = {
     [EMU_T_NONE] = {"", 0, EMU_K_NONE},  [EMU_T_PRED] = {"pred", 0, EMU_K_PRED},
     [EMU_T_B8] = {"b8", 1, EMU_K_BIT},   [EMU_T_B16] = {"b16", 2, EMU_K_BIT},
     [EMU_T_B32] = {"b32", 4, EMU_K_BIT}, [EMU_T_B64] = {"b64", 8, EMU_K_BIT},
@@ -15,16 +12,6 @@ static const struct {
     [EMU_T_F16] = {"f16", 2, EMU_K_F},   [EMU_T_F32] = {"f32", 4, EMU_K_F},
     [EMU_T_F64] = {"f64", 8, EMU_K_F},
 };
-
-int emu_type_size(int t) {
-  return types[t].size;
-}
-int emu_type_kind(int t) {
-  return types[t].kind;
-}
-const char *emu_type_name(int t) {
-  return types[t].name;
-}
 
 int emu_type_tk(int t) {
   switch (t) {
@@ -57,3 +44,13 @@ int emu_type_tk(int t) {
 const char *const emu_cls_names[EMU_CLS_N] = {
     "int",       "float",     "conv",   "move",    "mem_global", "mem_shared", "mem_local",
     "mem_param", "mem_const", "atomic", "control", "sync",       "warp",       "other"};
+
+static const char *const specials[EMU_SP_COUNT] = {
+#define EMU_SPECIAL_NAME(id, name) name,
+    EMU_SPECIALS(EMU_SPECIAL_NAME)
+#undef EMU_SPECIAL_NAME
+};
+
+const char *emu_special_name(int k) {
+  return specials[k];
+}

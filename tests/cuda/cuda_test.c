@@ -13,6 +13,7 @@
 #include "base/file.h"
 
 static int failures;
+static const char *vecadd_ptx = SJ_TEST_VECADD_PTX; /* or the third argument (a bundle) */
 
 #define CHECK(cond, ...)                                                                           \
   do {                                                                                             \
@@ -39,11 +40,11 @@ static sj_cuda *open_or_die(const char *lib) {
 }
 
 static sj_cuda_module *load_or_die(sj_cuda *c) {
-  char *ptx = sj_read_file(SJ_TEST_VECADD_PTX, NULL);
+  char *ptx = sj_read_file(vecadd_ptx, NULL);
   sj_cuda_module *m;
   sj_error err = {0};
   if (!ptx || sj_cuda_load(c, ptx, &m, &err) != JIT_OK) {
-    fprintf(stderr, "load %s: %s\n", SJ_TEST_VECADD_PTX, ptx ? err.msg : "cannot read");
+    fprintf(stderr, "load %s: %s\n", vecadd_ptx, ptx ? err.msg : "cannot read");
     exit(1);
   }
   free(ptx);
@@ -70,9 +71,12 @@ static int vecadd(sj_cuda *c, void *fn, int n, unsigned block, sj_error *err) {
     if (out[i] != a[i] + b[i]) {
       st = sj_error_set(err, JIT_ERR_INTERNAL, "c[%d] = %g, expected %g", i, out[i], a[i] + b[i]);
     }
-  sj_cuda_free(c, da);
-  sj_cuda_free(c, db);
-  sj_cuda_free(c, dc);
+  sj_devptr bufs[] = {da, db, dc};
+  for (int i = 0; i < 3; i++) {
+    sj_error ferr = {0};
+    int fst = sj_cuda_free(c, bufs[i], &ferr);
+    if (fst && !st) *err = ferr, st = fst;
+  }
   free(a), free(b), free(out);
   return st;
 }
@@ -158,6 +162,112 @@ static void case_limits(const char *lib) {
   sj_cuda_close(c);
 }
 
+/* Events around a launch: the elapsed time (on the emulator its own run time on this CPU). */
+static int timed_vecadd(sj_cuda *c, void *fn, float *ms, sj_error *err) {
+  sj_cuda_event *e0 = NULL, *e1 = NULL;
+  int st = sj_cuda_event_create(c, &e0, err);
+  if (!st) st = sj_cuda_event_create(c, &e1, err);
+  if (!st) st = sj_cuda_event_record(c, e0, err);
+  if (!st) st = vecadd(c, fn, 1000, 128, err);
+  if (!st) st = sj_cuda_event_record(c, e1, err);
+  if (!st) st = sj_cuda_event_elapsed(c, e0, e1, ms, err);
+  sj_cuda_event_destroy(c, e0);
+  sj_cuda_event_destroy(c, e1);
+  return st;
+}
+
+static void case_events(const char *lib) {
+  sj_cuda *c = open_or_die(lib);
+  sj_cuda_module *m = load_or_die(c);
+  sj_error err = {0};
+  void *fn = sj_cuda_function(c, m, "vecadd", &err);
+  float ms = -1;
+  CHECK(fn && timed_vecadd(c, fn, &ms, &err) == JIT_OK, "%s", err.msg);
+  CHECK(ms >= 0 && ms < 60000, "elapsed %g ms", (double)ms);
+  sj_cuda_unload(c, m);
+  sj_cuda_close(c);
+}
+
+/* JIT_EMU_FAIL=event:N fails each event call of a timed run in turn: an error naming it, and
+ * the layer works on afterwards. */
+static void case_fail_event(const char *lib) {
+  static const char *const calls[] = {"cuEventCreate", "cuEventCreate",      "cuEventRecord",
+                                      "cuEventRecord", "cuEventSynchronize", "cuEventElapsedTime"};
+  for (int n = 1; n <= 6; n++) {
+    char spec[32];
+    snprintf(spec, sizeof spec, "event:%d", n);
+    setenv("JIT_EMU_FAIL", spec, 1);
+    sj_cuda *c = open_or_die(lib);
+    sj_cuda_module *m = load_or_die(c);
+    sj_error err = {0};
+    void *fn = sj_cuda_function(c, m, "vecadd", &err);
+    float ms = -1;
+    int st = fn ? timed_vecadd(c, fn, &ms, &err) : -1;
+    CHECK(st == JIT_ERR_DEVICE && contains(err.msg, calls[n - 1]) &&
+              contains(err.msg, "injected failure"),
+          "%s: status %d: %s", spec, st, err.msg);
+    CHECK(fn && timed_vecadd(c, fn, &ms, &err) == JIT_OK, "%s: afterwards: %s", spec, err.msg);
+    sj_cuda_unload(c, m);
+    sj_cuda_close(c);
+  }
+  unsetenv("JIT_EMU_FAIL");
+}
+
+/* JIT_EMU_FAIL=free:1: the failure is reported, and later frees work. */
+static void case_fail_free(const char *lib) {
+  setenv("JIT_EMU_FAIL", "free:1", 1);
+  sj_cuda *c = open_or_die(lib);
+  sj_error err = {0};
+  sj_devptr p, q;
+  CHECK(sj_cuda_alloc(c, 64, &p, &err) == JIT_OK && sj_cuda_alloc(c, 64, &q, &err) == JIT_OK, "%s",
+        err.msg);
+  CHECK(sj_cuda_free(c, p, &err) == JIT_ERR_DEVICE && contains(err.msg, "cuMemFree_v2 failed"),
+        "%s", err.msg);
+  CHECK(sj_cuda_free(c, q, &err) == JIT_OK, "%s", err.msg);
+  CHECK(!sj_cuda_lost(c), "a failed free lost the context");
+  sj_cuda_close(c); /* p goes with the context */
+  unsetenv("JIT_EMU_FAIL");
+}
+
+/* A linked image loads and runs like the PTX it came from; bad PTX fails the link with the
+ * log's line. */
+static void case_link(const char *lib) {
+  sj_cuda *c = open_or_die(lib);
+  char *ptx = sj_read_file(SJ_TEST_VECADD_PTX, NULL);
+  void *image = NULL;
+  size_t size = 0;
+  sj_error err = {0};
+  CHECK(ptx && sj_cuda_link(c, ptx, &image, &size, &err) == JIT_OK && image && size, "link: %s",
+        err.msg);
+  sj_cuda_module *m = NULL;
+  CHECK(image && sj_cuda_load(c, image, &m, &err) == JIT_OK, "load the image: %s", err.msg);
+  void *fn = m ? sj_cuda_function(c, m, "vecadd", &err) : NULL;
+  CHECK(fn && vecadd(c, fn, 1000, 128, &err) == JIT_OK, "%s", err.msg);
+  sj_cuda_unload(c, m);
+  free(image);
+  const char *bad = ".version 9.0\n.target sm_90\n.address_size 64\n"
+                    ".visible .entry k()\n{\n  frobnicate.u32 %r1;\n  ret;\n}\n";
+  CHECK(sj_cuda_link(c, bad, &image, &size, &err) == JIT_ERR_DEVICE && !image, "linked bad PTX");
+  CHECK(contains(err.msg, "cuLinkAddData_v2 failed") && contains(err.msg, "line 6"), "%s", err.msg);
+  sj_cuda_close(c);
+  /* JIT_EMU_FAIL=link:N fails each call of a link in turn; the next link works */
+  static const char *const calls[] = {"cuLinkCreate_v2", "cuLinkAddData_v2", "cuLinkComplete"};
+  for (int n = 1; n <= 3; n++) {
+    char spec[32];
+    snprintf(spec, sizeof spec, "link:%d", n);
+    setenv("JIT_EMU_FAIL", spec, 1);
+    c = open_or_die(lib);
+    CHECK(sj_cuda_link(c, ptx, &image, &size, &err) == JIT_ERR_DEVICE &&
+              contains(err.msg, calls[n - 1]) && contains(err.msg, "injected failure"),
+          "%s: %s", spec, err.msg);
+    CHECK(sj_cuda_link(c, ptx, &image, &size, &err) == JIT_OK, "%s: afterwards: %s", spec, err.msg);
+    free(image);
+    sj_cuda_close(c);
+  }
+  unsetenv("JIT_EMU_FAIL");
+  free(ptx);
+}
+
 /* JIT_EMU_FAIL=alloc:1: the first allocation fails, the next ones work. */
 static void case_fail_alloc(const char *lib) {
   sj_cuda *c = open_or_die(lib);
@@ -169,14 +279,14 @@ static void case_fail_alloc(const char *lib) {
         err.msg);
   st = sj_cuda_alloc(c, 4096, &p, &err);
   CHECK(st == JIT_OK && p, "second alloc: %s", err.msg);
-  sj_cuda_free(c, p);
+  CHECK(sj_cuda_free(c, p, &err) == JIT_OK, "%s", err.msg);
   sj_cuda_close(c);
 }
 
 /* JIT_EMU_FAIL=load:1: the first load fails with the emulator's log, the next works. */
 static void case_fail_load(const char *lib) {
   sj_cuda *c = open_or_die(lib);
-  char *ptx = sj_read_file(SJ_TEST_VECADD_PTX, NULL);
+  char *ptx = sj_read_file(vecadd_ptx, NULL);
   sj_cuda_module *m;
   sj_error err = {0};
   int st = sj_cuda_load(c, ptx, &m, &err);
@@ -200,6 +310,7 @@ static void case_fail_launch(const char *lib) {
   int st = vecadd(c, fn, 100, 64, &err);
   CHECK(st == JIT_ERR_DEVICE, "status %d: %s", st, err.msg);
   CHECK(contains(err.msg, "cuLaunchKernel failed: "), "%s", err.msg);
+  CHECK(sj_cuda_lost(c), "CUDA_ERROR_LAUNCH_FAILED is sticky: the context is lost");
   const char *expect = getenv("EXPECT_MESSAGE");
   CHECK(!expect || contains(err.msg, expect), "no '%s' in: %s", expect, err.msg);
   printf("message: %s\n", err.msg);
@@ -398,6 +509,26 @@ static void case_mock_errors(const char *lib) {
   sj_cuda_close(c);
 }
 
+/* Events around launches: a positive time, the events released once. */
+static void case_timer(const char *lib) {
+  sj_cuda *c = open_or_die(lib);
+  sj_error err = {0};
+  sj_cuda_timer t;
+  int st = sj_cuda_timer_start(c, &t, &err);
+  CHECK(st == JIT_OK, "%s", err.msg);
+  sj_cuda_module *m = load_or_die(c);
+  void *fn = sj_cuda_function(c, m, "vecadd", &err);
+  CHECK(fn && vecadd(c, fn, 100000, 256, &err) == JIT_OK, "%s", err.msg);
+  float ms = -1;
+  CHECK(sj_cuda_timer_stop(c, &t, &ms, &err) == JIT_OK, "%s", err.msg);
+  CHECK(ms > 0 && ms < 60e3, "%g ms around a launch", ms);
+  sj_cuda_timer_free(c, &t);
+  sj_cuda_timer_free(c, &t); /* released once: a second call does nothing */
+  printf("timer: %.3f ms around vecadd (with its copies)\n", ms);
+  sj_cuda_unload(c, m);
+  sj_cuda_close(c);
+}
+
 static void case_emulator_path(const char *lib) {
   (void)lib;
   const char *p = sj_cuda_emulator_path();
@@ -417,6 +548,10 @@ static const struct {
     {"fail_alloc", case_fail_alloc},
     {"fail_load", case_fail_load},
     {"fail_launch", case_fail_launch},
+    {"events", case_events},
+    {"fail_event", case_fail_event},
+    {"fail_free", case_fail_free},
+    {"link", case_link},
     {"env_library", case_env_library},
     {"threads", case_threads},
     {"no_library", case_no_library},
@@ -427,13 +562,15 @@ static const struct {
     {"mock_context", case_mock_context},
     {"mock_errors", case_mock_errors},
     {"emulator_path", case_emulator_path},
+    {"timer", case_timer},
 };
 
 int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: %s CASE LIBRARY\n", argv[0]);
+  if (argc != 3 && argc != 4) {
+    fprintf(stderr, "usage: %s CASE LIBRARY [VECADD.ptx]\n", argv[0]);
     return 2;
   }
+  if (argc == 4) vecadd_ptx = argv[3];
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     if (strcmp(cases[i].name, argv[1])) continue;
     cases[i].run(argv[2]);

@@ -9,56 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cuda_types.h"
+#include "base/cuda_abi.h"
+#include "base/file.h"
 
-#define API(X)                                                                                     \
-  X(CUresult, cuInit, (unsigned))                                                                  \
-  X(CUresult, cuDriverGetVersion, (int *))                                                         \
-  X(CUresult, cuDeviceGet, (CUdevice *, int))                                                      \
-  X(CUresult, cuDeviceGetCount, (int *))                                                           \
-  X(CUresult, cuDeviceGetAttribute, (int *, CUdevice_attribute, CUdevice))                         \
-  X(CUresult, cuDeviceGetName, (char *, int, CUdevice))                                            \
-  X(CUresult, cuDeviceTotalMem_v2, (size_t *, CUdevice))                                           \
-  X(CUresult, cuDevicePrimaryCtxRetain, (CUcontext *, CUdevice))                                   \
-  X(CUresult, cuDevicePrimaryCtxRelease_v2, (CUdevice))                                            \
-  X(CUresult, cuCtxCreate_v2, (CUcontext *, unsigned, CUdevice))                                   \
-  X(CUresult, cuCtxDestroy_v2, (CUcontext))                                                        \
-  X(CUresult, cuCtxSetCurrent, (CUcontext))                                                        \
-  X(CUresult, cuCtxGetCurrent, (CUcontext *))                                                      \
-  X(CUresult, cuCtxSynchronize, (void))                                                            \
-  X(CUresult, cuModuleLoadData, (CUmodule *, const void *))                                        \
-  X(CUresult, cuModuleLoadDataEx, (CUmodule *, const void *, unsigned, CUjit_option *, void **))   \
-  X(CUresult, cuModuleUnload, (CUmodule))                                                          \
-  X(CUresult, cuModuleGetFunction, (CUfunction *, CUmodule, const char *))                         \
-  X(CUresult, cuModuleGetGlobal_v2, (CUdeviceptr *, size_t *, CUmodule, const char *))             \
-  X(CUresult, cuFuncGetAttribute, (int *, CUfunction_attribute, CUfunction))                       \
-  X(CUresult, cuFuncSetAttribute, (CUfunction, CUfunction_attribute, int))                         \
-  X(CUresult, cuLaunchKernel,                                                                      \
-    (CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,   \
-     void **, void **))                                                                            \
-  X(CUresult, cuMemAlloc_v2, (CUdeviceptr *, size_t))                                              \
-  X(CUresult, cuMemFree_v2, (CUdeviceptr))                                                         \
-  X(CUresult, cuMemcpyHtoD_v2, (CUdeviceptr, const void *, size_t))                                \
-  X(CUresult, cuMemcpyDtoH_v2, (void *, CUdeviceptr, size_t))                                      \
-  X(CUresult, cuMemcpyDtoD_v2, (CUdeviceptr, CUdeviceptr, size_t))                                 \
-  X(CUresult, cuMemsetD8_v2, (CUdeviceptr, unsigned char, size_t))                                 \
-  X(CUresult, cuMemsetD32_v2, (CUdeviceptr, unsigned, size_t))                                     \
-  X(CUresult, cuEventCreate, (CUevent *, unsigned))                                                \
-  X(CUresult, cuEventRecord, (CUevent, CUstream))                                                  \
-  X(CUresult, cuEventSynchronize, (CUevent))                                                       \
-  X(CUresult, cuEventElapsedTime_v2, (float *, CUevent, CUevent))                                  \
-  X(CUresult, cuEventDestroy_v2, (CUevent))                                                        \
-  X(CUresult, cuStreamCreate, (CUstream *, unsigned))                                              \
-  X(CUresult, cuStreamSynchronize, (CUstream))                                                     \
-  X(CUresult, cuStreamDestroy_v2, (CUstream))                                                      \
-  X(CUresult, cuGetErrorString, (CUresult, const char **))                                         \
-  X(CUresult, cuGetErrorName, (CUresult, const char **))                                           \
-  X(const char *, emuGetLastErrorMessage, (void))
-
-#define API_FIELD(ret, name, args) ret(*name) args;
+/* Every entry point of base/cuda_abi.h, and the emulator's own. */
+#define API_FIELD(symbol, name, version, params) sj_cu_pfn_##symbol symbol;
 static struct {
   void *lib;
-  API(API_FIELD)
+  SJ_CUDA_ENTRY_POINTS(API_FIELD) sj_cu_pfn_emuGetLastErrorMessage emuGetLastErrorMessage;
 } cu;
 
 static int t_failures;
@@ -85,30 +43,24 @@ __attribute__((unused)) static void load_api(const char *path) {
     fprintf(stderr, "dlopen %s: %s\n", path, dlerror());
     exit(1);
   }
-#define API_LOAD(ret, name, args)                                                                  \
-  *(void **)&cu.name = dlsym(cu.lib, #name);                                                       \
-  if (!cu.name) {                                                                                  \
-    fprintf(stderr, "missing symbol %s\n", #name);                                                 \
+#define API_LOAD(symbol, name, version, params)                                                    \
+  *(void **)&cu.symbol = dlsym(cu.lib, #symbol);                                                   \
+  if (!cu.symbol) {                                                                                \
+    fprintf(stderr, "missing symbol %s\n", #symbol);                                               \
     exit(1);                                                                                       \
   }
-  API(API_LOAD)
+  SJ_CUDA_ENTRY_POINTS(API_LOAD)
+  API_LOAD(emuGetLastErrorMessage, emuGetLastErrorMessage, 0, (void))
 }
 
 __attribute__((unused)) static char *read_file(const char *dir, const char *name) {
   char path[4096];
   snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "cannot open %s\n", path);
+  char *s = sj_read_file(path, NULL);
+  if (!s) {
+    fprintf(stderr, "cannot read %s\n", path);
     exit(1);
   }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  if (!s || fread(s, 1, (size_t)n, f) != (size_t)n) exit(1);
-  s[n] = 0;
-  fclose(f);
   return s;
 }
 

@@ -1,7 +1,24 @@
 /* Driver API behaviour of the emulator: device properties (an H100), contexts, memory,
  * modules with their logs, attributes, launch validation, streams, events, error strings.
  * Usage: test_api LIB PTXDIR */
+#include <unistd.h>
 #include "emu_test.h"
+
+/* What a failed launch writes to stderr: nothing, unless JIT_EMU_VERBOSE asks for it. */
+static long stderr_bytes_of_bad_launch(CUfunction f, void **args) {
+  char path[] = "/tmp/emu_stderr_XXXXXX";
+  int fd = mkstemp(path), saved = dup(2);
+  fflush(stderr);
+  dup2(fd, 2);
+  CHECK(cu.cuLaunchKernel(f, 1, 1, 1, 32, 16, 1, 0, NULL, args, NULL) == CUDA_ERROR_INVALID_VALUE);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  long n = lseek(fd, 0, SEEK_END);
+  close(fd);
+  unlink(path);
+  return n;
+}
 
 int main(int argc, char **argv) {
   if (argc != 3) {
@@ -113,6 +130,11 @@ int main(int argc, char **argv) {
   void *args[] = {&N, &M, &d, &d};
   CHECK(cu.cuLaunchKernel(f, 1, 1, 1, 32, 16, 1, 0, NULL, args, NULL) == CUDA_ERROR_INVALID_VALUE);
   CHECK(strstr(cu.emuGetLastErrorMessage(), "maxntid") != NULL);
+  unsetenv("JIT_EMU_VERBOSE");
+  CHECK(stderr_bytes_of_bad_launch(f, args) == 0);
+  setenv("JIT_EMU_VERBOSE", "1", 1);
+  CHECK(stderr_bytes_of_bad_launch(f, args) > 0);
+  unsetenv("JIT_EMU_VERBOSE");
   CHECK(cu.cuLaunchKernel(f, 1, 1, 1, 0, 1, 1, 0, NULL, args, NULL) == CUDA_ERROR_INVALID_VALUE);
   CHECK(cu.cuLaunchKernel(f, 1, 1, 1, 32, 8, 1, 0, NULL, NULL, NULL) == CUDA_ERROR_INVALID_VALUE);
   CHECK(cu.cuLaunchKernel(f, 1, 1, 1, 32, 8, 1, 64 * 1024, NULL, args, NULL) ==
@@ -142,6 +164,18 @@ int main(int argc, char **argv) {
   float el = -1;
   CU(cu.cuEventElapsedTime_v2(&el, e0, e1));
   CHECK(el >= 0);
+  /* events without timing, or never recorded, have no elapsed time */
+  CUevent nt, fresh;
+  CU(cu.cuEventCreate(&nt, CU_EVENT_DISABLE_TIMING));
+  CU(cu.cuEventCreate(&fresh, CU_EVENT_DEFAULT));
+  CU(cu.cuEventRecord(nt, NULL));
+  CHECK(cu.cuEventElapsedTime_v2(&el, e0, nt) == CUDA_ERROR_INVALID_HANDLE);
+  CHECK(strstr(cu.emuGetLastErrorMessage(), "DISABLE_TIMING") != NULL);
+  CHECK(cu.cuEventElapsedTime(&el, e0, fresh) == CUDA_ERROR_INVALID_HANDLE);
+  CHECK(cu.cuEventCreate(&fresh, 0x100) == CUDA_ERROR_INVALID_VALUE);
+  CU(cu.cuEventDestroy_v2(nt));
+  CHECK(cu.cuEventDestroy_v2(nt) == CUDA_ERROR_INVALID_HANDLE);
+  CHECK(cu.cuEventRecord(nt, NULL) == CUDA_ERROR_INVALID_HANDLE);
   CU(cu.cuEventDestroy_v2(e0));
   CU(cu.cuEventDestroy_v2(e1));
   CU(cu.cuStreamDestroy_v2(s));
@@ -167,6 +201,13 @@ int main(int argc, char **argv) {
   CU(cu.cuCtxGetCurrent(&cur));
   CHECK(cur == c2);
   CU(cu.cuMemAlloc_v2(&d, 64));
+  size_t mfree = 0, mtotal = 0;
+  CU(cu.cuMemGetInfo_v2(&mfree, &mtotal));
+  CHECK(mtotal == (size_t)80 << 30 && mfree <= mtotal - 64);
+  CU(cu.cuCtxDestroy_v2(c2));
+  /* CUDA 13's cuCtxCreate: no creation parameters here */
+  CHECK(cu.cuCtxCreate_v4(&c2, (CUctxCreateParams *)&mfree, 0, 0) == CUDA_ERROR_NOT_SUPPORTED);
+  CU(cu.cuCtxCreate_v4(&c2, NULL, 0, 0));
   CU(cu.cuCtxDestroy_v2(c2));
   CU(cu.cuCtxGetCurrent(&cur));
   CHECK(cur == NULL);

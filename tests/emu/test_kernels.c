@@ -58,8 +58,8 @@ static void test_vecadd_saxpy(CUmodule m) {
     CUdeviceptr x, y;
   } pb = {n, alpha, da, db};
   size_t size = sizeof pb;
-  void *extra[] = {EMU_LAUNCH_PARAM_BUFFER_POINTER, &pb, EMU_LAUNCH_PARAM_BUFFER_SIZE, &size,
-                   EMU_LAUNCH_PARAM_END};
+  void *extra[] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &pb, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                   CU_LAUNCH_PARAM_END};
   CU(cu.cuLaunchKernel(get(m, "saxpy"), (n + 255) / 256, 1, 1, 256, 1, 1, 0, NULL, NULL, extra));
   CU(cu.cuMemcpyDtoH_v2(y, db, 4 * n));
   bad = 0;
@@ -545,6 +545,52 @@ static void test_ops(const char *dir) {
   cu.cuMemFree_v2(df), cu.cuMemFree_v2(di), cu.cuMemFree_v2(dout);
 }
 
+/* Shared memory through 32-bit addresses with negative parts (shared_neg.cu): base registers
+ * that wrap below the array, negative offsets, a ring of rows; bit-identical to C. */
+static void test_shared_neg(CUmodule m) {
+  enum { BLOCKS = 3, N = 256 * BLOCKS };
+  float in[N], out[N], tile[264], want;
+  for (int i = 0; i < N; i++) in[i] = (float)(rnd() % 1000) * 0.125f;
+  CUdeviceptr din = dalloc(sizeof in), dout = dalloc(sizeof out);
+  CU(cu.cuMemcpyHtoD_v2(din, in, sizeof in));
+  int k = 8, bad = 0;
+  void *args[] = {&din, &dout, &k};
+  for (int kernel = 0; kernel < 2; kernel++) {
+    CU(cu.cuLaunchKernel(get(m, kernel ? "shared_negoff" : "shared_wrap"), BLOCKS, 1, 1, 256, 1, 1,
+                         0, NULL, args, NULL));
+    CU(cu.cuMemcpyDtoH_v2(out, dout, sizeof out));
+    for (int b = 0; b < BLOCKS; b++) {
+      memset(tile, 0, sizeof tile);
+      memcpy(tile + 8, in + 256 * b, 256 * sizeof *in);
+      for (int t = 0; t < 256; t++) {
+        int i = kernel ? t + k : t - k;
+        want = kernel ? tile[i - 1] + 0.5f * tile[i - 5] + 0.25f * tile[i - 8]
+                      : tile[i + 8] + 0.5f * tile[i + 9] + 0.25f * tile[i + 12];
+        bad += memcmp(&out[256 * b + t], &want, 4) != 0;
+      }
+    }
+  }
+  CHECK(bad == 0);
+  /* the ring of rows: steps of a 3-point smoothing, odd and even counts */
+  for (int steps = 3; steps <= 4; steps++) {
+    int c = 5;
+    void *rargs[] = {&din, &dout, &c, &steps};
+    CU(cu.cuLaunchKernel(get(m, "shared_rows"), N / 128, 1, 1, 128, 1, 1, 0, NULL, rargs, NULL));
+    CU(cu.cuMemcpyDtoH_v2(out, dout, sizeof out));
+    for (int b = 0; b < N / 128; b++) {
+      float ring[2][130] = {{0}};
+      memcpy(&ring[0][1], in + 128 * b, 128 * sizeof *in);
+      for (int s = 0; s < steps; s++)
+        for (int t = 0; t < 128; t++)
+          ring[(s + 1) % 2][t + 1] =
+              0.25f * ring[s % 2][t] + 0.5f * ring[s % 2][t + 1] + 0.25f * ring[s % 2][t + 2];
+      bad += memcmp(out + 128 * b, &ring[steps % 2][1], 128 * sizeof *out) != 0;
+    }
+  }
+  CHECK(bad == 0);
+  cu.cuMemFree_v2(din), cu.cuMemFree_v2(dout);
+}
+
 int main(int argc, char **argv) {
   if (argc != 4) {
     fprintf(stderr, "usage: %s LIB PTXDIR SRCDIR\n", argv[0]);
@@ -554,6 +600,7 @@ int main(int argc, char **argv) {
   setup(argv[1], &ctx);
   CUmodule mv = load_module(argv[2], "vecadd.ptx"), mr = load_module(argv[2], "reduce.ptx");
   CUmodule ms = load_module(argv[2], "stencil.ptx"), ma = load_module(argv[2], "atomics.ptx");
+  CUmodule mn = load_module(argv[2], "shared_neg.ptx");
   test_vecadd_saxpy(mv);
   test_index64(mv);
   test_collatz(mv);
@@ -566,12 +613,14 @@ int main(int argc, char **argv) {
   test_stencil(ms, "stencil2d_plain", 16, 16);
   test_stencil(ms, "stencil2d_plain", 32, 4);
   test_atomics(ma);
+  test_shared_neg(mn);
   test_stats(mv, ms, mr);
   test_ops(argv[3]);
   CU(cu.cuModuleUnload(mv));
   CU(cu.cuModuleUnload(mr));
   CU(cu.cuModuleUnload(ms));
   CU(cu.cuModuleUnload(ma));
+  CU(cu.cuModuleUnload(mn));
   CU(cu.cuCtxDestroy_v2(ctx));
   return finish("test_kernels");
 }

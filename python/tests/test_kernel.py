@@ -1,0 +1,160 @@
+"""Kernels from Python: results, the checks of every argument, errors, introspection."""
+
+import threading
+
+import numpy as np
+import pytest
+from conftest import AXPY, JACOBI, grid, numpy_jacobi2d
+
+import stenciljit
+
+
+def test_jacobi_bit_identical(device):
+    k = stenciljit.compile(JACOBI, device=device)
+    A = grid(37, 29)
+    want, ref = A.copy(), A.copy()
+    k(7, 37, 29, A)
+    numpy_jacobi2d(7, want)
+    k.reference(7, 37, 29, ref)
+    assert np.array_equal(A, want)
+    assert np.array_equal(A, ref)
+    assert k.device == device
+
+
+def test_scalars_and_const(device):
+    k = stenciljit.compile(AXPY, device=device)
+    x = np.arange(100, dtype=np.float64)
+    x.flags.writeable = False  # const: a read-only array is fine
+    y = np.linspace(0, 1, 100)
+    want = 2.5 * x + y
+    k(100, 2.5, x, y)
+    assert np.array_equal(y, want)
+    k(100, np.float64(0.5), x, y)  # NumPy scalars are numbers too
+    assert np.array_equal(y, 0.5 * x + want)
+
+
+def test_same_shape_compiles_once():
+    k = stenciljit.compile(JACOBI, device="cpu")
+    A = grid(20, 20)
+    before = k._ctx.stats()["compiles"]
+    for _ in range(5):
+        k(2, 20, 20, A)
+    k(2, 21, 20, grid(21, 20))
+    assert k._ctx.stats()["compiles"] - before == 2
+
+
+def unchanged_after(exc_type, match, call, *arrays):
+    saved = [a.copy() for a in arrays]
+    with pytest.raises(exc_type, match=match):
+        call()
+    for a, s in zip(arrays, saved):
+        assert np.array_equal(a, s), "a refused call modified an array"
+
+
+@pytest.mark.parametrize("bad, exc, match", [
+    (lambda A: A.astype(np.float64), TypeError, r"'A' must have dtype float32.*not float64"),
+    (lambda A: A[0], ValueError, r"'A' must have 3 dimensions"),
+    (lambda A: A[:, :-1, :], ValueError, r"'A' must have shape \(2, 16, 12\).*float A\[2\]\[16\]"
+                                         r"\[12\].*not \(2, 15, 12\)"),
+    (lambda A: np.asfortranarray(A), ValueError, r"'A' must be C-contiguous"),
+    (lambda A: A.tolist(), TypeError, r"'A' must be a numpy.ndarray of float32.*not list"),
+])
+def test_array_checks(bad, exc, match):
+    k = stenciljit.compile(JACOBI, device="cpu")
+    A = grid(16, 12)
+    k(1, 16, 12, A)  # the shape is cached: the fast path must refuse as well
+    arg = bad(A)
+    unchanged_after(exc, match, lambda: k(1, 16, 12, arg), A)
+
+
+def test_read_only_refused_unless_const():
+    k = stenciljit.compile(JACOBI, device="cpu")
+    k(1, 16, 12, grid(16, 12))  # the shape is cached: the per-call path must refuse too
+    A = grid(16, 12)
+    A.flags.writeable = False
+    unchanged_after(ValueError, r"'A' is read-only", lambda: k(1, 16, 12, A), A)
+
+
+def test_scalar_checks():
+    k = stenciljit.compile(AXPY, device="cpu")
+    x, y = np.ones(8), np.ones(8)
+    unchanged_after(TypeError, r"'n' must be an int", lambda: k(8.0, 1.0, x, y), y)
+    unchanged_after(TypeError, r"'a' must be a real number", lambda: k(8, "1", x, y), y)
+    unchanged_after(OverflowError, r"'n' = 4294967296 does not fit a C int",
+                    lambda: k(2 ** 32, 1.0, x, y), y)
+    unchanged_after(TypeError, r"axpy\(\) takes 4 arguments \(n, a, x, y\), 3 given",
+                    lambda: k(8, 1.0, x), y)
+    # the C library's own checks reach Python too: overlapping arrays
+    z = np.ones(16)
+    unchanged_after(stenciljit.ArgumentError, r"overlap", lambda: k(8, 1.0, z[:8], z[:8]), z)
+
+
+def test_syntax_error_position():
+    src = "void f(int N, float A[N]) {\n  for (int i = 0; i < N; i++)\n    A[i] = 2.0f * A[i]\n}\n"
+    with pytest.raises(stenciljit.KernelSyntaxError) as info:
+        stenciljit.compile(src, device="cpu")
+    e = info.value
+    assert isinstance(e, SyntaxError)
+    assert (e.lineno, e.offset) == (4, 1), str(e)
+    assert str(e).startswith("<source>:4:1:")
+
+
+def test_unsupported_position():
+    src = ("void f(int N, float A[N]) {\n  int i = 0;\n  while (i < N) {\n    A[i] = 0.0f;\n"
+           "    i++;\n  }\n}\n")
+    with pytest.raises(stenciljit.UnsupportedError) as info:
+        stenciljit.compile(src, device="cpu")
+    assert info.value.lineno == 3 and info.value.offset is not None, str(info.value)
+
+
+def test_introspection(device):
+    k = stenciljit.compile(JACOBI, device=device)
+    with pytest.raises(RuntimeError, match="not compiled yet"):
+        k.code()
+    k.specialize(4, 64, 64)
+    times = k.stage_times()
+    assert set(times) >= {"parse", "model", "schedule", "compile", "total"}
+    assert 0 < times["total"] < 10
+    assert "jacobi2d" in k.schedule()
+    assert [p.name for p in k.params] == ["T", "N", "M", "A"]
+    assert k.params[3].dtype == np.float32 and k.params[3].rank == 3
+    if device == "cpu":
+        assert "__sj_kernel" in k.code("c")
+        with pytest.raises(ValueError, match="no ptx code"):
+            k.code("ptx")
+    else:
+        assert ".entry" in k.code("ptx") and "__sj_host" in k.code("host")
+    with pytest.raises(ValueError, match="code kind"):
+        k.code("sass")
+
+
+def test_fast_math_compiles():
+    k = stenciljit.compile(JACOBI, device="cpu", fast_math=True)
+    A = grid(16, 16)
+    want = A.copy()
+    k(3, 16, 16, A)
+    numpy_jacobi2d(3, want)
+    np.testing.assert_allclose(A, want, rtol=1e-5)
+
+
+def test_concurrent_calls():
+    k = stenciljit.compile(JACOBI, device="cpu")
+    arrays = [grid(30, 30, seed) for seed in range(4)]
+    wants = [a.copy() for a in arrays]
+    for w in wants:
+        numpy_jacobi2d(4, w)
+    errors = []
+
+    def work(a, w):
+        for _ in range(50):
+            b = a.copy()
+            k(4, 30, 30, b)
+            if not np.array_equal(b, w):
+                errors.append("wrong result")
+
+    threads = [threading.Thread(target=work, args=aw) for aw in zip(arrays, wants)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors

@@ -1,0 +1,129 @@
+/* The L2 traffic model (JIT_EMU_STATS' l2_model_dram_bytes) on small kernels with a small L2
+ * (JIT_EMU_L2_BYTES), against counts worked out by hand: a stream read twice that fits and one
+ * that does not, stores written back once, and the blocks of a wave advancing together
+ * between barriers. Usage: test_l2 LIB SRCDIR (SRCDIR holds l2.ptx) */
+#include <unistd.h>
+#include "emu_test.h"
+
+static char stats[] = "/tmp/emu_l2_XXXXXX";
+
+/* A counter of the last launch's JSON line. */
+static long long stat_of(const char *key) {
+  FILE *f = fopen(stats, "r");
+  char line[8192], last[8192] = "", pat[128];
+  while (f && fgets(line, sizeof line, f)) strcpy(last, line);
+  if (f) fclose(f);
+  snprintf(pat, sizeof pat, "\"%s\":", key);
+  const char *p = strstr(last, pat);
+  return p ? atoll(p + strlen(pat)) : -1;
+}
+
+static void l2_size(long bytes) {
+  char v[32];
+  snprintf(v, sizeof v, "%ld", bytes);
+  setenv("JIT_EMU_L2_BYTES", v, 1);
+}
+
+/* One thread reads n floats twice: once from DRAM when they fit, twice when a sequential
+ * scan longer than the L2 evicts every sector before its second use (LRU). */
+static void stream(CUfunction f, CUdeviceptr in, CUdeviceptr out) {
+  static const struct {
+    unsigned n;
+    long l2;
+    long long dram;
+  } cases[] = {
+      {512, 4096, 512 * 4 + 32},              /* 64 sectors in 128: read once, the sum written */
+      {2048, 4096, 2 * 2048 * 4 + 32},        /* 256 sectors in 128: read twice */
+      {2048, 1 << 20, 2048 * 4 + 32},         /* the same stream in a large L2: once */
+      {1000, 2048, 2 * (1000 / 8) * 32 + 32}, /* 125 sectors in 64 */
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    l2_size(cases[k].l2);
+    unsigned n = cases[k].n;
+    void *args[] = {&in, &out, &n};
+    CU(cu.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+    long long got = stat_of("l2_model_dram_bytes");
+    if (got != cases[k].dram)
+      fprintf(stderr, "stream of %u floats, L2 %ld: %lld DRAM bytes, expected %lld\n", n,
+              cases[k].l2, got, cases[k].dram);
+    CHECK(got == cases[k].dram);
+    CHECK(stat_of("l2_model_bytes") == cases[k].l2);
+    CHECK(stat_of("unique_sectors") == (long long)(n + 7) / 8 + 1);
+  }
+}
+
+/* Stores only: every written sector goes to DRAM once, at eviction or at the end. */
+static void stores(CUfunction f, CUdeviceptr out) {
+  for (long l2 = 1024; l2 <= (1 << 20); l2 *= 32) {
+    l2_size(l2);
+    unsigned n = 4000;
+    void *args[] = {&out, &n};
+    CU(cu.cuLaunchKernel(f, (n + 127) / 128, 1, 1, 128, 1, 1, 0, NULL, args, NULL));
+    CHECK(stat_of("l2_model_dram_bytes") == 4000 * 4);
+  }
+}
+
+/* 64 blocks each read their own 1 KB twice with a barrier between: the blocks are resident
+ * together, so all first reads come before the second ones. A 16 KB L2 holds one block's
+ * chunk but not the wave's 64 KB: the second reads miss too. */
+static void wave(CUfunction f, CUdeviceptr in, CUdeviceptr out) {
+  void *args[] = {&in, &out};
+  long long chunks = 64 * 1024, sums = 64 * 32 * 4;
+  l2_size(16 * 1024);
+  CU(cu.cuLaunchKernel(f, 64, 1, 1, 32, 1, 1, 0, NULL, args, NULL));
+  CHECK(stat_of("wave_blocks") == 64);
+  CHECK(stat_of("l2_model_dram_bytes") == 2 * chunks + sums);
+  l2_size(1 << 20);
+  CU(cu.cuLaunchKernel(f, 64, 1, 1, 32, 1, 1, 0, NULL, args, NULL));
+  CHECK(stat_of("l2_model_dram_bytes") == chunks + sums);
+  /* the results do not depend on the order blocks run in */
+  float host[64 * 32], sum[64 * 32];
+  CU(cu.cuMemcpyDtoH_v2(sum, out, sizeof sum));
+  unsetenv("JIT_EMU_STATS");
+  CU(cu.cuLaunchKernel(f, 64, 1, 1, 32, 1, 1, 0, NULL, args, NULL));
+  CU(cu.cuMemcpyDtoH_v2(host, out, sizeof host));
+  CHECK(memcmp(host, sum, sizeof sum) == 0);
+  setenv("JIT_EMU_STATS", stats, 1);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3) {
+    fprintf(stderr, "usage: %s LIB SRCDIR\n", argv[0]);
+    return 2;
+  }
+  int fd = mkstemp(stats);
+  if (fd < 0) return 1;
+  close(fd);
+  setenv("JIT_EMU_STATS", stats, 1);
+  CUcontext ctx;
+  setup(argv[1], &ctx);
+  char *ptx = read_file(argv[2], "l2.ptx"), log[4096];
+  CUmodule m;
+  CU(load_ptx(&m, ptx, log, sizeof log));
+  CUfunction twice, fill, chunk2;
+  CU(cu.cuModuleGetFunction(&twice, m, "twice"));
+  CU(cu.cuModuleGetFunction(&fill, m, "fill"));
+  CU(cu.cuModuleGetFunction(&chunk2, m, "chunk2"));
+  float *host = malloc(64 * 1024);
+  for (int i = 0; i < 64 * 256; i++) host[i] = (float)(i % 13);
+  CUdeviceptr in, out;
+  CU(cu.cuMemAlloc_v2(&in, 64 * 1024));
+  CU(cu.cuMemAlloc_v2(&out, 64 * 1024));
+  CU(cu.cuMemcpyHtoD_v2(in, host, 64 * 1024));
+  stream(twice, in, out);
+  stores(fill, out);
+  wave(chunk2, in, out);
+  /* the device reports the modeled L2's size */
+  int l2 = 0;
+  l2_size(123456);
+  CU(cu.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 0));
+  CHECK(l2 == 123456);
+  unsetenv("JIT_EMU_L2_BYTES");
+  CU(cu.cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, 0));
+  CHECK(l2 == 50 * 1024 * 1024);
+  free(host);
+  free(ptx);
+  unlink(stats);
+  CU(cu.cuCtxDestroy_v2(ctx));
+  return finish("test_l2");
+}
