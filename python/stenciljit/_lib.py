@@ -58,7 +58,9 @@ class StageTimes(Structure):
 class Stats(Structure):
     """jit_stats"""
     _fields_ = [("compiles", ctypes.c_ulong), ("cache_hits", ctypes.c_ulong),
-                ("runs", ctypes.c_ulong)]
+                ("runs", ctypes.c_ulong), ("evictions", ctypes.c_ulong),
+                ("cache_bytes", c_size_t), ("cache_kernels", c_size_t),
+                ("disk_hits", ctypes.c_ulong), ("disk_writes", ctypes.c_ulong)]
 
 
 # Word offsets (8 bytes) of a jit_arg's parts: the call path writes them in place.
