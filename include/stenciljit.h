@@ -3,7 +3,29 @@
  * A kernel is an ordinary C99 function; its integer arguments are the shape, and the
  * library specializes, schedules and compiles the function for exactly those values,
  * caching the result by shape. Results equal the sequential C function bit for bit
- * unless fast math is requested. */
+ * unless fast math is requested.
+ *
+ * Threads. Every call may run concurrently with any call on another context. On one
+ * context, every call may run concurrently with every other except jit_context_destroy,
+ * which must be the last call on the context and must not overlap any other (kernels of the
+ * context included). jit_context_set_options waits until the calls running on the context
+ * have returned and holds new ones until it is done: it never changes what a running call
+ * uses. Concurrent callers of one new shape compile it once; the others wait for it.
+ *
+ * Errors. A failed call returns a jit_status and leaves the caller's arrays untouched. Its
+ * message is both the context's (jit_context_error: the last failure of any thread on that
+ * context, overwritten by the next one) and the calling thread's (jit_last_error: this
+ * thread's last failure on any context, or of a call that had no usable context). With
+ * several threads on one context, read jit_last_error. A NULL pointer where a call needs one,
+ * or a negative size, fails with JIT_ERR_ARGS and a message; accessors with no status to
+ * return give the value their comment names.
+ *
+ * Strings returned by the library live until the object they come from is destroyed: a
+ * context's (jit_context_error, jit_context_info, jit_function_params' names) until
+ * jit_context_destroy, a kernel's (code, schedule, parameter names) until its last
+ * jit_kernel_release; jit_last_error's until this thread's next failing call. The text of
+ * jit_context_error and jit_context_info changes in place on a later failure or
+ * jit_context_set_options. */
 #ifndef STENCILJIT_H
 #define STENCILJIT_H
 
@@ -31,7 +53,9 @@ typedef enum jit_status {
   JIT_ERR_ARGS = 3,        /* the call does not fit the function (kinds, NULL, extents, overlap) */
   JIT_ERR_DEVICE = 4,      /* the device or its driver failed or is not available */
   JIT_ERR_NOMEM = 5,
-  JIT_ERR_INTERNAL = 6
+  JIT_ERR_INTERNAL = 6,
+  JIT_ERR_LIMIT = 7 /* a compile exceeded its budget: the message names the limit and how to
+                       raise it (jit_options.max_compile_ops, $JIT_MAX_COMPILE_OPS) */
 } jit_status;
 
 typedef enum jit_arg_kind {
@@ -123,12 +147,18 @@ typedef struct jit_kernel jit_kernel;
 /* Compilation options; part of the cache key. Zero-initialize, then set fields. */
 typedef struct jit_options {
   int fast_math;           /* allow contraction and approximate division: results may differ */
-  int threads;             /* CPU worker threads; 0 = one per core */
-  const char *source_name; /* file name used in error messages; NULL = "<source>" */
+  int threads;             /* CPU worker threads; 0 = one per CPU of the affinity mask; more
+                              than 4 per such CPU (or 256) are clamped: jit_context_info says */
+  const char *source_name; /* file name used in error messages; copied */
   /* Bound of the context's in-memory kernel cache, in bytes of estimated footprint; the
    * least recently used kernels are dropped beyond it, from the next compile on.
    * 0 = JIT_CACHE_BYTES_DEFAULT. Not part of the cache key. */
   size_t cache_bytes;
+  /* isl operations (simplex pivots, typically 5 to 15 per microsecond) one compile may use;
+   * a compile that needs more fails with JIT_ERR_LIMIT. 0 = $JIT_MAX_COMPILE_OPS when set,
+   * else 100000000 (about 10 s; ordinary kernels need under 1%, 1000 loop nests 25-70%).
+   * Not part of the cache key. */
+  unsigned long max_compile_ops;
 } jit_options;
 
 /* Counters of a context, for tests and tools. */
@@ -155,12 +185,15 @@ const char *jit_version(void);
 /* --- contexts --- */
 jit_context *jit_context_create(jit_device device); /* NULL on failure: see jit_last_error() */
 void jit_context_destroy(jit_context *ctx);
-const char *jit_context_error(const jit_context *ctx); /* message of the last failed call */
-const char *jit_last_error(void);                      /* this thread's last failed create */
-const char *jit_context_info(const jit_context *ctx);  /* which device was chosen and why */
-jit_device jit_context_device(const jit_context *ctx);
-void jit_context_set_options(jit_context *ctx, const jit_options *opts);
-void jit_context_stats(const jit_context *ctx, jit_stats *out);
+/* Message of the last failed call on ctx (from any thread); jit_last_error() when ctx is NULL. */
+const char *jit_context_error(const jit_context *ctx);
+const char *jit_last_error(void); /* this thread's last failed call, create included */
+/* Which device was chosen and why, worker threads and their clamp; "" when ctx is NULL. */
+const char *jit_context_info(const jit_context *ctx);
+jit_device jit_context_device(const jit_context *ctx); /* JIT_DEVICE_AUTO when ctx is NULL */
+/* Options for the calls that follow (opts NULL: all defaults); a jit_status. */
+int jit_context_set_options(jit_context *ctx, const jit_options *opts);
+int jit_context_stats(const jit_context *ctx, jit_stats *out); /* a jit_status */
 /* Drops every kernel of the context's in-memory cache (kernels callers still hold stay
  * valid until released); the on-disk cache is left as it is (`stenciljit cache clear`). */
 int jit_context_clear_cache(jit_context *ctx);
@@ -185,9 +218,10 @@ void jit_kernel_release(jit_kernel *k);
 typedef enum jit_code_kind { JIT_CODE_C, JIT_CODE_PTX, JIT_CODE_HOST } jit_code_kind;
 const char *jit_kernel_code(const jit_kernel *k, jit_code_kind kind); /* NULL if none */
 const char *jit_kernel_schedule(const jit_kernel *k); /* the chosen schedule, explained */
-jit_device jit_kernel_device(const jit_kernel *k);
-int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max); /* returns the count */
-void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out);
+jit_device jit_kernel_device(const jit_kernel *k);    /* JIT_DEVICE_AUTO when k is NULL */
+/* Returns the count (which may exceed max); -1 when k is NULL, or sizes with max > 0. */
+int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max);
+void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out); /* zeros if k is NULL */
 /* Device time of the kernel's last successful run in milliseconds, from CUDA events recorded
  * around its whole host loop: every launch, no host<->device copy or allocation. On
  * JIT_DEVICE_EMU it is the emulator's wall time, not a GPU time. Negative when nothing was
@@ -207,14 +241,15 @@ typedef struct jit_param_info {
   int is_const;           /* arrays declared const (read only) */
   size_t elems;           /* arrays: element count for the kernel's integer arguments */
 } jit_param_info;
-int jit_kernel_param_count(const jit_kernel *k);
-const jit_param_info *jit_kernel_param(const jit_kernel *k, int i);
+int jit_kernel_param_count(const jit_kernel *k);                    /* -1 when k is NULL */
+const jit_param_info *jit_kernel_param(const jit_kernel *k, int i); /* NULL out of range */
 /* Array parameter i's extents for the kernel's integer arguments, outermost first (at most
  * max written). Returns the rank, 0 for a scalar, -1 for a bad index. */
 int jit_kernel_param_shape(const jit_kernel *k, int i, long *extents, int max);
 
 /* Parses only: the parameter list of the entry function (elems is 0). Returns a jit_status;
- * on success *count is the number of parameters written (at most max). */
+ * on success *count (count may be NULL) is the number of parameters written (at most max).
+ * The names stay valid until the context is destroyed, whatever calls follow. */
 int jit_function_params(jit_context *ctx, const char *source, const char *entry,
                         jit_param_info *out, int max, int *count);
 

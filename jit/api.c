@@ -1,18 +1,14 @@
 /* The public API: contexts, calls, validation of the caller's arguments, accessors. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "jit/jit.h"
 #include "jit/parse.h"
 
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static __thread char last_error[1024];
-
-const char *jit_last_error(void) {
-  return last_error;
-}
 
 static int fail(jit_context *ctx, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -22,13 +18,49 @@ static int fail(jit_context *ctx, int status, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(err.msg, sizeof err.msg, fmt, ap);
   va_end(ap);
-  if (ctx) sj_context_fail(ctx, &err);
+  sj_context_fail(ctx, &err);
   return status;
 }
 
-static int default_threads(void) {
+int sj_check_call(jit_context *ctx, const char *source, const jit_arg *args, int nargs) {
+  if (!ctx) return fail(NULL, JIT_ERR_ARGS, "the context is NULL");
+  if (!source) return fail(ctx, JIT_ERR_ARGS, "the source is NULL");
+  if (nargs < 0) return fail(ctx, JIT_ERR_ARGS, "nargs is %d; it must not be negative", nargs);
+  if (nargs > 0 && !args) return fail(ctx, JIT_ERR_ARGS, "args is NULL but nargs is %d", nargs);
+  return 0;
+}
+
+/* Worker threads: the CPUs of this process's affinity mask by default; a request is
+ * clamped to SJ_THREADS_PER_CPU per CPU (and SJ_MAX_THREADS), beyond which threads only
+ * cost memory and barrier time. */
+enum { SJ_THREADS_PER_CPU = 4, SJ_MAX_THREADS = 256 };
+
+static int usable_cpus(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
   long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n < 1 ? 1 : n > 64 ? 64 : (int)n;
+  return n < 1 ? 1 : n > SJ_MAX_THREADS ? SJ_MAX_THREADS : (int)n;
+}
+
+static int max_threads(void) {
+  long n = (long)usable_cpus() * SJ_THREADS_PER_CPU;
+  return n > SJ_MAX_THREADS ? SJ_MAX_THREADS : (int)n;
+}
+
+static int default_threads(void) {
+  int n = usable_cpus();
+  return n > SJ_MAX_THREADS ? SJ_MAX_THREADS : n;
+}
+
+/* ctx->info: the device part, then the threads in use and the clamp. */
+static void describe_threads(jit_context *ctx, int asked, int used) {
+  char clamp[128] = "";
+  if (asked > used) snprintf(clamp, sizeof clamp, ", %d asked and clamped", asked);
+  snprintf(ctx->info + ctx->info_device, sizeof ctx->info - ctx->info_device,
+           "; %d worker thread%s%s (at most %d: %d per CPU of the %d in the affinity mask, "
+           "%d overall)",
+           used, used == 1 ? "" : "s", clamp, max_threads(), SJ_THREADS_PER_CPU, usable_cpus(),
+           SJ_MAX_THREADS);
 }
 
 static jit_device device_from_env(jit_device asked, const char **why) {
@@ -46,9 +78,9 @@ static jit_device device_from_env(jit_device asked, const char **why) {
 jit_context *jit_context_create(jit_device device) {
   const char *why;
   jit_device d = device_from_env(device, &why);
-  last_error[0] = 0;
+  sj_last_error[0] = 0;
   if ((int)d < 0 || d > JIT_DEVICE_CUDA) {
-    snprintf(last_error, sizeof last_error,
+    snprintf(sj_last_error, sizeof sj_last_error,
              "unknown device (JIT_DEVICE must be auto, cpu, emu or cuda)");
     return NULL;
   }
@@ -60,7 +92,7 @@ jit_context *jit_context_create(jit_device device) {
   } else if (d == JIT_DEVICE_EMU || d == JIT_DEVICE_CUDA) {
     const char *lib = d == JIT_DEVICE_EMU ? sj_cuda_emulator_path() : NULL;
     if (sj_cuda_open(lib, &cuda, &err)) {
-      snprintf(last_error, sizeof last_error, "%s device: %.900s",
+      snprintf(sj_last_error, sizeof sj_last_error, "%s device: %.900s",
                d == JIT_DEVICE_EMU ? "emu" : "cuda", err.msg);
       return NULL;
     }
@@ -80,15 +112,23 @@ jit_context *jit_context_create(jit_device device) {
   jit_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx) {
     sj_cuda_close(cuda);
-    snprintf(last_error, sizeof last_error, "out of memory");
+    snprintf(sj_last_error, sizeof sj_last_error, "out of memory");
     return NULL;
   }
   ctx->device = d;
   ctx->cuda = cuda;
-  snprintf(ctx->info, sizeof ctx->info, "%s", info);
+  ctx->info_device = (size_t)snprintf(ctx->info, sizeof ctx->info, "%.300s", info);
   pthread_mutex_init(&ctx->lock, NULL);
+  /* writers first, so that a stream of calls cannot hold jit_context_set_options off;
+   * no call takes the lock twice, which this kind requires */
+  pthread_rwlockattr_t attr;
+  pthread_rwlockattr_init(&attr);
+  pthread_rwlockattr_setkind_np(&attr, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+  pthread_rwlock_init(&ctx->calls, &attr);
+  pthread_rwlockattr_destroy(&attr);
   sj_cache_init(&ctx->cache);
   ctx->pool = sj_pool_new(default_threads());
+  describe_threads(ctx, 0, sj_pool_size(ctx->pool));
   return ctx;
 }
 
@@ -97,42 +137,64 @@ void jit_context_destroy(jit_context *ctx) {
   sj_cache_clear(&ctx->cache);
   sj_cuda_close(ctx->cuda);
   sj_pool_free(ctx->pool);
-  sj_program_free(ctx->params_program);
+  sj_names_clear(&ctx->names);
   free(ctx->source_name);
+  pthread_rwlock_destroy(&ctx->calls);
   pthread_mutex_destroy(&ctx->lock);
   free(ctx);
 }
 
 const char *jit_context_error(const jit_context *ctx) {
-  return ctx ? ctx->error : last_error;
+  return ctx ? ctx->error : sj_last_error;
 }
 const char *jit_context_info(const jit_context *ctx) {
   return ctx ? ctx->info : "";
 }
 jit_device jit_context_device(const jit_context *ctx) {
+  if (!ctx) {
+    fail(NULL, JIT_ERR_ARGS, "jit_context_device: the context is NULL");
+    return JIT_DEVICE_AUTO;
+  }
   return ctx->device;
 }
 
-void jit_context_set_options(jit_context *ctx, const jit_options *opts) {
+/* Takes the calls lock for writing: waits until no call of this context runs, so that
+ * nothing a running call uses (pool, source name, options) changes under it. */
+int jit_context_set_options(jit_context *ctx, const jit_options *opts) {
+  if (!ctx) return fail(NULL, JIT_ERR_ARGS, "jit_context_set_options: the context is NULL");
   jit_options o = {0};
   if (opts) o = *opts;
-  pthread_mutex_lock(&ctx->lock);
-  free(ctx->source_name);
-  ctx->source_name = o.source_name ? strdup(o.source_name) : NULL;
+  if (o.threads < 0)
+    return fail(ctx, JIT_ERR_ARGS, "jit_options.threads is %d; it must not be negative", o.threads);
+  char *name = o.source_name ? strdup(o.source_name) : NULL;
+  if (o.source_name && !name) return fail(ctx, JIT_ERR_NOMEM, "out of memory");
   o.source_name = NULL;
-  int threads = o.threads > 0 ? o.threads : default_threads();
+  int limit = max_threads();
+  int threads = o.threads > 0 ? (o.threads > limit ? limit : o.threads) : default_threads();
+  if (o.threads > 0) o.threads = threads; /* requests beyond the clamp share a cache key */
+  pthread_rwlock_wrlock(&ctx->calls);
+  free(ctx->source_name);
+  ctx->source_name = name;
   if (threads != sj_pool_size(ctx->pool)) {
     sj_pool_free(ctx->pool);
     ctx->pool = sj_pool_new(threads);
   }
+  pthread_mutex_lock(&ctx->lock);
   ctx->opts = o;
+  describe_threads(ctx, opts ? opts->threads : 0, sj_pool_size(ctx->pool));
   pthread_mutex_unlock(&ctx->lock);
+  pthread_rwlock_unlock(&ctx->calls);
+  return 0;
 }
 
-void jit_context_stats(const jit_context *ctx, jit_stats *out) {
+int jit_context_stats(const jit_context *ctx, jit_stats *out) {
+  if (!ctx || !out)
+    return fail((jit_context *)ctx, JIT_ERR_ARGS, "jit_context_stats: %s is NULL",
+                ctx ? "out" : "the context");
   pthread_mutex_lock((pthread_mutex_t *)&ctx->lock);
   *out = ctx->stats;
   pthread_mutex_unlock((pthread_mutex_t *)&ctx->lock);
+  return 0;
 }
 
 /* --- validation of a call against a compiled kernel --- */
@@ -213,14 +275,22 @@ static int plain_args(jit_context *ctx, const jit_arg *args, int nargs, sj_call_
   return rc;
 }
 
-int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs) {
-  if (!k) return JIT_ERR_ARGS;
+/* jit_kernel_run's work; the caller holds the calls lock for reading. */
+static int run_kernel(jit_kernel *k, const jit_arg *args, int nargs) {
   sj_call_args call;
   sj_error err = {0, {0}};
   int rc = plain_args(k->ctx, args, nargs, &call);
   if (!rc && (rc = sj_call_args_check(k, args, nargs, &err))) sj_context_fail(k->ctx, &err);
   if (!rc) rc = run_plain(k, call.args, nargs, call.resident ? args : NULL);
   sj_call_args_free(&call);
+  return rc;
+}
+
+int jit_kernel_run(jit_kernel *k, const jit_arg *args, int nargs) {
+  if (!k) return fail(NULL, JIT_ERR_ARGS, "jit_kernel_run: the kernel is NULL");
+  pthread_rwlock_rdlock(&k->ctx->calls);
+  int rc = run_kernel(k, args, nargs);
+  pthread_rwlock_unlock(&k->ctx->calls);
   return rc;
 }
 
@@ -237,27 +307,34 @@ static int get_kernel(jit_context *ctx, const char *source, const char *entry, c
 
 int jit_stencil_run(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
                     int nargs) {
-  if (!ctx) return JIT_ERR_ARGS;
+  int rc = sj_check_call(ctx, source, args, nargs);
+  if (rc) return rc;
   jit_kernel *k;
   sj_call_args call;
-  int rc = plain_args(ctx, args, nargs, &call);
+  pthread_rwlock_rdlock(&ctx->calls);
+  rc = plain_args(ctx, args, nargs, &call);
   if (!rc) rc = get_kernel(ctx, source, entry, call.args, nargs, &k);
   sj_call_args_free(&call);
-  if (rc) return rc;
-  rc = jit_kernel_run(k, args, nargs);
-  sj_kernel_release(k);
+  if (!rc) {
+    rc = run_kernel(k, args, nargs);
+    sj_kernel_release(k);
+  }
+  pthread_rwlock_unlock(&ctx->calls);
   return rc;
 }
 
 int jit_kernel_compile(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
                        int nargs, jit_kernel **out) {
-  if (!out) return fail(ctx, JIT_ERR_ARGS, "out is NULL");
+  if (!out) return fail(ctx, JIT_ERR_ARGS, "jit_kernel_compile: out is NULL");
   *out = NULL;
-  if (!ctx) return JIT_ERR_ARGS;
+  int rc = sj_check_call(ctx, source, args, nargs);
+  if (rc) return rc;
   sj_call_args call;
-  int rc = plain_args(ctx, args, nargs, &call);
+  pthread_rwlock_rdlock(&ctx->calls);
+  rc = plain_args(ctx, args, nargs, &call);
   if (!rc) rc = get_kernel(ctx, source, entry, call.args, nargs, out);
   sj_call_args_free(&call);
+  pthread_rwlock_unlock(&ctx->calls);
   return rc;
 }
 
@@ -291,11 +368,20 @@ int sj_kernel_for_call(jit_context *ctx, const char *source, const char *entry, 
 
 const char *jit_kernel_code(const jit_kernel *k, jit_code_kind kind) {
   if (!k) return NULL;
-  return kind == JIT_CODE_C ? k->c_code : kind == JIT_CODE_PTX ? k->ptx : k->host_code;
+  switch (kind) {
+  case JIT_CODE_C:
+    return k->c_code;
+  case JIT_CODE_PTX:
+    return k->ptx;
+  case JIT_CODE_HOST:
+    return k->host_code;
+  }
+  return NULL;
 }
 const char *jit_kernel_schedule(const jit_kernel *k) {
   if (!k) return NULL;
-  jit_kernel *mk = (jit_kernel *)k; /* the text is completed once, on first use */
+  jit_kernel *mk = (jit_kernel *)k;       /* the text is completed once, on first use */
+  pthread_rwlock_rdlock(&mk->ctx->calls); /* the source name */
   pthread_mutex_lock(&mk->ctx->lock);
   if (!mk->explained) {
     char *deps = sj_explain_dependences(k);
@@ -306,45 +392,71 @@ const char *jit_kernel_schedule(const jit_kernel *k) {
     mk->explained = 1;
   }
   pthread_mutex_unlock(&mk->ctx->lock);
+  pthread_rwlock_unlock(&mk->ctx->calls);
   return mk->schedule;
 }
 jit_device jit_kernel_device(const jit_kernel *k) {
+  if (!k) {
+    fail(NULL, JIT_ERR_ARGS, "jit_kernel_device: the kernel is NULL");
+    return JIT_DEVICE_AUTO;
+  }
   return k->device;
 }
 int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max) {
+  if (!k || (max > 0 && !sizes)) {
+    fail(NULL, JIT_ERR_ARGS, "jit_kernel_tile_sizes: %s is NULL", k ? "sizes" : "the kernel");
+    return -1;
+  }
   for (int i = 0; i < k->ntiles && i < max; i++) sizes[i] = k->tiles[i];
   return k->ntiles;
 }
 void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out) {
-  *out = k->times;
+  if (!out) return;
+  if (k)
+    *out = k->times;
+  else
+    memset(out, 0, sizeof *out);
 }
 int jit_kernel_param_count(const jit_kernel *k) {
+  if (!k) {
+    fail(NULL, JIT_ERR_ARGS, "jit_kernel_param_count: the kernel is NULL");
+    return -1;
+  }
   return k->nparams;
 }
 const jit_param_info *jit_kernel_param(const jit_kernel *k, int i) {
-  return i >= 0 && i < k->nparams ? &k->params[i] : NULL;
+  return k && i >= 0 && i < k->nparams ? &k->params[i] : NULL;
 }
 
+/* The names point into the context's table of names (jit/names.c), which keeps them until
+ * the context is destroyed. */
 int jit_function_params(jit_context *ctx, const char *source, const char *entry,
                         jit_param_info *out, int max, int *count) {
-  if (!ctx) return JIT_ERR_ARGS;
+  if (count) *count = 0;
+  int rc = sj_check_call(ctx, source, NULL, 0);
+  if (rc) return rc;
+  if (max < 0) return fail(ctx, JIT_ERR_ARGS, "max is %d; it must not be negative", max);
+  if (max > 0 && !out) return fail(ctx, JIT_ERR_ARGS, "out is NULL but max is %d", max);
   sj_error err = {0, {0}};
-  if (!source) return fail(ctx, JIT_ERR_ARGS, "source is NULL");
+  pthread_rwlock_rdlock(&ctx->calls);
   sj_program *p = sj_parse(source, ctx->source_name, &err);
   sj_func *fn = p ? sj_program_entry(p, entry, &err) : NULL;
+  pthread_rwlock_unlock(&ctx->calls);
   if (!fn) {
     sj_program_free(p);
     sj_context_fail(ctx, &err);
     return err.status;
   }
   int n = 0;
-  for (int i = 0; i < fn->nparams && i < max; i++, n++) {
-    sj_param_info(fn->params[i], &out[i]);
-  }
-  if (count) *count = n;
   pthread_mutex_lock(&ctx->lock);
-  sj_program_free(ctx->params_program);
-  ctx->params_program = p;
+  for (int i = 0; i < fn->nparams && i < max && !rc; i++, n++) {
+    sj_param_info(fn->params[i], &out[i]);
+    out[i].name = sj_names_intern(&ctx->names, out[i].name);
+    if (!out[i].name) rc = JIT_ERR_NOMEM;
+  }
   pthread_mutex_unlock(&ctx->lock);
+  sj_program_free(p);
+  if (rc) return fail(ctx, rc, "out of memory");
+  if (count) *count = n;
   return 0;
 }

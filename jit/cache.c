@@ -137,9 +137,12 @@ static unsigned long free_all(sj_cache_entry *gone) {
 }
 
 static void publish_size(jit_context *ctx, unsigned long evicted) {
+  pthread_mutex_lock(&ctx->cache.lock); /* the sizes change under the cache's lock */
+  size_t bytes = ctx->cache.bytes, count = ctx->cache.count;
+  pthread_mutex_unlock(&ctx->cache.lock);
   pthread_mutex_lock(&ctx->lock);
-  ctx->stats.cache_bytes = ctx->cache.bytes;
-  ctx->stats.cache_kernels = ctx->cache.count;
+  ctx->stats.cache_bytes = bytes;
+  ctx->stats.cache_kernels = count;
   ctx->stats.evictions += evicted;
   pthread_mutex_unlock(&ctx->lock);
 }

@@ -76,6 +76,7 @@ static int status_exit(int st) {
   case JIT_ERR_ARGS:
     return SJ_EXIT_INPUT;
   case JIT_ERR_UNSUPPORTED:
+  case JIT_ERR_LIMIT:
     return SJ_EXIT_UNSUPPORTED;
   default:
     return SJ_EXIT_DEVICE;

@@ -22,19 +22,33 @@ typedef struct sj_cache {
   struct sj_disk *disk;            /* the on-disk cache; NULL when off */
 } sj_cache;
 
+/* A table of strings that live until it is cleared (jit/names.c). */
+typedef struct sj_names {
+  char **slots;
+  size_t nslots, count;
+} sj_names;
+/* The table's copy of s (NULL when out of memory); the caller serializes calls. */
+const char *sj_names_intern(sj_names *t, const char *s);
+void sj_names_clear(sj_names *t);
+
+/* Every call that reads opts, source_name or pool holds `calls` for reading from its start
+ * to its end; jit_context_set_options changes them holding it for writing, so it waits for
+ * the calls running and never frees what they use. */
 struct jit_context {
   jit_device device;
   jit_options opts;
   char *source_name; /* copy of opts.source_name */
   char info[512];
-  pthread_mutex_t lock; /* error, stats, pool creation */
+  size_t info_device;     /* length of the device part of info; the thread part follows */
+  pthread_rwlock_t calls; /* see above */
+  pthread_mutex_t lock;   /* error, stats, info, names */
   char error[1024];
   jit_stats stats;
   sj_pool *pool;
   sj_cache cache;
-  sj_program *params_program; /* keeps jit_function_params' names alive */
-  sj_cuda *cuda;              /* EMU and CUDA devices */
-  int device_failed;          /* a launch failed: the device context is unusable */
+  sj_names names;    /* jit_function_params' names, kept until the context is destroyed */
+  sj_cuda *cuda;     /* EMU and CUDA devices */
+  int device_failed; /* a launch failed: the device context is unusable (atomic access) */
 };
 
 struct jit_kernel {
@@ -105,12 +119,16 @@ char *sj_call_key(const jit_context *ctx, const char *source, const char *entry,
 void sj_kernel_release(jit_kernel *k);
 /* The number and kinds of a call's arguments against the kernel's parameters. */
 int sj_check_signature(const jit_kernel *k, const jit_arg *args, int nargs, sj_error *err);
+/* The pointers and sizes of a call (context, source, args for nargs); a jit_status with the
+ * message set. */
+int sj_check_call(jit_context *ctx, const char *source, const jit_arg *args, int nargs);
 /* The cached kernel for a call that reads host memory, after the call's arguments were
  * validated against it; call holds them as plain pointers (free it even on failure). */
 typedef struct sj_call_args sj_call_args;
 int sj_kernel_for_call(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
                        int nargs, sj_call_args *call, jit_kernel **out);
 void sj_context_fail(jit_context *ctx, const sj_error *err); /* jit_context_error's text */
+extern __thread char sj_last_error[1024];                   /* jit_last_error's text */
 char *sj_explain_dependences(const jit_kernel *k);           /* malloc'd */
 /* A call's arguments with JIT_BUF and JIT_BUFFER rewritten as JIT_ARG_PTR (jit/buffer.c):
  * what the cache key, the signature and the overlap checks see. Free it even on failure. */

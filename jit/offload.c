@@ -55,7 +55,7 @@ static const char unusable[] =
 int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const sj_devptr *resident,
                       const double *scalars, sj_error *err) {
   sj_cuda *c = k->ctx->cuda;
-  if (k->ctx->device_failed)
+  if (__atomic_load_n(&k->ctx->device_failed, __ATOMIC_ACQUIRE))
     return sj_error_set(err, JIT_ERR_DEVICE, "an earlier launch failed%s", unusable);
   const sj_func *fn = k->fn;
   int na = fn->narrays;
@@ -110,8 +110,7 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const sj_devptr *resid
     sj_devptr p = a < na ? (resident && resident[a] ? 0 : dev[a]) : error;
     if (p && sj_cuda_free(c, p, &ferr) && !rc) *err = ferr, rc = ferr.status;
   }
-  if (rc && sj_cuda_lost(c) && !k->ctx->device_failed) {
-    k->ctx->device_failed = 1;
+  if (rc && sj_cuda_lost(c) && !__atomic_exchange_n(&k->ctx->device_failed, 1, __ATOMIC_ACQ_REL)) {
     size_t n = strlen(err->msg);
     snprintf(err->msg + n, sizeof err->msg - n, "%s", unusable);
   }

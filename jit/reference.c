@@ -100,12 +100,15 @@ static char *reference_source(const char *source, const jit_kernel *k) {
 
 int jit_reference_run(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
                       int nargs) {
-  if (!ctx) return JIT_ERR_ARGS;
+  int rc = sj_check_call(ctx, source, args, nargs);
+  if (rc) return rc;
+  pthread_rwlock_rdlock(&ctx->calls);
   jit_kernel *k;
   sj_call_args call;
-  int rc = sj_kernel_for_call(ctx, source, entry, args, nargs, &call, &k);
+  rc = sj_kernel_for_call(ctx, source, entry, args, nargs, &call, &k);
   if (rc) {
     sj_call_args_free(&call);
+    pthread_rwlock_unlock(&ctx->calls);
     return rc;
   }
   args = call.args; /* arrays as plain host pointers */
@@ -129,5 +132,6 @@ int jit_reference_run(jit_context *ctx, const char *source, const char *entry, c
   sj_tcc_free(code);
   sj_kernel_release(k);
   sj_call_args_free(&call);
+  pthread_rwlock_unlock(&ctx->calls);
   return rc;
 }

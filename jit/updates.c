@@ -17,7 +17,10 @@ long long jit_kernel_updates(const jit_kernel *k) {
   long long total = -1;
   isl_ctx *ictx = isl_ctx_alloc();
   isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
-  if (sj_model_build(ictx, k->fn, k->shape, k->ctx->source_name, &m, &err) == 0) {
+  pthread_rwlock_rdlock(&k->ctx->calls); /* the source name */
+  int rc = sj_model_build(ictx, k->fn, k->shape, k->ctx->source_name, &m, &err);
+  pthread_rwlock_unlock(&k->ctx->calls);
+  if (rc == 0) {
     total = 0;
     for (int i = 0; i < m->nstmts && total >= 0; i++) {
       isl_val *n = isl_set_count_val(m->stmts[i]->domain);

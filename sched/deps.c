@@ -12,6 +12,7 @@
 #include <isl/flow.h>
 #include <isl/ilp.h>
 #include <isl/local_space.h>
+#include <isl/space.h>
 #include <isl/val.h>
 
 #include "stenciljit.h"
@@ -24,12 +25,87 @@ static __isl_give isl_union_map *conflicts(__isl_keep isl_union_map *from,
 }
 
 int sj_model_dependences(sj_model *m, sj_error *err) {
-  /* write-read in both orders, and write-write */
-  isl_union_map *deps = conflicts(m->writes, m->reads);
-  deps = isl_union_map_union(deps, isl_union_map_reverse(isl_union_map_copy(deps)));
-  m->deps = isl_union_map_union(deps, conflicts(m->writes, m->writes));
-  if (!m->deps) return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed computing dependences");
+  isl_space *params = isl_space_params_alloc(m->ctx, 0);
+  for (int i = 0; i < m->nstmts; i++) {
+    m->stmts[i]->reads = isl_union_map_empty(isl_space_copy(params));
+    m->stmts[i]->writes = isl_union_map_empty(isl_space_copy(params));
+  }
+  isl_space_free(params);
+  for (int i = 0; i < m->naccesses; i++) {
+    sj_pstmt *s = m->accesses[i].stmt;
+    isl_union_map **to = m->accesses[i].is_write ? &s->writes : &s->reads;
+    *to = isl_union_map_add_map(*to, isl_map_copy(m->accesses[i].rel));
+  }
+  for (int i = 0; i < m->nstmts; i++)
+    if (!m->stmts[i]->reads || !m->stmts[i]->writes)
+      return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed indexing the accesses");
   return 0;
+}
+
+/* The accesses (and schedule, when one is asked for) of one statement's instances. */
+typedef struct stmt_part {
+  isl_union_map *reads, *writes, *sched;
+} stmt_part;
+
+typedef struct gather {
+  const sj_model *m;
+  isl_union_map *sched; /* optional */
+  stmt_part *parts;
+  int n;
+} gather;
+
+static isl_stat gather_set(__isl_take isl_set *set, void *user) {
+  gather *g = user;
+  const sj_pstmt *s = sj_model_stmt(g->m, set);
+  if (!s || !s->reads) {
+    isl_set_free(set);
+    return isl_stat_ok;
+  }
+  isl_union_set *u = isl_union_set_from_set(set);
+  stmt_part *p = &g->parts[g->n++];
+  p->reads = isl_union_map_intersect_domain(isl_union_map_copy(s->reads), isl_union_set_copy(u));
+  p->writes = isl_union_map_intersect_domain(isl_union_map_copy(s->writes), isl_union_set_copy(u));
+  p->sched = g->sched ? isl_union_map_intersect_domain(isl_union_map_copy(g->sched), u) : NULL;
+  if (!g->sched) isl_union_set_free(u);
+  return p->reads && p->writes && (p->sched || !g->sched) ? isl_stat_ok : isl_stat_error;
+}
+
+/* The parts of the statements among names, one per statement; -1 when isl fails. */
+static int gather_parts(gather *g, __isl_keep isl_union_set *among) {
+  isl_size n = isl_union_set_n_set(among);
+  g->parts = calloc(n > 0 ? (size_t)n : 1, sizeof *g->parts);
+  g->n = 0;
+  return n < 0 || isl_union_set_foreach_set(among, gather_set, g) < 0 ? -1 : 0;
+}
+
+static void gather_free(gather *g) {
+  for (int i = 0; i < g->n; i++) {
+    isl_union_map_free(g->parts[i].reads);
+    isl_union_map_free(g->parts[i].writes);
+    isl_union_map_free(g->parts[i].sched);
+  }
+  free(g->parts);
+}
+
+/* The conflicts from instances of a to instances of b, in that order only. */
+static __isl_give isl_union_map *pair_conflicts(const stmt_part *a, const stmt_part *b) {
+  isl_union_map *c = conflicts(a->writes, b->reads);
+  c = isl_union_map_union(c, conflicts(a->reads, b->writes));
+  return isl_union_map_union(c, conflicts(a->writes, b->writes));
+}
+
+__isl_give isl_union_map *sj_model_conflicts(const sj_model *m, __isl_keep isl_union_set *among) {
+  gather g = {m, NULL, NULL, 0};
+  isl_union_map *deps = NULL;
+  if (gather_parts(&g, among) == 0) {
+    deps = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+    for (int i = 0; i < g.n; i++)
+      for (int j = i; j < g.n; j++)
+        deps = isl_union_map_union(deps, pair_conflicts(&g.parts[i], &g.parts[j]));
+    deps = isl_union_map_union(deps, isl_union_map_reverse(isl_union_map_copy(deps)));
+  }
+  gather_free(&g);
+  return deps;
 }
 
 static __isl_give isl_union_flow *flow(sj_model *m, __isl_keep isl_union_map *sink,
@@ -62,6 +138,45 @@ int sj_model_exact_dependences(sj_model *m, sj_error *err) {
   return 0;
 }
 
+/* Clears parallel[k] for the members along which some conflict of c (mapped through
+ * the schedules of its two sides) has a nonzero distance while the prefix and the members
+ * before k have none; *live counts the members still parallel. -1 when isl fails. */
+static int narrow(__isl_take isl_union_map *c, const stmt_part *a, const stmt_part *b, int n,
+                  int *parallel, int *live) {
+  c = isl_union_map_apply_domain(c, isl_union_map_copy(a->sched));
+  c = isl_union_map_apply_range(c, isl_union_map_copy(b->sched));
+  isl_union_set *deltas = isl_union_map_deltas(c);
+  isl_bool none = isl_union_set_is_empty(deltas);
+  if (none != isl_bool_false) {
+    isl_union_set_free(deltas);
+    return none < 0 ? -1 : 0;
+  }
+  isl_set *dist = isl_set_from_union_set(deltas);
+  int np = (int)isl_set_dim(dist, isl_dim_set) - n; /* the prefix's dimensions come first */
+  /* Distances of the conflicts the band must respect: zero on the prefix. */
+  for (int i = 0; i < np; i++) dist = isl_set_fix_si(dist, isl_dim_set, i, 0);
+  int rc = dist ? 0 : -1;
+  for (int k = 0; k < n && !rc; k++) {
+    if (parallel[k]) {
+      isl_set *nonzero =
+          isl_set_union(isl_set_lower_bound_si(isl_set_copy(dist), isl_dim_set, np + k, 1),
+                        isl_set_upper_bound_si(isl_set_copy(dist), isl_dim_set, np + k, -1));
+      isl_bool empty = isl_set_is_empty(nonzero);
+      isl_set_free(nonzero);
+      if (empty < 0) rc = -1;
+      if (empty == isl_bool_false) parallel[k] = 0, --*live;
+    }
+    /* conflicts separated here do not constrain the members after it */
+    dist = isl_set_fix_si(dist, isl_dim_set, np + k, 0);
+  }
+  isl_set_free(dist);
+  return rc;
+}
+
+/* Pair by pair of statements, never the band's whole relation (quadratic in size), and
+ * nearest pairs first: a statement with itself or its neighbour usually settles every
+ * member, and the search stops when no member is left parallel. A distance and its
+ * negation settle the same members, so each pair is tested in one order. */
 int sj_band_parallel(const sj_model *m, __isl_keep isl_schedule_node *band, int *parallel) {
   int n = isl_schedule_node_band_n_member(band);
   if (m->stencil) { /* proven already: only the time loop carries conflicts */
@@ -69,42 +184,23 @@ int sj_band_parallel(const sj_model *m, __isl_keep isl_schedule_node *band, int 
     for (int k = 0; k < n; k++) parallel[k] = depth + k > 0;
     return 0;
   }
-  isl_union_map *deps = m->deps;
   isl_union_map *prefix = isl_schedule_node_get_prefix_schedule_union_map(band);
-  int np = -1;
-  isl_union_map *sched = isl_union_map_flat_range_product(
-      prefix, isl_schedule_node_band_get_partial_schedule_union_map(band));
+  gather g = {m,
+              isl_union_map_flat_range_product(
+                  prefix, isl_schedule_node_band_get_partial_schedule_union_map(band)),
+              NULL, 0};
   isl_union_set *domain = isl_schedule_node_get_domain(band);
-  isl_union_map *d =
-      isl_union_map_intersect_domain(isl_union_map_copy(deps), isl_union_set_copy(domain));
-  d = isl_union_map_intersect_range(d, domain);
-  d = isl_union_map_apply_domain(d, isl_union_map_copy(sched));
-  d = isl_union_map_apply_range(d, sched);
-  isl_union_set *deltas = isl_union_map_deltas(d);
-  if (!deltas) return -1;
+  int rc = g.sched && domain ? gather_parts(&g, domain) : -1;
+  isl_union_set_free(domain);
+  isl_union_map_free(g.sched);
+  int live = n;
   for (int k = 0; k < n; k++) parallel[k] = 1;
-  if (isl_union_set_is_empty(deltas) == isl_bool_true) {
-    isl_union_set_free(deltas);
-    return 0;
-  }
-  isl_set *dist = isl_set_from_union_set(deltas);
-  np = (int)isl_set_dim(dist, isl_dim_set) - n; /* the prefix's dimensions come first */
-  /* Distances of the conflicts the band must respect: zero on the prefix. */
-  for (int i = 0; i < np; i++) dist = isl_set_fix_si(dist, isl_dim_set, i, 0);
-  int rc = 0;
-  for (int k = 0; k < n && !rc; k++) {
-    /* member k is parallel when no live distance is nonzero there */
-    isl_set *nonzero =
-        isl_set_union(isl_set_lower_bound_si(isl_set_copy(dist), isl_dim_set, np + k, 1),
-                      isl_set_upper_bound_si(isl_set_copy(dist), isl_dim_set, np + k, -1));
-    isl_bool empty = isl_set_is_empty(nonzero);
-    isl_set_free(nonzero);
-    if (empty < 0) rc = -1;
-    parallel[k] = empty == isl_bool_true;
-    /* conflicts separated here do not constrain the members after it */
-    dist = isl_set_fix_si(dist, isl_dim_set, np + k, 0);
-  }
-  isl_set_free(dist);
+  for (int d = 0; d < g.n && live && !rc; d++)
+    for (int i = 0; i + d < g.n && live && !rc; i++) {
+      const stmt_part *a = &g.parts[i], *b = &g.parts[i + d];
+      rc = narrow(pair_conflicts(a, b), a, b, n, parallel, &live);
+    }
+  gather_free(&g);
   return rc;
 }
 

@@ -2,6 +2,7 @@
  * original schedule tree, and the check that no access leaves its array. */
 #include "sched/sched.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,6 +249,15 @@ static int build_group(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
 
 static int build_stmt(builder *b, __isl_keep isl_set *context, sj_stmt *st, built *out);
 
+/* The sequence of parts[0..n), merged as a balanced tree: isl copies both operands of a
+ * sequence, so appending parts one by one would cost quadratically in their number. */
+static __isl_give isl_schedule *sequence_of(isl_schedule **parts, int n) {
+  if (n == 0) return NULL;
+  if (n == 1) return parts[0];
+  isl_schedule *left = sequence_of(parts, n / 2);
+  return sequence(left, sequence_of(parts + n / 2, n - n / 2));
+}
+
 static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n, built *out) {
   built part = {0};
   int only = -1; /* a lone compound child keeps its pending members: perfect nesting */
@@ -256,20 +266,29 @@ static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
     if (body[i]->kind != SJ_S_BLOCK || body[i]->nbody) count++, only = i;
   if (count == 1 && (body[only]->kind == SJ_S_FOR || body[only]->kind == SJ_S_BLOCK))
     return build_stmt(b, context, body[only], out);
-  for (int i = 0; i < n;) {
+  isl_schedule **parts = calloc((size_t)n + 1, sizeof *parts);
+  int nparts = 0, rc = 0;
+  for (int i = 0; i < n && !rc;) {
     int j = i;
     while (j < n && (body[j]->kind == SJ_S_ASSIGN || body[j]->kind == SJ_S_DECL)) j++;
     memset(&part, 0, sizeof part);
     if (j > i) {
-      if (build_group(b, context, body + i, j - i, &part)) return -1;
+      rc = build_group(b, context, body + i, j - i, &part);
       i = j;
-    } else if (build_stmt(b, context, body[i++], &part)) {
-      built_clear(&part);
-      return -1;
+    } else {
+      rc = build_stmt(b, context, body[i++], &part);
     }
-    out->sched = sequence(out->sched, flush(&part));
+    if (rc)
+      built_clear(&part);
+    else if ((parts[nparts] = flush(&part)))
+      nparts++;
   }
-  return 0;
+  if (rc)
+    for (int i = 0; i < nparts; i++) isl_schedule_free(parts[i]);
+  else
+    out->sched = sequence(out->sched, sequence_of(parts, nparts));
+  free(parts);
+  return rc ? -1 : 0;
 }
 
 static int mentions_sym(const sj_expr *e, const sj_sym *sym) {
@@ -325,6 +344,19 @@ static int check_monotone(builder *b, const sj_stmt *loop, __isl_keep isl_set *e
   return 0;
 }
 
+/* Whether dimension d of set takes a value outside int (or isl fails). */
+static int leaves_int(__isl_keep isl_set *set, int d) {
+  isl_ctx *ctx = isl_set_get_ctx(set);
+  isl_set *above = isl_set_lower_bound_val(isl_set_copy(set), isl_dim_set, d,
+                                           isl_val_int_from_si(ctx, (long)INT_MAX + 1));
+  isl_set *below = isl_set_upper_bound_val(isl_set_copy(set), isl_dim_set, d,
+                                           isl_val_int_from_si(ctx, (long)INT_MIN - 1));
+  isl_set *outside = isl_set_union(above, below);
+  isl_bool empty = isl_set_is_empty(outside);
+  isl_set_free(outside);
+  return empty != isl_bool_true;
+}
+
 static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, built *out) {
   sj_model *m = b->m;
   isl_ctx *ctx = m->ctx;
@@ -369,6 +401,12 @@ static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, bui
                              : isl_set_is_bounded(dom);
       if (bounded == isl_bool_false) {
         fail(b, JIT_ERR_UNSUPPORTED, loop->loc, "the loop over '%s' has no bound",
+             loop->iter->name);
+        dom = isl_set_free(dom);
+      } else if (leaves_int(dom, d)) {
+        fail(b, JIT_ERR_ARGS, loop->loc,
+             "the loop over '%s' leaves the range of int for these arguments (C's overflow is "
+             "undefined)",
              loop->iter->name);
         dom = isl_set_free(dom);
       }
@@ -486,14 +524,21 @@ static void format_point(__isl_keep isl_point *pt, int n, char *buf, size_t size
   }
 }
 
-/* The box of a's declared extents in the space of set. */
-static __isl_give isl_set *extent_box(const sj_model *m, const sj_sym *a, __isl_keep isl_set *set) {
-  isl_set *box = isl_set_universe(isl_set_get_space(set));
+/* The points of set (elements of a) outside a's extents, as the union of set's cuts by one
+ * half-space per side of each extent. Subtracting the box instead would make isl give the
+ * existential variables of the access ranges explicit forms: far costlier, and not bounded
+ * by the compile budget, which counts simplex pivots only. */
+static __isl_give isl_set *outside_extents(const sj_model *m, const sj_sym *a,
+                                           __isl_take isl_set *set) {
+  isl_ctx *ctx = isl_set_get_ctx(set);
+  isl_set *out = isl_set_empty(isl_set_get_space(set));
   for (int k = 0; k < a->rank; k++) {
-    box = isl_set_lower_bound_si(box, isl_dim_set, k, 0);
-    box = isl_set_upper_bound_si(box, isl_dim_set, k, m->extents[a->id][k] - 1);
+    isl_val *extent = isl_val_int_from_si(ctx, m->extents[a->id][k]);
+    out = isl_set_union(out, isl_set_upper_bound_si(isl_set_copy(set), isl_dim_set, k, -1));
+    out = isl_set_union(out, isl_set_lower_bound_val(isl_set_copy(set), isl_dim_set, k, extent));
   }
-  return box;
+  isl_set_free(set);
+  return out;
 }
 
 static int report_outside(sj_model *m, const sj_access *acc, __isl_take isl_set *outside,
@@ -524,15 +569,14 @@ static int check_bounds(sj_model *m, sj_error *err) {
       all = all ? isl_set_union(all, r) : r;
     }
     if (!all) continue;
-    isl_set *outside = isl_set_subtract(all, extent_box(m, a, all));
+    isl_set *outside = outside_extents(m, a, all);
     isl_bool empty = isl_set_is_empty(outside);
     isl_set_free(outside);
     if (empty < 0) return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed in the bounds check");
     if (empty) continue;
     for (int i = 0; i < m->naccesses; i++) {
       if (m->accesses[i].ref->sym != a) continue;
-      isl_set *r = isl_map_range(isl_map_copy(m->accesses[i].rel));
-      isl_set *out = isl_set_subtract(r, extent_box(m, a, r));
+      isl_set *out = outside_extents(m, a, isl_map_range(isl_map_copy(m->accesses[i].rel)));
       if (isl_set_is_empty(out) == isl_bool_false)
         return report_outside(m, &m->accesses[i], out, err);
       isl_set_free(out);
@@ -591,10 +635,21 @@ int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const cha
   return 0;
 }
 
+sj_pstmt *sj_model_stmt(const sj_model *m, __isl_keep isl_set *set) {
+  const char *name = isl_set_get_tuple_name(set);
+  char *end;
+  if (!name || name[0] != 'S') return NULL;
+  long id = strtol(name + 1, &end, 10);
+  if (*end || id < 0 || id >= m->nstmts || strcmp(m->stmts[id]->name, name)) return NULL;
+  return m->stmts[id];
+}
+
 void sj_model_free(sj_model *m) {
   if (!m) return;
   for (int i = 0; i < m->nstmts; i++) {
     isl_set_free(m->stmts[i]->domain);
+    isl_union_map_free(m->stmts[i]->reads);
+    isl_union_map_free(m->stmts[i]->writes);
     free(m->stmts[i]->iters);
     free(m->stmts[i]->body);
     free(m->stmts[i]);
@@ -612,6 +667,5 @@ void sj_model_free(sj_model *m) {
   isl_union_map_free(m->dep_flow);
   isl_union_map_free(m->dep_anti);
   isl_union_map_free(m->dep_output);
-  isl_union_map_free(m->deps);
   free(m);
 }

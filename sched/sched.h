@@ -50,6 +50,8 @@ typedef struct sj_pstmt {
   sj_stmt **body;
   int nbody;
   isl_set *domain; /* owned */
+  /* owned, NULL until sj_model_dependences: this statement's accesses */
+  isl_union_map *reads, *writes;
 } sj_pstmt;
 
 /* One array reference of a statement, for error messages and bounds checks. */
@@ -74,7 +76,6 @@ typedef struct sj_model {
   isl_union_map *reads;   /* owned */
   isl_union_map *writes;  /* owned: every write is a must-write in this subset */
   isl_schedule *original; /* owned: the order of the C function */
-  isl_union_map *deps;    /* owned: memory-based dependences, what scheduling respects */
   /* owned, exact (value-based) relations: NULL until sj_model_exact_dependences */
   isl_union_map *dep_flow, *dep_anti, *dep_output;
   int max_depth;
@@ -87,10 +88,17 @@ typedef struct sj_model {
  * declared extents for these shape values. Returns a jit_status; on failure *out is NULL. */
 int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const char *source_name,
                    sj_model **out, sj_error *err);
-/* The conflicts (m->deps): every pair of instances touching one element, at least one
- * writing, in both orders (an instance conflicts with itself when it reads what it writes).
- * The memory-based dependences are these pairs in original order; the exact ones a subset. */
+/* Indexes the accesses by statement for sj_model_conflicts. */
 int sj_model_dependences(sj_model *m, sj_error *err);
+/* The conflicts among the instances of among: every pair touching one element, at least one
+ * writing, in both orders (an instance conflicts with itself when it reads what it writes).
+ * The memory-based dependences are these pairs in original order; the exact ones a subset.
+ * Composed from the accesses of the statements among names only: the relation of the whole
+ * model has a map per pair of statements sharing an array, quadratic in their number, so
+ * no stage builds it unless it asks for m->domain. NULL when isl fails. */
+__isl_give isl_union_map *sj_model_conflicts(const sj_model *m, __isl_keep isl_union_set *among);
+/* The statement whose instances set holds (tuple S<id>), or NULL. */
+sj_pstmt *sj_model_stmt(const sj_model *m, __isl_keep isl_set *set);
 /* The exact flow, anti and output dependences from isl's access-info API. */
 int sj_model_exact_dependences(sj_model *m, sj_error *err);
 void sj_model_free(sj_model *m);

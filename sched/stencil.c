@@ -21,7 +21,23 @@ static int not_stencil(sj_stencil *out, sj_buf *why, const char *reason) {
   return 0;
 }
 
-/* Nest index of every statement: the filters of a sequence below the time band. */
+typedef struct nest_fill {
+  const sj_model *m;
+  int *nest;
+  int c;
+} nest_fill;
+
+static isl_stat nest_fill_set(__isl_take isl_set *set, void *user) {
+  nest_fill *f = user;
+  const sj_pstmt *s = sj_model_stmt(f->m, set);
+  isl_set_free(set);
+  if (s) f->nest[s->id] = f->c;
+  return isl_stat_ok;
+}
+
+/* Nest index of every statement: the filters of a sequence below the time band, each
+ * filter's statements read by name (a search over all statements per filter would make
+ * this quadratic in the number of nests). */
 static int nest_of(sj_model *m, __isl_keep isl_schedule_node *time, int *nest) {
   for (int i = 0; i < m->nstmts; i++) nest[i] = 0;
   if (isl_schedule_node_band_n_member(time) > 1) return 1;
@@ -32,18 +48,54 @@ static int nest_of(sj_model *m, __isl_keep isl_schedule_node *time, int *nest) {
     for (int c = 0; c < k; c++) {
       isl_schedule_node *f = isl_schedule_node_get_child(child, c);
       isl_union_set *filter = isl_schedule_node_filter_get_filter(f);
-      for (int i = 0; i < m->nstmts; i++) {
-        isl_union_set *s = isl_union_set_from_set(isl_set_copy(m->stmts[i]->domain));
-        s = isl_union_set_intersect(s, isl_union_set_copy(filter));
-        if (isl_union_set_is_empty(s) == isl_bool_false) nest[i] = c;
-        isl_union_set_free(s);
-      }
+      nest_fill fill = {m, nest, c};
+      isl_union_set_foreach_set(filter, nest_fill_set, &fill);
       isl_union_set_free(filter);
       isl_schedule_node_free(f);
     }
   }
   isl_schedule_node_free(child);
   return k;
+}
+
+/* Sets *user when map relates two different instances, and stops. Conflicts hold both
+ * orders, so between instances of one statement x <lex y is enough to look for; subtracting
+ * the identity would make isl compute explicit forms of the existential variables of the
+ * composed accesses, which is costly and not bounded by the compile budget. */
+static isl_stat relates_others(__isl_take isl_map *map, void *user) {
+  isl_bool *found = user;
+  isl_space *space = isl_map_get_space(map);
+  if (isl_space_tuple_is_equal(space, isl_dim_in, space, isl_dim_out) == isl_bool_true)
+    map = isl_map_intersect(map, isl_map_lex_lt(isl_space_domain(space)));
+  else
+    isl_space_free(space);
+  isl_bool empty = isl_map_is_empty(map);
+  isl_map_free(map);
+  if (empty == isl_bool_true) return isl_stat_ok;
+  *found = empty < 0 ? isl_bool_error : isl_bool_true;
+  return isl_stat_error; /* stops the walk */
+}
+
+/* Whether two different instances of one folded step of the statements of nest c
+ * conflict: only statements of one nest can share a folded step, so the conflicts are
+ * composed nest by nest and the test stays linear in the number of nests. */
+static isl_bool nest_conflicts(sj_model *m, const int *nest, int c, isl_map *const *fold) {
+  isl_union_set *dom = isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
+  isl_union_map *folded = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+  for (int i = 0; i < m->nstmts; i++) {
+    if (nest[i] != c) continue;
+    dom = isl_union_set_add_set(dom, isl_set_copy(m->stmts[i]->domain));
+    folded = isl_union_map_add_map(folded, isl_map_copy(fold[i]));
+  }
+  isl_union_map *back = isl_union_map_reverse(isl_union_map_copy(folded));
+  isl_union_map *same_step = isl_union_map_apply_range(folded, back);
+  same_step = isl_union_map_intersect(same_step, sj_model_conflicts(m, dom));
+  isl_union_set_free(dom);
+  isl_bool found = isl_bool_false;
+  if (isl_union_map_foreach_map(same_step, relates_others, &found) < 0 && found == isl_bool_false)
+    found = isl_bool_error;
+  isl_union_map_free(same_step);
+  return found;
 }
 
 int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
@@ -63,13 +115,13 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
     }
   size_t count = (size_t)(unsigned)m->nstmts;
   int *nest = calloc(count, sizeof *nest);
+  isl_map **fold = calloc(count, sizeof *fold);
   int k = nest_of(m, time, nest);
   isl_multi_union_pw_aff *partial = isl_schedule_node_band_get_partial_schedule(time);
   isl_union_pw_aff *t = isl_multi_union_pw_aff_get_union_pw_aff(partial, 0);
   isl_multi_union_pw_aff_free(partial);
   isl_schedule_node_free(time);
 
-  isl_union_map *folded = NULL;
   isl_ctx *ctx = m->ctx;
   for (int i = 0; i < m->nstmts; i++) {
     isl_space *space = isl_set_get_space(m->stmts[i]->domain);
@@ -77,22 +129,18 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
         t, isl_space_map_from_domain_and_range(space, isl_space_set_alloc(ctx, 0, 1)));
     pa = isl_pw_aff_scale_val(pa, isl_val_int_from_si(ctx, k));
     pa = isl_pw_aff_add_constant_val(pa, isl_val_int_from_si(ctx, nest[i]));
-    isl_union_map *f = isl_union_map_from_map(isl_map_from_pw_aff(pa));
-    folded = folded ? isl_union_map_union(folded, f) : f;
+    fold[i] = isl_map_from_pw_aff(pa);
   }
   isl_union_pw_aff_free(t);
-  free(nest);
 
   /* conflicts between instances of one folded step, other than an instance with itself */
-  isl_union_map *same_step = isl_union_map_apply_range(
-      isl_union_map_copy(folded), isl_union_map_reverse(isl_union_map_copy(folded)));
-  same_step = isl_union_map_intersect(same_step, isl_union_map_copy(m->deps));
-  same_step =
-      isl_union_map_subtract(same_step, isl_union_set_identity(isl_union_set_copy(m->domain)));
-  isl_bool ok = isl_union_map_is_empty(same_step);
-  isl_union_map_free(same_step);
-  if (ok != isl_bool_true) {
-    isl_union_map_free(folded);
+  isl_bool conflict = isl_bool_false;
+  for (int c = 0; c < k && conflict == isl_bool_false; c++)
+    conflict = nest_conflicts(m, nest, c, fold);
+  free(nest);
+  if (conflict != isl_bool_false) {
+    for (int i = 0; i < m->nstmts; i++) isl_map_free(fold[i]);
+    free(fold);
     return not_stencil(out, &why,
                        "a dependence stays inside one time step of one nest, so the space "
                        "loops are not all parallel");
@@ -101,21 +149,21 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
   m->stencil = 1;
   out->nests = k;
   out->time = m->stmts[0]->iters[0];
-  out->folded = folded;
   sj_buf_printf(&why, "stencil form: loop '%s' carries every dependence over %d nest%s",
                 out->time->name, k, k > 1 ? "s" : "");
-  if (k > 1) {
-    sj_buf_printf(&why, " folded into one time dimension (");
-    for (int i = 0; i < m->nstmts; i++) {
-      isl_union_set *s = isl_union_set_from_set(isl_set_copy(m->stmts[i]->domain));
-      isl_union_map *f = isl_union_map_intersect_domain(isl_union_map_copy(folded), s);
-      char *txt = isl_union_map_to_str(f);
+  if (k > 1) sj_buf_printf(&why, " folded into one time dimension (");
+  isl_union_map *folded = isl_union_map_empty(isl_space_params_alloc(ctx, 0));
+  for (int i = 0; i < m->nstmts; i++) {
+    if (k > 1) {
+      char *txt = isl_map_to_str(fold[i]);
       sj_buf_printf(&why, "%s%s", i ? ", " : "", txt ? txt : "?");
       free(txt);
-      isl_union_map_free(f);
     }
-    sj_buf_printf(&why, ")");
+    folded = isl_union_map_add_map(folded, fold[i]);
   }
+  free(fold);
+  out->folded = folded;
+  if (k > 1) sj_buf_printf(&why, ")");
   sj_buf_printf(&why, "; every space loop is parallel");
   out->why = sj_buf_take(&why);
   return 0;

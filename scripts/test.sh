@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian), builds and runs every test twice: a normal build in
-# build/ and an AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/.
-# Exits non-zero if anything fails.
+# build/ and an AddressSanitizer + UndefinedBehaviorSanitizer build in build-asan/; then
+# the concurrency tests (stress, api) under ThreadSanitizer in build-tsan/, and each fuzz
+# target for SJ_FUZZ_SECONDS (60) in build-fuzz/. Exits non-zero if anything fails.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -38,10 +39,23 @@ build_and_test build -DCMAKE_BUILD_TYPE=RelWithDebInfo || status=1
 ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
   build_and_test build-asan -DCMAKE_BUILD_TYPE=Debug -DSJ_SANITIZE=ON || status=1
+
+# ThreadSanitizer: only what runs threads, to keep the run short. Any report fails the test.
+tsan() {
+  echo "== build-tsan: configure and build"
+  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSJ_SANITIZE_THREAD=ON </dev/null &&
+    cmake --build build-tsan -j "$jobs" --target stress_test api_test hostile_test info_test \
+      stenciljit_cudaemu </dev/null || return 1
+  echo "== build-tsan: test (stress, api)"
+  (cd build-tsan && TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:exitcode=66} \
+    ctest --output-on-failure -j "$jobs" -L "stress|api" </dev/null)
+}
 python_tests || status=1
+tsan || status=1
+bash scripts/fuzz.sh "${SJ_FUZZ_SECONDS:-60}" || status=1
 if [ "$status" -ne 0 ]; then
   echo "== FAILED (see above)"
 else
-  echo "== all tests passed (build/, build-asan/ and the Python package)"
+  echo "== all tests passed (build/, build-asan/, the Python package, build-tsan/, fuzzing)"
 fi
 exit "$status"

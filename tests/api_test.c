@@ -14,20 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "base/file.h"
-
-#define KERNEL(name, ...)                                                                          \
-  static const char name##_src[] = #__VA_ARGS__;                                                   \
-  __VA_ARGS__
-
-KERNEL(
-    jac, void jacobi2d(int T, int rows, int cols, float grid[2][rows][cols]) {
-      for (int t = 0; t < T; t++)
-        for (int i = 1; i < rows - 1; i++)
-          for (int j = 1; j < cols - 1; j++)
-            grid[(t + 1) % 2][i][j] =
-                0.2f * (grid[t % 2][i][j] + grid[t % 2][i - 1][j] + grid[t % 2][i + 1][j] +
-                        grid[t % 2][i][j - 1] + grid[t % 2][i][j + 1]);
-    })
+#include "test_common.h"
 
 KERNEL(
     scaled, void scaled(int T, int n, float alpha, float vec[2][n]) {
@@ -46,17 +33,6 @@ static const char oob_src[] = "void shift(int n, float vec[n]) {\n"
                               "  for (int i = 0; i < n; i++)\n"
                               "    vec[i] = vec[i + 1];\n"
                               "}\n";
-
-static int g_fail;
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond);                     \
-      fprintf(stderr, __VA_ARGS__);                                                                \
-      fputc('\n', stderr);                                                                         \
-      g_fail = 1;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 static void fill_pattern(void *p, size_t bytes, unsigned seed) {
   unsigned char *b = p;
@@ -607,11 +583,6 @@ static int case_kernel(void) {
   return g_fail;
 }
 
-typedef struct test_case {
-  const char *name;
-  int (*fn)(void);
-} test_case;
-
 static const test_case cases[] = {
     {"args_count", case_args_count},
     {"args_kind", case_args_kind},
@@ -632,15 +603,6 @@ static const test_case cases[] = {
 
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "error") == 0) return case_error(argv[2]);
-  if (argc == 2)
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-      if (strcmp(argv[1], cases[i].name) == 0) {
-        int r = cases[i].fn();
-        if (!r) printf("%s: ok\n", argv[1]);
-        return r ? 1 : 0;
-      }
-  fprintf(stderr, "usage: api_test error FILE.c | api_test CASE\ncases:");
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) fprintf(stderr, " %s", cases[i].name);
-  fputc('\n', stderr);
-  return 2;
+  return run_case(cases, sizeof cases / sizeof cases[0], argc == 2 ? argv[1] : NULL,
+                  "api_test error FILE.c | api_test CASE");
 }

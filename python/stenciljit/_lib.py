@@ -44,7 +44,7 @@ class ParamInfo(Structure):
 class Options(Structure):
     """jit_options"""
     _fields_ = [("fast_math", c_int), ("threads", c_int), ("source_name", c_char_p),
-                ("cache_bytes", c_size_t)]
+                ("cache_bytes", c_size_t), ("max_compile_ops", ctypes.c_ulong)]
 
 
 STAGES = ("parse", "model", "dependences", "schedule", "ast", "print", "compile", "total")
@@ -80,8 +80,8 @@ def _load():
         "jit_last_error": (c_char_p, []),
         "jit_context_info": (c_char_p, [c_void_p]),
         "jit_context_device": (c_int, [c_void_p]),
-        "jit_context_set_options": (None, [c_void_p, POINTER(Options)]),
-        "jit_context_stats": (None, [c_void_p, POINTER(Stats)]),
+        "jit_context_set_options": (c_int, [c_void_p, POINTER(Options)]),
+        "jit_context_stats": (c_int, [c_void_p, POINTER(Stats)]),
         "jit_function_params": (c_int, [c_void_p, c_char_p, c_char_p, POINTER(ParamInfo), c_int,
                                         POINTER(c_int)]),
         "jit_kernel_compile": (c_int, [c_void_p, c_char_p, c_char_p, POINTER(Arg), c_int,
