@@ -88,7 +88,7 @@ static int parse_operand(P *p, opnd *o) {
   o->tok = t;
   if (t->kind == EMU_TOK_INT) {
     o->kind = O_INT;
-    o->i = neg ? (uint64_t) - (int64_t)t->i : t->i;
+    o->i = neg ? 0 - (uint64_t)t->i : t->i; /* two's complement: -9223372036854775808 too */
   } else if (t->kind == EMU_TOK_FLOAT) {
     o->kind = O_FLT;
     o->f = neg ? -t->f : t->f;
