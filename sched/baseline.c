@@ -74,95 +74,12 @@ static sj_kernel *new_kernel(gpu_state *st) {
   return k;
 }
 
-static __isl_give isl_schedule_node *mark_kernel(__isl_take isl_schedule_node *node, sj_kernel *k) {
-  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  isl_id *id = isl_id_set_free_user(isl_id_alloc(ctx, "kernel", k), free);
-  return isl_schedule_node_insert_mark(node, id);
-}
-
 static __isl_give isl_schedule_node *single_thread(gpu_state *st,
                                                    __isl_take isl_schedule_node *node) {
   sj_kernel *k = new_kernel(st);
   snprintf(k->why, sizeof k->why, "no parallel loop: runs in one thread");
   sj_buf_printf(st->explain, "  kernel %d: grid 1x1x1, block 1x1x1: %s\n", k->id, k->why);
-  return mark_kernel(node, k);
-}
-
-static __isl_give isl_id *mapped_id(isl_ctx *ctx, int thread, int dim) {
-  char name[4] = {thread ? 't' : 'b', (char)('0' + dim), 0};
-  return isl_id_alloc(ctx, name, (void *)(thread ? &sj_thread_ids[dim] : &sj_block_ids[dim]));
-}
-
-/* 0 <= block id < grid and 0 <= thread id < block size for the dimensions used, as the
- * context of a node at schedule depth depth (a set of its outer schedule dimensions). */
-static __isl_give isl_set *id_bounds(isl_ctx *ctx, int depth, int n, const int *dim,
-                                     const unsigned *grid, const unsigned *block) {
-  isl_space *space = isl_space_set_alloc(ctx, 2 * n, depth);
-  for (int k = 0; k < n; k++) {
-    space = isl_space_set_dim_id(space, isl_dim_param, 2 * k, mapped_id(ctx, 0, dim[k]));
-    space = isl_space_set_dim_id(space, isl_dim_param, 2 * k + 1, mapped_id(ctx, 1, dim[k]));
-  }
-  isl_set *bounds = isl_set_universe(space);
-  for (int k = 0; k < n; k++) {
-    bounds = isl_set_lower_bound_si(bounds, isl_dim_param, 2 * k, 0);
-    bounds = isl_set_upper_bound_si(bounds, isl_dim_param, 2 * k, (long)grid[dim[k]] - 1);
-    bounds = isl_set_lower_bound_si(bounds, isl_dim_param, 2 * k + 1, 0);
-    bounds = isl_set_upper_bound_si(bounds, isl_dim_param, 2 * k + 1, (long)block[dim[k]] - 1);
-  }
-  return bounds;
-}
-
-/* upa divided by den, rounded down. */
-static __isl_give isl_union_pw_aff *floor_div(__isl_take isl_union_pw_aff *upa, long den) {
-  isl_ctx *ctx = isl_union_pw_aff_get_ctx(upa);
-  return isl_union_pw_aff_floor(
-      isl_union_pw_aff_scale_down_val(upa, isl_val_int_from_si(ctx, den)));
-}
-
-/* Replaces the parallel band by the binding of its points to blocks and threads: member k's
- * value v is lo + tile * block id + thread id (+ a multiple of the block size below the tile
- * along x, where each thread takes `points` values, a band of its own, unrolled). Equalities
- * rather than tiling keep isl's AST generation cheap. Returns the filter node in the band's
- * place: filter - threads mark - [points band] - the band's child. */
-static __isl_give isl_schedule_node *bind_points(__isl_take isl_schedule_node *band, int nm,
-                                                 const long *lo, const long *tile, const int *dim,
-                                                 const unsigned *block, int points) {
-  isl_ctx *ctx = isl_schedule_node_get_ctx(band);
-  isl_multi_union_pw_aff *sched = isl_schedule_node_band_get_partial_schedule(band);
-  isl_union_set *filter = isl_union_set_universe(isl_schedule_node_get_domain(band));
-  isl_union_pw_aff *along = NULL;
-  for (int k = 0; k < nm; k++) {
-    isl_union_pw_aff *v = isl_multi_union_pw_aff_get_union_pw_aff(sched, k);
-    isl_union_set *dom = isl_union_pw_aff_domain(isl_union_pw_aff_copy(v));
-    isl_union_pw_aff *b =
-        isl_union_pw_aff_param_on_domain_id(isl_union_set_copy(dom), mapped_id(ctx, 0, dim[k]));
-    isl_union_pw_aff *t =
-        isl_union_pw_aff_param_on_domain_id(isl_union_set_copy(dom), mapped_id(ctx, 1, dim[k]));
-    isl_union_pw_aff *rel = isl_union_pw_aff_sub(
-        isl_union_pw_aff_sub(v,
-                             isl_union_pw_aff_val_on_domain(dom, isl_val_int_from_si(ctx, lo[k]))),
-        isl_union_pw_aff_add(isl_union_pw_aff_scale_val(b, isl_val_int_from_si(ctx, tile[k])), t));
-    if (dim[k] == 0 && points > 1) { /* rel = block size * u, 0 <= u < points */
-      isl_union_pw_aff *rem =
-          isl_union_pw_aff_mod_val(isl_union_pw_aff_copy(rel), isl_val_int_from_si(ctx, block[0]));
-      filter = isl_union_set_intersect(filter, isl_union_pw_aff_zero_union_set(rem));
-      filter = isl_union_set_intersect(
-          filter, isl_union_pw_aff_zero_union_set(floor_div(isl_union_pw_aff_copy(rel), tile[k])));
-      along = floor_div(rel, block[0]);
-    } else {
-      filter = isl_union_set_intersect(filter, isl_union_pw_aff_zero_union_set(rel));
-    }
-  }
-  isl_multi_union_pw_aff_free(sched);
-  isl_schedule_node *node = isl_schedule_node_delete(band);
-  if (along) {
-    along = isl_union_pw_aff_intersect_domain(along, isl_union_set_copy(filter));
-    node = isl_schedule_node_insert_partial_schedule(
-        node, isl_multi_union_pw_aff_from_union_pw_aff(along));
-    node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, isl_ast_loop_unroll);
-  }
-  node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
-  return isl_schedule_node_insert_filter(node, filter);
+  return sj_mark_kernel(node, k);
 }
 
 /* Maps the band of nm parallel members: tiles of the band go to blocks, the points of a
@@ -199,15 +116,16 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
     sj_plan_add_tile(st->plan, tile[i]);
   }
   int points = (int)(tile[nm - 1] / k->block[0]);
-  node = bind_points(node, nm, lo, tile, dim, k->block, points);
+  node = sj_bind_points(node, nm, lo, tile, dim, k->block, points);
   node = isl_schedule_node_insert_context(
-      node, id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), nm, dim, k->grid, k->block));
+      node,
+      sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), nm, dim, k->grid, k->block));
   snprintf(k->why, sizeof k->why,
            "%d parallel loop%s: %d point%s per thread along x, %u apart, unrolled", nm,
            nm > 1 ? "s" : "", points, points > 1 ? "s" : "", k->block[0]);
   sj_buf_printf(st->explain, "  kernel %d: grid %ux%ux%u, block %ux%ux%u: %s\n", k->id, k->grid[0],
                 k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->why);
-  return mark_kernel(node, k);
+  return sj_mark_kernel(node, k);
 }
 
 static __isl_give isl_schedule_node *visit(void *user, __isl_take isl_schedule_node *node) {

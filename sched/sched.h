@@ -143,6 +143,23 @@ typedef struct sj_plan {
   int nkernels;
 } sj_plan;
 
+/* --- GPU mappings (sched/gpu_map.c) --- */
+/* Puts k on a kernel mark above node (the mark's id owns k). */
+__isl_give isl_schedule_node *sj_mark_kernel(__isl_take isl_schedule_node *node, sj_kernel *k);
+/* The block (thread = 0) or thread id of dimension dim (0: x). */
+__isl_give isl_id *sj_map_id(isl_ctx *ctx, int thread, int dim);
+/* 0 <= block id < grid and 0 <= thread id < block for the n dimensions dim[], as the
+ * context of a node at schedule depth depth (a set of its outer schedule dimensions). */
+__isl_give isl_set *sj_id_bounds(isl_ctx *ctx, int depth, int n, const int *dim,
+                                 const unsigned *grid, const unsigned *block);
+/* Replaces the band of nm parallel members by the binding of its points to blocks and
+ * threads: member k's value is lo[k] + tile[k] * block id + thread id of dim[k], and along
+ * x each thread takes `points` values a block width apart, a band of its own (unrolled).
+ * Returns the filter in the band's place: filter - threads mark - [points band] - child. */
+__isl_give isl_schedule_node *sj_bind_points(__isl_take isl_schedule_node *band, int nm,
+                                             const long *lo, const long *tile, const int *dim,
+                                             const unsigned *block, int points);
+
 /* Records a tile size in the plan. */
 void sj_plan_add_tile(sj_plan *plan, long size);
 
