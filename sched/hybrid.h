@@ -21,10 +21,9 @@ typedef struct sj_cone {
   long skew_num[SJ_HYBRID_MAX_SPACE], skew_den[SJ_HYBRID_MAX_SPACE];
 } sj_cone;
 
-/* The cone of deps (statement instances), mapped to the folded space by to_folded. n is the
- * number of space dimensions after s0. -1 with why filled when there is none to tile. */
-int sj_hybrid_cone(__isl_keep isl_union_map *deps, __isl_keep isl_union_map *to_folded, int n,
-                   sj_cone *c, sj_buf *why);
+/* The cone of deps, dependences between points of the folded space. n is the number of
+ * space dimensions after s0. -1 with why filled when there is none to tile. */
+int sj_hybrid_cone(__isl_keep isl_union_map *deps, int n, sj_cone *c, sj_buf *why);
 
 /* Tile sizes and the derived quantities of the hexagon. */
 typedef struct sj_hex {
@@ -42,8 +41,14 @@ int sj_hybrid_shape(const sj_cone *c, int h, const long *w, sj_hex *t, sj_buf *w
 
 /* The points of F = [t, s0, .., sn] that phase p (0 or 1) tiles. */
 __isl_give isl_set *sj_hybrid_phase(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p);
-/* Phase p's tiles: F -> [L, q, S0, .., Sn] with q = 2 T + p the band-phase, S the tile
- * along each space dimension and L = q + S1 + .. + Sn the wavefront the tile runs in. */
+/* Phase p's tiles: F -> [L, T, p, S0, .., Sn] with T the band, S the tile along each space
+ * dimension and L = 2 T + p + S1 + .. + Sn the wavefront the tile runs in. */
 __isl_give isl_map *sj_hybrid_tiles(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p);
+
+/* The hybrid-tiled GPU schedule of a kernel in stencil form, into plan: 0; -1 with why
+ * filled when hybrid tiling does not apply (the caller maps it another way); a jit_status
+ * with err on failure. */
+int sj_schedule_hybrid(sj_model *m, const sj_stencil *st, const unsigned max_grid[3],
+                       sj_plan *plan, sj_buf *why, sj_error *err);
 
 #endif

@@ -77,20 +77,16 @@ static isl_stat scan_point(__isl_take isl_point *p, void *user) {
   return s->bad ? isl_stat_error : isl_stat_ok;
 }
 
-int sj_hybrid_cone(__isl_keep isl_union_map *deps, __isl_keep isl_union_map *to_folded, int n,
-                   sj_cone *c, sj_buf *why) {
+int sj_hybrid_cone(__isl_keep isl_union_map *deps, int n, sj_cone *c, sj_buf *why) {
   memset(c, 0, sizeof *c);
   c->n = n;
   c->up_den = c->down_den = 1;
   for (int i = 0; i <= n; i++) c->skew_den[i] = 1;
-  isl_union_map *d =
-      isl_union_map_apply_range(isl_union_map_copy(deps), isl_union_map_copy(to_folded));
-  d = isl_union_map_apply_domain(d, isl_union_map_copy(to_folded));
+  isl_union_map *d = isl_union_map_copy(deps);
   isl_union_set *deltas = isl_union_map_deltas(d);
-  if (isl_union_set_is_empty(deltas) == isl_bool_true) {
+  if (isl_union_set_is_empty(deltas) == isl_bool_true) { /* any tiling will do */
     isl_union_set_free(deltas);
-    sj_buf_printf(why, "no dependence to tile along");
-    return -1;
+    return 0;
   }
   isl_set *set = isl_set_from_union_set(deltas);
   isl_val *count = isl_set_is_bounded(set) == isl_bool_true ? isl_set_count_val(set) : NULL;
@@ -141,29 +137,13 @@ int sj_hybrid_shape(const sj_cone *c, int h, const long *w, sj_hex *t, sj_buf *w
   return 0;
 }
 
-/* The folded space's tuple: [t, s0, .., sn]. */
-static void tuple(sj_buf *b, int n) {
-  sj_buf_puts(b, "[t");
-  for (int i = 0; i <= n; i++) sj_buf_printf(b, ", s%d", i);
-  sj_buf_puts(b, "]");
-}
-
-/* Phase p's band number T, local time a and hexagon coordinate b as isl expressions. */
-static void phase_terms(const sj_hex *t, int p, char *T, char *a, char *b, size_t size) {
-  long c = p == 0 ? t->h + 1 : 0, off = p == 0 ? t->floor_up + t->w[0] + 1 : 0;
-  snprintf(T, size, "floor((t + %ld)/%ld)", c, t->H);
-  snprintf(a, size, "(t + %ld - %ld*%s)", c, t->H, T);
-  snprintf(b, size, "(s0 + %ld + %ld*%s - %ld*floor((s0 + %ld + %ld*%s)/%ld))", off, t->D, T, t->W,
-           off, t->D, T, t->W);
-}
-
-/* The hexagon of phase p (constraints (8)-(15) on a and b, times the denominators). */
-static void hexagon(sj_buf *s, const sj_cone *c, const sj_hex *t, int p) {
-  char T[160], a[200], b[400];
-  phase_terms(t, p, T, a, b, sizeof T);
+/* The hexagon of phase p (constraints (8)-(15), times the denominators) on its local time a
+ * and hexagon coordinate b, given as isl expressions. */
+static void hexagon(sj_buf *s, const sj_cone *c, const sj_hex *t, const char *a, const char *b) {
   long h = t->h, p0 = c->up_num, q0 = c->up_den, p1 = c->down_num, q1 = c->down_den;
   long fu = t->floor_up, fd = t->floor_down, w0 = t->w[0];
-  sj_buf_printf(s, "%ld*%s - %ld*%s <= %ld", p0, a, q0, b, (2 * h + 1) * p0 - q0 * fu); /* (8) */
+  sj_buf_printf(s, " and %ld*%s - %ld*%s <= %ld", p0, a, q0, b,
+                (2 * h + 1) * p0 - q0 * fu);                       /* (8) */
   sj_buf_printf(s, " and %s <= %ld and %s >= 0", a, 2 * h + 1, a); /* (9) (15) */
   sj_buf_printf(s, " and %ld*%s + %ld*%s <= %ld", p1, a, q1, b,
                 (2 * h + 1) * p1 + q1 * (fu + w0));                                 /* (10) */
@@ -173,35 +153,32 @@ static void hexagon(sj_buf *s, const sj_cone *c, const sj_hex *t, int p) {
 }
 
 __isl_give isl_set *sj_hybrid_phase(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p) {
-  sj_buf s = {0};
-  sj_buf_puts(&s, "{ ");
-  tuple(&s, t->n);
-  sj_buf_puts(&s, " : ");
-  hexagon(&s, c, t, p);
-  sj_buf_puts(&s, " }");
-  isl_set *set = isl_set_read_from_str(ctx, s.data);
-  sj_buf_free(&s);
-  return set;
+  return isl_map_domain(sj_hybrid_tiles(ctx, c, t, p));
 }
 
+/* The tile coordinates are output dimensions bound by constraints rather than floor
+ * expressions of the point, so that the map, and every set built on it, has no existentially
+ * quantified variables: what keeps the AST generation fast. */
 __isl_give isl_map *sj_hybrid_tiles(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p) {
-  char T[160], a[200], b[400];
-  phase_terms(t, p, T, a, b, sizeof T);
-  long off = p == 0 ? t->floor_up + t->w[0] + 1 : 0;
+  /* phase 0 starts half a band later and half a period further along s0 */
+  long start = p == 0 ? t->h + 1 : 0, off = p == 0 ? t->floor_up + t->w[0] + 1 : 0;
+  char a[96], b[160];
+  snprintf(a, sizeof a, "(t + %ld - %ld*T)", start, t->H);
+  snprintf(b, sizeof b, "(s0 + %ld + %ld*T - %ld*S0)", off, t->D, t->W);
   sj_buf s = {0};
-  sj_buf_puts(&s, "{ ");
-  tuple(&s, t->n);
-  /* [L, q, S0, .., Sn]: the wavefront, the band-phase, the tile along each dimension */
-  sj_buf_printf(&s, " -> [(2*%s + %d", T, p);
-  for (int i = 1; i <= t->n; i++)
-    sj_buf_printf(&s, " + floor((%ld*s%d + %ld*t)/%ld)", c->skew_den[i], i, c->skew_num[i],
-                  c->skew_den[i] * t->w[i]);
-  sj_buf_printf(&s, "), (2*%s + %d), floor((s0 + %ld + %ld*%s)/%ld)", T, p, off, t->D, T, t->W);
-  for (int i = 1; i <= t->n; i++)
-    sj_buf_printf(&s, ", floor((%ld*s%d + %ld*t)/%ld)", c->skew_den[i], i, c->skew_num[i],
-                  c->skew_den[i] * t->w[i]);
-  sj_buf_puts(&s, "] : ");
-  hexagon(&s, c, t, p);
+  sj_buf_puts(&s, "{ [t");
+  for (int i = 0; i <= t->n; i++) sj_buf_printf(&s, ", s%d", i);
+  sj_buf_puts(&s, "] -> [L, T, p");
+  for (int i = 0; i <= t->n; i++) sj_buf_printf(&s, ", S%d", i);
+  sj_buf_printf(&s, "] : p = %d and L = 2*T + p", p);
+  for (int i = 1; i <= t->n; i++) sj_buf_printf(&s, " + S%d", i);
+  sj_buf_printf(&s, " and 0 <= %s <= %ld", b, t->W - 1);
+  for (int i = 1; i <= t->n; i++) {
+    long den = c->skew_den[i], width = den * t->w[i];
+    sj_buf_printf(&s, " and 0 <= %ld*s%d + %ld*t - %ld*S%d <= %ld", den, i, c->skew_num[i], width,
+                  i, width - 1);
+  }
+  hexagon(&s, c, t, a, b);
   sj_buf_puts(&s, " }");
   isl_map *map = isl_map_read_from_str(ctx, s.data);
   sj_buf_free(&s);
