@@ -35,7 +35,10 @@ int sj_schedule_gpu(sj_model *m, const sj_stencil *st, const unsigned max_grid[3
       sj_buf_free(&why);
       return rc;
     }
-  }
+  } else if (st->is_stencil && !(forced && strcmp(forced, "baseline") == 0))
+    sj_buf_puts(&why, "hybrid time tiling not chosen: without shared-memory staging it ran "
+                      "slower than the per-step mapping on an H100 (JIT_TILING=hybrid forces "
+                      "it)\n");
   int rc = sj_schedule_baseline(m, max_grid, plan, err);
   if (rc == 0 && why.len) {
     sj_buf_puts(&why, plan->explain);

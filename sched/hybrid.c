@@ -79,9 +79,10 @@ static __isl_give isl_union_map *folded_deps(const sj_model *m, __isl_keep isl_u
 
 /* Tile sizes: JIT_TILE="h=H,w=W0xW1xW2" or defaults by dimension. */
 static void tile_sizes(int n, int *h, long *w) {
+  /* the fastest of the few sizes measured on an H100 (bench/results/gpu-*.md) */
   static const long defaults[SJ_HYBRID_MAX_SPACE][SJ_HYBRID_MAX_SPACE] = {
-      {128, 0, 0}, {16, 64, 0}, {8, 8, 32}};
-  *h = n == 0 ? 7 : n == 1 ? 3 : 2;
+      {128, 0, 0}, {32, 64, 0}, {8, 8, 32}};
+  *h = n == 0 ? 7 : n == 1 ? 7 : 2;
   for (int i = 0; i <= n; i++) w[i] = defaults[n][i];
   const char *env = getenv("JIT_TILE");
   if (!env) return;
