@@ -98,6 +98,19 @@ static sj_ir_val binary(sj_lower *l, sj_ir_op op, __isl_keep isl_ast_expr *e) {
 
 static const sj_ir_val no_val = {SJ_V_NONE, SJ_IR_PRED, 0, 0, 0};
 
+/* The quotient (or remainder) of isl's divisions whose results are those of floor division:
+ * exact ones, non-negative dividends, remainders compared with 0. By a positive constant
+ * they are floor divisions, which the printers turn into shifts for powers of 2 (a 64-bit
+ * division is a long subroutine on a GPU). */
+static sj_ir_val quotient(sj_lower *l, __isl_keep isl_ast_expr *e, int remainder) {
+  sj_ir_val a = iarg(l, e, 0), c = iarg(l, e, 1);
+  if (c.kind != SJ_V_INT || c.i <= 0)
+    return sj_irb_op(&l->b, remainder ? SJ_IR_REM : SJ_IR_DIV, SJ_IR_S64, a, c);
+  sj_ir_val q = sj_irb_op(&l->b, SJ_IR_FDIV, SJ_IR_S64, a, c);
+  if (!remainder) return q;
+  return sj_irb_op(&l->b, SJ_IR_SUB, SJ_IR_S64, a, sj_irb_op(&l->b, SJ_IR_MUL, SJ_IR_S64, q, c));
+}
+
 sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e) {
   sj_irb *b = &l->b;
   switch (isl_ast_expr_get_type(e)) {
@@ -121,10 +134,10 @@ sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e) {
     return binary(l, SJ_IR_MUL, e);
   case isl_ast_expr_op_div:    /* exact */
   case isl_ast_expr_op_pdiv_q: /* a non-negative dividend */
-    return binary(l, SJ_IR_DIV, e);
-  case isl_ast_expr_op_pdiv_r:
-  case isl_ast_expr_op_zdiv_r:
-    return binary(l, SJ_IR_REM, e);
+    return quotient(l, e, 0);
+  case isl_ast_expr_op_pdiv_r: /* a non-negative dividend */
+  case isl_ast_expr_op_zdiv_r: /* only compared with 0 */
+    return quotient(l, e, 1);
   case isl_ast_expr_op_fdiv_q:
     return binary(l, SJ_IR_FDIV, e);
   case isl_ast_expr_op_min:

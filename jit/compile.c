@@ -243,7 +243,7 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
       const sj_cuda_props *props = sj_cuda_get_props(k->ctx->cuda);
       unsigned max_grid[3];
       for (int d = 0; d < 3; d++) max_grid[d] = (unsigned)props->max_grid[d];
-      rc = sj_schedule_gpu(m, max_grid, &plan, err);
+      rc = sj_schedule_gpu(m, &st, max_grid, &plan, err);
     }
     if (rc) sj_stencil_clear(&st);
   }

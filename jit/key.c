@@ -4,6 +4,7 @@
  * what else its artifacts depend on. */
 #include "jit/jit.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/buf.h"
@@ -45,6 +46,12 @@ char *sj_call_key(const jit_context *ctx, const char *source, const char *entry,
   sj_buf b = {0};
   sj_buf_printf(&b, "stenciljit %s|dev %d|fast %d|threads %d|entry %s|", SJ_VERSION, ctx->device,
                 ctx->opts.fast_math, ctx->opts.threads, entry ? entry : "");
+  /* the schedule's knobs read from the environment (sched/) */
+  static const char *const knobs[] = {"JIT_TILING", "JIT_TILE", "JIT_CHECK_TILES"};
+  for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++) {
+    const char *v = getenv(knobs[i]);
+    sj_buf_printf(&b, "%s %s|", knobs[i], v ? v : "");
+  }
   for (int i = 0; i < nargs; i++) {
     if (args[i].kind == JIT_ARG_INT)
       sj_buf_printf(&b, "i%d,", args[i].v.i);

@@ -190,6 +190,12 @@ static void floor_div(px *x, const char *guard, const sj_ir_ins *ins) {
   char d[40], a[40], b[40], r[40], p[40];
   reg(x, ins->dst, d, sizeof d);
   in_reg(x, guard, ins->a, ins->type, a, sizeof a);
+  if (ins->b.kind == SJ_V_INT && ins->b.i > 0 && (ins->b.i & (ins->b.i - 1)) == 0) {
+    int k = 0; /* an arithmetic shift rounds down */
+    while ((1L << k) < ins->b.i) k++;
+    line(x, guard, "shr%s %s, %s, %d", t, d, a, k);
+    return;
+  }
   value(x, ins->b, b, sizeof b);
   sj_px_reg_text(cls, sj_px_temp(x, cls), r, sizeof r);
   sj_px_reg_text(PX_PRED, sj_px_temp(x, PX_PRED), p, sizeof p);

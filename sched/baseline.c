@@ -166,7 +166,7 @@ static __isl_give isl_schedule_node *visit(void *user, __isl_take isl_schedule_n
   return sj_each_child(node, visit, st);
 }
 
-int sj_schedule_gpu(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err) {
+int sj_schedule_baseline(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err) {
   sj_buf explain = {0};
   memset(plan, 0, sizeof *plan);
   gpu_state st = {m, max_grid, plan, &explain, err, 0};

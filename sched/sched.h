@@ -185,6 +185,12 @@ void sj_plan_clear(sj_plan *plan);
  * nest and launch, the parallel loops tiled into blocks of threads with the innermost on x
  * (coalesced), several points per thread unrolled; a nest with no parallel loop is a kernel
  * of one thread. Limits are those of the device: max_threads per block, max_grid per dim. */
-int sj_schedule_gpu(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err);
+int sj_schedule_baseline(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err);
+
+/* The GPU schedule (sched/gpu_choice.c): hybrid time tiling where it applies and is asked
+ * for or expected to win, else the baseline; JIT_TILING=hybrid|baseline forces one (a
+ * forced hybrid that does not apply is a JIT_ERR_UNSUPPORTED error saying why). */
+int sj_schedule_gpu(sj_model *m, const sj_stencil *st, const unsigned max_grid[3],
+                    sj_plan *plan, sj_error *err);
 
 #endif

@@ -1,0 +1,373 @@
+/* The hybrid-tiled GPU schedule (thesis §5, §11.4; geometry in sched/hybrid_shape.c):
+ *
+ *   domain
+ *   └─ band [L]                            host: one launch per wavefront
+ *      └─ mark "kernel"                    grid: the tiles along s0, s1, s2
+ *         └─ context                       block and thread ids bounded
+ *            └─ filter                     the tile of this block (S_k = min_k + b_k)
+ *               └─ band [t]                the tile's time steps, in sequence
+ *                  └─ sequence
+ *                     ├─ mark "threads" - filter (s mod block = thread id) - band [s..]
+ *                     └─ extension: a barrier after each time step
+ *
+ * The tile's points of one step are spread over the block's threads (the innermost space
+ * dimension along x: coalesced), each thread looping over its share. Everything is checked
+ * against the conflicts of the model before it is used. */
+#include "sched/hybrid.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/local_space.h>
+#include <isl/id.h>
+#include <isl/map.h>
+#include <isl/schedule_node.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+#include <isl/val.h>
+
+#include "stenciljit.h"
+
+/* Threads per block by the number of space dimensions (x first: the innermost one). */
+static const unsigned hybrid_threads[SJ_HYBRID_MAX_SPACE][3] = {
+    {128, 1, 1}, {32, 8, 1}, {32, 4, 2}};
+
+/* Each statement's instances as points of the folded space [k t + i, s0, .., sn], n + 1 the
+ * largest number of space dimensions; a statement with fewer space loops (fdtd-2d's boundary
+ * row) takes its loops as the innermost ones and 0 for the outer ones. NULL when n + 1 is
+ * not between 1 and SJ_HYBRID_MAX_SPACE. */
+static __isl_give isl_union_map *to_folded(const sj_model *m, const sj_stencil *st, int *n) {
+  int depth = 0;
+  for (int i = 0; i < m->nstmts; i++)
+    if (m->stmts[i]->depth > depth) depth = m->stmts[i]->depth;
+  *n = depth - 2;
+  if (*n < 0 || *n >= SJ_HYBRID_MAX_SPACE) return NULL;
+  isl_union_map *out = isl_union_map_empty(isl_union_set_get_space(m->domain));
+  for (int i = 0; i < m->nstmts && out; i++) {
+    const sj_pstmt *s = m->stmts[i];
+    int pad = depth - s->depth;
+    isl_space *space = isl_set_get_space(s->domain);
+    isl_map *time = isl_union_map_extract_map(
+        st->folded, isl_space_map_from_domain_and_range(isl_space_copy(space),
+                                                        isl_space_set_alloc(m->ctx, 0, 1)));
+    isl_map *rest = isl_map_identity(isl_space_map_from_set(space));
+    rest = isl_map_project_out(rest, isl_dim_out, 0, 1);
+    rest = isl_map_reset_tuple_id(rest, isl_dim_out);
+    rest = isl_map_insert_dims(rest, isl_dim_out, 0, pad);
+    for (int k = 0; k < pad; k++) rest = isl_map_fix_si(rest, isl_dim_out, k, 0);
+    out = isl_union_map_add_map(out, isl_map_flat_range_product(time, rest));
+  }
+  return out;
+}
+
+/* The dependences in the folded space: conflicts of distinct instances, oriented forward in
+ * the folded time (in stencil form no two instances of one step conflict). */
+static __isl_give isl_union_map *folded_deps(const sj_model *m, __isl_keep isl_union_map *fold,
+                                             int n) {
+  isl_union_map *c = sj_model_conflicts(m, m->domain);
+  c = isl_union_map_apply_domain(c, isl_union_map_copy(fold));
+  c = isl_union_map_apply_range(c, isl_union_map_copy(fold));
+  /* keep the pairs whose sink is at a later folded time */
+  isl_space *space = isl_space_set_alloc(m->ctx, 0, n + 2);
+  isl_map *later = isl_map_lex_lt_first(isl_space_map_from_set(space), 1);
+  return isl_union_map_intersect(c, isl_union_map_from_map(later));
+}
+
+/* Tile sizes: JIT_TILE="h=H,w=W0xW1xW2" or defaults by dimension. */
+static void tile_sizes(int n, int *h, long *w) {
+  /* the fastest of the few sizes measured on an H100 (bench/results/gpu-*.md) */
+  static const long defaults[SJ_HYBRID_MAX_SPACE][SJ_HYBRID_MAX_SPACE] = {
+      {128, 0, 0}, {32, 64, 0}, {8, 8, 32}};
+  *h = n == 0 ? 7 : n == 1 ? 7 : 2;
+  for (int i = 0; i <= n; i++) w[i] = defaults[n][i];
+  const char *env = getenv("JIT_TILE");
+  if (!env) return;
+  const char *hp = strstr(env, "h="), *wp = strstr(env, "w=");
+  if (hp) *h = atoi(hp + 2);
+  for (int i = 0; wp && i <= n; i++) {
+    w[i] = strtol(wp + 2, (char **)&wp, 10);
+    wp = *wp == 'x' ? wp - 1 : NULL;
+  }
+}
+
+/* Every folded dependence distance lies in the cone c. */
+static isl_bool in_cone(__isl_keep isl_union_map *deps, const sj_cone *c) {
+  if (isl_union_map_is_empty(deps) == isl_bool_true) return isl_bool_true;
+  isl_set *d = isl_set_from_union_set(isl_union_map_deltas(isl_union_map_copy(deps)));
+  isl_space *space = isl_set_get_space(d);
+  isl_set *cone = isl_set_universe(space);
+  sj_buf s = {0};
+  sj_buf_printf(&s, "{ [dt, d0");
+  for (int i = 1; i <= c->n; i++) sj_buf_printf(&s, ", d%d", i);
+  sj_buf_printf(&s, "] : dt >= 1 and %ld*d0 <= %ld*dt and -%ld*d0 <= %ld*dt", c->up_den, c->up_num,
+                c->down_den, c->down_num);
+  for (int i = 1; i <= c->n; i++)
+    sj_buf_printf(&s, " and -%ld*d%d <= %ld*dt", c->skew_den[i], i, c->skew_num[i]);
+  sj_buf_puts(&s, " }");
+  cone = isl_set_intersect(cone, isl_set_read_from_str(isl_set_get_ctx(d), s.data));
+  sj_buf_free(&s);
+  isl_bool inside = isl_set_is_subset(d, cone);
+  isl_set_free(d);
+  isl_set_free(cone);
+  return inside;
+}
+
+/* Every folded dependence goes to a later wavefront, or stays in its tile and goes to a
+ * later time step (a barrier in between). */
+static isl_bool respects(__isl_keep isl_union_map *deps, __isl_keep isl_map *tiles) {
+  isl_bool none = isl_union_map_is_empty(deps);
+  if (none != isl_bool_false) return none; /* no dependence: legal */
+  /* F -> [L, T, p, S.., t] */
+  isl_space *fspace = isl_space_domain(isl_map_get_space(tiles));
+  isl_map *tt = isl_map_flat_range_product(
+      isl_map_copy(tiles), isl_map_from_pw_aff(isl_pw_aff_var_on_domain(
+                               isl_local_space_from_space(fspace), isl_dim_set, 0)));
+  int dims = (int)isl_map_dim(tt, isl_dim_out);
+  isl_map *d = isl_map_from_union_map(isl_union_map_copy(deps));
+  isl_map *source = isl_map_reverse(isl_map_copy(tt)); /* before tt is taken below */
+  isl_map *pairs = isl_map_apply_range(source, isl_map_apply_range(d, tt));
+  isl_space *space = isl_space_map_from_set(isl_space_range(isl_map_get_space(pairs)));
+  isl_map *ok = isl_map_lex_lt_first(isl_space_copy(space), 1); /* a later wavefront */
+  isl_map *same = isl_map_universe(space);
+  for (int k = 0; k < dims - 1; k++) same = isl_map_equate(same, isl_dim_in, k, isl_dim_out, k);
+  same = isl_map_order_lt(same, isl_dim_in, dims - 1, isl_dim_out, dims - 1);
+  ok = isl_map_union(ok, same);
+  isl_bool fine = isl_map_is_subset(pairs, ok);
+  isl_map_free(pairs);
+  isl_map_free(ok);
+  return fine;
+}
+
+/* The tiled domain: each instance S[x] as S[x, L, T, p, S0, .., Sn], its tile coordinates
+ * appended. Tile coordinates as dimensions, bound by affine constraints, leave nothing to
+ * quantify existentially in the sets the AST generator works on; the printers read only
+ * the statement's own leading coordinates. *back: S[x, ..] -> S[x]. */
+static __isl_give isl_union_set *tiled_domain(const sj_model *m, __isl_keep isl_union_map *tiles,
+                                              int n, isl_union_map **back) {
+  isl_union_set *out = isl_union_set_empty(isl_union_set_get_space(m->domain));
+  *back = isl_union_map_empty(isl_union_set_get_space(m->domain));
+  for (int i = 0; i < m->nstmts; i++) {
+    isl_set *dom = isl_set_copy(m->stmts[i]->domain);
+    isl_space *space = isl_set_get_space(dom);
+    isl_id *id = isl_set_get_tuple_id(dom);
+    isl_map *r = isl_union_map_extract_map(
+        tiles, isl_space_map_from_domain_and_range(isl_space_copy(space),
+                                                   isl_space_set_alloc(m->ctx, 0, n + 4)));
+    isl_map *ext = isl_map_intersect_domain(isl_map_identity(isl_space_map_from_set(space)), dom);
+    ext = isl_map_flat_range_product(ext, r);
+    ext = isl_map_set_tuple_id(ext, isl_dim_out, id);
+    out = isl_union_set_add_set(out, isl_map_range(isl_map_copy(ext)));
+    *back = isl_union_map_add_map(*back, isl_map_reverse(ext));
+  }
+  return out;
+}
+
+typedef struct coord_arg {
+  int from_end; /* 1: the last coordinate */
+  isl_union_pw_aff *res;
+} coord_arg;
+
+static isl_stat add_coordinate(__isl_take isl_set *set, void *user) {
+  coord_arg *a = user;
+  int pos = (int)isl_set_dim(set, isl_dim_set) - a->from_end;
+  isl_aff *aff =
+      isl_aff_var_on_domain(isl_local_space_from_space(isl_set_get_space(set)), isl_dim_set, pos);
+  isl_pw_aff *pa = isl_pw_aff_intersect_domain(isl_pw_aff_from_aff(aff), set);
+  a->res = isl_union_pw_aff_add_pw_aff(a->res, pa);
+  return a->res ? isl_stat_ok : isl_stat_error;
+}
+
+/* Each instance's coordinate at position from_end counted from the end (1: the last). */
+static __isl_give isl_union_pw_aff *coordinate(__isl_keep isl_union_set *dom, int from_end) {
+  coord_arg a = {from_end, isl_union_pw_aff_empty(isl_union_set_get_space(dom))};
+  if (isl_union_set_foreach_set(dom, add_coordinate, &a) < 0) a.res = isl_union_pw_aff_free(a.res);
+  return a.res;
+}
+
+/* The union_pw_aff of member k of f (a single-valued union map). */
+static __isl_give isl_union_pw_aff *member(__isl_keep isl_union_map *f, int k) {
+  isl_multi_union_pw_aff *mupa = isl_multi_union_pw_aff_from_union_map(isl_union_map_copy(f));
+  isl_union_pw_aff *upa = isl_multi_union_pw_aff_get_union_pw_aff(mupa, k);
+  isl_multi_union_pw_aff_free(mupa);
+  return upa;
+}
+
+/* The instances where v - offset - id (a block or thread id, v taken modulo mod when mod is
+ * not 0) is 0. */
+static __isl_give isl_union_set *bound_to(__isl_take isl_union_pw_aff *v, long offset, long mod,
+                                          __isl_take isl_id *id) {
+  isl_ctx *ctx = isl_union_pw_aff_get_ctx(v);
+  isl_union_set *dom = isl_union_pw_aff_domain(isl_union_pw_aff_copy(v));
+  v = isl_union_pw_aff_sub(
+      v, isl_union_pw_aff_val_on_domain(isl_union_set_copy(dom), isl_val_int_from_si(ctx, offset)));
+  if (mod) v = isl_union_pw_aff_mod_val(v, isl_val_int_from_si(ctx, mod));
+  v = isl_union_pw_aff_sub(v, isl_union_pw_aff_param_on_domain_id(dom, id));
+  return isl_union_pw_aff_zero_union_set(v);
+}
+
+static __isl_give isl_schedule_node *insert_upa(__isl_take isl_schedule_node *node,
+                                                __isl_take isl_union_pw_aff *v) {
+  return isl_schedule_node_insert_partial_schedule(node,
+                                                   isl_multi_union_pw_aff_from_union_pw_aff(v));
+}
+
+/* A barrier after each iteration of the band above node (a child of it): an extension
+ * of the sync statement for every outer schedule value. */
+static __isl_give isl_schedule_node *barrier_after(__isl_take isl_schedule_node *node) {
+  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
+  isl_union_map *prefix = isl_schedule_node_get_prefix_schedule_union_map(node);
+  isl_set *outer = isl_set_from_union_set(isl_union_map_range(prefix));
+  isl_set *sync = isl_set_universe(isl_space_set_alloc(ctx, 0, 0));
+  sync = isl_set_set_tuple_id(sync, isl_id_alloc(ctx, "sync", (void *)&sj_sync_tag));
+  isl_map *ext = isl_map_from_domain_and_range(outer, sync);
+  isl_schedule_node *graft = isl_schedule_node_from_extension(isl_union_map_from_map(ext));
+  return isl_schedule_node_graft_after(node, graft);
+}
+
+/* The grid: the range of the tiles along each space dimension (lo: the first); the number
+ * of launches. -1 with why filled when a dimension exceeds the device's grid. */
+static long grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid[3], sj_kernel *k,
+                    long *lo, sj_buf *why) {
+  isl_set *range = isl_set_from_union_set(isl_union_set_apply(
+      isl_union_set_copy(dom), isl_union_map_from_union_pw_aff(coordinate(dom, n + 4))));
+  long first, last;
+  if (sj_set_dim_range(range, 0, &first, &last)) first = 0, last = -1;
+  isl_set_free(range);
+  for (int d = 0; d < 3; d++) k->grid[d] = k->block[d] = 1;
+  for (int d = 0; d <= n; d++) {
+    isl_union_set *r = isl_union_set_apply(
+        isl_union_set_copy(dom), isl_union_map_from_union_pw_aff(coordinate(dom, n + 1 - d)));
+    isl_set *s = isl_set_from_union_set(r);
+    long hi;
+    if (sj_set_dim_range(s, 0, &lo[d], &hi)) lo[d] = 0, hi = -1;
+    isl_set_free(s);
+    long count = hi - lo[d] + 1;
+    if (count > (long)max_grid[d]) {
+      sj_buf_printf(why, "%ld tiles along %c exceed the grid", count, "xyz"[d]);
+      return -1;
+    }
+    k->grid[d] = (unsigned)(count > 0 ? count : 1);
+    k->block[d] = hybrid_threads[n][d];
+  }
+  return last - first + 1;
+}
+
+int sj_schedule_hybrid(sj_model *m, const sj_stencil *st, const unsigned max_grid[3], sj_plan *plan,
+                       sj_buf *why, sj_error *err) {
+  isl_ctx *ctx = m->ctx;
+  if (!st->is_stencil) {
+    sj_buf_printf(why, "not in stencil form");
+    return -1;
+  }
+  if (isl_union_set_is_empty(m->domain) != isl_bool_false) {
+    sj_buf_printf(why, "no statement instances to tile");
+    return -1;
+  }
+  int n;
+  isl_union_map *fold = to_folded(m, st, &n);
+  if (!fold) {
+    sj_buf_printf(why, "the statements do not have 1 to %d space loops", SJ_HYBRID_MAX_SPACE);
+    return -1;
+  }
+  isl_union_map *deps = folded_deps(m, fold, n);
+  sj_cone c;
+  sj_hex t;
+  int h;
+  long w[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
+  tile_sizes(n, &h, w);
+  if (sj_hybrid_cone(deps, n, &c, why) || sj_hybrid_shape(&c, h, w, &t, why)) {
+    isl_union_map_free(deps);
+    isl_union_map_free(fold);
+    return -1;
+  }
+  isl_map *ftiles = isl_map_union(sj_hybrid_tiles(ctx, &c, &t, 0), sj_hybrid_tiles(ctx, &c, &t, 1));
+  /* the tiling respects every dependence whose distance lies in the cone (the geometry
+   * test checks it); the full check of the tiles against the dependences costs far more
+   * than the whole compile, so it runs when asked for (the tests ask for it) */
+  isl_bool legal = getenv("JIT_CHECK_TILES") ? respects(deps, ftiles) : in_cone(deps, &c);
+  isl_union_map_free(deps);
+  if (legal != isl_bool_true) {
+    isl_map_free(ftiles);
+    isl_union_map_free(fold);
+    if (legal < 0) return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed checking the tiles");
+    sj_buf_printf(why, "the tiled schedule would break a dependence");
+    return -1;
+  }
+  isl_union_map *tiles =
+      isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(ftiles));
+  isl_union_map *back;
+  isl_union_set *dom = tiled_domain(m, tiles, n, &back);
+  isl_union_map_free(tiles);
+  /* the folded point of each tiled instance */
+  isl_union_map *point = isl_union_map_apply_range(back, fold);
+
+  sj_kernel *k = calloc(1, sizeof *k);
+  if (!k) abort();
+  long lo[SJ_HYBRID_MAX_SPACE];
+  long launches = grid_of(dom, n, max_grid, k, lo, why);
+  if (launches < 0) {
+    isl_union_set_free(dom);
+    isl_union_map_free(point);
+    free(k);
+    return -1;
+  }
+  k->tag = SJ_ID_KERNEL;
+  k->id = plan->nkernels++;
+
+  /* the tree, built from the leaf up */
+  isl_schedule_node *node =
+      isl_schedule_node_child(isl_schedule_node_from_domain(isl_union_set_copy(dom)), 0);
+  node = insert_upa(node, coordinate(dom, n + 4)); /* L: the host loop */
+  node = isl_schedule_node_child(node, 0);
+  isl_multi_union_pw_aff *space = isl_multi_union_pw_aff_from_union_map(isl_union_map_copy(point));
+  space = isl_multi_union_pw_aff_drop_dims(space, isl_dim_set, 0, 1);
+  node = isl_schedule_node_insert_partial_schedule(node, space);
+  for (int i = 0; i <= n; i++)
+    node = isl_schedule_node_band_member_set_ast_loop_type(node, i, isl_ast_loop_atomic);
+  isl_union_set *threads = NULL;
+  for (int i = 0; i <= n; i++) { /* the innermost dimension along x */
+    int d = n - i;
+    isl_union_set *mine = bound_to(member(point, 1 + i), 0, k->block[d], sj_map_id(ctx, 1, d));
+    threads = threads ? isl_union_set_intersect(threads, mine) : mine;
+  }
+  node = isl_schedule_node_insert_filter(node, threads);
+  node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
+  node = insert_upa(node, member(point, 0)); /* t: the tile's steps */
+  isl_union_map_free(point);
+  node = barrier_after(isl_schedule_node_child(node, 0));
+  while (node && isl_schedule_node_get_type(node) != isl_schedule_node_band)
+    node = isl_schedule_node_parent(node);
+  isl_union_set *block = NULL;
+  int dims[SJ_HYBRID_MAX_SPACE];
+  for (int d = 0; d <= n; d++) {
+    dims[d] = d;
+    isl_union_set *mine = bound_to(coordinate(dom, n + 1 - d), lo[d], 0, sj_map_id(ctx, 0, d));
+    block = block ? isl_union_set_intersect(block, mine) : mine;
+  }
+  isl_union_set_free(dom);
+  node = isl_schedule_node_insert_filter(node, block);
+  if (!node) {
+    free(k);
+    return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed building the tiles");
+  }
+  node = isl_schedule_node_insert_context(
+      node, sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), n + 1, dims, k->grid,
+                         k->block));
+  snprintf(k->why, sizeof k->why,
+           "hybrid tiles h=%d (%ld steps), w0=%ld (period %ld)%s: a block per tile, a barrier per "
+           "step",
+           t.h, t.H, t.w[0], t.W, n ? ", parallelograms" : "");
+  sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
+                k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], launches,
+                k->why);
+  node = sj_mark_kernel(node, k);
+  plan->schedule = isl_schedule_node_get_schedule(node);
+  isl_schedule_node_free(node);
+  sj_plan_add_tile(plan, t.h);
+  for (int d = 0; d <= n; d++) sj_plan_add_tile(plan, t.w[d]);
+  return plan->schedule ? 0 : sj_error_set(err, JIT_ERR_INTERNAL, "isl failed building the tiles");
+}

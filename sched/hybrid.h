@@ -1,0 +1,54 @@
+/* Hybrid hexagonal/parallelogram time tiling (sched/hybrid_shape.c: geometry;
+ * sched/hybrid.c: the schedule tree). Internal to sched/ and its tests. */
+#ifndef SJ_HYBRID_H
+#define SJ_HYBRID_H
+
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/union_map.h>
+
+#include "base/buf.h"
+#include "sched/sched.h"
+
+enum { SJ_HYBRID_MAX_SPACE = 3 }; /* s0 (hexagonal) and up to two parallelogram dimensions */
+
+/* The dependence cone in the folded space: every distance (dt, ds0, .., dsn) has dt >= 1,
+ * -down * dt <= ds0 <= up * dt (the thesis's delta0 = up, delta1 = down), and
+ * ds_i + skew_i * dt >= 0 for the parallelogram dimensions i >= 1. Rationals num/den. */
+typedef struct sj_cone {
+  int n; /* space dimensions after s0 */
+  long up_num, up_den, down_num, down_den;
+  long skew_num[SJ_HYBRID_MAX_SPACE], skew_den[SJ_HYBRID_MAX_SPACE];
+} sj_cone;
+
+/* The cone of deps, dependences between points of the folded space. n is the number of
+ * space dimensions after s0. -1 with why filled when there is none to tile. */
+int sj_hybrid_cone(__isl_keep isl_union_map *deps, int n, sj_cone *c, sj_buf *why);
+
+/* Tile sizes and the derived quantities of the hexagon. */
+typedef struct sj_hex {
+  int n;
+  int h;                       /* bands are H = 2h + 2 folded steps high */
+  long H;                      /* 2h + 2 */
+  long w[SJ_HYBRID_MAX_SPACE]; /* w0 (hexagon), parallelogram widths */
+  long W; /* a hexagon's period along s0: 2 w0 + 2 + floor(up h) + floor(down h) */
+  long D; /* floor(down h) - floor(up h): the shift of s0 per band */
+  long floor_up, floor_down;
+} sj_hex;
+
+/* The shape for height h and widths w; -1 with why filled when w0 is too narrow. */
+int sj_hybrid_shape(const sj_cone *c, int h, const long *w, sj_hex *t, sj_buf *why);
+
+/* The points of F = [t, s0, .., sn] that phase p (0 or 1) tiles. */
+__isl_give isl_set *sj_hybrid_phase(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p);
+/* Phase p's tiles: F -> [L, T, p, S0, .., Sn] with T the band, S the tile along each space
+ * dimension and L = 2 T + p + S1 + .. + Sn the wavefront the tile runs in. */
+__isl_give isl_map *sj_hybrid_tiles(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p);
+
+/* The hybrid-tiled GPU schedule of a kernel in stencil form, into plan: 0; -1 with why
+ * filled when hybrid tiling does not apply (the caller maps it another way); a jit_status
+ * with err on failure. */
+int sj_schedule_hybrid(sj_model *m, const sj_stencil *st, const unsigned max_grid[3],
+                       sj_plan *plan, sj_buf *why, sj_error *err);
+
+#endif

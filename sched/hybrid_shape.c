@@ -1,0 +1,186 @@
+/* The geometry of hybrid hexagonal/parallelogram tiling (thesis §5.2; seed digest §3-4):
+ * the dependence cone read off the exact dependences through the folded time, and the tile
+ * functions on the folded space F = [t, s0, .., sn] as quasi-affine isl expressions.
+ *
+ * Hexagonal tiles over (t, s0) in two phases per band of H = 2h + 2 steps, equations
+ * (4)-(15). The other space dimensions get parallelogram tiles skewed by their slope over
+ * the whole time range (s_i + delta_i * t), not restarted per band as in the thesis: then
+ * every dependence goes to the same or a later tile along s_i, across bands too, and the
+ * tiles of one wavefront L = q + sum S_i (q = 2T + phase) have no dependence between
+ * them, so they all run in parallel: every tile dimension is on the grid.
+ *
+ * Phase 0's box is offset by w0 + 1 + floor(delta0 h) along s0, as the thesis's truncated
+ * cones give (offsets (-h-1, -w0-1-floor(delta0 h)) and (-h-1, w0+1+floor(delta1 h)) with
+ * W = 2 w0 + 2 + floor(delta0 h) + floor(delta1 h)); its equation (5) as printed has
+ * floor(delta1 h), which differs when the cone is not symmetric, and then the phases
+ * overlap (tests/sched/hybrid_shape_test.c checks the coverage). */
+#include "sched/hybrid.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+
+#include "base/buf.h"
+
+static long gcd(long a, long b) {
+  while (b) {
+    long t = a % b;
+    a = b, b = t;
+  }
+  return a < 0 ? -a : a;
+}
+
+/* n/d reduced, d > 0; the larger of two fractions. */
+static void keep_max(long *pn, long *pd, long n, long d) {
+  if (n * *pd > *pn * d) {
+    long g = gcd(n, d);
+    *pn = n / g, *pd = d / g;
+  }
+}
+
+static long floor_div(long a, long b) {
+  long q = a / b;
+  return q * b != a && (a < 0) != (b < 0) ? q - 1 : q;
+}
+
+/* --- the dependence cone --- */
+
+typedef struct cone_scan {
+  sj_cone *c;
+  int n; /* space dimensions */
+  int bad;
+} cone_scan;
+
+static isl_stat scan_point(__isl_take isl_point *p, void *user) {
+  cone_scan *s = user;
+  isl_val *v = isl_point_get_coordinate_val(p, isl_dim_set, 0);
+  long dt = isl_val_get_num_si(v);
+  isl_val_free(v);
+  if (dt < 1) s->bad = 1;
+  for (int i = 0; i <= s->n && dt >= 1; i++) {
+    v = isl_point_get_coordinate_val(p, isl_dim_set, 1 + i);
+    long ds = isl_val_get_num_si(v);
+    isl_val_free(v);
+    if (i == 0) {
+      keep_max(&s->c->up_num, &s->c->up_den, ds, dt);
+      keep_max(&s->c->down_num, &s->c->down_den, -ds, dt);
+    } else {
+      keep_max(&s->c->skew_num[i], &s->c->skew_den[i], -ds, dt);
+    }
+  }
+  isl_point_free(p);
+  return s->bad ? isl_stat_error : isl_stat_ok;
+}
+
+int sj_hybrid_cone(__isl_keep isl_union_map *deps, int n, sj_cone *c, sj_buf *why) {
+  memset(c, 0, sizeof *c);
+  c->n = n;
+  c->up_den = c->down_den = 1;
+  for (int i = 0; i <= n; i++) c->skew_den[i] = 1;
+  isl_union_map *d = isl_union_map_copy(deps);
+  isl_union_set *deltas = isl_union_map_deltas(d);
+  if (isl_union_set_is_empty(deltas) == isl_bool_true) { /* any tiling will do */
+    isl_union_set_free(deltas);
+    return 0;
+  }
+  isl_set *set = isl_set_from_union_set(deltas);
+  isl_val *count = isl_set_is_bounded(set) == isl_bool_true ? isl_set_count_val(set) : NULL;
+  int small = count && isl_val_is_int(count) && isl_val_get_num_si(count) <= 4096;
+  isl_val_free(count);
+  if (!small) {
+    isl_set_free(set);
+    sj_buf_printf(why, "the dependence distances are not a small constant set");
+    return -1;
+  }
+  cone_scan s = {c, n, 0};
+  isl_set_foreach_point(set, scan_point, &s);
+  isl_set_free(set);
+  if (s.bad) {
+    sj_buf_printf(why, "a dependence does not go forward in the folded time");
+    return -1;
+  }
+  return 0;
+}
+
+/* --- the tile functions --- */
+
+/* floor(x * num / den) for the tile sizes. */
+static long floor_scaled(long x, long num, long den) {
+  return floor_div(x * num, den);
+}
+
+int sj_hybrid_shape(const sj_cone *c, int h, const long *w, sj_hex *t, sj_buf *why) {
+  memset(t, 0, sizeof *t);
+  t->n = c->n;
+  t->h = h;
+  t->H = 2 * h + 2;
+  for (int i = 0; i <= c->n; i++) t->w[i] = w[i];
+  long fu = floor_scaled(h, c->up_num, c->up_den), fd = floor_scaled(h, c->down_num, c->down_den);
+  t->floor_up = fu;
+  t->floor_down = fd;
+  t->W = 2 * w[0] + 2 + fu + fd;
+  t->D = fd - fu;
+  /* convexity (3): w0 >= max(delta + {delta h}) - 1, in units of the denominators */
+  long need_up = floor_div(c->up_num * (h + 1) - fu * c->up_den + c->up_den - 1, c->up_den) - 1;
+  long need_down =
+      floor_div(c->down_num * (h + 1) - fd * c->down_den + c->down_den - 1, c->down_den) - 1;
+  if (w[0] < need_up || w[0] < need_down) {
+    sj_buf_printf(why, "w0 = %ld is too narrow for h = %d (needs %ld)", w[0], h,
+                  need_up > need_down ? need_up : need_down);
+    return -1;
+  }
+  return 0;
+}
+
+/* The hexagon of phase p (constraints (8)-(15), times the denominators) on its local time a
+ * and hexagon coordinate b, given as isl expressions. */
+static void hexagon(sj_buf *s, const sj_cone *c, const sj_hex *t, const char *a, const char *b) {
+  long h = t->h, p0 = c->up_num, q0 = c->up_den, p1 = c->down_num, q1 = c->down_den;
+  long fu = t->floor_up, fd = t->floor_down, w0 = t->w[0];
+  sj_buf_printf(s, " and %ld*%s - %ld*%s <= %ld", p0, a, q0, b,
+                (2 * h + 1) * p0 - q0 * fu);                       /* (8) */
+  sj_buf_printf(s, " and %s <= %ld and %s >= 0", a, 2 * h + 1, a); /* (9) (15) */
+  sj_buf_printf(s, " and %ld*%s + %ld*%s <= %ld", p1, a, q1, b,
+                (2 * h + 1) * p1 + q1 * (fu + w0));                                 /* (10) */
+  sj_buf_printf(s, " and %ld*%s + %ld*%s >= %ld", p1, a, q1, b, h * p1 - (q1 - 1)); /* (12) */
+  sj_buf_printf(s, " and %ld*%s - %ld*%s >= %ld", p0, a, q0, b,
+                p0 * h - q0 * (fu + w0 + fd) - (q0 - 1)); /* (14) */
+}
+
+__isl_give isl_set *sj_hybrid_phase(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p) {
+  return isl_map_domain(sj_hybrid_tiles(ctx, c, t, p));
+}
+
+/* The tile coordinates are output dimensions bound by constraints rather than floor
+ * expressions of the point, so that the map, and every set built on it, has no existentially
+ * quantified variables: what keeps the AST generation fast. */
+__isl_give isl_map *sj_hybrid_tiles(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p) {
+  /* phase 0 starts half a band later and half a period further along s0 */
+  long start = p == 0 ? t->h + 1 : 0, off = p == 0 ? t->floor_up + t->w[0] + 1 : 0;
+  char a[96], b[160];
+  snprintf(a, sizeof a, "(t + %ld - %ld*T)", start, t->H);
+  snprintf(b, sizeof b, "(s0 + %ld + %ld*T - %ld*S0)", off, t->D, t->W);
+  sj_buf s = {0};
+  sj_buf_puts(&s, "{ [t");
+  for (int i = 0; i <= t->n; i++) sj_buf_printf(&s, ", s%d", i);
+  sj_buf_puts(&s, "] -> [L, T, p");
+  for (int i = 0; i <= t->n; i++) sj_buf_printf(&s, ", S%d", i);
+  sj_buf_printf(&s, "] : p = %d and L = 2*T + p", p);
+  for (int i = 1; i <= t->n; i++) sj_buf_printf(&s, " + S%d", i);
+  sj_buf_printf(&s, " and 0 <= %s <= %ld", b, t->W - 1);
+  for (int i = 1; i <= t->n; i++) {
+    long den = c->skew_den[i], width = den * t->w[i];
+    sj_buf_printf(&s, " and 0 <= %ld*s%d + %ld*t - %ld*S%d <= %ld", den, i, c->skew_num[i], width,
+                  i, width - 1);
+  }
+  hexagon(&s, c, t, a, b);
+  sj_buf_puts(&s, " }");
+  isl_map *map = isl_map_read_from_str(ctx, s.data);
+  sj_buf_free(&s);
+  return map;
+}

@@ -1,0 +1,122 @@
+/* Hybrid tiling geometry: over a box of the folded space, the two phases cover every point
+ * exactly once, and for every distance of the dependence cone, the tile of the sink comes
+ * in a later wavefront than the source's, or is the same tile: the tiles of one wavefront
+ * are independent and the wavefronts run in order. Several heights, widths, slopes
+ * (symmetric, asymmetric, rational) and dimensions. */
+#include <stdio.h>
+#include <string.h>
+
+#include <isl/ctx.h>
+#include <isl/map.h>
+#include <isl/set.h>
+
+#include "sched/hybrid.h"
+
+static int failures;
+
+/* The distances of a cone: dt in 1..2, ds0 in [-down dt, up dt], ds_i in [-skew_i dt, 2]. */
+static __isl_give isl_map *cone_relation(isl_ctx *ctx, const sj_cone *c) {
+  sj_buf s = {0};
+  const char *names[] = {"s0", "s1", "s2"};
+  sj_buf_puts(&s, "{ [t");
+  for (int i = 0; i <= c->n; i++) sj_buf_printf(&s, ", %s", names[i]);
+  sj_buf_puts(&s, "] -> [t2");
+  for (int i = 0; i <= c->n; i++) sj_buf_printf(&s, ", %s2", names[i]);
+  sj_buf_printf(&s,
+                "] : 1 <= t2 - t <= 2 and %ld*(s02 - s0) <= %ld*(t2 - t) and "
+                "%ld*(s0 - s02) <= %ld*(t2 - t)",
+                c->up_den, c->up_num, c->down_den, c->down_num);
+  for (int i = 1; i <= c->n; i++)
+    sj_buf_printf(&s, " and %ld*(%s - %s2) <= %ld*(t2 - t) and %s2 - %s <= 2", c->skew_den[i],
+                  names[i], names[i], c->skew_num[i], names[i], names[i]);
+  sj_buf_puts(&s, " }");
+  isl_map *m = isl_map_read_from_str(ctx, s.data);
+  sj_buf_free(&s);
+  return m;
+}
+
+static __isl_give isl_set *box(isl_ctx *ctx, int n) {
+  const char *text[] = {"{ [t, s0] : 0 <= t < 40 and -30 <= s0 < 50 }",
+                        "{ [t, s0, s1] : 0 <= t < 24 and -20 <= s0 < 30 and 0 <= s1 < 40 }",
+                        "{ [t, s0, s1, s2] : 0 <= t < 12 and 0 <= s0 < 20 and 0 <= s1 < 12 "
+                        "and 0 <= s2 < 18 }"};
+  return isl_set_read_from_str(ctx, text[n]);
+}
+
+static void check(isl_ctx *ctx, const sj_cone *c, int h, const long *w, const char *what) {
+  sj_buf why = {0};
+  sj_hex t;
+  if (sj_hybrid_shape(c, h, w, &t, &why)) {
+    printf("  (%s: h=%d w0=%ld refused: %s)\n", what, h, w[0], why.data);
+    sj_buf_free(&why);
+    return;
+  }
+  isl_set *b = box(ctx, c->n);
+  isl_set *p0 = isl_set_intersect(sj_hybrid_phase(ctx, c, &t, 0), isl_set_copy(b));
+  isl_set *p1 = isl_set_intersect(sj_hybrid_phase(ctx, c, &t, 1), isl_set_copy(b));
+  isl_bool disjoint = isl_set_is_disjoint(p0, p1);
+  isl_set *all = isl_set_union(p0, p1);
+  isl_bool covers = isl_set_is_equal(all, b);
+  isl_set_free(all);
+  if (disjoint != isl_bool_true || covers != isl_bool_true) {
+    printf("FAIL %s h=%d w0=%ld: phases %s\n", what, h, w[0],
+           disjoint != isl_bool_true ? "overlap" : "do not cover the box");
+    failures++;
+  }
+  /* tiles: F -> [L, T, p, S0..]; a dependence x -> y is fine when L(x) < L(y) or the same tile */
+  isl_map *tiles = isl_map_union(sj_hybrid_tiles(ctx, c, &t, 0), sj_hybrid_tiles(ctx, c, &t, 1));
+  tiles = isl_map_intersect_domain(tiles, isl_set_copy(b));
+  isl_map *dep =
+      isl_map_intersect_range(isl_map_intersect_domain(cone_relation(ctx, c), isl_set_copy(b)), b);
+  isl_map *source = isl_map_reverse(isl_map_copy(tiles)); /* tile -> its points */
+  isl_map *between = isl_map_apply_range(source, isl_map_apply_range(dep, tiles));
+  sj_buf s = {0};
+  sj_buf_puts(&s, "{ [L, T, p");
+  for (int i = 0; i <= c->n; i++) sj_buf_printf(&s, ", a%d", i);
+  sj_buf_puts(&s, "] -> [L2, T2, p2");
+  for (int i = 0; i <= c->n; i++) sj_buf_printf(&s, ", b%d", i);
+  sj_buf_puts(&s, "] : L2 > L or (L2 = L and T2 = T and p2 = p");
+  for (int i = 0; i <= c->n; i++) sj_buf_printf(&s, " and b%d = a%d", i, i);
+  sj_buf_puts(&s, ") }");
+  isl_map *allowed = isl_map_read_from_str(ctx, s.data);
+  sj_buf_free(&s);
+  isl_map *bad = isl_map_subtract(between, allowed);
+  if (isl_map_is_empty(bad) != isl_bool_true) {
+    isl_map *one = isl_map_from_basic_map(isl_map_sample(isl_map_copy(bad)));
+    char *txt = isl_map_to_str(one);
+    printf("FAIL %s h=%d w0=%ld: a dependence breaks the order: %s\n", what, h, w[0], txt);
+    free(txt);
+    isl_map_free(one);
+    failures++;
+  }
+  isl_map_free(bad);
+}
+
+int main(void) {
+  isl_ctx *ctx = isl_ctx_alloc();
+  struct {
+    const char *what;
+    sj_cone c;
+  } cones[] = {
+      {"1D radius 1", {0, 1, 1, 1, 1, {0}, {1, 1, 1}}},
+      {"1D radius 2", {0, 2, 1, 2, 1, {0}, {1, 1, 1}}},
+      {"1D asymmetric 3/2 and 1", {0, 3, 2, 1, 1, {0}, {1, 1, 1}}},
+      {"2D radius 1", {1, 1, 1, 1, 1, {0, 1}, {1, 1, 1}}},
+      {"2D rational skew", {1, 1, 2, 1, 1, {0, 3}, {1, 2, 1}}},
+      {"3D radius 1", {2, 1, 1, 1, 1, {0, 1, 1}, {1, 1, 1}}},
+  };
+  int heights[] = {1, 2, 3};
+  for (size_t k = 0; k < sizeof cones / sizeof *cones; k++)
+    for (int hi = 0; hi < 3; hi++) {
+      int h = heights[hi];
+      if (cones[k].c.n == 2 && h > 2) continue; /* 3D: enough at small heights */
+      long w[3] = {h + 2, 6, 5};
+      check(ctx, &cones[k].c, h, w, cones[k].what);
+      w[0] = h + 5;
+      check(ctx, &cones[k].c, h, w, cones[k].what);
+    }
+  isl_ctx_free(ctx);
+  if (failures) return 1;
+  printf("hybrid_shape: ok\n");
+  return 0;
+}
