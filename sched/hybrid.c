@@ -1,18 +1,19 @@
 /* The hybrid-tiled GPU schedule (thesis §5, §11.4; geometry in sched/hybrid_shape.c):
  *
- *   domain
- *   └─ band [L]                            host: one launch per wavefront
- *      └─ mark "kernel"                    grid: the tiles along s0, s1, s2
- *         └─ context                       block and thread ids bounded
- *            └─ filter                     the tile of this block (S_k = min_k + b_k)
- *               └─ band [t]                the tile's time steps, in sequence
- *                  └─ sequence
- *                     ├─ mark "threads" - filter (s mod block = thread id) - band [s..]
- *                     └─ extension: a barrier after each time step
+ *   domain                                 instances with their tile coordinates appended
+ *   └─ band [L]                            host: one wavefront per iteration
+ *      └─ sequence                         its two phases, one kernel each
+ *         └─ filter (phase p)
+ *            └─ mark "kernel"              grid: the tiles along s0, s1, s2
+ *               └─ context                 block and thread ids bounded
+ *                  └─ filter               the tile of this block (S_k = min_k + b_k)
+ *                     └─ band [t]          the tile's time steps, in sequence
+ *                        └─ sequence
+ *                           ├─ mark "threads" - filter (s mod block = thread id) - band [s..]
+ *                           └─ extension: a barrier after each time step
  *
  * The tile's points of one step are spread over the block's threads (the innermost space
- * dimension along x: coalesced), each thread looping over its share. Everything is checked
- * against the conflicts of the model before it is used. */
+ * dimension along x: coalesced), each thread looping over its share. */
 #include "sched/hybrid.h"
 
 #include <stdio.h>
@@ -116,12 +117,12 @@ static isl_bool in_cone(__isl_keep isl_union_map *deps, const sj_cone *c) {
   return inside;
 }
 
-/* Every folded dependence goes to a later wavefront, or stays in its tile and goes to a
- * later time step (a barrier in between). */
+/* Every folded dependence goes to a later wavefront or phase, or stays in its tile and goes
+ * to a later time step (a barrier in between). */
 static isl_bool respects(__isl_keep isl_union_map *deps, __isl_keep isl_map *tiles) {
   isl_bool none = isl_union_map_is_empty(deps);
   if (none != isl_bool_false) return none; /* no dependence: legal */
-  /* F -> [L, T, p, S.., t] */
+  /* F -> [L, p, T, S.., t] */
   isl_space *fspace = isl_space_domain(isl_map_get_space(tiles));
   isl_map *tt = isl_map_flat_range_product(
       isl_map_copy(tiles), isl_map_from_pw_aff(isl_pw_aff_var_on_domain(
@@ -131,7 +132,8 @@ static isl_bool respects(__isl_keep isl_union_map *deps, __isl_keep isl_map *til
   isl_map *source = isl_map_reverse(isl_map_copy(tt)); /* before tt is taken below */
   isl_map *pairs = isl_map_apply_range(source, isl_map_apply_range(d, tt));
   isl_space *space = isl_space_map_from_set(isl_space_range(isl_map_get_space(pairs)));
-  isl_map *ok = isl_map_lex_lt_first(isl_space_copy(space), 1); /* a later wavefront */
+  /* a later wavefront, or the later phase of one */
+  isl_map *ok = isl_map_lex_lt_first(isl_space_copy(space), 2);
   isl_map *same = isl_map_universe(space);
   for (int k = 0; k < dims - 1; k++) same = isl_map_equate(same, isl_dim_in, k, isl_dim_out, k);
   same = isl_map_order_lt(same, isl_dim_in, dims - 1, isl_dim_out, dims - 1);
@@ -142,9 +144,9 @@ static isl_bool respects(__isl_keep isl_union_map *deps, __isl_keep isl_map *til
   return fine;
 }
 
-/* The tiled domain: each instance S[x] as S[x, L, T, p, S0, .., Sn], its tile coordinates
- * appended. Tile coordinates as dimensions, bound by affine constraints, leave nothing to
- * quantify existentially in the sets the AST generator works on; the printers read only
+/* The tiled domain: each instance S[x] as S[x, L, p, T, S0, .., Sn], its tile coordinates
+ * appended (sched/hybrid.h). Tile coordinates as dimensions, bound by affine constraints, leave
+ * nothing to quantify existentially in the sets the AST generator works on; the printers read only
  * the statement's own leading coordinates. *back: S[x, ..] -> S[x]. */
 static __isl_give isl_union_set *tiled_domain(const sj_model *m, __isl_keep isl_union_map *tiles,
                                               int n, isl_union_map **back) {
@@ -188,6 +190,26 @@ static __isl_give isl_union_pw_aff *coordinate(__isl_keep isl_union_set *dom, in
   return a.res;
 }
 
+/* The smallest and largest coordinate from_end over dom; 0 on success. */
+static int coordinate_range(__isl_keep isl_union_set *dom, int from_end, long *lo, long *hi) {
+  isl_union_set *r = isl_union_set_apply(
+      isl_union_set_copy(dom), isl_union_map_from_union_pw_aff(coordinate(dom, from_end)));
+  isl_set *set = isl_set_from_union_set(r);
+  int rc = sj_set_dim_range(set, 0, lo, hi);
+  isl_set_free(set);
+  return rc;
+}
+
+/* The instances of dom whose coordinate from_end is value. */
+static __isl_give isl_union_set *coordinate_is(__isl_keep isl_union_set *dom, int from_end,
+                                               long value) {
+  isl_union_pw_aff *v = coordinate(dom, from_end);
+  v = isl_union_pw_aff_sub(
+      v, isl_union_pw_aff_val_on_domain(isl_union_set_copy(dom),
+                                        isl_val_int_from_si(isl_union_set_get_ctx(dom), value)));
+  return isl_union_pw_aff_zero_union_set(v);
+}
+
 /* The union_pw_aff of member k of f (a single-valued union map). */
 static __isl_give isl_union_pw_aff *member(__isl_keep isl_union_map *f, int k) {
   isl_multi_union_pw_aff *mupa = isl_multi_union_pw_aff_from_union_map(isl_union_map_copy(f));
@@ -228,23 +250,14 @@ static __isl_give isl_schedule_node *barrier_after(__isl_take isl_schedule_node 
   return isl_schedule_node_graft_after(node, graft);
 }
 
-/* The grid: the range of the tiles along each space dimension (lo: the first); the number
- * of launches. -1 with why filled when a dimension exceeds the device's grid. */
-static long grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid[3], sj_kernel *k,
-                    long *lo, sj_buf *why) {
-  isl_set *range = isl_set_from_union_set(isl_union_set_apply(
-      isl_union_set_copy(dom), isl_union_map_from_union_pw_aff(coordinate(dom, n + 4))));
-  long first, last;
-  if (sj_set_dim_range(range, 0, &first, &last)) first = 0, last = -1;
-  isl_set_free(range);
+/* The grid of a phase: the range of its tiles along each space dimension (lo: the first).
+ * -1 with why filled when a dimension exceeds the device's grid. */
+static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid[3], sj_kernel *k,
+                   long *lo, sj_buf *why) {
   for (int d = 0; d < 3; d++) k->grid[d] = k->block[d] = 1;
   for (int d = 0; d <= n; d++) {
-    isl_union_set *r = isl_union_set_apply(
-        isl_union_set_copy(dom), isl_union_map_from_union_pw_aff(coordinate(dom, n + 1 - d)));
-    isl_set *s = isl_set_from_union_set(r);
     long hi;
-    if (sj_set_dim_range(s, 0, &lo[d], &hi)) lo[d] = 0, hi = -1;
-    isl_set_free(s);
+    if (coordinate_range(dom, n + 1 - d, &lo[d], &hi)) lo[d] = 0, hi = -1;
     long count = hi - lo[d] + 1;
     if (count > (long)max_grid[d]) {
       sj_buf_printf(why, "%ld tiles along %c exceed the grid", count, "xyz"[d]);
@@ -253,7 +266,50 @@ static long grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_gri
     k->grid[d] = (unsigned)(count > 0 ? count : 1);
     k->block[d] = hybrid_threads[n][d];
   }
-  return last - first + 1;
+  return 0;
+}
+
+/* The kernel of one phase below the host loop, from the leaf node up: space band (each
+ * thread its share of a step's points), threads filter and mark, [t] band with a barrier
+ * after each step, block filter, context, kernel mark. Returns the kernel mark. */
+static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *node,
+                                                  __isl_keep isl_union_set *dom,
+                                                  __isl_keep isl_union_map *point, int n,
+                                                  sj_kernel *k, const long *lo) {
+  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
+  isl_multi_union_pw_aff *space = isl_multi_union_pw_aff_from_union_map(
+      isl_union_map_intersect_domain(isl_union_map_copy(point), isl_union_set_copy(dom)));
+  space = isl_multi_union_pw_aff_drop_dims(space, isl_dim_set, 0, 1);
+  node = isl_schedule_node_insert_partial_schedule(node, space);
+  for (int i = 0; i <= n; i++)
+    node = isl_schedule_node_band_member_set_ast_loop_type(node, i, isl_ast_loop_atomic);
+  isl_union_set *threads = isl_union_set_copy(dom);
+  for (int i = 0; i <= n; i++) { /* the innermost dimension along x */
+    int d = n - i;
+    isl_union_pw_aff *v =
+        isl_union_pw_aff_intersect_domain(member(point, 1 + i), isl_union_set_copy(dom));
+    threads = isl_union_set_intersect(threads, bound_to(v, 0, k->block[d], sj_map_id(ctx, 1, d)));
+  }
+  node = isl_schedule_node_insert_filter(node, threads);
+  node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
+  node = insert_upa(
+      node, isl_union_pw_aff_intersect_domain(member(point, 0), isl_union_set_copy(dom))); /* t */
+  node = barrier_after(isl_schedule_node_child(node, 0));
+  while (node && isl_schedule_node_get_type(node) != isl_schedule_node_band)
+    node = isl_schedule_node_parent(node);
+  isl_union_set *block = isl_union_set_copy(dom);
+  int dims[SJ_HYBRID_MAX_SPACE];
+  for (int d = 0; d <= n; d++) {
+    dims[d] = d;
+    block = isl_union_set_intersect(
+        block, bound_to(coordinate(dom, n + 1 - d), lo[d], 0, sj_map_id(ctx, 0, d)));
+  }
+  node = isl_schedule_node_insert_filter(node, block);
+  if (!node) return NULL;
+  node = isl_schedule_node_insert_context(
+      node, sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), n + 1, dims, k->grid,
+                         k->block));
+  return sj_mark_kernel(node, k);
 }
 
 int sj_schedule_hybrid(sj_model *m, const sj_stencil *st, const unsigned max_grid[3], sj_plan *plan,
@@ -305,68 +361,53 @@ int sj_schedule_hybrid(sj_model *m, const sj_stencil *st, const unsigned max_gri
   /* the folded point of each tiled instance */
   isl_union_map *point = isl_union_map_apply_range(back, fold);
 
-  sj_kernel *k = calloc(1, sizeof *k);
-  if (!k) abort();
-  long lo[SJ_HYBRID_MAX_SPACE];
-  long launches = grid_of(dom, n, max_grid, k, lo, why);
-  if (launches < 0) {
-    isl_union_set_free(dom);
-    isl_union_map_free(point);
-    free(k);
-    return -1;
-  }
-  k->tag = SJ_ID_KERNEL;
-  k->id = plan->nkernels++;
-
-  /* the tree, built from the leaf up */
+  long first, last;
+  if (coordinate_range(dom, n + 4, &first, &last)) first = 0, last = -1;
+  /* the tree: the host loop over wavefronts, then a kernel per phase in sequence */
   isl_schedule_node *node =
       isl_schedule_node_child(isl_schedule_node_from_domain(isl_union_set_copy(dom)), 0);
-  node = insert_upa(node, coordinate(dom, n + 4)); /* L: the host loop */
+  node = insert_upa(node, coordinate(dom, n + 4));
   node = isl_schedule_node_child(node, 0);
-  isl_multi_union_pw_aff *space = isl_multi_union_pw_aff_from_union_map(isl_union_map_copy(point));
-  space = isl_multi_union_pw_aff_drop_dims(space, isl_dim_set, 0, 1);
-  node = isl_schedule_node_insert_partial_schedule(node, space);
-  for (int i = 0; i <= n; i++)
-    node = isl_schedule_node_band_member_set_ast_loop_type(node, i, isl_ast_loop_atomic);
-  isl_union_set *threads = NULL;
-  for (int i = 0; i <= n; i++) { /* the innermost dimension along x */
-    int d = n - i;
-    isl_union_set *mine = bound_to(member(point, 1 + i), 0, k->block[d], sj_map_id(ctx, 1, d));
-    threads = threads ? isl_union_set_intersect(threads, mine) : mine;
+  isl_union_set_list *phases = isl_union_set_list_alloc(ctx, 2);
+  for (int p = 0; p < 2; p++) {
+    isl_union_set *mine = coordinate_is(dom, n + 3, p);
+    if (isl_union_set_is_empty(mine) == isl_bool_false)
+      phases = isl_union_set_list_add(phases, mine);
+    else
+      isl_union_set_free(mine);
   }
-  node = isl_schedule_node_insert_filter(node, threads);
-  node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
-  node = insert_upa(node, member(point, 0)); /* t: the tile's steps */
-  isl_union_map_free(point);
-  node = barrier_after(isl_schedule_node_child(node, 0));
-  while (node && isl_schedule_node_get_type(node) != isl_schedule_node_band)
-    node = isl_schedule_node_parent(node);
-  isl_union_set *block = NULL;
-  int dims[SJ_HYBRID_MAX_SPACE];
-  for (int d = 0; d <= n; d++) {
-    dims[d] = d;
-    isl_union_set *mine = bound_to(coordinate(dom, n + 1 - d), lo[d], 0, sj_map_id(ctx, 0, d));
-    block = block ? isl_union_set_intersect(block, mine) : mine;
+  int nphases = isl_union_set_list_n_union_set(phases);
+  node = isl_schedule_node_insert_sequence(node, phases);
+  int failed = 0;
+  for (int i = 0; i < nphases && node && !failed; i++) {
+    node = isl_schedule_node_child(isl_schedule_node_child(node, i), 0);
+    isl_union_set *mine = isl_schedule_node_get_domain(node);
+    sj_kernel *k = calloc(1, sizeof *k);
+    if (!k) abort();
+    long lo[SJ_HYBRID_MAX_SPACE];
+    if (grid_of(mine, n, max_grid, k, lo, why)) {
+      failed = -1;
+      free(k);
+    } else {
+      k->tag = SJ_ID_KERNEL;
+      k->id = plan->nkernels++;
+      snprintf(k->why, sizeof k->why,
+               "phase %d of hybrid tiles h=%d (%ld steps), w0=%ld (period %ld)%s: a block per "
+               "tile, a barrier per step",
+               i, t.h, t.H, t.w[0], t.W, n ? ", parallelograms" : "");
+      sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
+                    k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
+                    last - first + 1, k->why);
+      node = phase_kernel(node, mine, point, n, k, lo);
+      node = isl_schedule_node_parent(isl_schedule_node_parent(node)); /* the sequence */
+    }
+    isl_union_set_free(mine);
   }
   isl_union_set_free(dom);
-  node = isl_schedule_node_insert_filter(node, block);
-  if (!node) {
-    free(k);
-    return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed building the tiles");
-  }
-  node = isl_schedule_node_insert_context(
-      node, sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), n + 1, dims, k->grid,
-                         k->block));
-  snprintf(k->why, sizeof k->why,
-           "hybrid tiles h=%d (%ld steps), w0=%ld (period %ld)%s: a block per tile, a barrier per "
-           "step",
-           t.h, t.H, t.w[0], t.W, n ? ", parallelograms" : "");
-  sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
-                k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], launches,
-                k->why);
-  node = sj_mark_kernel(node, k);
-  plan->schedule = isl_schedule_node_get_schedule(node);
+  isl_union_map_free(point);
+  if (!failed && node) plan->schedule = isl_schedule_node_get_schedule(node);
   isl_schedule_node_free(node);
+  if (failed) return failed;
   sj_plan_add_tile(plan, t.h);
   for (int d = 0; d <= n; d++) sj_plan_add_tile(plan, t.w[d]);
   return plan->schedule ? 0 : sj_error_set(err, JIT_ERR_INTERNAL, "isl failed building the tiles");

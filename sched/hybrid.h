@@ -41,8 +41,9 @@ int sj_hybrid_shape(const sj_cone *c, int h, const long *w, sj_hex *t, sj_buf *w
 
 /* The points of F = [t, s0, .., sn] that phase p (0 or 1) tiles. */
 __isl_give isl_set *sj_hybrid_phase(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p);
-/* Phase p's tiles: F -> [L, T, p, S0, .., Sn] with T the band, S the tile along each space
- * dimension and L = 2 T + p + S1 + .. + Sn the wavefront the tile runs in. */
+/* Phase p's tiles: F -> [L, p, T, S0, .., Sn] with T the band, S the tile along each space
+ * dimension and L = T + S1 + .. + Sn the wavefront the tile runs in: the tiles of one
+ * wavefront and phase are independent; phase 0 of a wavefront runs before its phase 1. */
 __isl_give isl_map *sj_hybrid_tiles(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p);
 
 /* The hybrid-tiled GPU schedule of a kernel in stencil form, into plan: 0; -1 with why

@@ -168,9 +168,9 @@ __isl_give isl_map *sj_hybrid_tiles(isl_ctx *ctx, const sj_cone *c, const sj_hex
   sj_buf s = {0};
   sj_buf_puts(&s, "{ [t");
   for (int i = 0; i <= t->n; i++) sj_buf_printf(&s, ", s%d", i);
-  sj_buf_puts(&s, "] -> [L, T, p");
+  sj_buf_puts(&s, "] -> [L, p, T");
   for (int i = 0; i <= t->n; i++) sj_buf_printf(&s, ", S%d", i);
-  sj_buf_printf(&s, "] : p = %d and L = 2*T + p", p);
+  sj_buf_printf(&s, "] : p = %d and L = T", p);
   for (int i = 1; i <= t->n; i++) sj_buf_printf(&s, " + S%d", i);
   sj_buf_printf(&s, " and 0 <= %s <= %ld", b, t->W - 1);
   for (int i = 1; i <= t->n; i++) {

@@ -63,7 +63,8 @@ static void check(isl_ctx *ctx, const sj_cone *c, int h, const long *w, const ch
            disjoint != isl_bool_true ? "overlap" : "do not cover the box");
     failures++;
   }
-  /* tiles: F -> [L, T, p, S0..]; a dependence x -> y is fine when L(x) < L(y) or the same tile */
+  /* tiles: F -> [L, p, T, S0..]; a dependence x -> y is fine when (L, p)(x) < (L, p)(y)
+   * lexicographically or x and y are in the same tile */
   isl_map *tiles = isl_map_union(sj_hybrid_tiles(ctx, c, &t, 0), sj_hybrid_tiles(ctx, c, &t, 1));
   tiles = isl_map_intersect_domain(tiles, isl_set_copy(b));
   isl_map *dep =
@@ -71,11 +72,11 @@ static void check(isl_ctx *ctx, const sj_cone *c, int h, const long *w, const ch
   isl_map *source = isl_map_reverse(isl_map_copy(tiles)); /* tile -> its points */
   isl_map *between = isl_map_apply_range(source, isl_map_apply_range(dep, tiles));
   sj_buf s = {0};
-  sj_buf_puts(&s, "{ [L, T, p");
+  sj_buf_puts(&s, "{ [L, p, T");
   for (int i = 0; i <= c->n; i++) sj_buf_printf(&s, ", a%d", i);
-  sj_buf_puts(&s, "] -> [L2, T2, p2");
+  sj_buf_puts(&s, "] -> [L2, p2, T2");
   for (int i = 0; i <= c->n; i++) sj_buf_printf(&s, ", b%d", i);
-  sj_buf_puts(&s, "] : L2 > L or (L2 = L and T2 = T and p2 = p");
+  sj_buf_puts(&s, "] : L2 > L or (L2 = L and p2 > p) or (L2 = L and p2 = p and T2 = T");
   for (int i = 0; i <= c->n; i++) sj_buf_printf(&s, " and b%d = a%d", i, i);
   sj_buf_puts(&s, ") }");
   isl_map *allowed = isl_map_read_from_str(ctx, s.data);
