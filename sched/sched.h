@@ -181,10 +181,38 @@ __isl_give isl_schedule_node *sj_tile(__isl_take isl_schedule_node *band, const 
 int sj_schedule_cpu(sj_model *m, int nthreads, sj_plan *plan, sj_error *err);
 void sj_plan_clear(sj_plan *plan);
 
-/* GPU baseline (PPCG's default for stencils): host loops outside, one kernel per parallel
- * nest and launch, the parallel loops tiled into blocks of threads with the innermost on x
- * (coalesced), several points per thread unrolled; a nest with no parallel loop is a kernel
- * of one thread. Limits are those of the device: max_threads per block, max_grid per dim. */
+/* The GPU schedule (sched/gpu.c): the C order for a stencil; otherwise the C order or isl's
+ * schedule, whichever the time model of sj_map_gpu finds faster. max_grid: the device's
+ * grid limit per dimension. */
 int sj_schedule_gpu(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err);
+
+/* The GPU mapping of a tree (sched/baseline.c, PPCG's default for stencils): host loops
+ * outside, one kernel per parallel band and launch, the parallel loops tiled into blocks of
+ * threads with the coalesced member on x, several points per thread unrolled; a nest with
+ * no parallel loop is a kernel of one thread. coincident: the tree is isl's scheduler's,
+ * whose coincidence flags tell the parallel members (else they are computed). *cost: the
+ * modeled time of the kernels, to compare trees. */
+int sj_map_gpu(sj_model *m, __isl_take isl_schedule *schedule, int coincident,
+               const unsigned max_grid[3], sj_plan *plan, double *cost, sj_error *err);
+
+/* Kernel shapes (sched/gpu_shape.c). dim[k]: the block/thread dimension of member k of the
+ * nm parallel members of band: x for the member along which the accesses below step through
+ * contiguous elements (ties: the innermost), then the others from the inside out. 0 on
+ * success. */
+int sj_gpu_dims(const sj_model *m, __isl_keep isl_schedule_node *band, int nm, int *dim);
+/* Threads per block and points per thread along x for the parallel extents ext[d] (by
+ * dimension, x first): blocks of up to 256 threads shrink, down to one warp, until the grid
+ * has enough blocks to fill a GPU. */
+void sj_gpu_block_shape(int nm, const long *ext, unsigned *block, int *ppt);
+
+/* isl's scheduler (sched/reorder.c) on the exact dependences: up to SJ_REORDER_MAX
+ * schedules (isl's options for outer parallelism, for deep bands, and with statements split
+ * where they read what they write through another iterator), each with wavefronts where a
+ * permutable band has no parallel member; label[i] says which. Each run has a budget of isl
+ * operations of its own: when it gives up, the compile goes on without it. Appends what was
+ * done, or why not, to note. Returns the number of schedules in out. */
+#define SJ_REORDER_MAX 3
+struct sj_buf;
+int sj_schedule_reorder(sj_model *m, isl_schedule **out, const char **label, struct sj_buf *note);
 
 #endif
