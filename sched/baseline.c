@@ -23,9 +23,12 @@
 #include "stenciljit.h"
 
 /* The time model, in the time one thread takes for a statement instance: a launch costs
- * about 5 us, some 200 instances; a GPU runs at most 132 x 2048 threads at once. */
+ * about 5 us, some 200 instances; a GPU runs at most 132 x 2048 threads at once; a thread
+ * launched without work (outside the domain: a wavefront's corners) costs about as much as
+ * an instance, its guards. */
 #define LAUNCH_COST 200.0
 #define GPU_THREADS (132.0 * 2048.0)
+#define IDLE_COST 1.0
 
 typedef struct gpu_state {
   sj_model *m;
@@ -111,9 +114,11 @@ static isl_stat add_volume(__isl_take isl_set *set, void *user) {
   return isl_stat_ok;
 }
 
-/* Adds the modeled time of a kernel at node whose mapped loops have par points: a launch
- * per host iteration, and the instances spread over the threads that have work. */
-static void add_cost(gpu_state *st, __isl_keep isl_schedule_node *node, double par) {
+/* Adds the modeled time of a kernel at node whose mapped loops have par points and which
+ * launches threads threads: a launch per host iteration, the instances spread over the
+ * threads that have work, and every thread's guards. */
+static void add_cost(gpu_state *st, __isl_keep isl_schedule_node *node, double par,
+                     double threads) {
   double vol = 0;
   isl_union_set *domain = isl_schedule_node_get_domain(node);
   if (isl_union_set_foreach_set(domain, add_volume, &vol) < 0) st->failed = 1;
@@ -121,7 +126,8 @@ static void add_cost(gpu_state *st, __isl_keep isl_schedule_node *node, double p
   double launches = st->launches > 1 ? st->launches : 1, per_launch = vol / launches;
   double busy = par < GPU_THREADS ? par : GPU_THREADS;
   if (busy > per_launch) busy = per_launch;
-  st->cost += launches * LAUNCH_COST + vol / (busy > 1 ? busy : 1);
+  st->cost +=
+      launches * (LAUNCH_COST + threads * IDLE_COST / GPU_THREADS) + vol / (busy > 1 ? busy : 1);
 }
 
 static sj_kernel *new_kernel(gpu_state *st) {
@@ -138,7 +144,7 @@ static __isl_give isl_schedule_node *single_thread(gpu_state *st,
   sj_kernel *k = new_kernel(st);
   snprintf(k->why, sizeof k->why, "no parallel loop: runs in one thread");
   sj_buf_printf(st->explain, "  kernel %d: grid 1x1x1, block 1x1x1: %s\n", k->id, k->why);
-  add_cost(st, node, 1);
+  add_cost(st, node, 1, 1);
   return sj_mark_kernel(node, k);
 }
 
@@ -182,7 +188,9 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
   }
   int points = ppt, x = 0;
   while (dim[x] != 0) x++;
-  add_cost(st, node, par);
+  double threads = 1;
+  for (int d = 0; d < 3; d++) threads *= (double)k->grid[d] * k->block[d];
+  add_cost(st, node, par, threads);
   node = sj_bind_points(node, nm, lo, tile, dim, k->block, points);
   node = isl_schedule_node_insert_context(
       node,

@@ -20,10 +20,8 @@
 
 #include "base/buf.h"
 
-/* isl operations each run of the scheduler may use, and the statement count beyond which
- * it is not tried: its cost grows with the square of the number of dependence relations. */
+/* isl operations each run of the scheduler may use. */
 #define REORDER_OPS 3000000ul
-#define REORDER_MAX_STMTS 40
 /* Index-set splitting: at most this many hyperplanes per statement (3^2 pieces). */
 #define MAX_CUTS 2
 
@@ -57,10 +55,8 @@ static __isl_give isl_schedule_node *wavefront(__isl_take isl_schedule_node *ban
   isl_schedule_node *node = isl_schedule_node_delete(band);
   node = isl_schedule_node_insert_partial_schedule(node, wave);
   for (int k = 1; k < n; k++) node = isl_schedule_node_band_member_set_coincident(node, k, 1);
-  sj_buf_printf(note,
-                " (a band of %d loops with no parallel one became a wavefront: their sum "
-                "outside, %d parallel inside)",
-                n, n - 1);
+  sj_buf_printf(note, ", a wavefront of %d loops (their sum outside, %d parallel inside)", n,
+                n - 1);
   return node;
 }
 
@@ -413,13 +409,13 @@ static __isl_give isl_schedule *read_back(const sj_model *m, const char *text,
   return s;
 }
 
-int sj_schedule_reorder(sj_model *m, isl_schedule **out, const char **label, sj_buf *note) {
+int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, sj_buf *note) {
   static const char *const labels[SJ_REORDER_MAX] = {
       "outer parallelism first", "outermost bands as deep as possible",
       "statements split where they read what they write through another iterator"};
-  if (m->nstmts > REORDER_MAX_STMTS) {
+  if (m->nstmts > SJ_REORDER_MAX_STMTS) {
     sj_buf_printf(note, "isl's scheduler not tried: %d statements (at most %d)", m->nstmts,
-                  REORDER_MAX_STMTS);
+                  SJ_REORDER_MAX_STMTS);
     return 0;
   }
   sj_error err = {0, {0}};
@@ -436,12 +432,12 @@ int sj_schedule_reorder(sj_model *m, isl_schedule **out, const char **label, sj_
   }
   for (int i = 0; i < SJ_REORDER_MAX; i++) {
     sj_buf what = {0};
+    sj_buf_puts(&what, labels[i]);
     isl_schedule *s = read_back(m, texts[i], i == 2 ? pieces : NULL, &what);
     free(texts[i]);
     if (s) {
       out[n] = s;
-      label[n++] = labels[i];
-      if (what.data) sj_buf_printf(note, "%s%s%s", note->len ? "; " : "", labels[i], what.data);
+      label[n++] = sj_buf_take(&what);
     }
     sj_buf_free(&what);
   }

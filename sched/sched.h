@@ -208,11 +208,14 @@ void sj_gpu_block_shape(int nm, const long *ext, unsigned *block, int *ppt);
 /* isl's scheduler (sched/reorder.c) on the exact dependences: up to SJ_REORDER_MAX
  * schedules (isl's options for outer parallelism, for deep bands, and with statements split
  * where they read what they write through another iterator), each with wavefronts where a
- * permutable band has no parallel member; label[i] says which. Each run has a budget of isl
- * operations of its own: when it gives up, the compile goes on without it. Appends what was
- * done, or why not, to note. Returns the number of schedules in out. */
+ * permutable band has no parallel member; label[i] (malloc'd) says which and what was done.
+ * Each run has a budget of isl operations of its own: when it gives up, the compile goes on
+ * without it. Says in note why there is none. Returns the number of schedules in out. */
 #define SJ_REORDER_MAX 3
+/* beyond this many statements the scheduler is not tried: its cost grows with the square
+ * of the number of dependence relations */
+#define SJ_REORDER_MAX_STMTS 40
 struct sj_buf;
-int sj_schedule_reorder(sj_model *m, isl_schedule **out, const char **label, struct sj_buf *note);
+int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, struct sj_buf *note);
 
 #endif

@@ -1,7 +1,10 @@
 /* The decisions the schedulers explain: the stencil form is recognized where the time loop
  * carries every dependence (several nests folded into one time dimension) and refused
  * where a sweep updates in place; parallel loops are found in other affine nests; a nest
- * without one runs in one thread on the GPU. The files are the test kernels. */
+ * without one runs in one thread on the GPU. On the GPU, isl's scheduler brings parallel
+ * loops out of sequential ones, skews sweeps into wavefronts and splits statements, and the
+ * mapped loops and grids follow (the kernels are compiled for the emulator, not run, at
+ * PolyBench's LARGE sizes). The files are the test kernels. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +75,50 @@ int main(int argc, char **argv) {
   expect(dir, "matmul.c", JIT_DEVICE_CPU, mm, 3, (const char *const[]){"parallel loops", NULL},
          "stencil form: loop");
   expect(dir, "matmul.c", JIT_DEVICE_EMU, mm, 3,
-         (const char *const[]){"kernel 1: grid", "2 parallel loops", NULL}, NULL);
+         (const char *const[]){"GPU schedule: isl's", "kernel 0: grid", "2 parallel loops", NULL},
+         "kernel 1:");
   const int one[] = {100};
   expect(dir, "prefix_sum.c", JIT_DEVICE_EMU, one, 1,
          (const char *const[]){"no parallel loop: runs in one thread", "block 1x1x1", NULL},
          "parallel loops");
+  /* gemm (j inside the sequential k) and the product with k outermost: i and j come out
+   * as one kernel on a 2-D grid of 2-D blocks, j (contiguous in C and B) along x */
+  const int large_mm[] = {1000, 1100, 1200};
+  const char *const both_out[] = {"GPU schedule: isl's",
+                                  "kernel 0: grid 9x125x1, block 32x8x1: 2 parallel loops "
+                                  "(member 1 of 2 on x): 4 points per thread",
+                                  NULL};
+  expect(dir, "gemm.c", JIT_DEVICE_EMU, large_mm, 3, both_out, "host loop");
+  expect(dir, "matmul_kij.c", JIT_DEVICE_EMU, large_mm, 3, both_out, "host loop");
+  /* seidel-2d: nothing parallel in the C order; skewed, the outer loop is a wavefront run
+   * from the host and the two inner ones a 2-D grid */
+  const int seidel[] = {500, 2000};
+  expect(dir, "seidel2d.c", JIT_DEVICE_EMU, seidel, 2,
+         (const char *const[]){"GPU schedule: isl's", "host loop over 1 member (7988 iterations)",
+                               "kernel 0: grid 16x63x1, block 32x8x1: 2 parallel loops", NULL},
+         "runs in one thread");
+  const int wide[] = {2000};
+  expect(dir, "edit_distance.c", JIT_DEVICE_EMU, wide, 1,
+         (const char *const[]){"a wavefront of 2 loops",
+                               "host loop over 1 member (3997 iterations)",
+                               "kernel 0: grid 63x1x1, block 32x1x1", NULL},
+         "runs in one thread");
+  /* trisolv: rows in order; the copies of b and the divisions are parallel over all rows
+   * (a 1-D loop of 2000 points: 63 blocks of 32 threads, not 2 of 256) */
+  expect(dir, "forward_subst.c", JIT_DEVICE_EMU, wide, 1,
+         (const char *const[]){"GPU schedule: isl's", "kernel 0: grid 63x1x1, block 32x1x1",
+                               "host loop over 1 member (2000 iterations)", NULL},
+         "block 256x1x1");
+  const int steps[] = {2, 2000};
+  expect(dir, "jacobi1d_3pt.c", JIT_DEVICE_EMU, steps, 2,
+         (const char *const[]){"per time step", "kernel 0: grid 63x1x1, block 32x1x1", NULL},
+         "isl's");
+  /* floyd-warshall: split on i = k and j = k, the rest of each step is a 2-D grid */
+  const int paths[] = {2800};
+  expect(dir, "shortest_paths.c", JIT_DEVICE_EMU, paths, 1,
+         (const char *const[]){"statements split", "host loop over 1 member (2800 iterations)",
+                               "grid 22x350x1, block 32x8x1: 2 parallel loops", NULL},
+         NULL);
   printf("%s\n", failures ? "FAILED" : "ok");
   return failures != 0;
 }
