@@ -6,6 +6,7 @@
 # JIT at SMALL, the GPU schedule and launches at LARGE, and the emulator's model figures for
 # one SMALL run (polybench_bench). Writes bench/results/polybench.md.
 #   --without-pragmas  drops `#pragma` lines first (a front end without pragma support)
+# SOURCE, when set, says in the results where the kernels came from (checkout, commit).
 # Needs a build (BUILD, default build/) with polybench_bench and kernel_driver.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,6 +50,7 @@ done
   echo "Written by \`bench/polybench.sh $(basename "$DIR") $MODE\` on $(date -u '+%Y-%m-%d %H:%M UTC'),"
   echo "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) logical cores,"
   echo "commit $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)."
+  [ -n "${SOURCE:-}" ] && echo "Kernels: $SOURCE."
   if [ "$MODE" = --without-pragmas ]; then
     echo "The \`#pragma\` lines were removed from the kernels first (not as extracted); as extracted,"
     awk '/^#asis/ { n++; acc += substr($3, 10) } END { printf "with the pragmas, %d of %d are accepted.\n", acc, n }' "$rows"

@@ -20,8 +20,11 @@
 
 #include "base/buf.h"
 
-/* isl operations each run of the scheduler may use. */
+/* isl operations each run of the scheduler may use, and at most this share of the
+ * compile's own budget (a compile that its user keeps small falls back to the C order
+ * before it fails). */
 #define REORDER_OPS 3000000ul
+#define REORDER_SHARE 16
 /* Index-set splitting: at most this many hyperplanes per statement (3^2 pieces). */
 #define MAX_CUTS 2
 
@@ -192,10 +195,11 @@ static isl_stat piece_to_stmt(__isl_take isl_set *piece, void *user) {
   return isl_stat_ok;
 }
 
-/* One run of isl's scheduler; NULL when it fails (*quota: over its budget). */
+/* One run of isl's scheduler; NULL when it fails (counted in *failed: over its budget, mostly,
+ * though isl does not always leave isl_error_quota behind). */
 static __isl_give isl_schedule *run_scheduler(__isl_keep isl_union_set *domain,
                                               __isl_keep isl_union_map *deps, int outer,
-                                              int *quota) {
+                                              int *failed) {
   isl_ctx *ctx = isl_union_set_get_ctx(domain);
   isl_ctx_reset_error(ctx);
   isl_ctx_reset_operations(ctx);
@@ -205,7 +209,7 @@ static __isl_give isl_schedule *run_scheduler(__isl_keep isl_union_set *domain,
   sc = isl_schedule_constraints_set_coincidence(sc, isl_union_map_copy(deps));
   sc = isl_schedule_constraints_set_proximity(sc, isl_union_map_copy(deps));
   isl_schedule *s = isl_schedule_constraints_compute_schedule(sc);
-  if (!s && isl_ctx_last_error(ctx) == isl_error_quota) *quota = 1;
+  if (!s) ++*failed;
   return s;
 }
 
@@ -220,11 +224,14 @@ static char *take_text(__isl_take isl_schedule *s) {
  * the compile's count, and has options of its own. The domain, the dependences and the
  * pieces go there as text, the schedules come back as text. texts[i] NULL where it gave up. */
 static void schedule_apart(const sj_model *m, __isl_keep isl_union_map *dep,
-                           __isl_keep isl_union_set *pieces, char **texts, int *quota) {
+                           __isl_keep isl_union_set *pieces, char **texts, int *failed,
+                           unsigned long *budget) {
+  unsigned long ops = REORDER_OPS, compile = isl_ctx_get_max_operations(m->ctx);
+  if (compile && compile / REORDER_SHARE < ops) ops = compile / REORDER_SHARE;
   isl_ctx *ctx = isl_ctx_alloc();
   if (!ctx) return;
   isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
-  isl_ctx_set_max_operations(ctx, REORDER_OPS);
+  isl_ctx_set_max_operations(ctx, ops);
   /* bounded shifts: a much smaller ILP, and the concrete sizes no longer slow it down */
   isl_options_set_schedule_max_constant_term(ctx, 4);
   char *dom_text = isl_union_set_to_str(m->domain), *dep_text = isl_union_map_to_str(dep);
@@ -233,8 +240,8 @@ static void schedule_apart(const sj_model *m, __isl_keep isl_union_map *dep,
   free(dom_text);
   free(dep_text);
   if (domain && deps) {
-    texts[0] = take_text(run_scheduler(domain, deps, 1, quota));
-    texts[1] = take_text(run_scheduler(domain, deps, 0, quota));
+    texts[0] = take_text(run_scheduler(domain, deps, 1, failed));
+    texts[1] = take_text(run_scheduler(domain, deps, 0, failed));
   }
   char *piece_text = pieces ? isl_union_set_to_str(pieces) : NULL;
   isl_union_set *split = piece_text ? isl_union_set_read_from_str(ctx, piece_text) : NULL;
@@ -255,13 +262,16 @@ static void schedule_apart(const sj_model *m, __isl_keep isl_union_map *dep,
     /* each piece a component of its own: fused, the pieces share a band whose second
      * member carries their dependences, and one parallel loop is left */
     isl_options_set_schedule_serialize_sccs(ctx, 1);
-    texts[2] = take_text(run_scheduler(all, cut, 1, quota));
+    texts[2] = take_text(run_scheduler(all, cut, 1, failed));
     isl_union_set_free(all);
     isl_union_map_free(cut);
   }
   isl_union_set_free(split);
   isl_union_set_free(domain);
   isl_union_map_free(deps);
+  /* reading the texts counts too */
+  if ((!domain || !deps) && isl_ctx_last_error(ctx) == isl_error_quota) ++*failed;
+  *budget = ops;
   isl_ctx_free(ctx);
 }
 
@@ -420,14 +430,15 @@ int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, sj_buf *n
   }
   sj_error err = {0, {0}};
   char *texts[SJ_REORDER_MAX] = {NULL, NULL, NULL};
-  int quota = 0, n = 0;
+  int failed = 0, n = 0;
+  unsigned long budget = 0;
   isl_union_set *pieces = NULL;
   if (sj_model_exact_dependences(m, &err) == 0) {
     isl_union_map *dep =
         isl_union_map_union(isl_union_map_copy(m->dep_flow), isl_union_map_copy(m->dep_anti));
     dep = isl_union_map_union(dep, isl_union_map_copy(m->dep_output));
     pieces = split_pieces(m);
-    schedule_apart(m, dep, pieces, texts, &quota);
+    schedule_apart(m, dep, pieces, texts, &failed, &budget);
     isl_union_map_free(dep);
   }
   for (int i = 0; i < SJ_REORDER_MAX; i++) {
@@ -442,10 +453,16 @@ int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, sj_buf *n
     sj_buf_free(&what);
   }
   isl_union_set_free(pieces);
-  if (!n)
+  if (!n && failed)
+    sj_buf_printf(note,
+                  "isl's scheduler gave no schedule within its budget of %lu isl operations: "
+                  "the original order is kept",
+                  budget);
+  else if (!n)
     sj_buf_printf(note, "isl's scheduler gave up (%s): the original order is kept",
-                  quota        ? "over its budget of isl operations"
-                  : err.status ? err.msg
-                               : "isl failed");
+                  err.status ? err.msg : "isl failed");
+  else if (failed)
+    sj_buf_printf(note, "%d of isl's runs gave no schedule within its budget of %lu isl operations",
+                  failed, budget);
   return n;
 }

@@ -209,8 +209,9 @@ void sj_gpu_block_shape(int nm, const long *ext, unsigned *block, int *ppt);
  * schedules (isl's options for outer parallelism, for deep bands, and with statements split
  * where they read what they write through another iterator), each with wavefronts where a
  * permutable band has no parallel member; label[i] (malloc'd) says which and what was done.
- * Each run has a budget of isl operations of its own: when it gives up, the compile goes on
- * without it. Says in note why there is none. Returns the number of schedules in out. */
+ * Each run has a budget of isl operations of its own (at most a 16th of the compile's):
+ * when it gives up, the compile goes on without it. Says in note why there is none. Returns the
+ * number of schedules in out. */
 #define SJ_REORDER_MAX 3
 /* beyond this many statements the scheduler is not tried: its cost grows with the square
  * of the number of dependence relations */

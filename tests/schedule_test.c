@@ -13,6 +13,7 @@
 #include "base/file.h"
 
 static int failures;
+static jit_options opts; /* for every context (zero: the defaults) */
 
 /* Compiles dir/file for the integer arguments given (arrays NULL) on device and checks
  * that the explanation contains every wanted fragment and none of the unwanted one. */
@@ -22,6 +23,10 @@ static void expect(const char *dir, const char *file, jit_device device, const i
   snprintf(path, sizeof path, "%s/%s", dir, file);
   char *src = sj_read_file(path, NULL);
   jit_context *ctx = jit_context_create(device);
+  if (ctx && jit_context_set_options(ctx, &opts)) {
+    jit_context_destroy(ctx);
+    ctx = NULL;
+  }
   jit_param_info params[16];
   int count = 0, used = 0;
   jit_arg args[16];
@@ -61,6 +66,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: schedule_test KERNEL_DIR\n");
     return 2;
   }
+  setenv("JIT_CACHE", "off", 1); /* every explanation from a compile of its own */
   const char *dir = argv[1];
   const int shape[] = {4, 40, 36};
   expect(dir, "jacobi2d_5pt.c", JIT_DEVICE_CPU, shape, 3,
@@ -119,6 +125,27 @@ int main(int argc, char **argv) {
          (const char *const[]){"statements split", "host loop over 1 member (2800 iterations)",
                                "grid 22x350x1, block 32x8x1: 2 parallel loops", NULL},
          NULL);
+  /* reductions keep the C order (exact mode): only the loops over the outputs are mapped,
+   * the accumulation runs in order inside each thread (rows: j inside; columns: isl's
+   * scheduler brings j out of i, i stays inside), and a whole-vector sum runs in one thread */
+  const int square[] = {2000, 2000};
+  expect(dir, "row_sums.c", JIT_DEVICE_EMU, square, 2,
+         (const char *const[]){"kernel 0: grid 63x1x1, block 32x1x1: 1 parallel loop",
+                               "kernel 1: grid 63x1x1, block 32x1x1: 1 parallel loop", NULL},
+         "2 parallel loops");
+  expect(dir, "vector_sum.c", JIT_DEVICE_EMU, wide, 1,
+         (const char *const[]){"kernel 0: grid 1x1x1, block 1x1x1: no parallel loop", NULL},
+         "kernel 1:");
+  /* a compile kept small by its user: isl's scheduler (a 16th of the budget) gives up and
+   * the C order is kept, with a note, rather than the compile failing */
+  opts.max_compile_ops = 400000;
+  expect(dir, "shortest_paths.c", JIT_DEVICE_EMU, paths, 1,
+         (const char *const[]){"GPU schedule: the C order",
+                               "isl's scheduler gave no schedule within its budget of 25000 isl "
+                               "operations: the original order is kept",
+                               NULL},
+         "GPU schedule: isl's");
+  opts.max_compile_ops = 0;
   printf("%s\n", failures ? "FAILED" : "ok");
   return failures != 0;
 }
