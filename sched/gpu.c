@@ -37,6 +37,14 @@ static isl_bool pointwise(sj_model *m) {
   return same;
 }
 
+/* Appends the reductions found to the explanation: kept in order, whatever the options. */
+static void explain_reductions(const sj_model *m, sj_buf *why) {
+  sj_buf list = {0};
+  if (sj_reductions_explain(m, &list) == 0 && list.len)
+    sj_buf_printf(why, "  reductions kept in the C order (not reassociated): %s\n", list.data);
+  sj_buf_free(&list);
+}
+
 int sj_schedule_gpu(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err) {
   sj_buf why = {0};
   double cost;
@@ -48,6 +56,7 @@ int sj_schedule_gpu(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_e
                   "iteration):\n%s",
                   m->stencil ? ", per time step (stencil form: every space loop is parallel)" : "",
                   plan->explain);
+    explain_reductions(m, &why);
     free(plan->explain);
     plan->explain = sj_buf_take(&why);
     return 0;
@@ -82,6 +91,7 @@ int sj_schedule_gpu(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_e
     sj_buf_printf(&why, "GPU schedule: the C order");
   sj_buf_printf(&why, " (modeled times: %s%s%s; one launch per kernel and host iteration):\n%s",
                 tried.data, note.len ? "; " : "", note.len ? note.data : "", plan->explain);
+  explain_reductions(m, &why);
   for (int i = 0; i < n; i++) free(label[i]);
   sj_buf_free(&note);
   sj_buf_free(&tried);

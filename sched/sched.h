@@ -219,4 +219,11 @@ void sj_gpu_block_shape(int nm, const long *ext, unsigned *block, int *ppt);
 struct sj_buf;
 int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, struct sj_buf *note);
 
+/* Reductions (sched/reduce.c): assignments x[f] = x[f] op e (op associative and commutative,
+ * f not involving a loop) whose accumulated elements nothing else touches in one run of
+ * that loop. Appends "x over loop 'j' (S1)" for each, comma-separated, to note; 0 on
+ * success. Exact mode keeps their order; the list explains where reassociation would
+ * apply. */
+int sj_reductions_explain(const sj_model *m, struct sj_buf *note);
+
 #endif

@@ -131,11 +131,28 @@ int main(int argc, char **argv) {
   const int square[] = {2000, 2000};
   expect(dir, "row_sums.c", JIT_DEVICE_EMU, square, 2,
          (const char *const[]){"kernel 0: grid 63x1x1, block 32x1x1: 1 parallel loop",
-                               "kernel 1: grid 63x1x1, block 32x1x1: 1 parallel loop", NULL},
+                               "kernel 1: grid 63x1x1, block 32x1x1: 1 parallel loop",
+                               "reductions kept in the C order (not reassociated): rows over "
+                               "loop 'j' (S1), peak over loop 'j' (S1), cols over loop 'i' (S3)\n",
+                               NULL},
          "2 parallel loops");
   expect(dir, "vector_sum.c", JIT_DEVICE_EMU, wide, 1,
-         (const char *const[]){"kernel 0: grid 1x1x1, block 1x1x1: no parallel loop", NULL},
+         (const char *const[]){"kernel 0: grid 1x1x1, block 1x1x1: no parallel loop",
+                               "reductions kept in the C order (not reassociated): sum over loop "
+                               "'i' (S1), dot over loop 'i' (S1), low over loop 'i' (S1)\n",
+                               NULL},
          "kernel 1:");
+  expect(dir, "gemm.c", JIT_DEVICE_EMU, large_mm, 3,
+         (const char *const[]){"(not reassociated): C over loop 'k' (S1)\n", NULL}, NULL);
+  expect(dir, "forward_subst.c", JIT_DEVICE_EMU, wide, 1,
+         (const char *const[]){"(not reassociated): x over loop 'j' (S1)\n", NULL}, NULL);
+  /* what reads the accumulated element inside the loop is no reduction, nor a stencil */
+  expect(dir, "running_total.c", JIT_DEVICE_EMU, square, 2,
+         (const char *const[]){"GPU schedule", NULL}, "reductions");
+  expect(dir, "seidel2d.c", JIT_DEVICE_EMU, seidel, 2, (const char *const[]){"GPU schedule", NULL},
+         "reductions");
+  expect(dir, "prefix_sum_rows.c", JIT_DEVICE_EMU, square, 2,
+         (const char *const[]){"GPU schedule", NULL}, "reductions");
   /* a compile kept small by its user: isl's scheduler (a 16th of the budget) gives up and
    * the C order is kept, with a note, rather than the compile failing */
   opts.max_compile_ops = 400000;
