@@ -4,7 +4,8 @@
 # writes them from a checkout of the suite; nothing of the suite is stored here), each:
 # accepted, bit-identical to gcc on the CPU and the emulator at SMALL (kernel_driver), cold
 # JIT at SMALL, the GPU schedule and launches at LARGE, and the emulator's model figures for
-# one SMALL run (polybench_bench). Writes bench/results/polybench.md.
+# one SMALL run (polybench_bench). Writes bench/results/polybench.md (with --gpu,
+# bench/results/polybench-GPU-NAME.md).
 #   --without-pragmas  drops `#pragma` lines first (a front end without pragma support)
 #   --gpu              on a machine with a CUDA GPU: also bit-identical on it at SMALL, and the
 #                      wall time of a run at LARGE there (`stenciljit run --device cuda`)
@@ -23,7 +24,9 @@ for a in "${@:2}"; do
   *) echo "polybench.sh: unknown option $a" >&2; exit 1 ;;
   esac
 done
-OUT=${OUT:-$ROOT/bench/results/polybench.md}
+# with --gpu, a file of the GPU's name beside it
+GPU_NAME=$([ -n "$GPU" ] && nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+OUT=${OUT:-$ROOT/bench/results/polybench${GPU_NAME:+-${GPU_NAME// /-}}.md}
 TOOL=$BUILD/bench/polybench_bench
 DRIVER=$BUILD/tests/kernel_driver
 CLI=$BUILD/stenciljit
@@ -58,16 +61,16 @@ for f in "$DIR"/*.c; do
     emu=$(exact emu "$k" "$k.so")
   fi
   echo "polybench.sh: $name cpu=$cpu emu=$emu" >&2
+  row=$("$TOOL" "$k" "$cpu" "$emu")
   if [ -n "$GPU" ]; then
     gpu=- ms=-
-    if [ "$cpu" != - ]; then
+    if [[ $row == *accepted=1* ]]; then
       gpu=$(exact cuda "$k" "$k.so")
       ms=$(large_ms "$k")
     fi
-    "$TOOL" "$k" "$cpu" "$emu" | sed "/^|/s/\$/ $gpu | $ms |/" >>"$rows"
-  else
-    "$TOOL" "$k" "$cpu" "$emu" >>"$rows"
+    row=$(sed "/^|/s/\$/ $gpu | $ms |/" <<<"$row")
   fi
+  echo "$row" >>"$rows"
   # what a user gets who passes the kernel as extracted, pragmas and all
   [ "$MODE" = --without-pragmas ] && "$TOOL" "$f" - - | sed -n 's/^#summary/#asis/p' >>"$rows"
 done
@@ -105,7 +108,7 @@ done
   echo "at SMALL on the emulator, dynamic PTX instructions and DRAM bytes of its L2 model per"
   echo "statement instance. The instruction and DRAM figures are the emulator's model, not GPU"
   if [ -n "$GPU" ]; then
-    echo "measurements. Measured on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1):"
+    echo "measurements. Measured on ${GPU_NAME:-the GPU}:"
     echo "bit-identical to gcc at SMALL on the GPU (kernel_driver), and the wall time of one run"
     echo "at LARGE (\`stenciljit run --device cuda --repeat 5\`, median: jit_stencil_run, host<->device"
     echo "copies of every array included, compiled on the first run; random data)."
