@@ -225,11 +225,12 @@ static char *take_text(__isl_take isl_schedule *s) {
  * pieces go there as text, the schedules come back as text. texts[i] NULL where it gave up. */
 static void schedule_apart(const sj_model *m, __isl_keep isl_union_map *dep,
                            __isl_keep isl_union_set *pieces, char **texts, int *failed,
-                           unsigned long *budget) {
+                           unsigned long *budget, int *late) {
   unsigned long ops = REORDER_OPS, compile = isl_ctx_get_max_operations(m->ctx);
   if (compile && compile / REORDER_SHARE < ops) ops = compile / REORDER_SHARE;
   isl_ctx *ctx = isl_ctx_alloc();
   if (!ctx) return;
+  sj_watchdog *dog = sj_watchdog_start(ctx, SJ_REORDER_MS);
   isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
   isl_ctx_set_max_operations(ctx, ops);
   /* bounded shifts: a much smaller ILP, and the concrete sizes no longer slow it down */
@@ -272,6 +273,7 @@ static void schedule_apart(const sj_model *m, __isl_keep isl_union_map *dep,
   /* reading the texts counts too */
   if ((!domain || !deps) && isl_ctx_last_error(ctx) == isl_error_quota) ++*failed;
   *budget = ops;
+  *late = sj_watchdog_stop(dog);
   isl_ctx_free(ctx);
 }
 
@@ -430,7 +432,7 @@ int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, sj_buf *n
   }
   sj_error err = {0, {0}};
   char *texts[SJ_REORDER_MAX] = {NULL, NULL, NULL};
-  int failed = 0, n = 0;
+  int failed = 0, late = 0, n = 0;
   unsigned long budget = 0;
   isl_union_set *pieces = NULL;
   if (sj_model_exact_dependences(m, &err) == 0) {
@@ -438,7 +440,7 @@ int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, sj_buf *n
         isl_union_map_union(isl_union_map_copy(m->dep_flow), isl_union_map_copy(m->dep_anti));
     dep = isl_union_map_union(dep, isl_union_map_copy(m->dep_output));
     pieces = split_pieces(m);
-    schedule_apart(m, dep, pieces, texts, &failed, &budget);
+    schedule_apart(m, dep, pieces, texts, &failed, &budget, &late);
     isl_union_map_free(dep);
   }
   for (int i = 0; i < SJ_REORDER_MAX; i++) {
@@ -453,7 +455,12 @@ int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, sj_buf *n
     sj_buf_free(&what);
   }
   isl_union_set_free(pieces);
-  if (!n && failed)
+  if (!n && late)
+    sj_buf_printf(note,
+                  "isl's scheduler stopped after %d ms (its time budget): the original "
+                  "order is kept",
+                  SJ_REORDER_MS);
+  else if (!n && failed)
     sj_buf_printf(note,
                   "isl's scheduler gave no schedule within its budget of %lu isl operations: "
                   "the original order is kept",
@@ -462,7 +469,8 @@ int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, sj_buf *n
     sj_buf_printf(note, "isl's scheduler gave up (%s): the original order is kept",
                   err.status ? err.msg : "isl failed");
   else if (failed)
-    sj_buf_printf(note, "%d of isl's runs gave no schedule within its budget of %lu isl operations",
-                  failed, budget);
+    sj_buf_printf(note,
+                  "%d of isl's runs gave no schedule within its budget of %lu isl operations%s",
+                  failed, budget, late ? " and of time" : "");
   return n;
 }

@@ -209,15 +209,25 @@ void sj_gpu_block_shape(int nm, const long *ext, unsigned *block, int *ppt);
  * schedules (isl's options for outer parallelism, for deep bands, and with statements split
  * where they read what they write through another iterator), each with wavefronts where a
  * permutable band has no parallel member; label[i] (malloc'd) says which and what was done.
- * Each run has a budget of isl operations of its own (at most a 16th of the compile's):
- * when it gives up, the compile goes on without it. Says in note why there is none. Returns the
- * number of schedules in out. */
+ * The runs have a budget of isl operations (at most a 16th of the compile's) and of wall
+ * time (SJ_REORDER_MS in all): when they give up, the compile goes on without them. Says in note
+ * why there is none. Returns the number of schedules in out. */
 #define SJ_REORDER_MAX 3
+/* wall time for all the runs of one compile, in milliseconds: ordinary kernels need under a
+ * tenth of it (a hundredth, mostly), pathological ones minutes */
+#define SJ_REORDER_MS 2000
 /* beyond this many statements the scheduler is not tried: its cost grows with the square
  * of the number of dependence relations */
 #define SJ_REORDER_MAX_STMTS 40
 struct sj_buf;
 int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, struct sj_buf *note);
+
+/* A deadline for isl (sched/watchdog.c): after ms milliseconds of wall time, isl_ctx_abort
+ * on ctx, whose computations then fail. sj_watchdog_stop (before ctx is freed) returns
+ * whether it fired. NULL when no thread could be started: then nothing is bounded. */
+typedef struct sj_watchdog sj_watchdog;
+sj_watchdog *sj_watchdog_start(isl_ctx *ctx, long ms);
+int sj_watchdog_stop(sj_watchdog *w);
 
 /* Reductions (sched/reduce.c): assignments x[f] = x[f] op e (op associative and commutative,
  * f not involving a loop) whose accumulated elements nothing else touches in one run of
