@@ -1,10 +1,11 @@
-/* The GPU baseline schedule, one time step per launch (PPCG's default for stencils). For
- * each parallel band, the tile grid runs over blocks, the points of a tile over threads,
- * and along the innermost mapped dimension each thread takes ppt points strided by the
- * thread count (so neighbouring threads stay on neighbouring elements: coalesced),
- * unrolled. Sequential loops above stay on the host; sequential loops inside stay inside
- * the kernel. The mapping is written into the schedule tree (see map_band); the printers
- * only print what isl generates from it. */
+/* The GPU mapping of a schedule tree (PPCG's default for stencils, one time step per launch,
+ * and for isl's schedules alike). For each parallel band, the tile grid runs over blocks, the
+ * points of a tile over threads, and along x each thread takes ppt points strided by the
+ * thread count (so neighbouring threads stay on neighbouring elements: coalesced), unrolled.
+ * Sequential loops above stay on the host; sequential loops inside stay inside the kernel.
+ * The mapping is written into the schedule tree (see map_band); the printers only print
+ * what isl generates from it. Each kernel's modeled time is summed for sched/gpu.c, which
+ * compares schedules. */
 #include "sched/sched.h"
 
 #include <stdlib.h>
@@ -21,6 +22,14 @@
 #include "base/buf.h"
 #include "stenciljit.h"
 
+/* The time model, in the time one thread takes for a statement instance: a launch costs
+ * about 5 us, some 200 instances; a GPU runs at most 132 x 2048 threads at once; a thread
+ * launched without work (outside the domain: a wavefront's corners) costs about as much as
+ * an instance, its guards. */
+#define LAUNCH_COST 200.0
+#define GPU_THREADS (132.0 * 2048.0)
+#define IDLE_COST 1.0
+
 typedef struct gpu_state {
   sj_model *m;
   const unsigned *max_grid;
@@ -28,18 +37,20 @@ typedef struct gpu_state {
   sj_buf *explain;
   sj_error *err;
   int failed;
+  int coincident;  /* the tree is isl's: its coincidence flags tell the parallel members */
+  double launches; /* trips of the host loops around the node being mapped */
+  double cost;     /* the modeled time of the kernels mapped so far */
 } gpu_state;
-
-/* Threads per block and points per thread by number of mapped dimensions (x first). */
-static const unsigned threads_for[4][3] = {{1, 1, 1}, {256, 1, 1}, {32, 8, 1}, {32, 4, 2}};
-static const int ppt_for[4] = {1, 4, 4, 4};
 
 /* The parallel flags of band's members; 0 on success. */
 static int band_flags(gpu_state *st, __isl_keep isl_schedule_node *band, int *parallel) {
-  if (isl_schedule_node_band_n_member(band) > 16 || sj_band_parallel(st->m, band, parallel)) {
+  int n = isl_schedule_node_band_n_member(band);
+  if (n > 16 || (!st->coincident && sj_band_parallel(st->m, band, parallel))) {
     st->failed = 1;
     return -1;
   }
+  for (int k = 0; k < n && st->coincident; k++)
+    parallel[k] = isl_schedule_node_band_member_get_coincident(band, k) > 0;
   return 0;
 }
 
@@ -65,6 +76,60 @@ static int any_parallel_below(gpu_state *st, __isl_keep isl_schedule_node *node)
   return found;
 }
 
+/* The product of the trip counts of band members [from, to). */
+static double trips(gpu_state *st, __isl_keep isl_schedule_node *band, int from, int to) {
+  double n = 1;
+  for (int k = from; k < to; k++) {
+    long lo, hi;
+    if (sj_member_range(band, k, &lo, &hi)) st->failed = 1;
+    n *= hi >= lo ? (double)(hi - lo + 1) : 0;
+  }
+  return n;
+}
+
+/* A rough count of the points of set: the product of the ranges of its dimensions, less
+ * those its equalities determine (a diagonal of a cube counts as a line, not a cube). */
+static double volume(__isl_keep isl_set *set) {
+  int n = (int)isl_set_dim(set, isl_dim_set);
+  isl_basic_set *hull = isl_set_affine_hull(isl_set_copy(set));
+  double v = 1;
+  for (int d = n - 1; d >= 0 && hull; d--) {
+    if (isl_basic_set_involves_dims(hull, isl_dim_set, d, 1) == isl_bool_true) {
+      hull = isl_basic_set_project_out(hull, isl_dim_set, d, 1); /* d is a function of others */
+      continue;
+    }
+    long lo, hi;
+    if (sj_set_dim_range(set, d, &lo, &hi)) v = -1;
+    if (v >= 0) v *= hi >= lo ? (double)(hi - lo + 1) : 0;
+  }
+  isl_basic_set_free(hull);
+  return hull && v >= 0 ? v : -1;
+}
+
+static isl_stat add_volume(__isl_take isl_set *set, void *user) {
+  double v = volume(set), *sum = user;
+  isl_set_free(set);
+  if (v < 0) return isl_stat_error;
+  *sum += v;
+  return isl_stat_ok;
+}
+
+/* Adds the modeled time of a kernel at node whose mapped loops have par points and which
+ * launches threads threads: a launch per host iteration, the instances spread over the
+ * threads that have work, and every thread's guards. */
+static void add_cost(gpu_state *st, __isl_keep isl_schedule_node *node, double par,
+                     double threads) {
+  double vol = 0;
+  isl_union_set *domain = isl_schedule_node_get_domain(node);
+  if (isl_union_set_foreach_set(domain, add_volume, &vol) < 0) st->failed = 1;
+  isl_union_set_free(domain);
+  double launches = st->launches > 1 ? st->launches : 1, per_launch = vol / launches;
+  double busy = par < GPU_THREADS ? par : GPU_THREADS;
+  if (busy > per_launch) busy = per_launch;
+  st->cost +=
+      launches * (LAUNCH_COST + threads * IDLE_COST / GPU_THREADS) + vol / (busy > 1 ? busy : 1);
+}
+
 static sj_kernel *new_kernel(gpu_state *st) {
   sj_kernel *k = calloc(1, sizeof *k);
   if (!k) abort();
@@ -79,6 +144,7 @@ static __isl_give isl_schedule_node *single_thread(gpu_state *st,
   sj_kernel *k = new_kernel(st);
   snprintf(k->why, sizeof k->why, "no parallel loop: runs in one thread");
   sj_buf_printf(st->explain, "  kernel %d: grid 1x1x1, block 1x1x1: %s\n", k->id, k->why);
+  add_cost(st, node, 1, 1);
   return sj_mark_kernel(node, k);
 }
 
@@ -90,21 +156,26 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
   int nm = isl_schedule_node_band_n_member(node);
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   sj_kernel *k = new_kernel(st);
-  int ppt = ppt_for[nm], dim[3];
-  long lo[3] = {0, 0, 0}, tile[3] = {1, 1, 1};
+  int ppt, dim[3];
+  long lo[3] = {0, 0, 0}, hi[3], tile[3] = {1, 1, 1}, ext[3] = {1, 1, 1};
+  for (int i = 0; i < nm; i++) dim[i] = nm - 1 - i; /* the innermost member runs along x */
+  if (nm > 1 && !st->m->stencil && sj_gpu_dims(st->m, node, nm, dim)) st->failed = 1;
   for (int i = 0; i < nm; i++) {
-    int d = nm - 1 - i; /* the innermost member runs along x */
-    dim[i] = d;
-    long hi;
-    if (sj_member_range(node, i, &lo[i], &hi)) st->failed = 1;
-    long t = threads_for[nm][d];
-    /* along x, tiles start on a multiple of the warp width: aligned, fewer sectors */
-    if (d == 0 && nm > 1) lo[i] -= ((lo[i] % t) + t) % t;
-    long extent = hi >= lo[i] ? hi - lo[i] + 1 : 1;
-    if (extent == 1) t = 1; /* one value: one thread runs it */
+    if (sj_member_range(node, i, &lo[i], &hi[i])) st->failed = 1;
+    ext[dim[i]] = hi[i] >= lo[i] ? hi[i] - lo[i] + 1 : 1;
+  }
+  sj_gpu_block_shape(nm, ext, k->block, &ppt);
+  double par = 1;
+  for (int i = 0; i < nm; i++) {
+    int d = dim[i];
+    long t = k->block[d];
+    /* along x, tiles start on a multiple of the block width: aligned, fewer sectors */
+    if (d == 0 && nm > 1) {
+      lo[i] -= ((lo[i] % t) + t) % t;
+      ext[0] = hi[i] >= lo[i] ? hi[i] - lo[i] + 1 : 1;
+    }
     tile[i] = d == 0 ? t * ppt : t;
-    if (d == 0 && extent <= t) tile[i] = t; /* fewer points than threads: one each */
-    long grid = (extent + tile[i] - 1) / tile[i];
+    long grid = (ext[d] + tile[i] - 1) / tile[i];
     if (grid > (long)st->max_grid[d]) {
       st->failed = 1;
       sj_error_set(st->err, JIT_ERR_DEVICE,
@@ -112,72 +183,75 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
                    st -> max_grid[d]);
     }
     k->grid[d] = (unsigned)grid;
-    k->block[d] = (unsigned)t;
+    par *= (double)ext[d];
     sj_plan_add_tile(st->plan, tile[i]);
   }
-  int points = (int)(tile[nm - 1] / k->block[0]);
+  int points = ppt, x = 0;
+  while (dim[x] != 0) x++;
+  double threads = 1;
+  for (int d = 0; d < 3; d++) threads *= (double)k->grid[d] * k->block[d];
+  add_cost(st, node, par, threads);
   node = sj_bind_points(node, nm, lo, tile, dim, k->block, points);
   node = isl_schedule_node_insert_context(
       node,
       sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), nm, dim, k->grid, k->block));
   snprintf(k->why, sizeof k->why,
-           "%d parallel loop%s: %d point%s per thread along x, %u apart, unrolled", nm,
-           nm > 1 ? "s" : "", points, points > 1 ? "s" : "", k->block[0]);
+           "%d parallel loop%s (member %d of %d on x): %d point%s per thread along x, %u apart, "
+           "unrolled",
+           nm, nm > 1 ? "s" : "", x, nm, points, points > 1 ? "s" : "", k->block[0]);
   sj_buf_printf(st->explain, "  kernel %d: grid %ux%ux%u, block %ux%ux%u: %s\n", k->id, k->grid[0],
                 k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->why);
   return sj_mark_kernel(node, k);
+}
+
+static __isl_give isl_schedule_node *visit(void *user, __isl_take isl_schedule_node *node);
+
+/* The child of the first `members` members of band runs on the host, as loops of `trips`. */
+static __isl_give isl_schedule_node *host_loops(gpu_state *st, __isl_take isl_schedule_node *band,
+                                                int members) {
+  double outer = st->launches, n = trips(st, band, 0, members);
+  st->launches = outer * n;
+  sj_buf_printf(st->explain, "  host loop%s over %d member%s (%.0f iterations)\n",
+                members > 1 ? "s" : "", members, members > 1 ? "s" : "", n);
+  band = isl_schedule_node_parent(visit(st, isl_schedule_node_child(band, 0)));
+  st->launches = outer;
+  return band;
 }
 
 static __isl_give isl_schedule_node *visit(void *user, __isl_take isl_schedule_node *node) {
   gpu_state *st = user;
   enum isl_schedule_node_type type = isl_schedule_node_get_type(node);
   if (type == isl_schedule_node_leaf) return single_thread(st, node);
-  if (type == isl_schedule_node_band) {
-    int n = isl_schedule_node_band_n_member(node), p = 0, parallel[16];
-    if (band_flags(st, node, parallel)) return node;
-    while (p < n && !parallel[p]) p++;
-    if (p == n && !any_parallel_below(st, node)) return single_thread(st, node);
-    if (p == n) { /* sequential here, parallel below: a host loop */
-      sj_buf_printf(st->explain, "  host loop%s over %d sequential member%s\n", n > 1 ? "s" : "", n,
-                    n > 1 ? "s" : "");
-      node = isl_schedule_node_child(node, 0);
-      node = visit(st, node);
-      return isl_schedule_node_parent(node);
-    }
-    int up = 0;
-    if (p > 0) { /* outer sequential members run on the host */
-      node = isl_schedule_node_band_split(node, p);
-      node = isl_schedule_node_child(node, 0);
-      up++;
-      n -= p;
-    }
-    int q = 1;
-    while (q < n && parallel[p + q]) q++;
-    if (q < n) node = isl_schedule_node_band_split(node, q);
-    if (q > 3) { /* the outer parallel members beyond three launch from the host */
-      node = isl_schedule_node_band_split(node, q - 3);
-      node = isl_schedule_node_child(node, 0);
-      up++;
-    }
-    node = map_band(st, node);
-    while (up--) node = isl_schedule_node_parent(node);
-    return node;
-  }
-  return sj_each_child(node, visit, st);
+  if (type != isl_schedule_node_band) return sj_each_child(node, visit, st);
+  int n = isl_schedule_node_band_n_member(node), p = 0, parallel[16];
+  if (band_flags(st, node, parallel)) return node;
+  while (p < n && !parallel[p]) p++;
+  if (p == n && !any_parallel_below(st, node)) return single_thread(st, node);
+  if (p == n) return host_loops(st, node, n); /* sequential here, parallel below */
+  if (p > 0)                                  /* outer sequential members run on the host */
+    return host_loops(st, isl_schedule_node_band_split(node, p), p);
+  int q = 1;
+  while (q < n && parallel[q]) q++;
+  if (q < n) node = isl_schedule_node_band_split(node, q);
+  if (q > 3) /* the outer parallel members beyond three launch from the host */
+    return host_loops(st, isl_schedule_node_band_split(node, q - 3), q - 3);
+  return map_band(st, node);
 }
 
-int sj_schedule_baseline(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err) {
+int sj_map_gpu(sj_model *m, __isl_take isl_schedule *schedule, int coincident,
+               const unsigned max_grid[3], sj_plan *plan, double *cost, sj_error *err) {
   sj_buf explain = {0};
   memset(plan, 0, sizeof *plan);
-  gpu_state st = {m, max_grid, plan, &explain, err, 0};
-  sj_buf_printf(&explain, "GPU schedule (one launch per kernel and host iteration):\n");
-  isl_schedule_node *root = isl_schedule_get_root(m->original);
+  gpu_state st = {m, max_grid, plan, &explain, err, 0, coincident, 1, 0};
+  isl_schedule_node *root = isl_schedule_get_root(schedule);
+  isl_schedule_free(schedule);
   if (m->nstmts) root = visit(&st, isl_schedule_node_child(root, 0));
   root = isl_schedule_node_root(root);
   plan->schedule = isl_schedule_node_get_schedule(root);
   isl_schedule_node_free(root);
   plan->nthreads = 1;
   plan->explain = sj_buf_take(&explain);
+  *cost = st.cost;
   if (st.failed || !plan->schedule) {
     int status = err->status ? err->status : JIT_ERR_INTERNAL;
     if (!err->status) sj_error_set(err, status, "isl failed while mapping to the GPU");

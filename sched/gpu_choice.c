@@ -1,5 +1,4 @@
-/* The choice of a GPU schedule: per time step (sched/baseline.c) or hybrid time tiling
- * (sched/hybrid.c). */
+/* The choice of a GPU schedule: untiled (sched/gpu.c) or hybrid time tiling (sched/hybrid.c). */
 #include "sched/hybrid.h"
 
 #include <stdlib.h>
@@ -39,7 +38,7 @@ int sj_schedule_gpu(sj_model *m, const sj_stencil *st, const unsigned max_grid[3
     sj_buf_puts(&why, "hybrid time tiling not chosen: without shared-memory staging it ran "
                       "slower than the per-step mapping on an H100 (JIT_TILING=hybrid forces "
                       "it)\n");
-  int rc = sj_schedule_baseline(m, max_grid, plan, err);
+  int rc = sj_schedule_untiled(m, max_grid, plan, err);
   if (rc == 0 && why.len) {
     sj_buf_puts(&why, plan->explain);
     free(plan->explain);

@@ -181,16 +181,65 @@ __isl_give isl_schedule_node *sj_tile(__isl_take isl_schedule_node *band, const 
 int sj_schedule_cpu(sj_model *m, int nthreads, sj_plan *plan, sj_error *err);
 void sj_plan_clear(sj_plan *plan);
 
-/* GPU baseline (PPCG's default for stencils): host loops outside, one kernel per parallel
- * nest and launch, the parallel loops tiled into blocks of threads with the innermost on x
- * (coalesced), several points per thread unrolled; a nest with no parallel loop is a kernel
- * of one thread. Limits are those of the device: max_threads per block, max_grid per dim. */
-int sj_schedule_baseline(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err);
+/* The untiled GPU schedule (sched/gpu.c): the C order for a stencil (one launch per time
+ * step); otherwise the C order or isl's schedule, whichever the time model of sj_map_gpu
+ * finds faster. max_grid: the device's grid limit per dimension. */
+int sj_schedule_untiled(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err);
 
-/* The GPU schedule (sched/gpu_choice.c): hybrid time tiling where it applies and is asked
- * for or expected to win, else the baseline; JIT_TILING=hybrid|baseline forces one (a
- * forced hybrid that does not apply is a JIT_ERR_UNSUPPORTED error saying why). */
+/* The GPU schedule (sched/gpu_choice.c): time tiling (hybrid or split) where it is asked
+ * for and applies, else sj_schedule_untiled; JIT_TILING=hybrid|split|baseline forces one
+ * (a forced tiling that does not apply falls back and the explanation says why). */
 int sj_schedule_gpu(sj_model *m, const sj_stencil *st, const unsigned max_grid[3],
                     sj_plan *plan, sj_error *err);
+
+/* The GPU mapping of a tree (sched/baseline.c, PPCG's default for stencils): host loops
+ * outside, one kernel per parallel band and launch, the parallel loops tiled into blocks of
+ * threads with the coalesced member on x, several points per thread unrolled; a nest with
+ * no parallel loop is a kernel of one thread. coincident: the tree is isl's scheduler's,
+ * whose coincidence flags tell the parallel members (else they are computed). *cost: the
+ * modeled time of the kernels, to compare trees. */
+int sj_map_gpu(sj_model *m, __isl_take isl_schedule *schedule, int coincident,
+               const unsigned max_grid[3], sj_plan *plan, double *cost, sj_error *err);
+
+/* Kernel shapes (sched/gpu_shape.c). dim[k]: the block/thread dimension of member k of the
+ * nm parallel members of band: x for the member along which the accesses below step through
+ * contiguous elements (ties: the innermost), then the others from the inside out. 0 on
+ * success. */
+int sj_gpu_dims(const sj_model *m, __isl_keep isl_schedule_node *band, int nm, int *dim);
+/* Threads per block and points per thread along x for the parallel extents ext[d] (by
+ * dimension, x first): blocks of up to 256 threads shrink, down to one warp, until the grid
+ * has enough blocks to fill a GPU. */
+void sj_gpu_block_shape(int nm, const long *ext, unsigned *block, int *ppt);
+
+/* isl's scheduler (sched/reorder.c) on the exact dependences: up to SJ_REORDER_MAX
+ * schedules (isl's options for outer parallelism, for deep bands, and with statements split
+ * where they read what they write through another iterator), each with wavefronts where a
+ * permutable band has no parallel member; label[i] (malloc'd) says which and what was done.
+ * The runs have a budget of isl operations (at most a 16th of the compile's) and of wall
+ * time (SJ_REORDER_MS in all): when they give up, the compile goes on without them. Says in note
+ * why there is none. Returns the number of schedules in out. */
+#define SJ_REORDER_MAX 3
+/* wall time for all the runs of one compile, in milliseconds: ordinary kernels need under a
+ * tenth of it (a hundredth, mostly), pathological ones minutes */
+#define SJ_REORDER_MS 2000
+/* beyond this many statements the scheduler is not tried: its cost grows with the square
+ * of the number of dependence relations */
+#define SJ_REORDER_MAX_STMTS 40
+struct sj_buf;
+int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, struct sj_buf *note);
+
+/* A deadline for isl (sched/watchdog.c): after ms milliseconds of wall time, isl_ctx_abort
+ * on ctx, whose computations then fail. sj_watchdog_stop (before ctx is freed) returns
+ * whether it fired. NULL when no thread could be started: then nothing is bounded. */
+typedef struct sj_watchdog sj_watchdog;
+sj_watchdog *sj_watchdog_start(isl_ctx *ctx, long ms);
+int sj_watchdog_stop(sj_watchdog *w);
+
+/* Reductions (sched/reduce.c): assignments x[f] = x[f] op e (op associative and commutative,
+ * f not involving a loop) whose accumulated elements nothing else touches in one run of
+ * that loop. Appends "x over loop 'j' (S1)" for each, comma-separated, to note; 0 on
+ * success. Exact mode keeps their order; the list explains where reassociation would
+ * apply. */
+int sj_reductions_explain(const sj_model *m, struct sj_buf *note);
 
 #endif

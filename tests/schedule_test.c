@@ -1,7 +1,10 @@
 /* The decisions the schedulers explain: the stencil form is recognized where the time loop
  * carries every dependence (several nests folded into one time dimension) and refused
  * where a sweep updates in place; parallel loops are found in other affine nests; a nest
- * without one runs in one thread on the GPU. The files are the test kernels. */
+ * without one runs in one thread on the GPU. On the GPU, isl's scheduler brings parallel
+ * loops out of sequential ones, skews sweeps into wavefronts and splits statements, and the
+ * mapped loops and grids follow (the kernels are compiled for the emulator, not run, at
+ * PolyBench's LARGE sizes). The files are the test kernels. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +13,7 @@
 #include "base/file.h"
 
 static int failures;
+static jit_options opts; /* for every context (zero: the defaults) */
 
 /* Compiles dir/file for the integer arguments given (arrays NULL) on device and checks
  * that the explanation contains every wanted fragment and none of the unwanted one. */
@@ -19,6 +23,10 @@ static void expect(const char *dir, const char *file, jit_device device, const i
   snprintf(path, sizeof path, "%s/%s", dir, file);
   char *src = sj_read_file(path, NULL);
   jit_context *ctx = jit_context_create(device);
+  if (ctx && jit_context_set_options(ctx, &opts)) {
+    jit_context_destroy(ctx);
+    ctx = NULL;
+  }
   jit_param_info params[16];
   int count = 0, used = 0;
   jit_arg args[16];
@@ -58,6 +66,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: schedule_test KERNEL_DIR\n");
     return 2;
   }
+  setenv("JIT_CACHE", "off", 1); /* every explanation from a compile of its own */
   const char *dir = argv[1];
   const int shape[] = {4, 40, 36};
   expect(dir, "jacobi2d_5pt.c", JIT_DEVICE_CPU, shape, 3,
@@ -72,11 +81,96 @@ int main(int argc, char **argv) {
   expect(dir, "matmul.c", JIT_DEVICE_CPU, mm, 3, (const char *const[]){"parallel loops", NULL},
          "stencil form: loop");
   expect(dir, "matmul.c", JIT_DEVICE_EMU, mm, 3,
-         (const char *const[]){"kernel 1: grid", "2 parallel loops", NULL}, NULL);
+         (const char *const[]){"GPU schedule: isl's", "kernel 0: grid", "2 parallel loops", NULL},
+         "kernel 1:");
   const int one[] = {100};
   expect(dir, "prefix_sum.c", JIT_DEVICE_EMU, one, 1,
          (const char *const[]){"no parallel loop: runs in one thread", "block 1x1x1", NULL},
          "parallel loops");
+  /* gemm (j inside the sequential k) and the product with k outermost: i and j come out
+   * as one kernel on a 2-D grid of 2-D blocks, j (contiguous in C and B) along x */
+  const int large_mm[] = {1000, 1100, 1200};
+  const char *const both_out[] = {"GPU schedule: isl's",
+                                  "kernel 0: grid 9x125x1, block 32x8x1: 2 parallel loops "
+                                  "(member 1 of 2 on x): 4 points per thread",
+                                  NULL};
+  expect(dir, "gemm.c", JIT_DEVICE_EMU, large_mm, 3, both_out, "host loop");
+  expect(dir, "matmul_kij.c", JIT_DEVICE_EMU, large_mm, 3, both_out, "host loop");
+  /* seidel-2d: nothing parallel in the C order; skewed, the outer loop is a wavefront run
+   * from the host and the two inner ones a 2-D grid */
+  const int seidel[] = {500, 2000};
+  expect(dir, "seidel2d.c", JIT_DEVICE_EMU, seidel, 2,
+         (const char *const[]){"GPU schedule: isl's", "host loop over 1 member (7988 iterations)",
+                               "kernel 0: grid 16x63x1, block 32x8x1: 2 parallel loops", NULL},
+         "runs in one thread");
+  const int wide[] = {2000};
+  expect(dir, "edit_distance.c", JIT_DEVICE_EMU, wide, 1,
+         (const char *const[]){"a wavefront of 2 loops",
+                               "host loop over 1 member (3997 iterations)",
+                               "kernel 0: grid 63x1x1, block 32x1x1", NULL},
+         "runs in one thread");
+  /* trisolv: rows in order; the copies of b and the divisions are parallel over all rows
+   * (a 1-D loop of 2000 points: 63 blocks of 32 threads, not 2 of 256) */
+  expect(dir, "forward_subst.c", JIT_DEVICE_EMU, wide, 1,
+         (const char *const[]){"GPU schedule: isl's", "kernel 0: grid 63x1x1, block 32x1x1",
+                               "host loop over 1 member (2000 iterations)", NULL},
+         "block 256x1x1");
+  const int steps[] = {2, 2000};
+  expect(dir, "jacobi1d_3pt.c", JIT_DEVICE_EMU, steps, 2,
+         (const char *const[]){"per time step", "kernel 0: grid 63x1x1, block 32x1x1", NULL},
+         "isl's");
+  /* floyd-warshall: split on i = k and j = k, the rest of each step is a 2-D grid */
+  const int paths[] = {2800};
+  expect(dir, "shortest_paths.c", JIT_DEVICE_EMU, paths, 1,
+         (const char *const[]){"statements split", "host loop over 1 member (2800 iterations)",
+                               "grid 22x350x1, block 32x8x1: 2 parallel loops", NULL},
+         NULL);
+  /* reductions keep the C order (exact mode): only the loops over the outputs are mapped,
+   * the accumulation runs in order inside each thread (rows: j inside; columns: isl's
+   * scheduler brings j out of i, i stays inside), and a whole-vector sum runs in one thread */
+  const int square[] = {2000, 2000};
+  expect(dir, "row_sums.c", JIT_DEVICE_EMU, square, 2,
+         (const char *const[]){"kernel 0: grid 63x1x1, block 32x1x1: 1 parallel loop",
+                               "kernel 1: grid 63x1x1, block 32x1x1: 1 parallel loop",
+                               "reductions kept in the C order (not reassociated): rows over "
+                               "loop 'j' (S1), peak over loop 'j' (S1), cols over loop 'i' (S3)\n",
+                               NULL},
+         "2 parallel loops");
+  expect(dir, "vector_sum.c", JIT_DEVICE_EMU, wide, 1,
+         (const char *const[]){"kernel 0: grid 1x1x1, block 1x1x1: no parallel loop",
+                               "reductions kept in the C order (not reassociated): sum over loop "
+                               "'i' (S1), dot over loop 'i' (S1), low over loop 'i' (S1)\n",
+                               NULL},
+         "kernel 1:");
+  expect(dir, "gemm.c", JIT_DEVICE_EMU, large_mm, 3,
+         (const char *const[]){"(not reassociated): C over loop 'k' (S1)\n", NULL}, NULL);
+  expect(dir, "forward_subst.c", JIT_DEVICE_EMU, wide, 1,
+         (const char *const[]){"(not reassociated): x over loop 'j' (S1)\n", NULL}, NULL);
+  /* what reads the accumulated element inside the loop is no reduction, nor a stencil */
+  expect(dir, "running_total.c", JIT_DEVICE_EMU, square, 2,
+         (const char *const[]){"GPU schedule", NULL}, "reductions");
+  expect(dir, "seidel2d.c", JIT_DEVICE_EMU, seidel, 2, (const char *const[]){"GPU schedule", NULL},
+         "reductions");
+  expect(dir, "prefix_sum_rows.c", JIT_DEVICE_EMU, square, 2,
+         (const char *const[]){"GPU schedule", NULL}, "reductions");
+  /* a compile kept small by its user: isl's scheduler (a 16th of the budget) gives up and
+   * the C order is kept, with a note, rather than the compile failing */
+  opts.max_compile_ops = 400000;
+  expect(dir, "shortest_paths.c", JIT_DEVICE_EMU, paths, 1,
+         (const char *const[]){"GPU schedule: the C order",
+                               "isl's scheduler gave no schedule within its budget of 25000 isl "
+                               "operations: the original order is kept",
+                               NULL},
+         "GPU schedule: isl's");
+  opts.max_compile_ops = 0;
+  /* a nest on which isl's scheduler would run for minutes (its simplex grows big numbers at
+   * this size, within the operation count): stopped at its time budget, the C order kept */
+  expect(dir, "lu_scratch.c", JIT_DEVICE_EMU, wide, 1,
+         (const char *const[]){"GPU schedule: the C order",
+                               "isl's scheduler stopped after 2000 ms (its time budget): the "
+                               "original order is kept",
+                               NULL},
+         "GPU schedule: isl's");
   printf("%s\n", failures ? "FAILED" : "ok");
   return failures != 0;
 }
