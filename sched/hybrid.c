@@ -1,9 +1,10 @@
-/* The hybrid-tiled GPU schedule (thesis §5, §11.4; geometry in sched/hybrid_shape.c):
+/* The time-tiled GPU schedules, hybrid (thesis §5, §11.4; geometry in sched/hybrid_shape.c)
+ * and split (sched/split_shape.c), one tree for both:
  *
  *   domain                                 instances with their tile coordinates appended
  *   └─ band [L]                            host: one wavefront per iteration
- *      └─ sequence                         its two phases, one kernel each
- *         └─ filter (phase p)
+ *      └─ sequence                         its colors (hybrid: two phases), a kernel each
+ *         └─ filter (color c)
  *            └─ mark "kernel"              grid: the tiles along s0, s1, s2
  *               └─ context                 block and thread ids bounded
  *                  └─ filter               the tile of this block (S_k = min_k + b_k)
@@ -78,13 +79,14 @@ static __isl_give isl_union_map *folded_deps(const sj_model *m, __isl_keep isl_u
   return isl_union_map_intersect(c, isl_union_map_from_map(later));
 }
 
-/* Tile sizes: JIT_TILE="h=H,w=W0xW1xW2" or defaults by dimension. */
-static void tile_sizes(int n, int *h, long *w) {
-  /* the fastest of the few sizes measured on an H100 (bench/results/gpu-*.md) */
-  static const long defaults[SJ_HYBRID_MAX_SPACE][SJ_HYBRID_MAX_SPACE] = {
-      {128, 0, 0}, {32, 64, 0}, {8, 8, 32}};
-  *h = n == 0 ? 7 : n == 1 ? 7 : 2;
-  for (int i = 0; i <= n; i++) w[i] = defaults[n][i];
+/* Tile sizes: JIT_TILE="h=H,w=W0xW1xW2" or defaults by tiling and dimension. */
+static void tile_sizes(sj_time_tiling kind, int n, int *h, long *w) {
+  /* hybrid: the fastest of the few sizes measured on an H100 (bench/results/gpu-*.md) */
+  static const long widths[2][SJ_HYBRID_MAX_SPACE][SJ_HYBRID_MAX_SPACE] = {
+      {{128, 0, 0}, {32, 64, 0}, {8, 8, 32}}, {{128, 0, 0}, {8, 32, 0}, {4, 4, 32}}};
+  static const int heights[2][SJ_HYBRID_MAX_SPACE] = {{7, 7, 2}, {8, 4, 2}};
+  *h = heights[kind][n];
+  for (int i = 0; i <= n; i++) w[i] = widths[kind][n][i];
   const char *env = getenv("JIT_TILE");
   if (!env) return;
   const char *hp = strstr(env, "h="), *wp = strstr(env, "w=");
@@ -93,6 +95,42 @@ static void tile_sizes(int n, int *h, long *w) {
     w[i] = strtol(wp + 2, (char **)&wp, 10);
     wp = *wp == 'x' ? wp - 1 : NULL;
   }
+}
+
+/* The tiles of every color (hybrid: phase) of the tiling: F -> [L, color, T, S0, .., Sn];
+ * *ncolors, and what they are in desc. NULL with why filled when the sizes do not fit. */
+static __isl_give isl_map *tiles_of(isl_ctx *ctx, sj_time_tiling kind, const sj_cone *c, int h,
+                                    const long *w, int *ncolors, sj_buf *desc, sj_buf *why) {
+  isl_map *all = NULL;
+  if (kind == SJ_TILING_HYBRID) {
+    sj_hex t;
+    if (sj_hybrid_shape(c, h, w, &t, why)) return NULL;
+    *ncolors = 2;
+    for (int p = 0; p < 2; p++) {
+      isl_map *mine = sj_hybrid_tiles(ctx, c, &t, p);
+      all = all ? isl_map_union(all, mine) : mine;
+    }
+    sj_buf_printf(desc, "hybrid tiles h=%d (%ld steps), w0=%ld (period %ld)%s", t.h, t.H, t.w[0],
+                  t.W, c->n ? ", parallelograms" : "");
+    return all;
+  }
+  sj_split t;
+  if (h < 1) {
+    sj_buf_printf(why, "the band height h = %d is below 1", h);
+    return NULL;
+  }
+  sj_split_shape(c, h, w, &t);
+  *ncolors = 2 << c->n;
+  for (int k = 0; k < *ncolors; k++) {
+    isl_map *mine = sj_split_tiles(ctx, c, &t, k);
+    all = all ? isl_map_union(all, mine) : mine;
+  }
+  sj_buf_printf(desc, "split tiles h=%d, top widths %ld", t.h, t.w[0]);
+  for (int d = 1; d <= c->n; d++) sj_buf_printf(desc, "x%ld", t.w[d]);
+  sj_buf_printf(desc, " (periods %ld", t.period[0]);
+  for (int d = 1; d <= c->n; d++) sj_buf_printf(desc, "x%ld", t.period[d]);
+  sj_buf_puts(desc, ")");
+  return all;
 }
 
 /* Every folded dependence distance lies in the cone c. */
@@ -107,7 +145,8 @@ static isl_bool in_cone(__isl_keep isl_union_map *deps, const sj_cone *c) {
   sj_buf_printf(&s, "] : dt >= 1 and %ld*d0 <= %ld*dt and -%ld*d0 <= %ld*dt", c->up_den, c->up_num,
                 c->down_den, c->down_num);
   for (int i = 1; i <= c->n; i++)
-    sj_buf_printf(&s, " and -%ld*d%d <= %ld*dt", c->skew_den[i], i, c->skew_num[i]);
+    sj_buf_printf(&s, " and -%ld*d%d <= %ld*dt and %ld*d%d <= %ld*dt", c->skew_den[i], i,
+                  c->skew_num[i], c->lead_den[i], i, c->lead_num[i]);
   sj_buf_puts(&s, " }");
   cone = isl_set_intersect(cone, isl_set_read_from_str(isl_set_get_ctx(d), s.data));
   sj_buf_free(&s);
@@ -312,8 +351,8 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
   return sj_mark_kernel(node, k);
 }
 
-int sj_schedule_hybrid(sj_model *m, const sj_stencil *st, const unsigned max_grid[3], sj_plan *plan,
-                       sj_buf *why, sj_error *err) {
+int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, sj_time_tiling kind,
+                           const unsigned max_grid[3], sj_plan *plan, sj_buf *why, sj_error *err) {
   isl_ctx *ctx = m->ctx;
   if (!st->is_stencil) {
     sj_buf_printf(why, "not in stencil form");
@@ -331,22 +370,25 @@ int sj_schedule_hybrid(sj_model *m, const sj_stencil *st, const unsigned max_gri
   }
   isl_union_map *deps = folded_deps(m, fold, n);
   sj_cone c;
-  sj_hex t;
-  int h;
+  int h, ncolors = 0;
   long w[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
-  tile_sizes(n, &h, w);
-  if (sj_hybrid_cone(deps, n, &c, why) || sj_hybrid_shape(&c, h, w, &t, why)) {
+  tile_sizes(kind, n, &h, w);
+  sj_buf desc = {0};
+  isl_map *ftiles =
+      sj_hybrid_cone(deps, n, &c, why) ? NULL : tiles_of(ctx, kind, &c, h, w, &ncolors, &desc, why);
+  if (!ftiles) {
+    sj_buf_free(&desc);
     isl_union_map_free(deps);
     isl_union_map_free(fold);
     return -1;
   }
-  isl_map *ftiles = isl_map_union(sj_hybrid_tiles(ctx, &c, &t, 0), sj_hybrid_tiles(ctx, &c, &t, 1));
   /* the tiling respects every dependence whose distance lies in the cone (the geometry
    * test checks it); the full check of the tiles against the dependences costs far more
    * than the whole compile, so it runs when asked for (the tests ask for it) */
   isl_bool legal = getenv("JIT_CHECK_TILES") ? respects(deps, ftiles) : in_cone(deps, &c);
   isl_union_map_free(deps);
   if (legal != isl_bool_true) {
+    sj_buf_free(&desc);
     isl_map_free(ftiles);
     isl_union_map_free(fold);
     if (legal < 0) return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed checking the tiles");
@@ -363,13 +405,13 @@ int sj_schedule_hybrid(sj_model *m, const sj_stencil *st, const unsigned max_gri
 
   long first, last;
   if (coordinate_range(dom, n + 4, &first, &last)) first = 0, last = -1;
-  /* the tree: the host loop over wavefronts, then a kernel per phase in sequence */
+  /* the tree: the host loop over wavefronts, then a kernel per color in sequence */
   isl_schedule_node *node =
       isl_schedule_node_child(isl_schedule_node_from_domain(isl_union_set_copy(dom)), 0);
   node = insert_upa(node, coordinate(dom, n + 4));
   node = isl_schedule_node_child(node, 0);
-  isl_union_set_list *phases = isl_union_set_list_alloc(ctx, 2);
-  for (int p = 0; p < 2; p++) {
+  isl_union_set_list *phases = isl_union_set_list_alloc(ctx, ncolors);
+  for (int p = 0; p < ncolors; p++) {
     isl_union_set *mine = coordinate_is(dom, n + 3, p);
     if (isl_union_set_is_empty(mine) == isl_bool_false)
       phases = isl_union_set_list_add(phases, mine);
@@ -391,10 +433,8 @@ int sj_schedule_hybrid(sj_model *m, const sj_stencil *st, const unsigned max_gri
     } else {
       k->tag = SJ_ID_KERNEL;
       k->id = plan->nkernels++;
-      snprintf(k->why, sizeof k->why,
-               "phase %d of hybrid tiles h=%d (%ld steps), w0=%ld (period %ld)%s: a block per "
-               "tile, a barrier per step",
-               i, t.h, t.H, t.w[0], t.W, n ? ", parallelograms" : "");
+      snprintf(k->why, sizeof k->why, "color %d of %s: a block per tile, a barrier per step", i,
+               desc.data);
       sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
@@ -405,10 +445,11 @@ int sj_schedule_hybrid(sj_model *m, const sj_stencil *st, const unsigned max_gri
   }
   isl_union_set_free(dom);
   isl_union_map_free(point);
+  sj_buf_free(&desc);
   if (!failed && node) plan->schedule = isl_schedule_node_get_schedule(node);
   isl_schedule_node_free(node);
   if (failed) return failed;
-  sj_plan_add_tile(plan, t.h);
-  for (int d = 0; d <= n; d++) sj_plan_add_tile(plan, t.w[d]);
+  sj_plan_add_tile(plan, h);
+  for (int d = 0; d <= n; d++) sj_plan_add_tile(plan, w[d]);
   return plan->schedule ? 0 : sj_error_set(err, JIT_ERR_INTERNAL, "isl failed building the tiles");
 }

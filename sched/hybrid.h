@@ -19,6 +19,8 @@ typedef struct sj_cone {
   int n; /* space dimensions after s0 */
   long up_num, up_den, down_num, down_den;
   long skew_num[SJ_HYBRID_MAX_SPACE], skew_den[SJ_HYBRID_MAX_SPACE];
+  /* split tiling: ds_i <= lead_i * dt for i >= 1 as well */
+  long lead_num[SJ_HYBRID_MAX_SPACE], lead_den[SJ_HYBRID_MAX_SPACE];
 } sj_cone;
 
 /* The cone of deps, dependences between points of the folded space. n is the number of
@@ -46,10 +48,28 @@ __isl_give isl_set *sj_hybrid_phase(isl_ctx *ctx, const sj_cone *c, const sj_hex
  * wavefront and phase are independent; phase 0 of a wavefront runs before its phase 1. */
 __isl_give isl_map *sj_hybrid_tiles(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p);
 
-/* The hybrid-tiled GPU schedule of a kernel in stencil form, into plan: 0; -1 with why
- * filled when hybrid tiling does not apply (the caller maps it another way); a jit_status
- * with err on failure. */
-int sj_schedule_hybrid(sj_model *m, const sj_stencil *st, const unsigned max_grid[3],
-                       sj_plan *plan, sj_buf *why, sj_error *err);
+/* Split tiling (sched/split_shape.c): in each band of h steps, per space dimension upright
+ * trapezoids whose top is w wide (color bit 0) and the inverted ones between them (bit
+ * 1); a tile's color is the bits of its dimensions, 2^(n+1) colors. A tile depends only on
+ * tiles of earlier bands or of colors whose bits are a subset of its own, so the colors of
+ * a band run in increasing order. */
+typedef struct sj_split {
+  int n, h;
+  long w[SJ_HYBRID_MAX_SPACE];
+  long base[SJ_HYBRID_MAX_SPACE];   /* an upright trapezoid's base */
+  long period[SJ_HYBRID_MAX_SPACE]; /* base + w: an upright and an inverted trapezoid */
+} sj_split;
+void sj_split_shape(const sj_cone *c, int h, const long *w, sj_split *t);
+/* Color's tiles: F -> [L, color, T, S0, .., Sn] with L = T the band (the layout of
+ * sj_hybrid_tiles). */
+__isl_give isl_map *sj_split_tiles(isl_ctx *ctx, const sj_cone *c, const sj_split *t, int color);
+
+typedef enum sj_time_tiling { SJ_TILING_HYBRID, SJ_TILING_SPLIT } sj_time_tiling;
+
+/* The time-tiled GPU schedule of a kernel in stencil form, into plan (sched/hybrid.c): 0;
+ * -1 with why filled when the tiling does not apply (the caller maps it another way); a
+ * jit_status with err on failure. */
+int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, sj_time_tiling kind,
+                           const unsigned max_grid[3], sj_plan *plan, sj_buf *why, sj_error *err);
 
 #endif

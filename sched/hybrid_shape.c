@@ -71,6 +71,7 @@ static isl_stat scan_point(__isl_take isl_point *p, void *user) {
       keep_max(&s->c->down_num, &s->c->down_den, -ds, dt);
     } else {
       keep_max(&s->c->skew_num[i], &s->c->skew_den[i], -ds, dt);
+      keep_max(&s->c->lead_num[i], &s->c->lead_den[i], ds, dt);
     }
   }
   isl_point_free(p);
@@ -81,7 +82,7 @@ int sj_hybrid_cone(__isl_keep isl_union_map *deps, int n, sj_cone *c, sj_buf *wh
   memset(c, 0, sizeof *c);
   c->n = n;
   c->up_den = c->down_den = 1;
-  for (int i = 0; i <= n; i++) c->skew_den[i] = 1;
+  for (int i = 0; i <= n; i++) c->skew_den[i] = c->lead_den[i] = 1;
   isl_union_map *d = isl_union_map_copy(deps);
   isl_union_set *deltas = isl_union_map_deltas(d);
   if (isl_union_set_is_empty(deltas) == isl_bool_true) { /* any tiling will do */

@@ -189,8 +189,8 @@ int sj_schedule_untiled(sj_model *m, const unsigned max_grid[3], sj_plan *plan, 
 /* The GPU schedule (sched/gpu_choice.c): time tiling (hybrid or split) where it is asked
  * for and applies, else sj_schedule_untiled; JIT_TILING=hybrid|split|baseline forces one
  * (a forced tiling that does not apply falls back and the explanation says why). */
-int sj_schedule_gpu(sj_model *m, const sj_stencil *st, const unsigned max_grid[3],
-                    sj_plan *plan, sj_error *err);
+int sj_schedule_gpu(sj_model *m, const sj_stencil *st, const unsigned max_grid[3], sj_plan *plan,
+                    sj_error *err);
 
 /* The GPU mapping of a tree (sched/baseline.c, PPCG's default for stencils): host loops
  * outside, one kernel per parallel band and launch, the parallel loops tiled into blocks of

@@ -1,9 +1,10 @@
-/* Hybrid tiling geometry: over a box of the folded space, the two phases cover every point
- * exactly once, and for every distance of the dependence cone, the tile of the sink comes
- * in a later wavefront than the source's, or is the same tile: the tiles of one wavefront
- * are independent and the wavefronts run in order. Several heights, widths, slopes
- * (symmetric, asymmetric, rational) and dimensions. */
+/* Hybrid and split tiling geometry: over a box of the folded space, the tiles of the colors
+ * (hybrid: two phases) cover every point exactly once, and for every distance of the dependence
+ * cone, the tile of the sink comes in a later wavefront than the source's, or is the same tile: the
+ * tiles of one wavefront are independent and the wavefronts run in order. Several heights, widths,
+ * slopes (symmetric, asymmetric, rational) and dimensions. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <isl/ctx.h>
@@ -43,30 +44,22 @@ static __isl_give isl_set *box(isl_ctx *ctx, int n) {
   return isl_set_read_from_str(ctx, text[n]);
 }
 
-static void check(isl_ctx *ctx, const sj_cone *c, int h, const long *w, const char *what) {
-  sj_buf why = {0};
-  sj_hex t;
-  if (sj_hybrid_shape(c, h, w, &t, &why)) {
-    printf("  (%s: h=%d w0=%ld refused: %s)\n", what, h, w[0], why.data);
-    sj_buf_free(&why);
-    return;
-  }
+/* tiles: F -> [L, c, T, S0..] of every color c. Over the box every point is in exactly one
+ * tile, and a dependence x -> y is fine when (L, c)(x) < (L, c)(y) lexicographically or x
+ * and y are in the same tile. Takes tiles. */
+static void check_tiles(isl_ctx *ctx, const sj_cone *c, __isl_take isl_map *tiles, const char *what,
+                        const char *kind, int h, long w0) {
   isl_set *b = box(ctx, c->n);
-  isl_set *p0 = isl_set_intersect(sj_hybrid_phase(ctx, c, &t, 0), isl_set_copy(b));
-  isl_set *p1 = isl_set_intersect(sj_hybrid_phase(ctx, c, &t, 1), isl_set_copy(b));
-  isl_bool disjoint = isl_set_is_disjoint(p0, p1);
-  isl_set *all = isl_set_union(p0, p1);
-  isl_bool covers = isl_set_is_equal(all, b);
-  isl_set_free(all);
-  if (disjoint != isl_bool_true || covers != isl_bool_true) {
-    printf("FAIL %s h=%d w0=%ld: phases %s\n", what, h, w[0],
-           disjoint != isl_bool_true ? "overlap" : "do not cover the box");
+  tiles = isl_map_intersect_domain(tiles, isl_set_copy(b));
+  isl_bool single = isl_map_is_single_valued(tiles);
+  isl_set *covered = isl_map_domain(isl_map_copy(tiles));
+  isl_bool covers = isl_set_is_equal(covered, b);
+  isl_set_free(covered);
+  if (single != isl_bool_true || covers != isl_bool_true) {
+    printf("FAIL %s %s h=%d w0=%ld: tiles %s\n", kind, what, h, w0,
+           single != isl_bool_true ? "overlap" : "do not cover the box");
     failures++;
   }
-  /* tiles: F -> [L, p, T, S0..]; a dependence x -> y is fine when (L, p)(x) < (L, p)(y)
-   * lexicographically or x and y are in the same tile */
-  isl_map *tiles = isl_map_union(sj_hybrid_tiles(ctx, c, &t, 0), sj_hybrid_tiles(ctx, c, &t, 1));
-  tiles = isl_map_intersect_domain(tiles, isl_set_copy(b));
   isl_map *dep =
       isl_map_intersect_range(isl_map_intersect_domain(cone_relation(ctx, c), isl_set_copy(b)), b);
   isl_map *source = isl_map_reverse(isl_map_copy(tiles)); /* tile -> its points */
@@ -85,12 +78,33 @@ static void check(isl_ctx *ctx, const sj_cone *c, int h, const long *w, const ch
   if (isl_map_is_empty(bad) != isl_bool_true) {
     isl_map *one = isl_map_from_basic_map(isl_map_sample(isl_map_copy(bad)));
     char *txt = isl_map_to_str(one);
-    printf("FAIL %s h=%d w0=%ld: a dependence breaks the order: %s\n", what, h, w[0], txt);
+    printf("FAIL %s %s h=%d w0=%ld: a dependence breaks the order: %s\n", kind, what, h, w0, txt);
     free(txt);
     isl_map_free(one);
     failures++;
   }
   isl_map_free(bad);
+}
+
+static void check(isl_ctx *ctx, const sj_cone *c, int h, const long *w, const char *what) {
+  sj_buf why = {0};
+  sj_hex t;
+  if (sj_hybrid_shape(c, h, w, &t, &why)) {
+    printf("  (%s: h=%d w0=%ld refused: %s)\n", what, h, w[0], why.data);
+    sj_buf_free(&why);
+  } else {
+    isl_map *tiles = isl_map_union(sj_hybrid_tiles(ctx, c, &t, 0), sj_hybrid_tiles(ctx, c, &t, 1));
+    check_tiles(ctx, c, tiles, what, "hybrid", h, w[0]);
+  }
+  /* split tiling with bands of 2h + 2 steps, as high as the hybrid ones */
+  sj_split split;
+  sj_split_shape(c, 2 * h + 2, w, &split);
+  isl_map *tiles = NULL;
+  for (int k = 0; k < 2 << c->n; k++) {
+    isl_map *mine = sj_split_tiles(ctx, c, &split, k);
+    tiles = tiles ? isl_map_union(tiles, mine) : mine;
+  }
+  check_tiles(ctx, c, tiles, what, "split", 2 * h + 2, w[0]);
 }
 
 int main(void) {
@@ -99,12 +113,13 @@ int main(void) {
     const char *what;
     sj_cone c;
   } cones[] = {
-      {"1D radius 1", {0, 1, 1, 1, 1, {0}, {1, 1, 1}}},
-      {"1D radius 2", {0, 2, 1, 2, 1, {0}, {1, 1, 1}}},
-      {"1D asymmetric 3/2 and 1", {0, 3, 2, 1, 1, {0}, {1, 1, 1}}},
-      {"2D radius 1", {1, 1, 1, 1, 1, {0, 1}, {1, 1, 1}}},
-      {"2D rational skew", {1, 1, 2, 1, 1, {0, 3}, {1, 2, 1}}},
-      {"3D radius 1", {2, 1, 1, 1, 1, {0, 1, 1}, {1, 1, 1}}},
+      /* the relation bounds ds_i (i >= 1) by 2 forward: lead 2 */
+      {"1D radius 1", {0, 1, 1, 1, 1, {0}, {1, 1, 1}, {0}, {1, 1, 1}}},
+      {"1D radius 2", {0, 2, 1, 2, 1, {0}, {1, 1, 1}, {0}, {1, 1, 1}}},
+      {"1D asymmetric 3/2 and 1", {0, 3, 2, 1, 1, {0}, {1, 1, 1}, {0}, {1, 1, 1}}},
+      {"2D radius 1", {1, 1, 1, 1, 1, {0, 1}, {1, 1, 1}, {0, 2}, {1, 1, 1}}},
+      {"2D rational skew", {1, 1, 2, 1, 1, {0, 3}, {1, 2, 1}, {0, 2}, {1, 1, 1}}},
+      {"3D radius 1", {2, 1, 1, 1, 1, {0, 1, 1}, {1, 1, 1}, {0, 2, 2}, {1, 1, 1}}},
   };
   int heights[] = {1, 2, 3};
   for (size_t k = 0; k < sizeof cones / sizeof *cones; k++)
