@@ -287,13 +287,6 @@ static void spmd(sj_lower *l, __isl_keep isl_ast_node *node) {
 
 /* --- shared by both --- */
 
-static sj_ir_type elem_type(sj_type t) {
-  return t == SJ_TY_INT     ? SJ_IR_S32
-         : t == SJ_TY_LONG  ? SJ_IR_S64
-         : t == SJ_TY_FLOAT ? SJ_IR_F32
-                            : SJ_IR_F64;
-}
-
 static void mark_writes(const sj_stmt *st, int *written) {
   if (!st) return;
   if (st->lhs && st->lhs->kind == SJ_E_INDEX) written[st->lhs->sym->id] = 1;
@@ -310,7 +303,7 @@ static void add_user_params(const sj_model *m, sj_ir_func *f) {
     for (int p = 0; p < fn->nparams; p++) {
       const sj_sym *s = fn->params[p];
       if (s->kind == SJ_SYM_ARRAY && s->id == a) {
-        sj_ir_param prm = {SJ_PARAM_ARRAY, elem_type(s->type), a, !written[a], s->name};
+        sj_ir_param prm = {SJ_PARAM_ARRAY, sj_lw_type(s->type), a, !written[a], s->name};
         sj_ir_add_param(f, prm);
       }
     }
@@ -318,7 +311,7 @@ static void add_user_params(const sj_model *m, sj_ir_func *f) {
   for (int p = 0, k = 0; p < fn->nparams; p++) {
     const sj_sym *s = fn->params[p];
     if (s->kind != SJ_SYM_SCALAR) continue;
-    sj_ir_param prm = {SJ_PARAM_SCALAR, elem_type(s->type), k++, 0, s->name};
+    sj_ir_param prm = {SJ_PARAM_SCALAR, sj_lw_type(s->type), k++, 0, s->name};
     sj_ir_add_param(f, prm);
   }
 }
