@@ -289,11 +289,13 @@ static void spmd(sj_lower *l, __isl_keep isl_ast_node *node) {
 
 static void mark_writes(const sj_stmt *st, int *written) {
   if (!st) return;
-  if (st->lhs && st->lhs->kind == SJ_E_INDEX) written[st->lhs->sym->id] = 1;
+  if (st->lhs && st->lhs->kind == SJ_E_INDEX && st->lhs->sym->kind == SJ_SYM_ARRAY)
+    written[st->lhs->sym->id] = 1;
   for (int i = 0; i < st->nbody; i++) mark_writes(st->body[i], written);
 }
 
-/* The arrays and scalars of the C function, in that order. */
+/* The arrays of the C function, the arrays of its locals kept in memory, and its scalars,
+ * in that order. */
 static void add_user_params(const sj_model *m, sj_ir_func *f) {
   const sj_func *fn = m->fn;
   int *written = calloc((size_t)fn->narrays + 1, sizeof *written);
@@ -308,6 +310,11 @@ static void add_user_params(const sj_model *m, sj_ir_func *f) {
       }
     }
   free(written);
+  for (int t = 0; t < m->ntemps; t++) {
+    sj_ir_param prm = {SJ_PARAM_ARRAY, sj_lw_type(m->temps[t]->type), m->temps[t]->id, 0,
+                       m->temps[t]->name};
+    sj_ir_add_param(f, prm);
+  }
   for (int p = 0, k = 0; p < fn->nparams; p++) {
     const sj_sym *s = fn->params[p];
     if (s->kind != SJ_SYM_SCALAR) continue;
@@ -323,7 +330,7 @@ static void start(sj_lower *l, const sj_model *m, sj_ir_module *mod, sj_ir_func 
   l->err = err;
   l->local_var = calloc((size_t)m->fn->nlocals + 1, sizeof *l->local_var);
   if (!l->local_var) abort();
-  sj_irb_init(&l->b, f, m->fn->narrays);
+  sj_irb_init(&l->b, f, m->fn->narrays + m->ntemps);
 }
 
 static void finish(sj_lower *l) {
@@ -423,7 +430,7 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
     sj_ir_param err = {SJ_PARAM_ERROR, SJ_IR_S32, 0, 0, "error"};
     sj_ir_add_param(f, err);
   }
-  read_only_loads(f, l->m->fn->narrays);
+  read_only_loads(f, l->m->fn->narrays + l->m->ntemps);
   sj_ir_ins *launch = sj_irb_emit(&l->b, SJ_IR_LAUNCH, SJ_IR_PRED);
   launch->imm = index;
   launch->nargs = kl.nhost_ids;

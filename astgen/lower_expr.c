@@ -527,12 +527,19 @@ static sj_ir_val variable(sj_lower *l, const sj_expr *e) {
     return sj_ir_int(sj_lw_type(e->type), l->m->shape[s->param]);
   case SJ_SYM_SCALAR:
     return sj_irb_param(b, sj_ir_find_param(b->f, SJ_PARAM_SCALAR, scalar_index(l->m->fn, s)));
-  case SJ_SYM_LOCAL:
+  case SJ_SYM_LOCAL: {
+    const sj_expr *mem = sj_model_local_ref(l->m, e);
+    if (mem) {
+      long offset;
+      sj_ir_val ptr = element(l, mem, &offset);
+      return sj_irb_load(b, ptr, offset);
+    }
     if (!l->local_var[s->id]) {
       sj_lw_fail(l, "a local read before its declaration");
       return sj_ir_int(sj_lw_type(e->type), 0);
     }
     return sj_ir_reg_val(b->f, l->local_var[s->id]);
+  }
   default: { /* an iterator: an int in C */
     isl_ast_expr *arg = isl_ast_expr_op_get_arg(l->call, iter_arg(l->stmt, s));
     sj_ir_val v = sj_lw_iexpr(l, arg);
@@ -552,8 +559,9 @@ static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
   case SJ_E_VAR:
     return variable(l, e);
   case SJ_E_INDEX: {
+    const sj_expr *mem = sj_model_local_ref(l->m, e); /* a local array's element */
     long offset;
-    sj_ir_val ptr = element(l, e, &offset);
+    sj_ir_val ptr = element(l, mem ? mem : e, &offset);
     return sj_irb_load(b, ptr, offset);
   }
   case SJ_E_UNARY:
@@ -578,15 +586,18 @@ static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
 
 static void body_stmt(sj_lower *l, const sj_stmt *st) {
   sj_irb *b = &l->b;
-  if (st->kind == SJ_S_DECL || (st->lhs && st->lhs->kind == SJ_E_VAR)) {
+  const sj_expr *mem = sj_model_local_ref(l->m, st->kind == SJ_S_DECL ? (const void *)st : st->lhs);
+  if (!mem && (st->kind == SJ_S_DECL || st->lhs->kind == SJ_E_VAR)) {
+    /* a local private to the instance: a variable, made at its first assignment */
     const sj_sym *s = st->kind == SJ_S_DECL ? st->sym : st->lhs->sym;
+    if (!st->rhs) return;
     if (!l->local_var[s->id]) l->local_var[s->id] = sj_irb_var(b, sj_lw_type(s->type), s->name);
-    if (st->rhs) sj_irb_assign(b, l->local_var[s->id], uval(l, st->rhs));
+    sj_irb_assign(b, l->local_var[s->id], uval(l, st->rhs));
     return;
   }
   sj_ir_val v = uval(l, st->rhs);
   long offset;
-  sj_ir_val ptr = element(l, st->lhs, &offset);
+  sj_ir_val ptr = element(l, mem ? mem : st->lhs, &offset);
   sj_irb_store(b, ptr, offset, v);
 }
 
