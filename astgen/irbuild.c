@@ -217,9 +217,10 @@ static int fold(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, long *out) 
   }
 }
 
-static int commutes(sj_ir_op op) {
-  return op == SJ_IR_ADD || op == SJ_IR_MUL || op == SJ_IR_MIN || op == SJ_IR_MAX ||
-         op == SJ_IR_AND || op == SJ_IR_OR;
+/* fmin and fmax do not commute: of two zeros, or two NaNs, the C library picks by position. */
+static int commutes(sj_ir_op op, sj_ir_type t) {
+  if (op == SJ_IR_MIN || op == SJ_IR_MAX) return !sj_ir_type_is_float(t);
+  return op == SJ_IR_ADD || op == SJ_IR_MUL || op == SJ_IR_AND || op == SJ_IR_OR;
 }
 
 static int is_int(sj_ir_val v, long c) {
@@ -298,8 +299,8 @@ sj_ir_val sj_irb_approx_div(sj_irb *b, sj_ir_val x, sj_ir_val y) {
 sj_ir_val sj_irb_op(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y) {
   long v;
   if (fold(op, t, x, y, &v)) return sj_ir_int(t, v);
-  if (commutes(op) && ((sj_ir_is_imm(x) && !sj_ir_is_imm(y)) ||
-                       (x.kind == SJ_V_REG && y.kind == SJ_V_REG && y.reg < x.reg))) {
+  if (commutes(op, t) && ((sj_ir_is_imm(x) && !sj_ir_is_imm(y)) ||
+                          (x.kind == SJ_V_REG && y.kind == SJ_V_REG && y.reg < x.reg))) {
     sj_ir_val s = x;
     x = y, y = s;
   }

@@ -430,6 +430,7 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
     sj_ir_param err = {SJ_PARAM_ERROR, SJ_IR_S32, 0, 0, "error"};
     sj_ir_add_param(f, err);
   }
+  sj_ir_expand_math(f); /* PTX has no math library */
   read_only_loads(f, l->m->fn->narrays + l->m->ntemps);
   sj_ir_ins *launch = sj_irb_emit(&l->b, SJ_IR_LAUNCH, SJ_IR_PRED);
   launch->imm = index;

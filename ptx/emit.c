@@ -52,8 +52,9 @@ static const char *const type_suffix[SJ_IR_NTYPES] = {
     ".pred", ".s32", ".s64", ".f32", ".f64", ".u64", ".s8", ".u8", ".s16", ".u16", ".u32", ".u64"};
 /* Where a PTX instruction other than ld, st and cvt names the type of a storage type's
  * register: the 32-bit register's own type. */
-static const char *const reg_suffix[SJ_IR_NTYPES] = {
-    ".pred", ".s32", ".s64", ".f32", ".f64", ".u64", ".s32", ".u32", ".s32", ".u32", ".u32", ".u64"};
+static const char *const reg_suffix[SJ_IR_NTYPES] = {".pred", ".s32", ".s64", ".f32",
+                                                     ".f64",  ".u64", ".s32", ".u32",
+                                                     ".s32",  ".u32", ".u32", ".u64"};
 static const int classes[SJ_IR_NTYPES] = {PX_PRED, PX_B32, PX_B64, PX_F32, PX_F64, PX_B64,
                                           PX_B32,  PX_B32, PX_B32, PX_B32, PX_B32, PX_B64};
 
@@ -158,7 +159,8 @@ static void format(px *x, const char *guard, const char *fmt, const sj_ir_ins *i
       snprintf(operand, sizeof operand, "%s", ptr ? type_suffix[t] : reg_suffix[t]);
       break;
     case 'w':
-      snprintf(operand, sizeof operand, ".b%d", 8 * sj_ir_type_size(t) < 32 ? 32 : 8 * sj_ir_type_size(t));
+      snprintf(operand, sizeof operand, ".b%d",
+               8 * sj_ir_type_size(t) < 32 ? 32 : 8 * sj_ir_type_size(t));
       break;
     case 'm':
       snprintf(operand, sizeof operand, "%s", compare_name(ins->cmp, t));
@@ -212,6 +214,22 @@ static void floor_div(px *x, const char *guard, const sj_ir_ins *ins) {
   line(x, guard, "rem%s %s, %s, %s", t, r, a, b);
   line(x, guard, "setp.lt%s %s, %s, 0", t, p, r);
   line(x, "", "@%s sub%s %s, %s, 1", p, t, d, d);
+}
+
+/* fmin and fmax as the C library computes them: a where a < b (a > b) or b is NaN, else b.
+ * PTX's min and max agree but on two zeros (they prefer -0, the library goes by position). */
+static void float_min_max(px *x, const char *guard, const sj_ir_ins *ins) {
+  const char *t = type_suffix[ins->type];
+  char d[40], a[40], b[40], p[40], q[40];
+  reg(x, ins->dst, d, sizeof d);
+  in_reg(x, guard, ins->a, ins->type, a, sizeof a);
+  in_reg(x, guard, ins->b, ins->type, b, sizeof b);
+  sj_px_reg_text(PX_PRED, sj_px_temp(x, PX_PRED), p, sizeof p);
+  sj_px_reg_text(PX_PRED, sj_px_temp(x, PX_PRED), q, sizeof q);
+  line(x, guard, "setp%s%s %s, %s, %s", ins->op == SJ_IR_MIN ? ".lt" : ".gt", t, p, a, b);
+  line(x, guard, "setp.nan%s %s, %s, %s", t, q, b, b);
+  line(x, guard, "or.pred %s, %s, %s", p, p, q);
+  line(x, guard, "selp%s %s, %s, %s, %s", t, d, a, b, p);
 }
 
 /* A pointer plus elements: one mad (or add for a constant) on byte addresses. */
@@ -277,6 +295,13 @@ void sj_px_ins(px *x, const sj_ir_ins *ins) {
   case SJ_IR_PTRADD:
     ptradd(x, guard, ins);
     return;
+  case SJ_IR_MIN:
+  case SJ_IR_MAX:
+    if (fl) {
+      float_min_max(x, guard, ins);
+      return;
+    }
+    break;
   case SJ_IR_SPECIAL:
     special(x, guard, ins);
     return;
@@ -319,9 +344,9 @@ void sj_px_ins(px *x, const sj_ir_ins *ins) {
     }
     break;
   case SJ_IR_MATH: { /* the rest was expanded into arithmetic (astgen/mathexp.c) */
-    static const char *const rounding[SJ_MATH_N] = {
-        [SJ_MATH_FLOOR] = "cvt.rmi%t%t %d, %a", [SJ_MATH_CEIL] = "cvt.rpi%t%t %d, %a",
-        [SJ_MATH_TRUNC] = "cvt.rzi%t%t %d, %a"};
+    static const char *const rounding[SJ_MATH_N] = {[SJ_MATH_FLOOR] = "cvt.rmi%t%t %d, %a",
+                                                    [SJ_MATH_CEIL] = "cvt.rpi%t%t %d, %a",
+                                                    [SJ_MATH_TRUNC] = "cvt.rzi%t%t %d, %a"};
     if ((unsigned long)ins->imm < SJ_MATH_N && rounding[ins->imm]) {
       format(x, guard, rounding[ins->imm], ins);
       return;

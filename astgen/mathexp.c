@@ -1,0 +1,623 @@
+/* The math library for targets that have none (PTX): each SJ_IR_MATH instruction but
+ * floor, ceil and trunc (single PTX instructions) becomes IR arithmetic in its place.
+ *
+ * Everything is computed in double precision; the float functions convert their argument,
+ * run the double code and round once at the end, which makes them correctly rounded but
+ * for results within about 2^-40 of a midpoint between two floats. The double functions
+ * reduce the argument exactly or nearly so (fma), evaluate Taylor polynomials of enough
+ * terms that truncation stays below 2^-60 relative, and keep the last additions in the
+ * form that loses least (exp: 1 + q with q = e^r - 1; log: f - (f^2/2 - s (f^2/2 + R)) with
+ * s = f / (2 + f); pow: log and exp in double-double). doc/math.md states the error
+ * bounds, which tests/math_ulp_test.c checks against the C library in the emulator.
+ * Special values (NaN, infinities, zeros, subnormals) follow C99 Annex F, selected without
+ * branches; only fmod has a loop. */
+#include "astgen/ir.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The instructions replacing one MATH instruction, appended to out. */
+typedef struct mx {
+  sj_ir_func *f;
+  sj_ir_block out;
+  int level, guard;
+} mx;
+
+typedef sj_ir_val val;
+
+static const val none = {SJ_V_NONE, SJ_IR_PRED, 0, 0, 0};
+
+static sj_ir_ins *append(mx *x, sj_ir_op op, sj_ir_type type) {
+  sj_ir_node *n = sj_ir_node_new(SJ_IR_INS);
+  n->ins.op = op;
+  n->ins.type = type;
+  n->ins.guard = x->guard;
+  sj_ir_block_push(&x->out, n);
+  return &n->ins;
+}
+
+static val emit(mx *x, sj_ir_op op, sj_ir_type t, val a, val b, val c) {
+  sj_ir_ins *ins = append(x, op, t);
+  ins->dst = sj_ir_new_reg(x->f, op == SJ_IR_SETP ? SJ_IR_PRED : t, x->level);
+  ins->a = a;
+  ins->b = b;
+  ins->c = c;
+  return sj_ir_reg_val(x->f, ins->dst);
+}
+
+static val d(double v) {
+  return sj_ir_float(SJ_IR_F64, v);
+}
+
+static val i64(long v) {
+  return sj_ir_int(SJ_IR_S64, v);
+}
+
+#define OP2(name, op, t)                                                                           \
+  static val name(mx *x, val a, val b) {                                                           \
+    return emit(x, op, t, a, b, none);                                                             \
+  }
+OP2(add, SJ_IR_ADD, SJ_IR_F64)
+OP2(sub, SJ_IR_SUB, SJ_IR_F64)
+OP2(mul, SJ_IR_MUL, SJ_IR_F64)
+OP2(divd, SJ_IR_DIV, SJ_IR_F64)
+OP2(mind, SJ_IR_MIN, SJ_IR_F64)
+OP2(maxd, SJ_IR_MAX, SJ_IR_F64)
+OP2(iadd, SJ_IR_ADD, SJ_IR_S64)
+OP2(isub, SJ_IR_SUB, SJ_IR_S64)
+OP2(band, SJ_IR_BAND, SJ_IR_S64)
+OP2(bor, SJ_IR_BOR, SJ_IR_S64)
+OP2(shl, SJ_IR_SHL, SJ_IR_S64)
+OP2(shr, SJ_IR_SHR, SJ_IR_S64)
+OP2(pand, SJ_IR_AND, SJ_IR_PRED)
+OP2(por, SJ_IR_OR, SJ_IR_PRED)
+
+static val fma3(mx *x, val a, val b, val c) {
+  return emit(x, SJ_IR_FMA, SJ_IR_F64, a, b, c);
+}
+
+static val neg(mx *x, val a) {
+  return emit(x, SJ_IR_NEG, SJ_IR_F64, a, none, none);
+}
+
+static val fabsd(mx *x, val a) {
+  return emit(x, SJ_IR_ABS, SJ_IR_F64, a, none, none);
+}
+
+static val pnot(mx *x, val a) {
+  return emit(x, SJ_IR_NOT, SJ_IR_PRED, a, none, none);
+}
+
+static val cmp(mx *x, sj_ir_cmp c, val a, val b) {
+  sj_ir_ins *ins = append(x, SJ_IR_SETP, a.type);
+  ins->dst = sj_ir_new_reg(x->f, SJ_IR_PRED, x->level);
+  ins->a = a;
+  ins->b = b;
+  ins->cmp = c;
+  return sj_ir_reg_val(x->f, ins->dst);
+}
+
+/* p ? a : b */
+static val sel(mx *x, val p, val a, val b) {
+  return emit(x, SJ_IR_SELP, a.type, a, b, p);
+}
+
+static val cvt(mx *x, sj_ir_type to, val a) {
+  return emit(x, SJ_IR_CVT, to, a, none, none);
+}
+
+static val bits(mx *x, val a) {
+  return emit(x, SJ_IR_BITCAST, SJ_IR_S64, a, none, none);
+}
+
+static val from_bits(mx *x, val a) {
+  return emit(x, SJ_IR_BITCAST, SJ_IR_F64, a, none, none);
+}
+
+static val trunc_d(mx *x, val a) {
+  sj_ir_ins *ins = append(x, SJ_IR_MATH, SJ_IR_F64);
+  ins->dst = sj_ir_new_reg(x->f, SJ_IR_F64, x->level);
+  ins->a = a;
+  ins->imm = SJ_MATH_TRUNC;
+  return sj_ir_reg_val(x->f, ins->dst);
+}
+
+static val is_nan(mx *x, val a) {
+  return cmp(x, SJ_CMP_NE, a, a); /* NE is unordered: true for NaN only */
+}
+
+/* Where f(a) = a: NaN, and zeros that keep their sign. */
+static val nan_or_zero(mx *x, val a) {
+  return por(x, is_nan(x, a), cmp(x, SJ_CMP_EQ, a, d(0.0)));
+}
+
+/* The magnitude of a with the sign of s. */
+static val copysign_d(mx *x, val a, val s) {
+  val sign = band(x, bits(x, s), shl(x, i64(1), i64(63)));
+  return from_bits(x, bor(x, band(x, bits(x, a), i64(LONG_MAX)), sign));
+}
+
+/* c[0] + z (c[1] + z (c[2] + ...)) */
+static val horner(mx *x, val z, const double *c, int n) {
+  val p = d(c[n - 1]);
+  for (int i = n - 2; i >= 0; i--) p = fma3(x, p, z, d(c[i]));
+  return p;
+}
+
+/* --- constants (hex: exact doubles) --- */
+
+static const double LN2_HI = 0x1.62e42fefa39efp-1, LN2_LO = 0x1.abc9e3b39803fp-56;
+static const double LN2_32 = 0x1.62e42feep-1, LN2_32LO = 0x1.a39ef35793c76p-33; /* hi: 32 bits */
+static const double INV_LN2 = 0x1.71547652b82fep+0, INV_LN2_LO = 0x1.777d0ffda0d24p-56;
+static const double LOG10_2_32 = 0x1.34413508p-2, LOG10_2_32LO = 0x1.f79fef311f12bp-34;
+static const double INV_LN10 = 0x1.bcb7b1526e50ep-2, INV_LN10_LO = 0x1.95355baaafad3p-57;
+static const double PIO2[3] = {0x1.921fb54442d18p+0, 0x1.1a62633145c07p-54,
+                               -0x1.f1976b7ed8fbcp-110};
+static const double TWO_OVER_PI = 0x1.45f306dc9c883p-1;
+static const double SQRT2 = 0x1.6a09e667f3bcdp+0;
+static const double SHIFT = 0x1.8p52; /* adding it rounds to an integer, kept in the low bits */
+
+/* 1/k! for k = 2 .. 13 */
+static const double EXP_C[] = {0x1p-1,
+                               0x1.5555555555555p-3,
+                               0x1.5555555555555p-5,
+                               0x1.1111111111111p-7,
+                               0x1.6c16c16c16c17p-10,
+                               0x1.a01a01a01a01ap-13,
+                               0x1.a01a01a01a01ap-16,
+                               0x1.71de3a556c734p-19,
+                               0x1.27e4fb7789f5cp-22,
+                               0x1.ae64567f544e4p-26,
+                               0x1.1eed8eff8d898p-29,
+                               0x1.6124613a86d09p-33};
+/* ln2^k / k! for k = 1 .. 13 */
+static const double EXP2_C[] = {0x1.62e42fefa39efp-1,  0x1.ebfbdff82c58fp-3,  0x1.c6b08d704a0c0p-5,
+                                0x1.3b2ab6fba4e77p-7,  0x1.5d87fe78a6731p-10, 0x1.430912f86c787p-13,
+                                0x1.ffcbfc588b0c7p-17, 0x1.62c0223a5c824p-20, 0x1.b5253d395e7c4p-24,
+                                0x1.e4cf5158b8ecap-28, 0x1.e8cac7351bb25p-32, 0x1.c3bd650fc2986p-36,
+                                0x1.816193166d0f9p-40};
+/* 2 / (2k + 1) for k = 1 .. 11: 2 atanh(s) = 2s + s^3 (2/3 + 2 s^2/5 + ...) */
+static const double LOG_C[] = {0x1.5555555555555p-1, 0x1.999999999999ap-2, 0x1.2492492492492p-2,
+                               0x1.c71c71c71c71cp-3, 0x1.745d1745d1746p-3, 0x1.3b13b13b13b14p-3,
+                               0x1.1111111111111p-3, 0x1.e1e1e1e1e1e1ep-4, 0x1.af286bca1af28p-4,
+                               0x1.8618618618618p-4, 0x1.642c8590b2164p-4};
+/* (-1)^k / (2k + 1)! for k = 1 .. 9 */
+static const double SIN_C[] = {
+    -0x1.5555555555555p-3,  0x1.1111111111111p-7,   -0x1.a01a01a01a01ap-13,
+    0x1.71de3a556c734p-19,  -0x1.ae64567f544e4p-26, 0x1.6124613a86d09p-33,
+    -0x1.ae7f3e733b81fp-41, 0x1.952c77030ad4ap-49,  -0x1.2f49b46814157p-57};
+/* (-1)^k / (2k)! for k = 2 .. 9 */
+static const double COS_C[] = {
+    0x1.5555555555555p-5,  -0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-16, -0x1.27e4fb7789f5cp-22,
+    0x1.1eed8eff8d898p-29, -0x1.93974a8c07c9dp-37, 0x1.ae7f3e733b81fp-45, -0x1.6827863b97d97p-53};
+
+#define COUNT(a) (int)(sizeof a / sizeof *a)
+
+/* --- exponentials --- */
+
+/* v * 2^k for an integer k in [-1100, 1100]: two exact factors, one rounding. */
+static val scale(mx *x, val v, val k) {
+  val k1 = shr(x, k, i64(1));
+  val k2 = isub(x, k, k1);
+  val f1 = from_bits(x, shl(x, iadd(x, k1, i64(1023)), i64(52)));
+  val f2 = from_bits(x, shl(x, iadd(x, k2, i64(1023)), i64(52)));
+  return mul(x, mul(x, v, f1), f2);
+}
+
+/* The nearest integer to a * b (|a b| < 2^50), as a double and as an S64. */
+static val round_product(mx *x, val a, val b, val *k) {
+  val kd = sub(x, fma3(x, a, b, d(SHIFT)), d(SHIFT));
+  *k = cvt(x, SJ_IR_S64, kd);
+  return kd;
+}
+
+/* e^r - 1 for |r| <= ln2/2 + tiny: r + r^2 (1/2 + r/6 + ...). */
+static val expm1_poly(mx *x, val r) {
+  return fma3(x, mul(x, r, r), horner(x, r, EXP_C, COUNT(EXP_C)), r);
+}
+
+/* e^(hi + lo) * 2^adj, lo tiny beside hi; hi clamped first so k stays small (beyond the
+ * clamps the result is 0 or infinity anyway). NaN not handled. */
+static val exp_dd(mx *x, val hi, val lo, long adj) {
+  hi = mind(x, maxd(x, hi, d(-760.0)), d(712.0)); /* e^(-760 + 1) is 0, e^(712 - 1) inf */
+  val k;
+  val kd = round_product(x, hi, d(INV_LN2), &k);
+  val r = fma3(x, neg(x, kd), d(LN2_HI), hi); /* exact */
+  val t = mul(x, neg(x, kd), d(LN2_LO));
+  if (lo.kind != SJ_V_NONE) /* at most an ulp of hi unless hi was clamped */
+    t = add(x, t, mind(x, maxd(x, lo, d(-1.0)), d(1.0)));
+  /* s + c = r + t exactly (two-sum); e^(s + c) = e^s + c to well below an ulp */
+  val s = add(x, r, t);
+  val bb = sub(x, s, r);
+  val c = add(x, sub(x, r, sub(x, s, bb)), sub(x, t, bb));
+  /* 1 + s + s^2 P(s) + c with one rounding of note: 1 + s split exactly (|s| < 1) */
+  val one_s = add(x, d(1.0), s);
+  val e1 = add(x, sub(x, d(1.0), one_s), s);
+  val tail = add(x, e1, fma3(x, mul(x, s, s), horner(x, s, EXP_C, COUNT(EXP_C)), c));
+  return scale(x, add(x, one_s, tail), adj ? iadd(x, k, i64(adj)) : k);
+}
+
+static val exp_d(mx *x, val a) {
+  return sel(x, is_nan(x, a), a, exp_dd(x, a, none, 0));
+}
+
+static val exp2_d(mx *x, val a) {
+  val c = mind(x, maxd(x, a, d(-1080.0)), d(1030.0));
+  val k;
+  val kd = round_product(x, c, d(1.0), &k);
+  val r = sub(x, c, kd); /* exact */
+  val q = mul(x, r, horner(x, r, EXP2_C, COUNT(EXP2_C)));
+  return sel(x, is_nan(x, a), a, scale(x, add(x, d(1.0), q), k));
+}
+
+/* e^a - 1: 2^k (1 + q) - 1 = 2^k q + (2^k - 1), exact for k = 0. */
+static val expm1_d(mx *x, val a) {
+  val c = mind(x, maxd(x, a, d(-50.0)), d(710.0));
+  val k;
+  val kd = round_product(x, c, d(INV_LN2), &k);
+  val r = fma3(x, neg(x, kd), d(LN2_HI), c);
+  r = fma3(x, neg(x, kd), d(LN2_LO), r);
+  val q = expm1_poly(x, r);
+  val p = scale(x, d(1.0), k);
+  val big = cmp(x, SJ_CMP_GT, kd, d(1000.0)); /* 2^k alone would overflow before q shrinks it */
+  val v = sel(x, big, scale(x, add(x, d(1.0), q), k), fma3(x, p, q, sub(x, p, d(1.0))));
+  return sel(x, nan_or_zero(x, a), a, v);
+}
+
+/* --- logarithms --- */
+
+typedef struct log_parts {
+  val e;       /* exponent, as a double */
+  val f;       /* m - 1, m in [sqrt(1/2), sqrt(2)) */
+  val special; /* predicate: a <= 0, infinite or NaN */
+} log_parts;
+
+/* a = 2^e (1 + f), subnormals normalized; a's sign, zero, infinity and NaN in special. */
+static log_parts split(mx *x, val a) {
+  log_parts p;
+  val tiny = cmp(x, SJ_CMP_LT, a, d(0x1p-1022));
+  val b = bits(x, sel(x, tiny, mul(x, a, d(0x1p54)), a));
+  val e = isub(x, band(x, shr(x, b, i64(52)), i64(0x7ff)), i64(1023));
+  e = sel(x, tiny, isub(x, e, i64(54)), e);
+  val m = from_bits(x, bor(x, band(x, b, i64(0x000fffffffffffffL)), i64(0x3ff0000000000000L)));
+  val big = cmp(x, SJ_CMP_GT, m, d(SQRT2));
+  m = sel(x, big, mul(x, m, d(0.5)), m);
+  e = sel(x, big, iadd(x, e, i64(1)), e);
+  p.e = cvt(x, SJ_IR_F64, e);
+  p.f = sub(x, m, d(1.0));
+  val ok = pand(x, cmp(x, SJ_CMP_GT, a, d(0.0)), cmp(x, SJ_CMP_LT, a, d(__builtin_inf())));
+  p.special = pnot(x, ok); /* NaN compares false */
+  return p;
+}
+
+/* log_base(2^e (1 + f)): log(1 + f) = f - (f^2/2 - s (f^2/2 + R)), s = f / (2 + f),
+ * R = s^2 (2/3 + 2 s^2/5 + ...); e log_base(2) with a 32-bit high part, exact times e. */
+static val log_of(mx *x, const log_parts *p, int base) {
+  val f = p->f;
+  val s = divd(x, f, add(x, d(2.0), f));
+  val z = mul(x, s, s);
+  val r = mul(x, z, horner(x, z, LOG_C, COUNT(LOG_C)));
+  val hfsq = mul(x, d(0.5), mul(x, f, f));
+  val l1p = sub(x, f, sub(x, hfsq, mul(x, s, add(x, hfsq, r))));
+  if (base == 2) return add(x, p->e, fma3(x, l1p, d(INV_LN2), mul(x, l1p, d(INV_LN2_LO))));
+  if (base == 10) {
+    val t = fma3(x, l1p, d(INV_LN10), mul(x, l1p, d(INV_LN10_LO)));
+    return fma3(x, p->e, d(LOG10_2_32), fma3(x, p->e, d(LOG10_2_32LO), t));
+  }
+  return fma3(x, p->e, d(LN2_32), fma3(x, p->e, d(LN2_32LO), l1p));
+}
+
+/* The C99 values of log at zero, negative numbers, infinity and NaN. */
+static val log_special(mx *x, val a, val v, val special) {
+  val r = sel(x, cmp(x, SJ_CMP_EQ, a, d(0.0)), d(-__builtin_inf()), d(__builtin_nan("")));
+  r = sel(x, cmp(x, SJ_CMP_EQ, a, d(__builtin_inf())), a, r);
+  r = sel(x, is_nan(x, a), a, r);
+  return sel(x, special, r, v);
+}
+
+static val log_d(mx *x, val a, int base) {
+  log_parts p = split(x, a);
+  return log_special(x, a, log_of(x, &p, base), p.special);
+}
+
+/* log(1 + a): log of u = 1 + a, corrected by c / u for the rounding c of that sum. */
+static val log1p_d(mx *x, val a) {
+  val u = add(x, d(1.0), a);
+  log_parts p = split(x, u);
+  val c = sel(x, cmp(x, SJ_CMP_GT, p.e, d(0.0)), sub(x, d(1.0), sub(x, u, a)),
+              sub(x, a, sub(x, u, d(1.0))));
+  val v = add(x, log_of(x, &p, 0), divd(x, c, u));
+  v = sel(x, cmp(x, SJ_CMP_EQ, u, d(1.0)), a, v); /* tiny a: log1p(a) = a, signed zeros kept */
+  return log_special(x, u, v, p.special);
+}
+
+/* log a in double-double (a > 0 finite; others give what they give), for pow. */
+static void log_dd(mx *x, val a, val *hi, val *lo) {
+  log_parts p = split(x, a);
+  val f = p.f;
+  val th = add(x, d(2.0), f);
+  val tl = sub(x, f, sub(x, th, d(2.0)));
+  val sh = divd(x, f, th);
+  val rem = fma3(x, neg(x, sh), th, f);
+  rem = fma3(x, neg(x, sh), tl, rem);
+  val sl = divd(x, rem, th);
+  val z = mul(x, sh, sh);
+  /* 2 atanh(sh + sl) = 2 sh + 2 sl + sh^3 P(z) + 2 z sl + ... */
+  val t = fma3(x, mul(x, sh, z), horner(x, z, LOG_C, COUNT(LOG_C)), mul(x, d(2.0), sl));
+  t = fma3(x, mul(x, d(2.0), z), sl, t);
+  val two = mul(x, d(2.0), sh);
+  val lh = add(x, two, t);
+  val ll = add(x, sub(x, two, lh), t);
+  /* + e ln2 */
+  val eh = mul(x, p.e, d(LN2_HI));
+  val el = fma3(x, p.e, d(LN2_HI), neg(x, eh));
+  val s = add(x, eh, lh);
+  val bb = sub(x, s, eh);
+  val err = add(x, sub(x, eh, sub(x, s, bb)), sub(x, lh, bb));
+  val l = add(x, add(x, err, el), fma3(x, p.e, d(LN2_LO), ll));
+  *hi = add(x, s, l);
+  *lo = sub(x, l, sub(x, *hi, s));
+}
+
+/* --- pow --- */
+
+/* Whether a finite b is an integer, and an odd one. */
+static void integer_kind(mx *x, val b, val *is_int, val *odd) {
+  *is_int = cmp(x, SJ_CMP_EQ, trunc_d(x, b), b);
+  val h = mul(x, b, d(0.5));
+  *odd = pand(x, *is_int, cmp(x, SJ_CMP_NE, trunc_d(x, h), h));
+}
+
+/* a^b by C99 Annex F: precise (double): log and exp in double-double; else the plain double
+ * evaluation, far below a float's rounding. */
+static val pow_d(mx *x, val a, val b, int precise) {
+  val aa = fabsd(x, a), hi, lo = none;
+  if (precise) {
+    log_dd(x, aa, &hi, &lo);
+  } else {
+    hi = log_d(x, aa, 0);
+  }
+  val ph = mul(x, b, hi), pl = none;
+  if (precise) { /* the low part only where b log|a| is finite (inf - inf is NaN) */
+    pl = fma3(x, b, lo, fma3(x, b, hi, neg(x, ph)));
+    pl = sel(x, cmp(x, SJ_CMP_LT, fabsd(x, ph), d(__builtin_inf())), pl, d(0.0));
+  }
+  val v = exp_dd(x, ph, pl, 0);
+  /* |a| zero or infinite: 0 or inf by the sign of b (the double-double log has no such
+   * values); b = +-inf needs nothing: e^(+-inf) */
+  val zero_or_inf =
+      por(x, cmp(x, SJ_CMP_EQ, aa, d(0.0)), cmp(x, SJ_CMP_EQ, aa, d(__builtin_inf())));
+  val blog =
+      cmp(x, SJ_CMP_GT, mul(x, b, sel(x, cmp(x, SJ_CMP_EQ, aa, d(0.0)), d(-1.0), d(1.0))), d(0.0));
+  v = sel(x, zero_or_inf, sel(x, blog, d(__builtin_inf()), d(0.0)), v);
+  val is_int, odd;
+  integer_kind(x, b, &is_int, &odd);
+  val neg_a = cmp(x, SJ_CMP_LT, bits(x, a), i64(0)); /* the sign bit, -0 included */
+  v = sel(x, pand(x, neg_a, odd), neg(x, v), v);
+  val finite_b = cmp(x, SJ_CMP_LT, fabsd(x, b), d(__builtin_inf()));
+  val finite_a = cmp(x, SJ_CMP_LT, aa, d(__builtin_inf()));
+  val domain =
+      pand(x, pand(x, cmp(x, SJ_CMP_LT, a, d(0.0)), finite_a), pand(x, finite_b, pnot(x, is_int)));
+  v = sel(x, domain, d(__builtin_nan("")), v);
+  v = sel(x, por(x, is_nan(x, a), is_nan(x, b)), add(x, a, b), v);
+  val one = por(x, cmp(x, SJ_CMP_EQ, b, d(0.0)), cmp(x, SJ_CMP_EQ, a, d(1.0)));
+  val inf_b = cmp(x, SJ_CMP_EQ, fabsd(x, b), d(__builtin_inf()));
+  one = por(x, one, pand(x, cmp(x, SJ_CMP_EQ, a, d(-1.0)), inf_b));
+  return sel(x, one, d(1.0), v);
+}
+
+/* --- trigonometric --- */
+
+/* a = k pi/2 + r, |r| <= pi/4 (slightly more where k rounds), k mod 4 in *q. */
+static val reduce(mx *x, val a, val *q) {
+  val t = fma3(x, a, d(TWO_OVER_PI), d(SHIFT));
+  val kd = sub(x, t, d(SHIFT));
+  *q = band(x, bits(x, t), i64(3));
+  val r = fma3(x, neg(x, kd), d(PIO2[0]), a); /* exact */
+  r = fma3(x, neg(x, kd), d(PIO2[1]), r);
+  return fma3(x, neg(x, kd), d(PIO2[2]), r);
+}
+
+static val sin_poly(mx *x, val r) {
+  val z = mul(x, r, r);
+  return fma3(x, mul(x, r, z), horner(x, z, SIN_C, COUNT(SIN_C)), r);
+}
+
+static val cos_poly(mx *x, val r) {
+  val z = mul(x, r, r);
+  val hz = mul(x, d(0.5), z);
+  val w = sub(x, d(1.0), hz);
+  val c = mul(x, mul(x, z, z), horner(x, z, COS_C, COUNT(COS_C)));
+  return add(x, w, add(x, sub(x, sub(x, d(1.0), w), hz), c));
+}
+
+static val bit_set(mx *x, val q, long bit) {
+  return cmp(x, SJ_CMP_NE, band(x, q, i64(bit)), i64(0));
+}
+
+/* Beyond TRIG_LIMIT the reduction by a 161-bit pi/2 loses the result (the C library
+ * reduces exactly, Payne-Hanek): NaN there, which doc/math.md states. */
+static const double TRIG_LIMIT = 0x1p30;
+
+static val trig_d(mx *x, val a, sj_ir_math m) {
+  val q, v;
+  val r = reduce(x, a, &q);
+  val s = sin_poly(x, r), c = cos_poly(x, r);
+  if (m == SJ_MATH_TAN) {
+    val odd = bit_set(x, q, 1);
+    v = sel(x, odd, neg(x, divd(x, c, s)), divd(x, s, c));
+  } else {
+    if (m == SJ_MATH_COS) q = iadd(x, q, i64(1)); /* cos a = sin(a + pi/2) */
+    v = sel(x, bit_set(x, q, 1), c, s);
+    v = sel(x, bit_set(x, q, 2), neg(x, v), v);
+  }
+  v = sel(x, cmp(x, SJ_CMP_LE, fabsd(x, a), d(TRIG_LIMIT)), v, d(__builtin_nan("")));
+  return m == SJ_MATH_COS ? v : sel(x, cmp(x, SJ_CMP_EQ, a, d(0.0)), a, v);
+}
+
+/* --- hyperbolic --- */
+
+static val hyper_d(mx *x, val a, sj_ir_math m) {
+  val aa = fabsd(x, a);
+  if (m == SJ_MATH_COSH) {
+    val t = exp_dd(x, aa, none, -1); /* e^|a| / 2 */
+    return sel(x, is_nan(x, a), a, add(x, t, divd(x, d(0.25), t)));
+  }
+  val small = cmp(x, SJ_CMP_LT, aa, d(22.0));
+  if (m == SJ_MATH_SINH) {
+    val e1 = expm1_d(x, mind(x, aa, d(22.0)));
+    val near = mul(x, d(0.5), add(x, e1, divd(x, e1, add(x, e1, d(1.0)))));
+    val v = sel(x, small, near, exp_dd(x, aa, none, -1));
+    return sel(x, is_nan(x, a), a, copysign_d(x, v, a));
+  }
+  val e1 = expm1_d(x, mul(x, d(2.0), mind(x, aa, d(22.0)))); /* tanh */
+  val v = sel(x, small, divd(x, e1, add(x, e1, d(2.0))), d(1.0));
+  return sel(x, is_nan(x, a), a, copysign_d(x, v, a));
+}
+
+/* round: half away from zero, from trunc. */
+static val round_d(mx *x, val a) {
+  val t = trunc_d(x, a);
+  val up = cmp(x, SJ_CMP_GE, fabsd(x, sub(x, a, t)), d(0.5));
+  return sel(x, up, add(x, t, copysign_d(x, d(1.0), a)), t);
+}
+
+/* --- fmod: exact, by a loop that takes up to 51 bits of the quotient at a time --- */
+
+/* The exponent of a > 0 (subnormals normalized), as an S64. */
+static val exponent(mx *x, val a) {
+  val tiny = cmp(x, SJ_CMP_LT, a, d(0x1p-1022));
+  val b = bits(x, sel(x, tiny, mul(x, a, d(0x1p54)), a));
+  val e = band(x, shr(x, b, i64(52)), i64(0x7ff));
+  return sel(x, tiny, isub(x, e, i64(54)), e);
+}
+
+static int var(mx *x, sj_ir_type t) {
+  int r = sj_ir_new_reg(x->f, t, x->level);
+  x->f->regs[r].is_var = 1;
+  return r;
+}
+
+static void assign(mx *x, int var, val v) {
+  sj_ir_ins *ins = append(x, SJ_IR_MOV, x->f->regs[var].type);
+  ins->dst = var;
+  ins->a = v;
+}
+
+static val fmod_d(mx *x, val a, val b) {
+  val ab = fabsd(x, b);
+  int r = var(x, SJ_IR_F64);
+  assign(x, r, fabsd(x, a));
+  val eb = exponent(x, ab);
+  /* loop { if (!(r >= |b|)) break; ... } at most 45 times (2100 bits, 51 a time) */
+  sj_ir_node *loop = sj_ir_node_new(SJ_IR_LOOP);
+  loop->iter = var(x, SJ_IR_S32);
+  x->f->regs[loop->iter].is_iter = 1;
+  loop->init = sj_ir_int(SJ_IR_S32, 0);
+  loop->step = sj_ir_int(SJ_IR_S32, 1);
+  sj_ir_block_push(&x->out, loop);
+  sj_ir_block outer = x->out;
+  int level = x->level++;
+  memset(&x->out, 0, sizeof x->out);
+  val rv = sj_ir_reg_val(x->f, r);
+  loop->cond = pand(x, cmp(x, SJ_CMP_GE, rv, ab),
+                    cmp(x, SJ_CMP_LT, sj_ir_reg_val(x->f, loop->iter), sj_ir_int(SJ_IR_S32, 48)));
+  loop->head = x->out;
+  memset(&x->out, 0, sizeof x->out);
+  /* |b| 2^s, s = max(0, e_r - e_b - 51): within 2^52 of r, exact (two factors for subnormals) */
+  val s =
+      emit(x, SJ_IR_MAX, SJ_IR_S64, isub(x, isub(x, exponent(x, rv), eb), i64(51)), i64(0), none);
+  val bs = scale(x, ab, s);
+  val qt = trunc_d(x, divd(x, rv, bs));
+  val rem = fma3(x, neg(x, qt), bs, rv); /* exact: in (-bs, bs) */
+  assign(x, r, sel(x, cmp(x, SJ_CMP_LT, rem, d(0.0)), add(x, rem, bs), rem));
+  loop->body = x->out;
+  x->out = outer;
+  x->level = level;
+  val v = copysign_d(x, rv, a);
+  val bad = por(x, pnot(x, cmp(x, SJ_CMP_LT, fabsd(x, a), d(__builtin_inf()))),
+                cmp(x, SJ_CMP_EQ, b, d(0.0)));
+  v = sel(x, bad, d(__builtin_nan("")), v);
+  return sel(x, por(x, is_nan(x, a), is_nan(x, b)), add(x, a, b), v);
+}
+
+/* --- the pass --- */
+
+static val expand(mx *x, sj_ir_math m, val a, val b, int precise) {
+  switch (m) {
+  case SJ_MATH_EXP:
+    return exp_d(x, a);
+  case SJ_MATH_EXP2:
+    return exp2_d(x, a);
+  case SJ_MATH_EXPM1:
+    return expm1_d(x, a);
+  case SJ_MATH_LOG:
+    return log_d(x, a, 0);
+  case SJ_MATH_LOG2:
+    return log_d(x, a, 2);
+  case SJ_MATH_LOG10:
+    return log_d(x, a, 10);
+  case SJ_MATH_LOG1P:
+    return log1p_d(x, a);
+  case SJ_MATH_POW:
+    return pow_d(x, a, b, precise);
+  case SJ_MATH_SIN:
+  case SJ_MATH_COS:
+  case SJ_MATH_TAN:
+    return trig_d(x, a, m);
+  case SJ_MATH_SINH:
+  case SJ_MATH_COSH:
+  case SJ_MATH_TANH:
+    return hyper_d(x, a, m);
+  case SJ_MATH_ROUND:
+    return round_d(x, a);
+  default: /* SJ_MATH_FMOD */
+    return fmod_d(x, a, b);
+  }
+}
+
+static int native(long m) {
+  return m == SJ_MATH_FLOOR || m == SJ_MATH_CEIL || m == SJ_MATH_TRUNC;
+}
+
+/* The nodes that compute ins (a MATH instruction) into its destination. */
+static sj_ir_block replacement(sj_ir_func *f, const sj_ir_ins *ins) {
+  mx x;
+  memset(&x, 0, sizeof x);
+  x.f = f;
+  x.level = f->regs[ins->dst].level;
+  x.guard = ins->guard;
+  int single = ins->type == SJ_IR_F32;
+  val a = single ? cvt(&x, SJ_IR_F64, ins->a) : ins->a;
+  val b = ins->b;
+  if (single && b.kind != SJ_V_NONE) b = cvt(&x, SJ_IR_F64, b);
+  val v = expand(&x, (sj_ir_math)ins->imm, a, b, !single);
+  if (single) v = cvt(&x, SJ_IR_F32, v);
+  sj_ir_ins *mov = append(&x, SJ_IR_MOV, ins->type);
+  mov->dst = ins->dst;
+  mov->a = v;
+  return x.out;
+}
+
+static void expand_block(sj_ir_func *f, sj_ir_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind != SJ_IR_INS) {
+      sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+      for (int k = 0; k < 5; k++) expand_block(f, blocks[k]);
+      continue;
+    }
+    if (n->ins.op != SJ_IR_MATH || native(n->ins.imm)) continue;
+    sj_ir_block rep = replacement(f, &n->ins);
+    sj_ir_node_free(n);
+    b->v[i] = rep.v[0];
+    for (int k = 1; k < rep.n; k++) sj_ir_block_insert(b, i + k, rep.v[k]);
+    free(rep.v);
+    i += rep.n - 1;
+  }
+}
+
+void sj_ir_expand_math(sj_ir_func *f) {
+  expand_block(f, &f->body);
+}
