@@ -32,7 +32,7 @@ typedef struct builder {
   int nmemo;
   int depth;
   sj_sym *iters[MAX_DEPTH];
-  int *iter_pos; /* by iterator id */
+  int *iter_pos;  /* by iterator id */
   sj_site *sites; /* uses of locals, in order of statements and of evaluation */
   int nsites, capsites;
   int order;       /* of the next use in the statement being collected */
@@ -184,8 +184,8 @@ static void add_site(builder *b, sj_pstmt *s, const sj_sym *sym, const void *nod
     b->sites = realloc(b->sites, (size_t)b->capsites * sizeof *b->sites);
     if (!b->sites) abort();
   }
-  b->sites[b->nsites++] = (sj_site){s, sym, node, ref, is_write, b->order++,
-                                    guard ? isl_set_copy(guard) : NULL, NULL};
+  b->sites[b->nsites++] =
+      (sj_site){s, sym, node, ref, is_write, b->order++, guard ? isl_set_copy(guard) : NULL, NULL};
 }
 
 static int is_local(const sj_expr *e) {
@@ -589,7 +589,8 @@ static int check_array_bounds(sj_model *m, const sj_sym *a, sj_error *err) {
   for (int i = 0; i < m->naccesses; i++) {
     if (m->accesses[i].ref->sym != a) continue;
     isl_set *out = outside_extents(m, a, isl_map_range(isl_map_copy(m->accesses[i].rel)));
-    if (isl_set_is_empty(out) == isl_bool_false) return report_outside(m, &m->accesses[i], out, err);
+    if (isl_set_is_empty(out) == isl_bool_false)
+      return report_outside(m, &m->accesses[i], out, err);
     isl_set_free(out);
   }
   return 0;
@@ -701,6 +702,7 @@ void sj_model_free(sj_model *m) {
   if (m->extents)
     for (int i = 0; i < m->fn->narrays + m->ntemps; i++) free(m->extents[i]);
   free(m->extents);
+  free(m->temps);
   free(m->local_refs);
   free(m->locals_why);
   sj_arena_free(m->arena);

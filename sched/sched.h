@@ -72,7 +72,7 @@ typedef struct sj_model {
   /* Locals that outlive a statement instance, in arrays of their own after the parameters'
    * (ids fn->narrays ..): scalars (rank 0, or expanded along loops), local arrays. */
   int ntemps;
-  sj_sym **temps;  /* in arena */
+  sj_sym **temps;  /* the symbols in arena */
   sj_arena *arena; /* owned: temporaries and the expressions that address them */
   int nlocal_refs;
   struct sj_local_ref *local_refs; /* owned, sorted by node */
