@@ -3,14 +3,15 @@
  *
  * Everything is computed in double precision; the float functions convert their argument,
  * run the double code and round once at the end, which makes them correctly rounded but
- * for results within about 2^-40 of a midpoint between two floats. The double functions
- * reduce the argument exactly or nearly so (fma), evaluate Taylor polynomials of enough
- * terms that truncation stays below 2^-60 relative, and keep the last additions in the
- * form that loses least (exp: 1 + q with q = e^r - 1; log: f - (f^2/2 - s (f^2/2 + R)) with
- * s = f / (2 + f); pow: log and exp in double-double). doc/math.md states the error
- * bounds, which tests/math_ulp_test.c checks against the C library in the emulator.
- * Special values (NaN, infinities, zeros, subnormals) follow C99 Annex F, selected without
- * branches; only fmod has a loop. */
+ * where the true result lies within a few double ULP of a midpoint between two floats. The
+ * double functions reduce the argument exactly (fma; Payne-Hanek for large sines), carry the
+ * reduced argument and the logarithm as double-doubles, evaluate Taylor polynomials of
+ * enough terms that truncation stays below 2^-60 relative, and end with one rounding of note
+ * (exp: 1 + s split exactly, then the tail; log: 2 atanh(f / (2 + f)) with its cube in
+ * double-double). doc/math.md states the error bounds, which tests/math_ulp_test.c checks
+ * against long double references on the emulator. Special values (NaN, infinities, zeros,
+ * subnormals) follow C99 Annex F, selected without branches; fmod has a loop, and sines of
+ * arguments beyond 2^30 a branch. */
 #include "astgen/ir.h"
 
 #include <limits.h>
@@ -167,6 +168,19 @@ static val horner(mx *x, val z, const double *c, int n) {
   return p;
 }
 
+/* h + l = a + b exactly. */
+static void two_sum(mx *x, val a, val b, val *h, val *l) {
+  *h = add(x, a, b);
+  val bb = sub(x, *h, a);
+  *l = add(x, sub(x, a, sub(x, *h, bb)), sub(x, b, bb));
+}
+
+/* h + l = a + b exactly, |a| >= |b|. */
+static void fast_two_sum(mx *x, val a, val b, val *h, val *l) {
+  *h = add(x, a, b);
+  *l = sub(x, b, sub(x, *h, a));
+}
+
 /* --- constants (hex: exact doubles) --- */
 
 static const double LN2_HI = 0x1.62e42fefa39efp-1, LN2_LO = 0x1.abc9e3b39803fp-56;
@@ -193,13 +207,8 @@ static const double EXP_C[] = {0x1p-1,
                                0x1.ae64567f544e4p-26,
                                0x1.1eed8eff8d898p-29,
                                0x1.6124613a86d09p-33};
-/* ln2^k / k! for k = 1 .. 13 */
-static const double EXP2_C[] = {0x1.62e42fefa39efp-1,  0x1.ebfbdff82c58fp-3,  0x1.c6b08d704a0c0p-5,
-                                0x1.3b2ab6fba4e77p-7,  0x1.5d87fe78a6731p-10, 0x1.430912f86c787p-13,
-                                0x1.ffcbfc588b0c7p-17, 0x1.62c0223a5c824p-20, 0x1.b5253d395e7c4p-24,
-                                0x1.e4cf5158b8ecap-28, 0x1.e8cac7351bb25p-32, 0x1.c3bd650fc2986p-36,
-                                0x1.816193166d0f9p-40};
 /* 2 / (2k + 1) for k = 1 .. 11: 2 atanh(s) = 2s + s^3 (2/3 + 2 s^2/5 + ...) */
+static const double LOG_C0_LO = 0x1.5555555555555p-55; /* 2/3 - LOG_C[0] */
 static const double LOG_C[] = {0x1.5555555555555p-1, 0x1.999999999999ap-2, 0x1.2492492492492p-2,
                                0x1.c71c71c71c71cp-3, 0x1.745d1745d1746p-3, 0x1.3b13b13b13b14p-3,
                                0x1.1111111111111p-3, 0x1.e1e1e1e1e1e1ep-4, 0x1.af286bca1af28p-4,
@@ -234,56 +243,66 @@ static val round_product(mx *x, val a, val b, val *k) {
   return kd;
 }
 
-/* e^r - 1 for |r| <= ln2/2 + tiny: r + r^2 (1/2 + r/6 + ...). */
-static val expm1_poly(mx *x, val r) {
-  return fma3(x, mul(x, r, r), horner(x, r, EXP_C, COUNT(EXP_C)), r);
+/* hi + lo = k ln2 + (s + c), s + c a double-double, |s| <= ln2/2 + tiny; kd = k as a double. */
+static void reduce_ln2(mx *x, val hi, val lo, val *kd, val *k, val *s, val *c) {
+  *kd = round_product(x, hi, d(INV_LN2), k);
+  val r = fma3(x, neg(x, *kd), d(LN2_HI), hi); /* exact */
+  val t = mul(x, neg(x, *kd), d(LN2_LO));
+  if (lo.kind != SJ_V_NONE) /* at most an ulp of hi unless hi was clamped */
+    t = add(x, t, mind(x, maxd(x, lo, d(-1.0)), d(1.0)));
+  two_sum(x, r, t, s, c);
+}
+
+/* 2^k e^(s + c), |s| <= ln2/2 + tiny, c tiny beside s: 1 + s + s^2 P(s) + c, to well below
+ * an ulp, with one rounding of note (1 + s split exactly), then one in the scaling. */
+static val exp_reduced(mx *x, val s, val c, val k) {
+  val one_s, e1;
+  fast_two_sum(x, d(1.0), s, &one_s, &e1);
+  val tail = add(x, e1, fma3(x, mul(x, s, s), horner(x, s, EXP_C, COUNT(EXP_C)), c));
+  return scale(x, add(x, one_s, tail), k);
 }
 
 /* e^(hi + lo) * 2^adj, lo tiny beside hi; hi clamped first so k stays small (beyond the
  * clamps the result is 0 or infinity anyway). NaN not handled. */
 static val exp_dd(mx *x, val hi, val lo, long adj) {
   hi = mind(x, maxd(x, hi, d(-760.0)), d(712.0)); /* e^(-760 + 1) is 0, e^(712 - 1) inf */
-  val k;
-  val kd = round_product(x, hi, d(INV_LN2), &k);
-  val r = fma3(x, neg(x, kd), d(LN2_HI), hi); /* exact */
-  val t = mul(x, neg(x, kd), d(LN2_LO));
-  if (lo.kind != SJ_V_NONE) /* at most an ulp of hi unless hi was clamped */
-    t = add(x, t, mind(x, maxd(x, lo, d(-1.0)), d(1.0)));
-  /* s + c = r + t exactly (two-sum); e^(s + c) = e^s + c to well below an ulp */
-  val s = add(x, r, t);
-  val bb = sub(x, s, r);
-  val c = add(x, sub(x, r, sub(x, s, bb)), sub(x, t, bb));
-  /* 1 + s + s^2 P(s) + c with one rounding of note: 1 + s split exactly (|s| < 1) */
-  val one_s = add(x, d(1.0), s);
-  val e1 = add(x, sub(x, d(1.0), one_s), s);
-  val tail = add(x, e1, fma3(x, mul(x, s, s), horner(x, s, EXP_C, COUNT(EXP_C)), c));
-  return scale(x, add(x, one_s, tail), adj ? iadd(x, k, i64(adj)) : k);
+  val kd, k, s, c;
+  reduce_ln2(x, hi, lo, &kd, &k, &s, &c);
+  return exp_reduced(x, s, c, adj ? iadd(x, k, i64(adj)) : k);
 }
 
 static val exp_d(mx *x, val a) {
   return sel(x, is_nan(x, a), a, exp_dd(x, a, none, 0));
 }
 
+/* 2^a = 2^k e^(r ln2), r = a - k exact, r ln2 as a double-double */
 static val exp2_d(mx *x, val a) {
   val c = mind(x, maxd(x, a, d(-1080.0)), d(1030.0));
   val k;
   val kd = round_product(x, c, d(1.0), &k);
-  val r = sub(x, c, kd); /* exact */
-  val q = mul(x, r, horner(x, r, EXP2_C, COUNT(EXP2_C)));
-  return sel(x, is_nan(x, a), a, scale(x, add(x, d(1.0), q), k));
+  val r = sub(x, c, kd);
+  val th = mul(x, r, d(LN2_HI));
+  val tl = fma3(x, r, d(LN2_LO), fma3(x, r, d(LN2_HI), neg(x, th)));
+  return sel(x, is_nan(x, a), a, exp_reduced(x, th, tl, k));
 }
 
 /* e^a - 1: 2^k (1 + q) - 1 = 2^k q + (2^k - 1), exact for k = 0. */
 static val expm1_d(mx *x, val a) {
   val c = mind(x, maxd(x, a, d(-50.0)), d(710.0));
-  val k;
-  val kd = round_product(x, c, d(INV_LN2), &k);
-  val r = fma3(x, neg(x, kd), d(LN2_HI), c);
-  r = fma3(x, neg(x, kd), d(LN2_LO), r);
-  val q = expm1_poly(x, r);
+  val kd, k, rh, rl;
+  reduce_ln2(x, c, none, &kd, &k, &rh, &rl);
+  /* q = e^(rh + rl) - 1 = rh + rh^2 P(rh) + rl (1 + rh), as a double-double */
+  val tail = fma3(x, mul(x, rh, rh), horner(x, rh, EXP_C, COUNT(EXP_C)), fma3(x, rl, rh, rl));
+  val qh, ql;
+  fast_two_sum(x, rh, tail, &qh, &ql);
+  /* 2^k (1 + q) - 1 = (2^k - 1) + 2^k qh + 2^k ql, each exact where it matters, summed with
+   * one rounding of note */
   val p = scale(x, d(1.0), k);
   val big = cmp(x, SJ_CMP_GT, kd, d(1000.0)); /* 2^k alone would overflow before q shrinks it */
-  val v = sel(x, big, scale(x, add(x, d(1.0), q), k), fma3(x, p, q, sub(x, p, d(1.0))));
+  val nh, nl;
+  two_sum(x, sub(x, p, d(1.0)), mul(x, p, qh), &nh, &nl);
+  val near = add(x, nh, fma3(x, p, ql, nl));
+  val v = sel(x, big, scale(x, add(x, add(x, d(1.0), qh), ql), k), near);
   return sel(x, nan_or_zero(x, a), a, v);
 }
 
@@ -338,48 +357,68 @@ static val log_special(mx *x, val a, val v, val special) {
   return sel(x, special, r, v);
 }
 
-static val log_d(mx *x, val a, int base) {
-  log_parts p = split(x, a);
-  return log_special(x, a, log_of(x, &p, base), p.special);
-}
-
-/* log(1 + a): log of u = 1 + a, corrected by c / u for the rounding c of that sum. */
-static val log1p_d(mx *x, val a) {
-  val u = add(x, d(1.0), a);
-  log_parts p = split(x, u);
-  val c = sel(x, cmp(x, SJ_CMP_GT, p.e, d(0.0)), sub(x, d(1.0), sub(x, u, a)),
-              sub(x, a, sub(x, u, d(1.0))));
-  val v = add(x, log_of(x, &p, 0), divd(x, c, u));
-  v = sel(x, cmp(x, SJ_CMP_EQ, u, d(1.0)), a, v); /* tiny a: log1p(a) = a, signed zeros kept */
-  return log_special(x, u, v, p.special);
-}
-
-/* log a in double-double (a > 0 finite; others give what they give), for pow. */
-static void log_dd(mx *x, val a, val *hi, val *lo) {
-  log_parts p = split(x, a);
-  val f = p.f;
+/* log a in double-double from its parts (a > 0 finite; others give what they give). */
+static void log_dd(mx *x, const log_parts *p, val *hi, val *lo) {
+  val f = p->f;
   val th = add(x, d(2.0), f);
   val tl = sub(x, f, sub(x, th, d(2.0)));
   val sh = divd(x, f, th);
   val rem = fma3(x, neg(x, sh), th, f);
   rem = fma3(x, neg(x, sh), tl, rem);
   val sl = divd(x, rem, th);
+  /* 2 atanh(sh + sl) = 2 sh + 2/3 sh^3 + sh^5 Q(z) + 2 sl (1 + z), z = sh^2: the cube in
+   * double-double (it is up to 2^-8, its rounding would count), the rest in double */
   val z = mul(x, sh, sh);
-  /* 2 atanh(sh + sl) = 2 sh + 2 sl + sh^3 P(z) + 2 z sl + ... */
-  val t = fma3(x, mul(x, sh, z), horner(x, z, LOG_C, COUNT(LOG_C)), mul(x, d(2.0), sl));
-  t = fma3(x, mul(x, d(2.0), z), sl, t);
-  val two = mul(x, d(2.0), sh);
-  val lh = add(x, two, t);
-  val ll = add(x, sub(x, two, lh), t);
+  val zl = fma3(x, sh, sh, neg(x, z));
+  val s3 = mul(x, sh, z);
+  val s3l = fma3(x, sh, zl, fma3(x, sh, z, neg(x, s3)));
+  val t3 = mul(x, d(LOG_C[0]), s3);
+  val t3l = fma3(x, d(LOG_C[0]), s3, neg(x, t3));
+  t3l = fma3(x, d(LOG_C[0]), s3l, fma3(x, d(LOG_C0_LO), s3, t3l));
+  val rest = mul(x, mul(x, s3, z), horner(x, z, LOG_C + 1, COUNT(LOG_C) - 1));
+  rest = fma3(x, mul(x, d(2.0), sl), add(x, d(1.0), z), rest);
+  val lh, ll;
+  fast_two_sum(x, mul(x, d(2.0), sh), t3, &lh, &ll);
+  ll = add(x, ll, add(x, t3l, rest));
   /* + e ln2 */
-  val eh = mul(x, p.e, d(LN2_HI));
-  val el = fma3(x, p.e, d(LN2_HI), neg(x, eh));
-  val s = add(x, eh, lh);
-  val bb = sub(x, s, eh);
-  val err = add(x, sub(x, eh, sub(x, s, bb)), sub(x, lh, bb));
-  val l = add(x, add(x, err, el), fma3(x, p.e, d(LN2_LO), ll));
-  *hi = add(x, s, l);
-  *lo = sub(x, l, sub(x, *hi, s));
+  val eh = mul(x, p->e, d(LN2_HI));
+  val el = fma3(x, p->e, d(LN2_HI), neg(x, eh));
+  val sum, err;
+  two_sum(x, eh, lh, &sum, &err);
+  val l = add(x, add(x, err, el), fma3(x, p->e, d(LN2_LO), ll));
+  fast_two_sum(x, sum, l, hi, lo);
+}
+
+/* log_base a: double (precise) from the double-double log times a double-double
+ * 1/ln(base); float from the plain double evaluation, far below a float's rounding. */
+static val log_d(mx *x, val a, int base, int precise) {
+  log_parts p = split(x, a);
+  val v;
+  if (!precise) {
+    v = log_of(x, &p, base);
+  } else {
+    val hi, lo;
+    log_dd(x, &p, &hi, &lo);
+    v = hi;
+    if (base) {
+      double c = base == 2 ? INV_LN2 : INV_LN10, cl = base == 2 ? INV_LN2_LO : INV_LN10_LO;
+      val ph = mul(x, hi, d(c));
+      val pl = fma3(x, hi, d(c), neg(x, ph));
+      v = add(x, ph, fma3(x, hi, d(cl), fma3(x, lo, d(c), pl)));
+    }
+  }
+  return log_special(x, a, v, p.special);
+}
+
+/* log(1 + a) = log(u + c) = log u + c / u, u + c = 1 + a exactly; log u in double-double. */
+static val log1p_d(mx *x, val a) {
+  val u, c, hi, lo;
+  two_sum(x, d(1.0), a, &u, &c);
+  log_parts p = split(x, u);
+  log_dd(x, &p, &hi, &lo);
+  val v = add(x, hi, add(x, lo, divd(x, c, u)));
+  v = sel(x, cmp(x, SJ_CMP_EQ, u, d(1.0)), a, v); /* tiny a: log1p(a) = a, signed zeros kept */
+  return log_special(x, u, v, p.special);
 }
 
 /* --- pow --- */
@@ -396,9 +435,10 @@ static void integer_kind(mx *x, val b, val *is_int, val *odd) {
 static val pow_d(mx *x, val a, val b, int precise) {
   val aa = fabsd(x, a), hi, lo = none;
   if (precise) {
-    log_dd(x, aa, &hi, &lo);
+    log_parts p = split(x, aa);
+    log_dd(x, &p, &hi, &lo);
   } else {
-    hi = log_d(x, aa, 0);
+    hi = log_d(x, aa, 0, 0);
   }
   val ph = mul(x, b, hi), pl = none;
   if (precise) { /* the low part only where b log|a| is finite (inf - inf is NaN) */
@@ -436,19 +476,6 @@ static val pow_d(mx *x, val a, val b, int precise) {
 typedef struct reduced {
   val h, l, q;
 } reduced;
-
-/* h + l = a + b exactly. */
-static void two_sum(mx *x, val a, val b, val *h, val *l) {
-  *h = add(x, a, b);
-  val bb = sub(x, *h, a);
-  *l = add(x, sub(x, a, sub(x, *h, bb)), sub(x, b, bb));
-}
-
-/* h + l = a + b exactly, |a| >= |b|. */
-static void fast_two_sum(mx *x, val a, val b, val *h, val *l) {
-  *h = add(x, a, b);
-  *l = sub(x, b, sub(x, *h, a));
-}
 
 /* |a| <= TRIG_LARGE: Cody-Waite with a 161-bit pi/2; a - q P0 is exact, the rest carried as
  * the low part. */
@@ -701,11 +728,11 @@ static val expand(mx *x, sj_ir_math m, val a, val b, int precise) {
   case SJ_MATH_EXPM1:
     return expm1_d(x, a);
   case SJ_MATH_LOG:
-    return log_d(x, a, 0);
+    return log_d(x, a, 0, precise);
   case SJ_MATH_LOG2:
-    return log_d(x, a, 2);
+    return log_d(x, a, 2, precise);
   case SJ_MATH_LOG10:
-    return log_d(x, a, 10);
+    return log_d(x, a, 10, precise);
   case SJ_MATH_LOG1P:
     return log1p_d(x, a);
   case SJ_MATH_POW:
