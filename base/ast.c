@@ -90,8 +90,8 @@ size_t sj_arena_bytes(const sj_arena *a) {
 }
 
 const char *sj_type_name(sj_type t) {
-  static const char *names[] = {"void",  "int",           "long",  "float",
-                                "double", "signed char", "unsigned char", "short",
+  static const char *names[] = {"void",           "int",          "long",          "float",
+                                "double",         "signed char",  "unsigned char", "short",
                                 "unsigned short", "unsigned int", "unsigned long"};
   return (unsigned)t < sizeof names / sizeof *names ? names[t] : "?";
 }
@@ -115,6 +115,23 @@ const char *sj_func_name(sj_func_id fn) {
 
 int sj_func_nargs(sj_func_id fn) {
   return (unsigned)fn < SJ_NFUNCS ? func_nargs[fn] : 0;
+}
+
+int sj_func_inexact_on_gpu(sj_func_id fn) {
+  switch (fn & ~1) { /* the double form of fn */
+  case SJ_FN_SQRT:
+  case SJ_FN_FABS:
+  case SJ_FN_FMIN:
+  case SJ_FN_FMAX:
+  case SJ_FN_FLOOR:
+  case SJ_FN_CEIL:
+  case SJ_FN_TRUNC:
+  case SJ_FN_ROUND:
+  case SJ_FN_FMOD:
+    return 0;
+  default:
+    return (unsigned)fn < SJ_NFUNCS;
+  }
 }
 
 const char *sj_stdint_name(int k, sj_type *t) {

@@ -166,6 +166,7 @@ typedef struct sj_func {
   sj_sym **params;
   sj_stmt *body; /* SJ_S_BLOCK */
   int narrays, niters, nlocals;
+  unsigned long long calls; /* bit k: the body calls the math function k (sj_func_id) */
 } sj_func;
 
 typedef struct sj_arena sj_arena;
@@ -205,9 +206,12 @@ const char *sj_stdint_name(int k, sj_type *t);
 
 /* Names for printing. */
 const char *sj_type_name(sj_type t);
-const char *sj_binop_text(sj_binop op); /* "+", "<=", "&&", ... */
+const char *sj_binop_text(sj_binop op);  /* "+", "<=", "&&", ... */
 const char *sj_func_name(sj_func_id fn); /* "sqrt", "expf", ...; "?" if none */
 int sj_func_nargs(sj_func_id fn);
+/* Whether a GPU evaluates fn within the ULP bounds of doc/math.md rather than bit for bit as
+ * the C library does (the transcendental functions). */
+int sj_func_inexact_on_gpu(sj_func_id fn);
 int sj_type_is_float(sj_type t);
 int sj_type_is_integer(sj_type t);  /* every integer type */
 int sj_type_is_unsigned(sj_type t); /* unsigned char, unsigned short, unsigned, unsigned long */

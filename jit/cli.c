@@ -425,6 +425,9 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
     printf("check: largest absolute difference %.9g; %s\n", maxdiff,
            identical ? "bit-identical to the reference" : "NOT bit-identical to the reference");
     if (!identical) code = SJ_EXIT_CHECK;
+    const char *sched = jit_kernel_schedule(k), *note = sched ? strstr(sched, "\nmath: ") : NULL;
+    if (!identical && note) /* expected: the explanation says which functions, and why */
+      printf("check: the kernel calls %.*s\n", (int)strcspn(note + 7, "\n"), note + 7);
   }
 out:
   free(times);

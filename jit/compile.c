@@ -99,6 +99,17 @@ int sj_check_signature(const jit_kernel *k, const jit_arg *args, int nargs, sj_e
   return 0;
 }
 
+/* The functions whose results on a GPU are within bounds rather than bit-identical. */
+static void math_note(sj_buf *b, const jit_kernel *k) {
+  int any = 0;
+  for (int fn = 0; fn < SJ_NFUNCS && k->device != JIT_DEVICE_CPU; fn++)
+    if ((k->fn->calls >> fn & 1) && sj_func_inexact_on_gpu(fn))
+      sj_buf_printf(b, "%s%s", any++ ? ", " : "math: ", sj_func_name(fn));
+  if (any)
+    sj_buf_puts(b, ": on a GPU within the ULP bounds of doc/math.md, not bit for bit the C "
+                   "library's\n");
+}
+
 static void describe(jit_kernel *k, const sj_model *m, const sj_stencil *st, const sj_plan *plan) {
   sj_buf b = {0};
   static const char *const devices[] = {"auto", "cpu", "emu", "cuda"};
@@ -120,6 +131,7 @@ static void describe(jit_kernel *k, const sj_model *m, const sj_stencil *st, con
   for (int i = 0; i < prog->npragmas; i++)
     sj_buf_printf(&b, "ignored: #pragma %s (line %d)\n", prog->pragmas[i].text,
                   prog->pragmas[i].loc.line);
+  math_note(&b, k);
   sj_buf_printf(&b, "%s\n%s", st->why, plan->explain);
   char *tree = isl_schedule_to_str(plan->schedule);
   sj_buf_printf(&b, "schedule tree: %s\n", tree);

@@ -68,6 +68,7 @@ typedef struct parser {
   vec syms;  /* of the current function, in order of declaration */
   vec funcs; /* sj_func * */
   unsigned stdint_used;
+  unsigned long long calls; /* of the current function: its sj_func.calls */
 } parser;
 
 static sj_expr *expr(parser *p);
@@ -396,7 +397,8 @@ static int any_word(const words *w) {
 /* The type the specifier keywords name, or a message why they name none. */
 static sj_type word_type(parser *p, const words *w, sj_loc loc) {
   int sized = w->nchar + w->nshort + (w->nlong > 0);
-  if (w->nsigned && w->nunsigned) fail(p, SYNTAX, loc, "both 'signed' and 'unsigned' in declaration");
+  if (w->nsigned && w->nunsigned)
+    fail(p, SYNTAX, loc, "both 'signed' and 'unsigned' in declaration");
   if (w->base == SJ_K_DOUBLE && w->nlong)
     fail(p, UNSUP, loc, "type 'long double' is not supported");
   if ((w->base && (sized || w->nint || w->nsigned || w->nunsigned)) || sized > 1 || w->nint > 1 ||
@@ -467,8 +469,7 @@ static spec specifiers(parser *p) {
     case SJ_K_BOOL:
     case SJ_K_COMPLEX:
     case SJ_K_IMAGINARY:
-      fail(p, UNSUP, t->loc,
-           "type '%s' is not supported (use the integer types, float or double)",
+      fail(p, UNSUP, t->loc, "type '%s' is not supported (use the integer types, float or double)",
            sj_tok_spelling(t->kind));
     case SJ_K_STRUCT:
     case SJ_K_UNION:
@@ -561,6 +562,7 @@ static sj_expr *call(parser *p, const sj_token *name) {
   for (i = 0; i < n; i++) args.v[i] = conv(p, args.v[i], t);
   e = node(p, SJ_E_CALL, t, name->loc, n, exprs(p, &args));
   e->op = fn;
+  p->calls |= 1ull << fn;
   return e;
 }
 
@@ -905,7 +907,8 @@ static void assignment(parser *p, vec *out) {
     const sj_token *o = ops.v[k];
     sj_stmt *s = stmt(p, SJ_S_ASSIGN, k ? target->loc : loc);
     /* L op= e is L = (T_L)(L op e): the copy of L is the read the model must see. */
-    if (o->kind != '=') rhs = binop(p, (sj_binop)compound_op(o->kind), copy(p, target), rhs, o->loc);
+    if (o->kind != '=')
+      rhs = binop(p, (sj_binop)compound_op(o->kind), copy(p, target), rhs, o->loc);
     s->lhs = target;
     s->rhs = conv(p, rhs, target->type);
     push(p, out, s);
@@ -1311,6 +1314,7 @@ static sj_func *function(parser *p, spec s) {
   f->name = sj_arena_strndup(p->a, name.text, name.len);
   f->loc = name.loc;
   memset(&p->syms, 0, sizeof p->syms);
+  p->calls = 0;
   open_scope(p);
   params(p, f);
   if (kind(p) == ';')
@@ -1319,6 +1323,7 @@ static sj_func *function(parser *p, spec s) {
   f->body = block(p, 0);
   close_scope(p);
   number(p, f);
+  f->calls = p->calls;
   return f;
 }
 
