@@ -1,6 +1,8 @@
 /* The IR's values, functions, blocks and traversals. */
 #include "astgen/ir.h"
 
+#include "base/ast.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,9 +37,9 @@ int sj_ir_type_is_float(sj_ir_type t) {
 
 int sj_ir_type_size(sj_ir_type t) {
   static const int sizes[SJ_IR_NTYPES] = {
-      [SJ_IR_PRED] = 1, [SJ_IR_S32] = 4, [SJ_IR_S64] = 8, [SJ_IR_F32] = 4, [SJ_IR_F64] = 8,
-      [SJ_IR_PTR] = 8,  [SJ_IR_S8] = 1,  [SJ_IR_U8] = 1,  [SJ_IR_S16] = 2, [SJ_IR_U16] = 2,
-      [SJ_IR_U32] = 4,  [SJ_IR_U64] = 8};
+      [SJ_IR_PRED] = 1, [SJ_IR_S32] = 4, [SJ_IR_S64] = 8, [SJ_IR_F32] = 4,
+      [SJ_IR_F64] = 8,  [SJ_IR_PTR] = 8, [SJ_IR_S8] = 1,  [SJ_IR_U8] = 1,
+      [SJ_IR_S16] = 2,  [SJ_IR_U16] = 2, [SJ_IR_U32] = 4, [SJ_IR_U64] = 8};
   return (unsigned)t < SJ_IR_NTYPES ? sizes[t] : 8;
 }
 
@@ -49,39 +51,19 @@ int sj_ir_type_is_int(sj_ir_type t) {
   return t == SJ_IR_S32 || t == SJ_IR_S64 || (t >= SJ_IR_S8 && t <= SJ_IR_U64);
 }
 
-/* X(ID, C name, arguments) */
-#define SJ_IR_MATHS(X)                                                                             \
-  X(EXP, "exp", 1)                                                                                 \
-  X(EXP2, "exp2", 1)                                                                               \
-  X(EXPM1, "expm1", 1)                                                                             \
-  X(LOG, "log", 1)                                                                                 \
-  X(LOG2, "log2", 1)                                                                               \
-  X(LOG10, "log10", 1)                                                                             \
-  X(LOG1P, "log1p", 1)                                                                             \
-  X(POW, "pow", 2)                                                                                 \
-  X(SIN, "sin", 1)                                                                                 \
-  X(COS, "cos", 1)                                                                                 \
-  X(TAN, "tan", 1)                                                                                 \
-  X(SINH, "sinh", 1)                                                                               \
-  X(COSH, "cosh", 1)                                                                               \
-  X(TANH, "tanh", 1)                                                                               \
-  X(FLOOR, "floor", 1)                                                                             \
-  X(CEIL, "ceil", 1)                                                                               \
-  X(TRUNC, "trunc", 1)                                                                             \
-  X(ROUND, "round", 1)                                                                             \
-  X(FMOD, "fmod", 2)
+/* sj_ir_math lists base/ast.h's functions from exp on, in their order. */
+typedef char sj_ir_math_order[SJ_FN_FMOD - SJ_FN_EXP == 2 * SJ_MATH_FMOD ? 1 : -1];
 
-#define SJ_MATH_NAMES(id, name, nargs) [SJ_MATH_##id] = {name, name "f"},
-#define SJ_MATH_NARGS(id, name, nargs) [SJ_MATH_##id] = nargs,
-static const char *const math_names[SJ_MATH_N][2] = {SJ_IR_MATHS(SJ_MATH_NAMES)};
-static const int math_nargs[SJ_MATH_N] = {SJ_IR_MATHS(SJ_MATH_NARGS)};
+static sj_func_id func_of(sj_ir_math m, sj_ir_type t) {
+  return (sj_func_id)(SJ_FN_EXP + 2 * m + (t == SJ_IR_F32));
+}
 
 const char *sj_ir_math_name(sj_ir_math m, sj_ir_type t) {
-  return (unsigned)m < SJ_MATH_N ? math_names[m][t == SJ_IR_F32] : "?";
+  return (unsigned)m < SJ_MATH_N ? sj_func_name(func_of(m, t)) : "?";
 }
 
 int sj_ir_math_nargs(sj_ir_math m) {
-  return (unsigned)m < SJ_MATH_N ? math_nargs[m] : 0;
+  return (unsigned)m < SJ_MATH_N ? sj_func_nargs(func_of(m, SJ_IR_F64)) : 0;
 }
 
 int sj_ir_is_pure(const sj_ir_ins *ins) {
