@@ -1,10 +1,11 @@
 /* The math functions of the subset against this process's C library: on the CPU device the
- * very same results, bit for bit; on a GPU device (the emulator here) within the bounds
- * doc/math.md states, in units in the last place, over special values and random arguments
- * spread over each function's whole domain (log-uniform magnitudes, both signs).
+ * very same results, bit for bit; on a GPU device (the emulator, or a CUDA GPU) within the
+ * bounds doc/math.md states, in units in the last place, over special values and random
+ * arguments spread over each function's whole domain (log-uniform magnitudes, both signs).
  *
- *   math_ulp_test cpu|emu [FUNCTION|all [COUNT [SEED]]]   prints the largest error of each
- *                                                        function */
+ *   math_ulp_test cpu|emu|cuda [FUNCTION|all [COUNT [SEED]]]
+ *
+ * prints the largest error of each function (of FUNCTION only, unless all). */
 #include <stenciljit.h>
 
 #include <math.h>
@@ -52,9 +53,9 @@ static const fn_case cases[] = {
     F1(exp2, 1, 1, -30, 11),          F1(expm1, 1, 1.5, -60, 10),
     F1(log, 1, 1, -1074, 1023),       F1(log2, 1, 1, -1074, 1023),
     F1(log10, 1, 1, -1074, 1023),     F1(log1p, 1, 1, -60, 1023),
-    F2(pow, 1, 2, -30, 30, -8, 7),  F1(sin, 1, 1, -60, 1023),
+    F2(pow, 1, 2, -30, 30, -8, 7),    F1(sin, 1, 1, -60, 1023),
     F1(cos, 1, 1, -60, 1023),         F1(tan, 1, 3, -60, 1023),
-    F1(sinh, 1, 3, -60, 10),        F1(cosh, 1, 1.5, -60, 10),
+    F1(sinh, 1, 3, -60, 10),          F1(cosh, 1, 1.5, -60, 10),
     F1(tanh, 1, 3, -60, 6),
 };
 
@@ -238,8 +239,8 @@ static double measure(jit_context *ctx, const fn_case *c, int single, int gpu) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 2 || (strcmp(argv[1], "cpu") && strcmp(argv[1], "emu"))) {
-    fprintf(stderr, "usage: math_ulp_test cpu|emu [FUNCTION|all [COUNT [SEED]]]\n");
+  if (argc < 2 || (strcmp(argv[1], "cpu") && strcmp(argv[1], "emu") && strcmp(argv[1], "cuda"))) {
+    fprintf(stderr, "usage: math_ulp_test cpu|emu|cuda [FUNCTION|all [COUNT [SEED]]]\n");
     return 2;
   }
   if (argc > 3) g_count = atoi(argv[3]);
@@ -248,8 +249,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "math_ulp_test: COUNT below the %d special cases\n", NSPECIAL * NSPECIAL);
     return 2;
   }
-  int gpu = !strcmp(argv[1], "emu");
-  jit_context *ctx = jit_context_create(gpu ? JIT_DEVICE_EMU : JIT_DEVICE_CPU);
+  int gpu = strcmp(argv[1], "cpu") != 0;
+  jit_context *ctx = jit_context_create(!gpu                      ? JIT_DEVICE_CPU
+                                        : !strcmp(argv[1], "emu") ? JIT_DEVICE_EMU
+                                                                  : JIT_DEVICE_CUDA);
   if (!ctx) {
     fprintf(stderr, "no context: %s\n", jit_last_error());
     return 1;
