@@ -35,8 +35,8 @@ struct sj_local_ref {
 };
 
 typedef struct dep {
-  int from, to;  /* the last write of the source statement, the first read of the sink */
-  isl_map *rel;  /* source instance -> sink instance */
+  int from, to; /* the last write of the source statement, the first read of the sink */
+  isl_map *rel; /* source instance -> sink instance */
 } dep;
 
 typedef struct promo {
@@ -116,21 +116,23 @@ static int summary_site(const promo *p, const sj_sym *sym, const sj_pstmt *s, in
   return found;
 }
 
-typedef struct dep_scan {
-  promo *p;
-  const sj_sym *sym;
-} dep_scan;
-
-static isl_stat note_dep(__isl_take isl_map *rel, void *user) {
-  dep_scan *d = user;
-  promo *p = d->p;
+/* One dependence of the dataflow: the sites it joins, and its instances. */
+static isl_stat note_dep(__isl_take isl_map *full, void *user) {
+  promo *p = user;
+  /* source -> [sink -> scalar]: the scalar from its id, then source -> sink */
+  isl_space *space = isl_space_unwrap(isl_space_range(isl_map_get_space(full)));
+  isl_id *data = isl_space_get_tuple_id(space, isl_dim_out);
+  const sj_sym *sym = isl_id_get_user(data);
+  isl_id_free(data);
+  isl_space_free(space);
+  isl_map *rel = isl_map_range_factor_domain(full);
   isl_id *from_id = isl_map_get_tuple_id(rel, isl_dim_in);
   isl_id *to_id = isl_map_get_tuple_id(rel, isl_dim_out);
-  int from = summary_site(p, d->sym, isl_id_get_user(from_id), 1);
-  int to = summary_site(p, d->sym, isl_id_get_user(to_id), 0);
+  int from = summary_site(p, sym, isl_id_get_user(from_id), 1);
+  int to = summary_site(p, sym, isl_id_get_user(to_id), 0);
   isl_id_free(from_id);
   isl_id_free(to_id);
-  if (from < 0 || to < 0) {
+  if (!rel || from < 0 || to < 0) {
     isl_map_free(rel);
     return isl_stat_error;
   }
@@ -141,37 +143,44 @@ static isl_stat note_dep(__isl_take isl_map *rel, void *user) {
   return isl_stat_ok;
 }
 
-/* The value flow of scalar sym between statement instances: which write each first read of
- * a statement reads (every write of a statement is a must-write: statements are
- * unconditional within their domains). */
-static int flow_of(promo *p, const sj_sym *sym) {
-  sj_model *m = p->m;
-  isl_space *space = isl_space_set_alloc(m->ctx, 0, 0);
-  space = isl_space_set_tuple_name(space, isl_dim_set, sym->name);
-  isl_union_map *reads = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
-  isl_union_map *writes = isl_union_map_copy(reads);
+/* Adds to *reads and *writes the accesses of scalar sym: a statement's first read before any
+ * write and its writes (each a must-write: statements are unconditional within their
+ * domains), to a zero-dimensional space whose id points at sym. */
+static void scalar_accesses(promo *p, const sj_sym *sym, isl_union_map **reads,
+                            isl_union_map **writes) {
+  isl_ctx *ctx = p->m->ctx;
+  isl_space *space = isl_space_set_alloc(ctx, 0, 0);
+  space = isl_space_set_tuple_id(space, isl_dim_set, isl_id_alloc(ctx, sym->name, (void *)sym));
   for (int i = 0; i < p->n; i++) {
-    const sj_site *s = &p->sites[i];
     if (!starts_statement(p, i)) continue;
-    isl_map *rel = isl_map_from_domain_and_range(isl_set_copy(s->stmt->domain),
+    const sj_pstmt *st = p->sites[i].stmt;
+    int r = summary_site(p, sym, st, 0) >= 0, w = summary_site(p, sym, st, 1) >= 0;
+    if (!r && !w) continue;
+    isl_map *rel = isl_map_from_domain_and_range(isl_set_copy(st->domain),
                                                  isl_set_universe(isl_space_copy(space)));
-    if (summary_site(p, sym, s->stmt, 0) >= 0)
-      reads = isl_union_map_union(reads, isl_union_map_from_map(isl_map_copy(rel)));
-    if (summary_site(p, sym, s->stmt, 1) >= 0)
-      writes = isl_union_map_union(writes, isl_union_map_from_map(isl_map_copy(rel)));
+    if (r) *reads = isl_union_map_union(*reads, isl_union_map_from_map(isl_map_copy(rel)));
+    if (w) *writes = isl_union_map_union(*writes, isl_union_map_from_map(isl_map_copy(rel)));
     isl_map_free(rel);
   }
   isl_space_free(space);
+}
+
+/* The value flow of the scalars syms between statement instances, in one dataflow analysis
+ * for all of them: which write each first read of a statement reads. */
+static int flows(promo *p, const sj_sym *const *syms, int nsyms) {
+  sj_model *m = p->m;
+  isl_union_map *reads = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+  isl_union_map *writes = isl_union_map_copy(reads);
+  for (int k = 0; k < nsyms; k++) scalar_accesses(p, syms[k], &reads, &writes);
   isl_union_access_info *info = isl_union_access_info_from_sink(reads);
   info = isl_union_access_info_set_must_source(info, writes);
   info = isl_union_access_info_set_schedule(info, isl_schedule_copy(m->original));
   isl_union_flow *flow = isl_union_access_info_compute_flow(info);
-  isl_union_map *deps = isl_union_flow_get_must_dependence(flow);
+  isl_union_map *deps = isl_union_flow_get_full_must_dependence(flow);
   isl_union_flow_free(flow);
-  dep_scan scan = {p, sym};
-  isl_stat st = deps ? isl_union_map_foreach_map(deps, note_dep, &scan) : isl_stat_error;
+  isl_stat st = deps ? isl_union_map_foreach_map(deps, note_dep, p) : isl_stat_error;
   isl_union_map_free(deps);
-  if (st < 0) return sj_error_set(p->err, JIT_ERR_INTERNAL, "isl failed on the flow of '%s'", sym->name);
+  if (st < 0) return sj_error_set(p->err, JIT_ERR_INTERNAL, "isl failed on the flow of the locals");
   return 0;
 }
 
@@ -182,7 +191,7 @@ static int common_depth(const promo *p, int w) {
   const sj_pstmt *first = NULL;
   int depth = 0;
   for (int i = 0; i < p->n; i++) {
-    if (p->parent[i] < 0 || root((promo *)p, i) != w) continue;
+    if (root((promo *)p, i) != w) continue;
     const sj_pstmt *s = p->sites[i].stmt;
     if (!first) {
       first = s;
@@ -214,7 +223,7 @@ static int loop_range(const promo *p, int w, int d, long *lo, long *hi) {
   int any = 0;
   *lo = *hi = 0;
   for (int i = 0; i < p->n; i++) {
-    if (p->parent[i] < 0 || root((promo *)p, i) != w) continue;
+    if (root((promo *)p, i) != w) continue;
     long a, b;
     if (sj_set_dim_range(p->sites[i].stmt->domain, d, &a, &b)) return -1;
     if (a > b) continue;
@@ -272,8 +281,8 @@ static sj_expr *expr(sj_model *m, sj_expr_kind kind, sj_type type, sj_loc loc, i
 
 /* The element of temporary t a site uses: iterator - lo for each expanded loop, then the
  * local array's own subscripts. */
-static const sj_expr *element(sj_model *m, const sj_site *s, sj_sym *t, int ndims,
-                              const int *dims, const long *lo) {
+static const sj_expr *element(sj_model *m, const sj_site *s, sj_sym *t, int ndims, const int *dims,
+                              const long *lo) {
   sj_loc loc = s->ref ? s->ref->loc : ((const sj_stmt *)s->node)->loc;
   sj_expr *e = expr(m, SJ_E_INDEX, t->type, loc, t->rank);
   e->sym = t;
@@ -318,7 +327,7 @@ static int make_array(promo *p, const sj_sym *sym, int w, int depth, const int *
   long lo[32], len[32];
   const sj_pstmt *any = NULL;
   for (int i = 0; i < p->n && !any; i++)
-    if (p->parent[i] >= 0 && root(p, i) == w) any = p->sites[i].stmt;
+    if (root(p, i) == w) any = p->sites[i].stmt;
   double bytes = sj_type_size(sym->type);
   for (int k = 0; k < sym->rank; k++) {
     long e = 1;
@@ -342,24 +351,22 @@ static int make_array(promo *p, const sj_sym *sym, int w, int depth, const int *
   }
   sj_sym *t = new_temp(p, sym, ndims, len);
   for (int i = 0; i < p->n; i++)
-    if (p->parent[i] >= 0 && root(p, i) == w)
-      p->sites[i].repl = element(p->m, &p->sites[i], t, ndims, dims, lo);
+    if (root(p, i) == w) p->sites[i].repl = element(p->m, &p->sites[i], t, ndims, dims, lo);
   describe(p, sym, t, ndims, dims, any, shared_why);
   return 0;
 }
 
 /* A scalar: its webs, each an array expanded along the loops it does not flow across. */
 static int promote_scalar(promo *p, const sj_sym *sym) {
-  join_in_statements(p, sym);
-  if (flow_of(p, sym)) return -1;
   for (int i = 0; i < p->n; i++) {
     if (p->sites[i].sym != sym || root(p, i) != i) continue;
     int depth = common_depth(p, i), keep[64], carries = 0;
     for (int d = 0; d < depth && d < 64; d++) carries += !(keep[d] = !carried(p, i, d));
     if (depth > 64) depth = 64;
-    const char *why = carries ? "a value flows from one iteration of a loop around it to the "
-                                "next, so that loop keeps its order"
-                      : !depth ? "outside every loop" : NULL;
+    const char *why = carries  ? "a value flows from one iteration of a loop around it to the "
+                                 "next, so that loop keeps its order"
+                      : !depth ? "outside every loop"
+                               : NULL;
     if (make_array(p, sym, i, depth, keep, why)) return -1;
   }
   return 0;
@@ -397,17 +404,29 @@ int sj_locals_promote(sj_model *m, sj_site *sites, int n, sj_pstmt *const *decl,
   if (!p.parent) abort();
   m->arena = sj_arena_new();
   const sj_func *fn = m->fn;
-  int rc = 0;
-  for (int id = 0; id < fn->nlocals && !rc; id++) {
+  /* the locals that need memory, by id; the webs of the scalars among them from one
+   * dataflow analysis */
+  const sj_sym **syms = calloc(2 * (size_t)fn->nlocals + 1, sizeof *syms), **scalars;
+  if (!syms) abort();
+  scalars = syms + fn->nlocals;
+  int nsyms = 0, nscalars = 0;
+  for (int id = 0; id < fn->nlocals; id++) {
     const sj_sym *sym = NULL;
     for (int i = 0; i < n && !sym; i++)
       if (sites[i].sym->id == id) sym = sites[i].sym;
     if (!sym || confined(&p, sym)) continue;
-    for (int i = 0; i < n; i++) p.parent[i] = sites[i].sym == sym ? i : -1;
-    rc = sym->rank ? promote_array(&p, sym, decl[id]) : promote_scalar(&p, sym);
-    for (int k = 0; k < p.ndeps; k++) isl_map_free(p.deps[k].rel);
-    p.ndeps = 0;
+    syms[nsyms++] = sym;
+    if (!sym->rank) scalars[nscalars++] = sym;
   }
+  for (int i = 0; i < n; i++) p.parent[i] = i;
+  for (int k = 0; k < nscalars; k++) join_in_statements(&p, scalars[k]);
+  int rc = nscalars ? flows(&p, scalars, nscalars) : 0;
+  for (int k = 0; k < nsyms && !rc; k++) {
+    const sj_sym *sym = syms[k];
+    rc = sym->rank ? promote_array(&p, sym, decl[sym->id]) : promote_scalar(&p, sym);
+  }
+  for (int k = 0; k < p.ndeps; k++) isl_map_free(p.deps[k].rel);
+  free(syms);
   free(p.deps);
   free(p.parent);
   for (int i = 0; i < n; i++) m->nlocal_refs += sites[i].repl != NULL;
@@ -424,8 +443,8 @@ int sj_locals_promote(sj_model *m, sj_site *sites, int n, sj_pstmt *const *decl,
 const sj_expr *sj_model_local_ref(const sj_model *m, const void *node) {
   struct sj_local_ref key = {node, NULL};
   const struct sj_local_ref *r =
-      m->nlocal_refs ? bsearch(&key, m->local_refs, (size_t)m->nlocal_refs,
-                               sizeof *m->local_refs, by_node)
-                     : NULL;
+      m->nlocal_refs
+          ? bsearch(&key, m->local_refs, (size_t)m->nlocal_refs, sizeof *m->local_refs, by_node)
+          : NULL;
   return r ? r->repl : NULL;
 }
