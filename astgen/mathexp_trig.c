@@ -50,6 +50,18 @@ static const double TWO_OVER_PI_24[] = {
     0x8A5292, 0xEA6BFB, 0x5FB11F, 0x8D5D08};
 enum { PH_DIGITS = 8 }; /* 192 bits of 2/pi from where they start to count */
 
+/* Bits 24 j + 64 w .. 24 j + 64 w + 63 of the digits above (the first bit the highest of
+ * digit 0), as a 64-bit word. */
+static long window(int j, int w) {
+  unsigned long v = 0;
+  for (int k = 0; k < 64; k++) {
+    int bit = 24 * j + 64 * w + k;
+    unsigned long digit = (unsigned long)TWO_OVER_PI_24[bit / 24];
+    v = v << 1 | (digit >> (23 - bit % 24) & 1);
+  }
+  return (long)v;
+}
+
 /* 2^e for an integer e in the normal range. */
 static val pow2(mx *x, val e) {
   return from_bits(x, shl(x, iadd(x, e, i64(1023)), i64(52)));
@@ -71,13 +83,22 @@ static reduced reduce_large(mx *x, val a) {
     md[k] = cvt(x, SJ_IR_F64, band(x, shr(x, m, i64(24 * k)), i64(0xffffff)));
   val j0 = isub(x, emit(x, SJ_IR_DIV, SJ_IR_S64, iadd(x, e, i64(46)), i64(24), none), i64(1));
   val s = isub(x, e, emit(x, SJ_IR_MUL, SJ_IR_S64, j0, i64(24), none));
-  /* the digits j0 .. j0 + 7, selected from the table (j0 <= 41 for finite a) */
+  /* the digits j0 .. j0 + 7 (j0 <= 41 for finite a): three 64-bit words, each selected from
+   * the windows of the table (three chains of selections rather than eight), then split */
   enum { MAXJ0 = COUNT(TWO_OVER_PI_24) - PH_DIGITS };
-  val dg[PH_DIGITS], is[MAXJ0];
+  val wd[3], dg[PH_DIGITS], is[MAXJ0];
   for (int j = 1; j <= MAXJ0; j++) is[j - 1] = cmp(x, SJ_CMP_EQ, j0, i64(j));
+  for (int w = 0; w < 3; w++) {
+    wd[w] = i64(window(0, w));
+    for (int j = 1; j <= MAXJ0; j++) wd[w] = sel(x, is[j - 1], i64(window(j, w)), wd[w]);
+  }
   for (int i = 0; i < PH_DIGITS; i++) {
-    dg[i] = d(TWO_OVER_PI_24[i]);
-    for (int j = 1; j <= MAXJ0; j++) dg[i] = sel(x, is[j - 1], d(TWO_OVER_PI_24[j + i]), dg[i]);
+    int at = 24 * i % 64, word = 24 * i / 64, spill = at + 24 - 64; /* bits in the next word */
+    val v = shr(x, wd[word], i64(spill > 0 ? 0 : -spill));
+    if (spill > 0) /* the arithmetic shift's sign bits masked off */
+      v = bor(x, shl(x, v, i64(spill)),
+              band(x, shr(x, wd[word + 1], i64(64 - spill)), i64((1L << spill) - 1)));
+    dg[i] = cvt(x, SJ_IR_F64, band(x, v, i64(0xffffff)));
   }
   /* column c (weight 2^(s - 24 c)): sum of md[k] dg[c + k], below 2^50; then the carries */
   val col[PH_DIGITS];
