@@ -88,22 +88,32 @@ static val exp2_d(mx *x, val a) {
 }
 
 /* e^a - 1: 2^k (1 + q) - 1 = 2^k q + (2^k - 1), exact for k = 0. */
-static val expm1_d(mx *x, val a) {
-  val c = mind(x, maxd(x, a, d(-50.0)), d(710.0));
-  val kd, k, rh, rl;
-  reduce_ln2(x, c, none, &kd, &k, &rh, &rl);
+/* e^c - 1, c in [-50, 710]: 2^k (1 + q) - 1 with q = e^r - 1, and h + l the same as a
+ * double-double where 2^k stays finite (k <= 1000). */
+typedef struct expm1_parts {
+  val kd, k, qh, ql, h, l;
+} expm1_parts;
+
+static expm1_parts expm1_dd(mx *x, val c) {
+  expm1_parts e;
+  val rh, rl;
+  reduce_ln2(x, c, none, &e.kd, &e.k, &rh, &rl);
   /* q = e^(rh + rl) - 1 = rh + rh^2 P(rh) + rl (1 + rh), as a double-double */
   val tail = fma3(x, mul(x, rh, rh), horner(x, rh, EXP_C, COUNT(EXP_C)), fma3(x, rl, rh, rl));
-  val qh, ql;
-  fast_two_sum(x, rh, tail, &qh, &ql);
-  /* 2^k (1 + q) - 1 = (2^k - 1) + 2^k qh + 2^k ql, each exact where it matters, summed with
-   * one rounding of note */
-  val p = scale(x, d(1.0), k);
-  val big = cmp(x, SJ_CMP_GT, kd, d(1000.0)); /* 2^k alone would overflow before q shrinks it */
+  fast_two_sum(x, rh, tail, &e.qh, &e.ql);
+  /* (2^k - 1) + 2^k qh + 2^k ql, each exact where it matters, summed with one rounding of
+   * note */
+  val p = scale(x, d(1.0), e.k);
   val nh, nl;
-  two_sum(x, sub(x, p, d(1.0)), mul(x, p, qh), &nh, &nl);
-  val near = add(x, nh, fma3(x, p, ql, nl));
-  val v = sel(x, big, scale(x, add(x, add(x, d(1.0), qh), ql), k), near);
+  two_sum(x, sub(x, p, d(1.0)), mul(x, p, e.qh), &nh, &nl);
+  fast_two_sum(x, nh, fma3(x, p, e.ql, nl), &e.h, &e.l);
+  return e;
+}
+
+static val expm1_d(mx *x, val a) {
+  expm1_parts e = expm1_dd(x, mind(x, maxd(x, a, d(-50.0)), d(710.0)));
+  val big = cmp(x, SJ_CMP_GT, e.kd, d(1000.0)); /* 2^k alone would overflow before q shrinks it */
+  val v = sel(x, big, scale(x, add(x, add(x, d(1.0), e.qh), e.ql), e.k), e.h);
   return sel(x, nan_or_zero(x, a), a, v);
 }
 
@@ -272,21 +282,38 @@ static val pow_d(mx *x, val a, val b, int precise) {
 
 /* --- hyperbolic --- */
 
+/* (h + l) / (h + l + c) for a double-double h + l, c = 1 or 2, as a double-double: the
+ * quotient corrected by its remainder. */
+static void ratio(mx *x, const expm1_parts *e, double c, val *qh, val *ql) {
+  val th, tl;
+  two_sum(x, e->h, d(c), &th, &tl);
+  tl = add(x, tl, e->l);
+  *qh = divd(x, e->h, th);
+  val r = sub(x, add(x, fma3(x, neg(x, *qh), th, e->h), e->l), mul(x, *qh, tl));
+  *ql = divd(x, r, th);
+}
+
+/* Below 22 in magnitude from e^|a| - 1 as a double-double (sinh = (e1 + e1 / (e1 + 1)) / 2,
+ * tanh = e1' / (e1' + 2) with e1' = e^2|a| - 1), above it from e^|a| / 2 (sinh) or 1. */
 static val hyper_d(mx *x, val a, sj_ir_math m) {
   val aa = fabsd(x, a);
   if (m == SJ_MATH_COSH) {
     val t = exp_dd(x, aa, none, -1); /* e^|a| / 2 */
     return sel(x, is_nan(x, a), a, add(x, t, divd(x, d(0.25), t)));
   }
-  val small = cmp(x, SJ_CMP_LT, aa, d(22.0));
+  val small = cmp(x, SJ_CMP_LT, aa, d(22.0)), qh, ql, v;
   if (m == SJ_MATH_SINH) {
-    val e1 = expm1_d(x, mind(x, aa, d(22.0)));
-    val near = mul(x, d(0.5), add(x, e1, divd(x, e1, add(x, e1, d(1.0)))));
-    val v = sel(x, small, near, exp_dd(x, aa, none, -1));
-    return sel(x, is_nan(x, a), a, copysign_d(x, v, a));
+    expm1_parts e = expm1_dd(x, mind(x, aa, d(22.0)));
+    ratio(x, &e, 1.0, &qh, &ql);
+    val sh, sl;
+    two_sum(x, e.h, qh, &sh, &sl);
+    val near = mul(x, d(0.5), add(x, sh, add(x, sl, add(x, e.l, ql))));
+    v = sel(x, small, near, exp_dd(x, aa, none, -1));
+  } else {
+    expm1_parts e = expm1_dd(x, mul(x, d(2.0), mind(x, aa, d(22.0))));
+    ratio(x, &e, 2.0, &qh, &ql);
+    v = sel(x, small, add(x, qh, ql), d(1.0));
   }
-  val e1 = expm1_d(x, mul(x, d(2.0), mind(x, aa, d(22.0)))); /* tanh */
-  val v = sel(x, small, divd(x, e1, add(x, e1, d(2.0))), d(1.0));
   return sel(x, is_nan(x, a), a, copysign_d(x, v, a));
 }
 
