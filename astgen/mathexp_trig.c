@@ -143,21 +143,21 @@ static reduced reduce_large(mx *x, val a) {
   return r;
 }
 
-/* sin(h + l) = sin h + l cos h, for |h| <= pi/4 + tiny */
-static val sin_poly(mx *x, const reduced *r) {
+/* sin(h + l) = sin h + l cos h, for |h| <= pi/4 + tiny, as a double-double */
+static void sin_dd(mx *x, const reduced *r, val *h, val *l) {
   val z = mul(x, r->h, r->h);
   val tail = fma3(x, mul(x, r->h, z), horner(x, z, SIN_C, COUNT(SIN_C)),
                   fma3(x, mul(x, r->l, z), d(-0.5), r->l));
-  return add(x, r->h, tail);
+  fast_two_sum(x, r->h, tail, h, l);
 }
 
-/* cos(h + l) = cos h - l sin h */
-static val cos_poly(mx *x, const reduced *r) {
+/* cos(h + l) = cos h - l sin h, as a double-double */
+static void cos_dd(mx *x, const reduced *r, val *h, val *l) {
   val z = mul(x, r->h, r->h);
   val hz = mul(x, d(0.5), z);
   val w = sub(x, d(1.0), hz);
   val c = fma3(x, mul(x, z, z), horner(x, z, COS_C, COUNT(COS_C)), neg(x, mul(x, r->h, r->l)));
-  return add(x, w, add(x, sub(x, sub(x, d(1.0), w), hz), c));
+  fast_two_sum(x, w, add(x, sub(x, sub(x, d(1.0), w), hz), c), h, l);
 }
 
 static val bit_set(mx *x, val q, long bit) {
@@ -195,12 +195,18 @@ static reduced reduce(mx *x, val a) {
 
 static val trig_d(mx *x, val a, sj_ir_math m) {
   reduced r = reduce(x, a);
-  val q = r.q, v;
-  val s = sin_poly(x, &r), c = cos_poly(x, &r);
-  if (m == SJ_MATH_TAN) {
+  val q = r.q, v, sh, sl, ch, cl;
+  sin_dd(x, &r, &sh, &sl);
+  cos_dd(x, &r, &ch, &cl);
+  if (m == SJ_MATH_TAN) { /* s / c, or -c / s for odd q: the quotient corrected by its rest */
     val odd = bit_set(x, q, 1);
-    v = sel(x, odd, neg(x, divd(x, c, s)), divd(x, s, c));
+    val nh = sel(x, odd, neg(x, ch), sh), nl = sel(x, odd, neg(x, cl), sl);
+    val dh = sel(x, odd, sh, ch), dl = sel(x, odd, sl, cl);
+    val t = divd(x, nh, dh);
+    val rest = sub(x, add(x, fma3(x, neg(x, t), dh, nh), nl), mul(x, t, dl));
+    v = add(x, t, divd(x, rest, dh));
   } else {
+    val s = add(x, sh, sl), c = add(x, ch, cl);
     if (m == SJ_MATH_COS) q = iadd(x, q, i64(1)); /* cos a = sin(a + pi/2) */
     v = sel(x, bit_set(x, q, 1), c, s);
     v = sel(x, bit_set(x, q, 2), neg(x, v), v);
