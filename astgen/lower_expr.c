@@ -344,13 +344,12 @@ static sj_ir_val element(sj_lower *l, const sj_expr *ref, long *offset) {
 
 sj_ir_type sj_lw_type(sj_type t) {
   static const sj_ir_type types[SJ_NTYPES] = {
-      [SJ_TY_INT] = SJ_IR_S32,    [SJ_TY_LONG] = SJ_IR_S64,  [SJ_TY_FLOAT] = SJ_IR_F32,
-      [SJ_TY_DOUBLE] = SJ_IR_F64, [SJ_TY_SCHAR] = SJ_IR_S8,  [SJ_TY_UCHAR] = SJ_IR_U8,
+      [SJ_TY_INT] = SJ_IR_S32,    [SJ_TY_LONG] = SJ_IR_S64,   [SJ_TY_FLOAT] = SJ_IR_F32,
+      [SJ_TY_DOUBLE] = SJ_IR_F64, [SJ_TY_SCHAR] = SJ_IR_S8,   [SJ_TY_UCHAR] = SJ_IR_U8,
       [SJ_TY_SHORT] = SJ_IR_S16,  [SJ_TY_USHORT] = SJ_IR_U16, [SJ_TY_UINT] = SJ_IR_U32,
       [SJ_TY_ULONG] = SJ_IR_U64};
   return (unsigned)t < SJ_NTYPES && t != SJ_TY_VOID ? types[t] : SJ_IR_F64;
 }
-
 
 /* Whether evaluating e could read memory or fail: such sides of ?:, && and || are
  * evaluated only where C evaluates them. */
@@ -565,7 +564,8 @@ static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
     return sj_irb_load(b, ptr, offset);
   }
   case SJ_E_UNARY:
-    if (e->op == '-') return sj_irb_op(b, SJ_IR_NEG, sj_lw_type(e->type), uval(l, e->args[0]), no_val);
+    if (e->op == '-')
+      return sj_irb_op(b, SJ_IR_NEG, sj_lw_type(e->type), uval(l, e->args[0]), no_val);
     break; /* ! is a condition */
   case SJ_E_BINARY:
     if (e->op <= SJ_OP_REM) return arith(l, e);
@@ -574,7 +574,8 @@ static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
     sj_ir_val p = ucond(l, e->args[0]);
     if (must_branch(e->args[1]) || must_branch(e->args[2]))
       return branch_select(l, p, e->args[1], e->args[2], sj_lw_type(e->type));
-    return sj_irb_op3(b, SJ_IR_SELP, sj_lw_type(e->type), uval(l, e->args[1]), uval(l, e->args[2]), p);
+    return sj_irb_op3(b, SJ_IR_SELP, sj_lw_type(e->type), uval(l, e->args[1]), uval(l, e->args[2]),
+                      p);
   }
   case SJ_E_CAST:
     return sj_irb_cvt(b, sj_lw_type(e->type), uval(l, e->args[0]));

@@ -123,8 +123,8 @@ static const char *math_name(sj_ir_op op, sj_ir_type t) {
 
 /* Infix operators by op; NULL where a call or a special form is printed. */
 static const char *const infix[SJ_IR_NOPS] = {
-    [SJ_IR_ADD] = " + ",  [SJ_IR_SUB] = " - ",  [SJ_IR_MUL] = " * ",    [SJ_IR_DIV] = " / ",
-    [SJ_IR_REM] = " % ",  [SJ_IR_AND] = " && ", [SJ_IR_OR] = " || ",    [SJ_IR_PTRADD] = " + ",
+    [SJ_IR_ADD] = " + ",  [SJ_IR_SUB] = " - ",  [SJ_IR_MUL] = " * ",  [SJ_IR_DIV] = " / ",
+    [SJ_IR_REM] = " % ",  [SJ_IR_AND] = " && ", [SJ_IR_OR] = " || ",  [SJ_IR_PTRADD] = " + ",
     [SJ_IR_SHL] = " << ", [SJ_IR_SHR] = " >> ", [SJ_IR_BAND] = " & ", [SJ_IR_BOR] = " | "};
 
 static const char *const compare[] = {" == ", " != ", " < ", " <= ", " > ", " >= "};

@@ -167,9 +167,19 @@ int sj_call_args_host(jit_context *ctx, const jit_arg *args, int nargs, sj_call_
 }
 
 static const char *elem_name(jit_arg_kind k) {
-  static const char *const names[] = {
-      "int",         "long",          "float", "double",         "?",           "?", "?",
-      "signed char", "unsigned char", "short", "unsigned short", "unsigned int", "unsigned long"};
+  static const char *const names[] = {"int",
+                                      "long",
+                                      "float",
+                                      "double",
+                                      "?",
+                                      "?",
+                                      "?",
+                                      "signed char",
+                                      "unsigned char",
+                                      "short",
+                                      "unsigned short",
+                                      "unsigned int",
+                                      "unsigned long"};
   return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }
 

@@ -10,9 +10,9 @@
  * element, or the declaration with an initializer (a write). */
 typedef struct sj_site {
   sj_pstmt *stmt;
-  const sj_sym *sym;   /* the local */
-  const void *node;    /* the SJ_E_VAR or SJ_E_INDEX node, or the SJ_S_DECL statement */
-  const sj_expr *ref;  /* the node as an expression; NULL for a declaration */
+  const sj_sym *sym;  /* the local */
+  const void *node;   /* the SJ_E_VAR or SJ_E_INDEX node, or the SJ_S_DECL statement */
+  const sj_expr *ref; /* the node as an expression; NULL for a declaration */
   int is_write;
   int order;           /* evaluation order inside one instance of the statement */
   isl_set *guard;      /* owned: the instances where it happens; NULL for all */

@@ -113,9 +113,19 @@ static size_t elem_size(jit_arg_kind k) {
 }
 
 static const char *kind_name(jit_arg_kind k) {
-  static const char *const names[] = {
-      "int",  "long", "float", "double", "pointer", "?", "?", "signed char", "unsigned char",
-      "short", "unsigned short", "unsigned int", "unsigned long"};
+  static const char *const names[] = {"int",
+                                      "long",
+                                      "float",
+                                      "double",
+                                      "pointer",
+                                      "?",
+                                      "?",
+                                      "signed char",
+                                      "unsigned char",
+                                      "short",
+                                      "unsigned short",
+                                      "unsigned int",
+                                      "unsigned long"};
   return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }
 
