@@ -1,6 +1,8 @@
 /* The IR's values, functions, blocks and traversals. */
 #include "astgen/ir.h"
 
+#include "base/ast.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +36,34 @@ int sj_ir_type_is_float(sj_ir_type t) {
 }
 
 int sj_ir_type_size(sj_ir_type t) {
-  return t == SJ_IR_S32 || t == SJ_IR_F32 ? 4 : t == SJ_IR_PRED ? 1 : 8;
+  static const int sizes[SJ_IR_NTYPES] = {
+      [SJ_IR_PRED] = 1, [SJ_IR_S32] = 4, [SJ_IR_S64] = 8, [SJ_IR_F32] = 4,
+      [SJ_IR_F64] = 8,  [SJ_IR_PTR] = 8, [SJ_IR_S8] = 1,  [SJ_IR_U8] = 1,
+      [SJ_IR_S16] = 2,  [SJ_IR_U16] = 2, [SJ_IR_U32] = 4, [SJ_IR_U64] = 8};
+  return (unsigned)t < SJ_IR_NTYPES ? sizes[t] : 8;
+}
+
+int sj_ir_type_is_unsigned(sj_ir_type t) {
+  return t == SJ_IR_U8 || t == SJ_IR_U16 || t == SJ_IR_U32 || t == SJ_IR_U64;
+}
+
+int sj_ir_type_is_int(sj_ir_type t) {
+  return t == SJ_IR_S32 || t == SJ_IR_S64 || (t >= SJ_IR_S8 && t <= SJ_IR_U64);
+}
+
+/* sj_ir_math lists base/ast.h's functions from exp on, in their order. */
+typedef char sj_ir_math_order[SJ_FN_FMOD - SJ_FN_EXP == 2 * SJ_MATH_FMOD ? 1 : -1];
+
+static sj_func_id func_of(sj_ir_math m, sj_ir_type t) {
+  return (sj_func_id)(SJ_FN_EXP + 2 * m + (t == SJ_IR_F32));
+}
+
+const char *sj_ir_math_name(sj_ir_math m, sj_ir_type t) {
+  return (unsigned)m < SJ_MATH_N ? sj_func_name(func_of(m, t)) : "?";
+}
+
+int sj_ir_math_nargs(sj_ir_math m) {
+  return (unsigned)m < SJ_MATH_N ? sj_func_nargs(func_of(m, SJ_IR_F64)) : 0;
 }
 
 int sj_ir_is_pure(const sj_ir_ins *ins) {

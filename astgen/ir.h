@@ -27,6 +27,16 @@ typedef enum sj_ir_type {
   SJ_IR_F32,
   SJ_IR_F64,
   SJ_IR_PTR, /* an element address: element type, address space and array in the register */
+  /* Storage types: loads, stores, conversions and moves only (C promotes them to int before
+   * arithmetic); in PTX they live in 32-bit registers. */
+  SJ_IR_S8,
+  SJ_IR_U8,
+  SJ_IR_S16,
+  SJ_IR_U16,
+  /* unsigned arithmetic: modulo 2^32 and 2^64; comparisons, division, remainder and
+   * conversions unsigned */
+  SJ_IR_U32,
+  SJ_IR_U64,
   SJ_IR_NTYPES
 } sj_ir_type;
 
@@ -71,8 +81,41 @@ typedef enum sj_ir_op {
   SJ_IR_BARRIER, /* all threads of the CPU pool or of the GPU block */
   SJ_IR_LAUNCH,  /* host: kernel function imm with the values args */
   SJ_IR_TRAP,    /* when a (a predicate) holds: the run fails with error code imm */
+  SJ_IR_MATH,    /* dst = math function imm (sj_ir_math) of a (and b) at a float type */
+  /* Bits, for targets that implement the math functions themselves (astgen/mathexp.c): */
+  SJ_IR_SHL,     /* integers: a << b, b an immediate below the width */
+  SJ_IR_SHR,     /* integers: a >> b (arithmetic for signed types), b an immediate */
+  SJ_IR_BAND,    /* integers: a & b */
+  SJ_IR_BOR,     /* integers: a | b */
+  SJ_IR_BITCAST, /* dst = the bits of a (a float and an integer of one size) as type */
   SJ_IR_NOPS
 } sj_ir_op;
+
+/* The math functions of SJ_IR_MATH beyond the operations above (sqrt, fabs, fmin, fmax).
+ * The C target calls the C library (bit for bit what the user's compiled function does);
+ * targets without one implement them (astgen/mathexp.c). */
+typedef enum sj_ir_math {
+  SJ_MATH_EXP,
+  SJ_MATH_EXP2,
+  SJ_MATH_EXPM1,
+  SJ_MATH_LOG,
+  SJ_MATH_LOG2,
+  SJ_MATH_LOG10,
+  SJ_MATH_LOG1P,
+  SJ_MATH_POW,
+  SJ_MATH_SIN,
+  SJ_MATH_COS,
+  SJ_MATH_TAN,
+  SJ_MATH_SINH,
+  SJ_MATH_COSH,
+  SJ_MATH_TANH,
+  SJ_MATH_FLOOR,
+  SJ_MATH_CEIL,
+  SJ_MATH_TRUNC,
+  SJ_MATH_ROUND,
+  SJ_MATH_FMOD,
+  SJ_MATH_N
+} sj_ir_math;
 
 typedef enum sj_ir_special {
   SJ_SPECIAL_TID_X,
@@ -186,6 +229,11 @@ sj_ir_val sj_ir_float(sj_ir_type type, double v);
 int sj_ir_is_imm(sj_ir_val v);
 int sj_ir_type_is_float(sj_ir_type t);
 int sj_ir_type_size(sj_ir_type t); /* bytes of a value (pointers: 8) */
+int sj_ir_type_is_unsigned(sj_ir_type t);
+int sj_ir_type_is_int(sj_ir_type t); /* every integer type (not predicates, not pointers) */
+/* The C library's name of math function m at type t (F32: the f form), "?" if none. */
+const char *sj_ir_math_name(sj_ir_math m, sj_ir_type t);
+int sj_ir_math_nargs(sj_ir_math m);
 /* Whether the instruction only computes its destination and cannot fail: it may move
  * (unless its destination is a variable). */
 int sj_ir_is_pure(const sj_ir_ins *ins);
@@ -219,5 +267,8 @@ void sj_ir_optimize(sj_ir_func *f);
 void sj_ir_predicate(sj_ir_func *f, int max);
 /* Uses of each register, for printers that fold single-use values into expressions. */
 int *sj_ir_count_uses(const sj_ir_func *f);
+/* For targets without a math library (astgen/mathexp.c): every SJ_IR_MATH but floor, ceil
+ * and trunc becomes plain arithmetic on the function's own registers. */
+void sj_ir_expand_math(sj_ir_func *f);
 
 #endif

@@ -129,8 +129,26 @@ sj_ir_ins *sj_irb_emit(sj_irb *b, sj_ir_op op, sj_ir_type type) {
 
 /* --- folding --- */
 
+/* v as a value of integer type t: signed types keep their value, unsigned ones their bits
+ * (an unsigned long's bits as a long). */
 static long wrap(sj_ir_type t, long v) {
-  return t == SJ_IR_S32 ? (long)(int32_t)(uint32_t)(unsigned long)v : v;
+  unsigned long u = (unsigned long)v;
+  switch (t) {
+  case SJ_IR_S32:
+    return (int32_t)(uint32_t)u;
+  case SJ_IR_U32:
+    return (long)(uint32_t)u;
+  case SJ_IR_S16:
+    return (int16_t)(uint16_t)u;
+  case SJ_IR_U16:
+    return (long)(uint16_t)u;
+  case SJ_IR_S8:
+    return (int8_t)(uint8_t)u;
+  case SJ_IR_U8:
+    return (long)(uint8_t)u;
+  default:
+    return v;
+  }
 }
 
 static long floor_div(long a, long b) {
@@ -138,12 +156,37 @@ static long floor_div(long a, long b) {
   return q * b != a && (a < 0) != (b < 0) ? q - 1 : q;
 }
 
+/* The unsigned operations whose result differs from the signed one's. */
+static int fold_unsigned(sj_ir_op op, unsigned long a, unsigned long c, unsigned long *out) {
+  switch (op) {
+  case SJ_IR_DIV:
+  case SJ_IR_REM:
+    if (c == 0) return 0; /* left to trap at run time */
+    *out = op == SJ_IR_DIV ? a / c : a % c;
+    return 1;
+  case SJ_IR_MIN:
+    *out = a < c ? a : c;
+    return 1;
+  case SJ_IR_MAX:
+    *out = a > c ? a : c;
+    return 1;
+  default:
+    return 0;
+  }
+}
+
 /* The value of an integer operation on constants; 0 when it is not folded. */
 static int fold(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, long *out) {
-  if (t != SJ_IR_S32 && t != SJ_IR_S64) return 0;
+  if (t != SJ_IR_S32 && t != SJ_IR_S64 && t != SJ_IR_U32 && t != SJ_IR_U64) return 0;
   if (x.kind != SJ_V_INT || (y.kind != SJ_V_INT && y.kind != SJ_V_NONE)) return 0;
   long a = x.i, c = y.i, min = t == SJ_IR_S32 ? INT_MIN : LONG_MIN;
-  unsigned long ua = (unsigned long)a, uc = (unsigned long)c;
+  unsigned long ua = (unsigned long)a, uc = (unsigned long)c, u;
+  if (sj_ir_type_is_unsigned(t) && (op == SJ_IR_DIV || op == SJ_IR_REM || op == SJ_IR_MIN ||
+                                    op == SJ_IR_MAX || op == SJ_IR_FDIV)) {
+    if (op == SJ_IR_FDIV || !fold_unsigned(op, ua, uc, &u)) return 0;
+    *out = wrap(t, (long)u);
+    return 1;
+  }
   switch (op) {
   case SJ_IR_ADD:
     *out = wrap(t, (long)(ua + uc));
@@ -174,9 +217,10 @@ static int fold(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, long *out) 
   }
 }
 
-static int commutes(sj_ir_op op) {
-  return op == SJ_IR_ADD || op == SJ_IR_MUL || op == SJ_IR_MIN || op == SJ_IR_MAX ||
-         op == SJ_IR_AND || op == SJ_IR_OR;
+/* fmin and fmax do not commute: of two zeros, or two NaNs, the C library picks by position. */
+static int commutes(sj_ir_op op, sj_ir_type t) {
+  if (op == SJ_IR_MIN || op == SJ_IR_MAX) return !sj_ir_type_is_float(t);
+  return op == SJ_IR_ADD || op == SJ_IR_MUL || op == SJ_IR_AND || op == SJ_IR_OR;
 }
 
 static int is_int(sj_ir_val v, long c) {
@@ -185,7 +229,7 @@ static int is_int(sj_ir_val v, long c) {
 
 /* x op y when an identity gives it without an instruction (integers only). */
 static int identity(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, sj_ir_val *out) {
-  if (t != SJ_IR_S32 && t != SJ_IR_S64) return 0;
+  if (t != SJ_IR_S32 && t != SJ_IR_S64 && t != SJ_IR_U32 && t != SJ_IR_U64) return 0;
   if ((op == SJ_IR_ADD || op == SJ_IR_SUB) && is_int(y, 0)) return *out = x, 1;
   if (op == SJ_IR_MUL && is_int(y, 1)) return *out = x, 1;
   if (op == SJ_IR_MUL && is_int(y, 0)) return *out = y, 1;
@@ -255,8 +299,8 @@ sj_ir_val sj_irb_approx_div(sj_irb *b, sj_ir_val x, sj_ir_val y) {
 sj_ir_val sj_irb_op(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y) {
   long v;
   if (fold(op, t, x, y, &v)) return sj_ir_int(t, v);
-  if (commutes(op) && ((sj_ir_is_imm(x) && !sj_ir_is_imm(y)) ||
-                       (x.kind == SJ_V_REG && y.kind == SJ_V_REG && y.reg < x.reg))) {
+  if (commutes(op, t) && ((sj_ir_is_imm(x) && !sj_ir_is_imm(y)) ||
+                          (x.kind == SJ_V_REG && y.kind == SJ_V_REG && y.reg < x.reg))) {
     sj_ir_val s = x;
     x = y, y = s;
   }
@@ -267,6 +311,10 @@ sj_ir_val sj_irb_op(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val
 
 sj_ir_val sj_irb_op3(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, sj_ir_val z) {
   return make(b, op, t, SJ_CMP_EQ, 0, x, y, z);
+}
+
+sj_ir_val sj_irb_math(sj_irb *b, sj_ir_math m, sj_ir_type t, sj_ir_val x, sj_ir_val y) {
+  return make(b, SJ_IR_MATH, t, SJ_CMP_EQ, m, x, y, none);
 }
 
 sj_ir_val sj_irb_setp(sj_irb *b, sj_ir_cmp cmp, sj_ir_val x, sj_ir_val y) {
@@ -282,8 +330,7 @@ sj_ir_val sj_irb_setp(sj_irb *b, sj_ir_cmp cmp, sj_ir_val x, sj_ir_val y) {
 
 sj_ir_val sj_irb_cvt(sj_irb *b, sj_ir_type to, sj_ir_val x) {
   if (x.type == to) return x;
-  if (x.kind == SJ_V_INT && (to == SJ_IR_S32 || to == SJ_IR_S64))
-    return sj_ir_int(to, wrap(to, x.i));
+  if (x.kind == SJ_V_INT && sj_ir_type_is_int(to)) return sj_ir_int(to, wrap(to, x.i));
   return make(b, SJ_IR_CVT, to, SJ_CMP_EQ, 0, x, none, none);
 }
 

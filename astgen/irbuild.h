@@ -40,6 +40,8 @@ sj_ir_val sj_irb_op3(sj_irb *b, sj_ir_op op, sj_ir_type type, sj_ir_val x, sj_ir
 /* Fast-math f32 division: approximate. */
 sj_ir_val sj_irb_approx_div(sj_irb *b, sj_ir_val x, sj_ir_val y);
 sj_ir_val sj_irb_setp(sj_irb *b, sj_ir_cmp cmp, sj_ir_val x, sj_ir_val y);
+/* Math function m of x (and y for two arguments, else a SJ_V_NONE value). */
+sj_ir_val sj_irb_math(sj_irb *b, sj_ir_math m, sj_ir_type t, sj_ir_val x, sj_ir_val y);
 sj_ir_val sj_irb_cvt(sj_irb *b, sj_ir_type to, sj_ir_val x);
 sj_ir_val sj_irb_ptradd(sj_irb *b, sj_ir_val ptr, sj_ir_val index);
 sj_ir_val sj_irb_load(sj_irb *b, sj_ir_val ptr, long offset);

@@ -287,20 +287,15 @@ static void spmd(sj_lower *l, __isl_keep isl_ast_node *node) {
 
 /* --- shared by both --- */
 
-static sj_ir_type elem_type(sj_type t) {
-  return t == SJ_TY_INT     ? SJ_IR_S32
-         : t == SJ_TY_LONG  ? SJ_IR_S64
-         : t == SJ_TY_FLOAT ? SJ_IR_F32
-                            : SJ_IR_F64;
-}
-
 static void mark_writes(const sj_stmt *st, int *written) {
   if (!st) return;
-  if (st->lhs && st->lhs->kind == SJ_E_INDEX) written[st->lhs->sym->id] = 1;
+  if (st->lhs && st->lhs->kind == SJ_E_INDEX && st->lhs->sym->kind == SJ_SYM_ARRAY)
+    written[st->lhs->sym->id] = 1;
   for (int i = 0; i < st->nbody; i++) mark_writes(st->body[i], written);
 }
 
-/* The arrays and scalars of the C function, in that order. */
+/* The arrays of the C function, the arrays of its locals kept in memory, and its scalars,
+ * in that order. */
 static void add_user_params(const sj_model *m, sj_ir_func *f) {
   const sj_func *fn = m->fn;
   int *written = calloc((size_t)fn->narrays + 1, sizeof *written);
@@ -310,15 +305,20 @@ static void add_user_params(const sj_model *m, sj_ir_func *f) {
     for (int p = 0; p < fn->nparams; p++) {
       const sj_sym *s = fn->params[p];
       if (s->kind == SJ_SYM_ARRAY && s->id == a) {
-        sj_ir_param prm = {SJ_PARAM_ARRAY, elem_type(s->type), a, !written[a], s->name};
+        sj_ir_param prm = {SJ_PARAM_ARRAY, sj_lw_type(s->type), a, !written[a], s->name};
         sj_ir_add_param(f, prm);
       }
     }
   free(written);
+  for (int t = 0; t < m->ntemps; t++) {
+    sj_ir_param prm = {SJ_PARAM_ARRAY, sj_lw_type(m->temps[t]->type), m->temps[t]->id, 0,
+                       m->temps[t]->name};
+    sj_ir_add_param(f, prm);
+  }
   for (int p = 0, k = 0; p < fn->nparams; p++) {
     const sj_sym *s = fn->params[p];
     if (s->kind != SJ_SYM_SCALAR) continue;
-    sj_ir_param prm = {SJ_PARAM_SCALAR, elem_type(s->type), k++, 0, s->name};
+    sj_ir_param prm = {SJ_PARAM_SCALAR, sj_lw_type(s->type), k++, 0, s->name};
     sj_ir_add_param(f, prm);
   }
 }
@@ -330,7 +330,7 @@ static void start(sj_lower *l, const sj_model *m, sj_ir_module *mod, sj_ir_func 
   l->err = err;
   l->local_var = calloc((size_t)m->fn->nlocals + 1, sizeof *l->local_var);
   if (!l->local_var) abort();
-  sj_irb_init(&l->b, f, m->fn->narrays);
+  sj_irb_init(&l->b, f, m->fn->narrays + m->ntemps);
 }
 
 static void finish(sj_lower *l) {
@@ -430,7 +430,8 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
     sj_ir_param err = {SJ_PARAM_ERROR, SJ_IR_S32, 0, 0, "error"};
     sj_ir_add_param(f, err);
   }
-  read_only_loads(f, l->m->fn->narrays);
+  sj_ir_expand_math(f); /* PTX has no math library */
+  read_only_loads(f, l->m->fn->narrays + l->m->ntemps);
   sj_ir_ins *launch = sj_irb_emit(&l->b, SJ_IR_LAUNCH, SJ_IR_PRED);
   launch->imm = index;
   launch->nargs = kl.nhost_ids;

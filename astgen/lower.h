@@ -38,6 +38,7 @@ typedef struct sj_lower {
 } sj_lower;
 
 /* lower_expr.c */
+sj_ir_type sj_lw_type(sj_type t);                               /* the IR type of a C type */
 sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl integer, S64 */
 sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl condition */
 void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call);    /* one statement instance */

@@ -355,17 +355,13 @@ static sj_ir_val element(sj_lower *l, const sj_expr *ref, long *offset) {
 
 /* --- user expressions --- */
 
-static sj_ir_type ir_type(sj_type t) {
-  switch (t) {
-  case SJ_TY_INT:
-    return SJ_IR_S32;
-  case SJ_TY_LONG:
-    return SJ_IR_S64;
-  case SJ_TY_FLOAT:
-    return SJ_IR_F32;
-  default:
-    return SJ_IR_F64;
-  }
+sj_ir_type sj_lw_type(sj_type t) {
+  static const sj_ir_type types[SJ_NTYPES] = {
+      [SJ_TY_INT] = SJ_IR_S32,    [SJ_TY_LONG] = SJ_IR_S64,   [SJ_TY_FLOAT] = SJ_IR_F32,
+      [SJ_TY_DOUBLE] = SJ_IR_F64, [SJ_TY_SCHAR] = SJ_IR_S8,   [SJ_TY_UCHAR] = SJ_IR_U8,
+      [SJ_TY_SHORT] = SJ_IR_S16,  [SJ_TY_USHORT] = SJ_IR_U16, [SJ_TY_UINT] = SJ_IR_U32,
+      [SJ_TY_ULONG] = SJ_IR_U64};
+  return (unsigned)t < SJ_NTYPES && t != SJ_TY_VOID ? types[t] : SJ_IR_F64;
 }
 
 /* Whether evaluating e could read memory or fail: such sides of ?:, && and || are
@@ -383,8 +379,8 @@ static int must_branch(const sj_expr *e) {
 static sj_ir_val ucond(sj_lower *l, const sj_expr *e);
 
 static sj_ir_val as_int(sj_lower *l, sj_ir_val pred, sj_type t) {
-  return sj_irb_op3(&l->b, SJ_IR_SELP, ir_type(t), sj_ir_int(ir_type(t), 1),
-                    sj_ir_int(ir_type(t), 0), pred);
+  return sj_irb_op3(&l->b, SJ_IR_SELP, sj_lw_type(t), sj_ir_int(sj_lw_type(t), 1),
+                    sj_ir_int(sj_lw_type(t), 0), pred);
 }
 
 /* x ? then : other into a fresh variable, each side evaluated only on its branch. */
@@ -440,10 +436,13 @@ static sj_ir_val ucond(sj_lower *l, const sj_expr *e) {
 static sj_ir_val checked_divisor(sj_lower *l, const sj_expr *e, sj_ir_val x, sj_ir_val y) {
   sj_irb *b = &l->b;
   sj_ir_type t = y.type;
-  if (y.kind == SJ_V_INT && y.i != 0 && y.i != -1) return y;
+  int is_unsigned = sj_ir_type_is_unsigned(t);
+  if (y.kind == SJ_V_INT && y.i != 0 && (y.i != -1 || is_unsigned)) return y;
   sj_ir_val bad = sj_irb_setp(b, SJ_CMP_EQ, y, sj_ir_int(t, 0));
   long min = t == SJ_IR_S32 ? INT_MIN : LONG_MIN;
-  if (!(x.kind == SJ_V_INT && x.i != min) && !(y.kind == SJ_V_INT)) {
+  if (is_unsigned) {
+    /* only a zero divisor fails */
+  } else if (!(x.kind == SJ_V_INT && x.i != min) && !(y.kind == SJ_V_INT)) {
     sj_ir_val ov =
         sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, sj_irb_setp(b, SJ_CMP_EQ, x, sj_ir_int(t, min)),
                   sj_irb_setp(b, SJ_CMP_EQ, y, sj_ir_int(t, -1)));
@@ -474,8 +473,8 @@ static int contract(sj_lower *l, const sj_expr *e, sj_ir_val *out) {
   if (!left && !(e->op == SJ_OP_ADD && is_mul(e->args[1], t))) return 0;
   const sj_expr *mul = e->args[left ? 0 : 1], *other = e->args[left ? 1 : 0];
   sj_ir_val a = uval(l, mul->args[0]), c = uval(l, mul->args[1]), d = uval(l, other);
-  if (e->op == SJ_OP_SUB) d = sj_irb_op(&l->b, SJ_IR_NEG, ir_type(t), d, no_val);
-  *out = sj_irb_op3(&l->b, SJ_IR_FMA, ir_type(t), a, c, d);
+  if (e->op == SJ_OP_SUB) d = sj_irb_op(&l->b, SJ_IR_NEG, sj_lw_type(t), d, no_val);
+  *out = sj_irb_op3(&l->b, SJ_IR_FMA, sj_lw_type(t), a, c, d);
   return 1;
 }
 
@@ -483,7 +482,7 @@ static sj_ir_val arith(sj_lower *l, const sj_expr *e) {
   static const sj_ir_op ops[] = {SJ_IR_ADD, SJ_IR_SUB, SJ_IR_MUL, SJ_IR_DIV, SJ_IR_REM};
   sj_ir_val out;
   if (contract(l, e, &out)) return out;
-  sj_ir_type t = ir_type(e->type);
+  sj_ir_type t = sj_lw_type(e->type);
   sj_ir_val x = uval(l, e->args[0]), y = uval(l, e->args[1]);
   sj_ir_op op = ops[e->op];
   if ((op == SJ_IR_DIV || op == SJ_IR_REM) && !sj_ir_type_is_float(t))
@@ -493,8 +492,21 @@ static sj_ir_val arith(sj_lower *l, const sj_expr *e) {
 }
 
 static sj_ir_val call(sj_lower *l, const sj_expr *e) {
-  sj_ir_type t = ir_type(e->type);
+  /* the functions beyond the four operations, in sj_ir_math's order */
+  static const sj_ir_math math[SJ_NFUNCS / 2] = {
+      [SJ_FN_EXP / 2] = SJ_MATH_EXP,     [SJ_FN_EXP2 / 2] = SJ_MATH_EXP2,
+      [SJ_FN_EXPM1 / 2] = SJ_MATH_EXPM1, [SJ_FN_LOG / 2] = SJ_MATH_LOG,
+      [SJ_FN_LOG2 / 2] = SJ_MATH_LOG2,   [SJ_FN_LOG10 / 2] = SJ_MATH_LOG10,
+      [SJ_FN_LOG1P / 2] = SJ_MATH_LOG1P, [SJ_FN_POW / 2] = SJ_MATH_POW,
+      [SJ_FN_SIN / 2] = SJ_MATH_SIN,     [SJ_FN_COS / 2] = SJ_MATH_COS,
+      [SJ_FN_TAN / 2] = SJ_MATH_TAN,     [SJ_FN_SINH / 2] = SJ_MATH_SINH,
+      [SJ_FN_COSH / 2] = SJ_MATH_COSH,   [SJ_FN_TANH / 2] = SJ_MATH_TANH,
+      [SJ_FN_FLOOR / 2] = SJ_MATH_FLOOR, [SJ_FN_CEIL / 2] = SJ_MATH_CEIL,
+      [SJ_FN_TRUNC / 2] = SJ_MATH_TRUNC, [SJ_FN_ROUND / 2] = SJ_MATH_ROUND,
+      [SJ_FN_FMOD / 2] = SJ_MATH_FMOD};
+  sj_ir_type t = sj_lw_type(e->type);
   sj_ir_val a = uval(l, e->args[0]);
+  sj_ir_val b = e->nargs > 1 ? uval(l, e->args[1]) : no_val;
   switch (e->op) {
   case SJ_FN_SQRT:
   case SJ_FN_SQRTF:
@@ -504,9 +516,12 @@ static sj_ir_val call(sj_lower *l, const sj_expr *e) {
     return sj_irb_op(&l->b, SJ_IR_ABS, t, a, no_val);
   case SJ_FN_FMIN:
   case SJ_FN_FMINF:
-    return sj_irb_op(&l->b, SJ_IR_MIN, t, a, uval(l, e->args[1]));
+    return sj_irb_op(&l->b, SJ_IR_MIN, t, a, b);
+  case SJ_FN_FMAX:
+  case SJ_FN_FMAXF:
+    return sj_irb_op(&l->b, SJ_IR_MAX, t, a, b);
   default:
-    return sj_irb_op(&l->b, SJ_IR_MAX, t, a, uval(l, e->args[1]));
+    return sj_irb_math(&l->b, math[e->op / 2], t, a, b);
   }
 }
 
@@ -521,15 +536,22 @@ static sj_ir_val variable(sj_lower *l, const sj_expr *e) {
   sj_irb *b = &l->b;
   switch (s->kind) {
   case SJ_SYM_SHAPE:
-    return sj_ir_int(ir_type(e->type), l->m->shape[s->param]);
+    return sj_ir_int(sj_lw_type(e->type), l->m->shape[s->param]);
   case SJ_SYM_SCALAR:
     return sj_irb_param(b, sj_ir_find_param(b->f, SJ_PARAM_SCALAR, scalar_index(l->m->fn, s)));
-  case SJ_SYM_LOCAL:
+  case SJ_SYM_LOCAL: {
+    const sj_expr *mem = sj_model_local_ref(l->m, e);
+    if (mem) {
+      long offset;
+      sj_ir_val ptr = element(l, mem, &offset);
+      return sj_irb_load(b, ptr, offset);
+    }
     if (!l->local_var[s->id]) {
       sj_lw_fail(l, "a local read before its declaration");
-      return sj_ir_int(ir_type(e->type), 0);
+      return sj_ir_int(sj_lw_type(e->type), 0);
     }
     return sj_ir_reg_val(b->f, l->local_var[s->id]);
+  }
   default: { /* an iterator: an int in C */
     isl_ast_expr *arg = isl_ast_expr_op_get_arg(l->call, iter_arg(l->stmt, s));
     sj_ir_val v = sj_lw_iexpr(l, arg);
@@ -543,18 +565,20 @@ static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
   sj_irb *b = &l->b;
   switch (e->kind) {
   case SJ_E_INT:
-    return sj_ir_int(ir_type(e->type), e->ival);
+    return sj_ir_int(sj_lw_type(e->type), e->ival);
   case SJ_E_FLOAT:
-    return sj_ir_float(ir_type(e->type), e->fval);
+    return sj_ir_float(sj_lw_type(e->type), e->fval);
   case SJ_E_VAR:
     return variable(l, e);
   case SJ_E_INDEX: {
+    const sj_expr *mem = sj_model_local_ref(l->m, e); /* a local array's element */
     long offset;
-    sj_ir_val ptr = element(l, e, &offset);
+    sj_ir_val ptr = element(l, mem ? mem : e, &offset);
     return sj_irb_load(b, ptr, offset);
   }
   case SJ_E_UNARY:
-    if (e->op == '-') return sj_irb_op(b, SJ_IR_NEG, ir_type(e->type), uval(l, e->args[0]), no_val);
+    if (e->op == '-')
+      return sj_irb_op(b, SJ_IR_NEG, sj_lw_type(e->type), uval(l, e->args[0]), no_val);
     break; /* ! is a condition */
   case SJ_E_BINARY:
     if (e->op <= SJ_OP_REM) return arith(l, e);
@@ -562,11 +586,12 @@ static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
   case SJ_E_COND: {
     sj_ir_val p = ucond(l, e->args[0]);
     if (must_branch(e->args[1]) || must_branch(e->args[2]))
-      return branch_select(l, p, e->args[1], e->args[2], ir_type(e->type));
-    return sj_irb_op3(b, SJ_IR_SELP, ir_type(e->type), uval(l, e->args[1]), uval(l, e->args[2]), p);
+      return branch_select(l, p, e->args[1], e->args[2], sj_lw_type(e->type));
+    return sj_irb_op3(b, SJ_IR_SELP, sj_lw_type(e->type), uval(l, e->args[1]), uval(l, e->args[2]),
+                      p);
   }
   case SJ_E_CAST:
-    return sj_irb_cvt(b, ir_type(e->type), uval(l, e->args[0]));
+    return sj_irb_cvt(b, sj_lw_type(e->type), uval(l, e->args[0]));
   case SJ_E_CALL:
     return call(l, e);
   }
@@ -575,15 +600,18 @@ static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
 
 static void body_stmt(sj_lower *l, const sj_stmt *st) {
   sj_irb *b = &l->b;
-  if (st->kind == SJ_S_DECL || (st->lhs && st->lhs->kind == SJ_E_VAR)) {
+  const sj_expr *mem = sj_model_local_ref(l->m, st->kind == SJ_S_DECL ? (const void *)st : st->lhs);
+  if (!mem && (st->kind == SJ_S_DECL || st->lhs->kind == SJ_E_VAR)) {
+    /* a local private to the instance: a variable, made at its first assignment */
     const sj_sym *s = st->kind == SJ_S_DECL ? st->sym : st->lhs->sym;
-    if (!l->local_var[s->id]) l->local_var[s->id] = sj_irb_var(b, ir_type(s->type), s->name);
-    if (st->rhs) sj_irb_assign(b, l->local_var[s->id], uval(l, st->rhs));
+    if (!st->rhs) return;
+    if (!l->local_var[s->id]) l->local_var[s->id] = sj_irb_var(b, sj_lw_type(s->type), s->name);
+    sj_irb_assign(b, l->local_var[s->id], uval(l, st->rhs));
     return;
   }
   sj_ir_val v = uval(l, st->rhs);
   long offset;
-  sj_ir_val ptr = element(l, st->lhs, &offset);
+  sj_ir_val ptr = element(l, mem ? mem : st->lhs, &offset);
   sj_irb_store(b, ptr, offset, v);
 }
 

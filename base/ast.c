@@ -90,7 +90,9 @@ size_t sj_arena_bytes(const sj_arena *a) {
 }
 
 const char *sj_type_name(sj_type t) {
-  static const char *names[] = {"void", "int", "long", "float", "double"};
+  static const char *names[] = {"void",           "int",          "long",          "float",
+                                "double",         "signed char",  "unsigned char", "short",
+                                "unsigned short", "unsigned int", "unsigned long"};
   return (unsigned)t < sizeof names / sizeof *names ? names[t] : "?";
 }
 
@@ -100,13 +102,67 @@ const char *sj_binop_text(sj_binop op) {
   return (unsigned)op < sizeof names / sizeof *names ? names[op] : "?";
 }
 
+#define SJ_FN_NAMES(id, name, nargs) name, name "f",
+#define SJ_FN_NARGS(id, name, nargs) nargs, nargs,
+static const char *const func_names[] = {SJ_MATH_FUNCS(SJ_FN_NAMES)};
+static const int func_nargs[] = {SJ_MATH_FUNCS(SJ_FN_NARGS)};
+#undef SJ_FN_NAMES
+#undef SJ_FN_NARGS
+
 const char *sj_func_name(sj_func_id fn) {
-  static const char *names[] = {"sqrt", "sqrtf", "fabs", "fabsf", "fmin", "fminf", "fmax", "fmaxf"};
-  return (unsigned)fn < sizeof names / sizeof *names ? names[fn] : "?";
+  return (unsigned)fn < SJ_NFUNCS ? func_names[fn] : "?";
+}
+
+int sj_func_nargs(sj_func_id fn) {
+  return (unsigned)fn < SJ_NFUNCS ? func_nargs[fn] : 0;
+}
+
+int sj_func_inexact_on_gpu(sj_func_id fn) {
+  switch (fn & ~1) { /* the double form of fn */
+  case SJ_FN_SQRT:
+  case SJ_FN_FABS:
+  case SJ_FN_FMIN:
+  case SJ_FN_FMAX:
+  case SJ_FN_FLOOR:
+  case SJ_FN_CEIL:
+  case SJ_FN_TRUNC:
+  case SJ_FN_ROUND:
+  case SJ_FN_FMOD:
+    return 0;
+  default:
+    return (unsigned)fn < SJ_NFUNCS;
+  }
+}
+
+const char *sj_stdint_name(int k, sj_type *t) {
+  static const char *const names[] = {"int8_t",  "uint8_t",  "int16_t", "uint16_t",
+                                      "int32_t", "uint32_t", "int64_t", "uint64_t"};
+  static const sj_type types[] = {SJ_TY_SCHAR, SJ_TY_UCHAR, SJ_TY_SHORT, SJ_TY_USHORT,
+                                  SJ_TY_INT,   SJ_TY_UINT,  SJ_TY_LONG,  SJ_TY_ULONG};
+  if (k < 0 || k >= 8) return NULL;
+  if (t) *t = types[k];
+  return names[k];
 }
 
 int sj_type_is_float(sj_type t) {
   return t == SJ_TY_FLOAT || t == SJ_TY_DOUBLE;
+}
+
+int sj_type_is_integer(sj_type t) {
+  return t == SJ_TY_INT || t == SJ_TY_LONG || (t >= SJ_TY_SCHAR && t <= SJ_TY_ULONG);
+}
+
+int sj_type_is_unsigned(sj_type t) {
+  return t == SJ_TY_UCHAR || t == SJ_TY_USHORT || t == SJ_TY_UINT || t == SJ_TY_ULONG;
+}
+
+int sj_type_size(sj_type t) {
+  static const int sizes[] = {0, 4, 8, 4, 8, 1, 1, 2, 2, 4, 8};
+  return (unsigned)t < sizeof sizes / sizeof *sizes ? sizes[t] : 0;
+}
+
+sj_type sj_type_promote(sj_type t) {
+  return t >= SJ_TY_SCHAR && t <= SJ_TY_USHORT ? SJ_TY_INT : t;
 }
 
 int sj_expr_key(const sj_expr *e, char *buf, size_t size) {

@@ -18,10 +18,21 @@
 
 typedef enum sj_type {
   SJ_TY_VOID,
-  SJ_TY_INT,   /* C int: 32-bit */
-  SJ_TY_LONG,  /* C long: 64-bit on the platforms we support */
-  SJ_TY_FLOAT, /* IEEE binary32 */
-  SJ_TY_DOUBLE /* IEEE binary64 */
+  SJ_TY_INT,    /* C int: 32-bit */
+  SJ_TY_LONG,   /* C long (and long long): 64-bit on the platforms we support */
+  SJ_TY_FLOAT,  /* IEEE binary32 */
+  SJ_TY_DOUBLE, /* IEEE binary64 */
+  /* Storage types: values of these types are promoted to int before any arithmetic, so
+   * they appear only as array elements, locals, casts and the conversions around them.
+   * Plain char is one of the two char types, as the platform's C compiler has it. */
+  SJ_TY_SCHAR,
+  SJ_TY_UCHAR,
+  SJ_TY_SHORT,
+  SJ_TY_USHORT,
+  /* unsigned arithmetic types: modulo 2^32 and 2^64 */
+  SJ_TY_UINT,
+  SJ_TY_ULONG,
+  SJ_NTYPES
 } sj_type;
 
 typedef enum sj_sym_kind {
@@ -29,7 +40,7 @@ typedef enum sj_sym_kind {
   SJ_SYM_SCALAR, /* float or double parameter: passed at run time */
   SJ_SYM_ARRAY,  /* array parameter with extents */
   SJ_SYM_ITER,   /* loop iterator (type int) */
-  SJ_SYM_LOCAL   /* scalar temporary declared inside a loop body */
+  SJ_SYM_LOCAL   /* local variable: a scalar, or an array with extents (rank > 0) */
 } sj_sym_kind;
 
 typedef struct sj_expr sj_expr;
@@ -42,7 +53,7 @@ typedef struct sj_sym {
   sj_loc loc;   /* where declared */
   int param;    /* index in the parameter list, -1 if not a parameter */
   int id;       /* dense per kind within a function: array 0.., iterator 0.., local 0.. */
-  /* arrays */
+  /* arrays (parameters and local arrays) */
   int rank;
   sj_expr **extents; /* rank expressions over shape parameters and integer constants */
   int is_const;      /* declared const: never written */
@@ -76,16 +87,38 @@ typedef enum sj_binop {
   SJ_OP_OR   /* || */
 } sj_binop;
 
-typedef enum sj_func_id {
-  SJ_FN_SQRT,
-  SJ_FN_SQRTF,
-  SJ_FN_FABS,
-  SJ_FN_FABSF,
-  SJ_FN_FMIN,
-  SJ_FN_FMINF,
-  SJ_FN_FMAX,
-  SJ_FN_FMAXF
-} sj_func_id;
+/* The math library functions a kernel may call: X(ID, name, number of arguments), each in
+ * its double form and then its float form (the name with an f), so that an id's low bit
+ * says float. On the CPU they are the C library's own; on a GPU, code of the project with
+ * the error bounds doc/math.md states. */
+#define SJ_MATH_FUNCS(X)                                                                           \
+  X(SQRT, "sqrt", 1)                                                                               \
+  X(FABS, "fabs", 1)                                                                               \
+  X(FMIN, "fmin", 2)                                                                               \
+  X(FMAX, "fmax", 2)                                                                               \
+  X(EXP, "exp", 1)                                                                                 \
+  X(EXP2, "exp2", 1)                                                                               \
+  X(EXPM1, "expm1", 1)                                                                             \
+  X(LOG, "log", 1)                                                                                 \
+  X(LOG2, "log2", 1)                                                                               \
+  X(LOG10, "log10", 1)                                                                             \
+  X(LOG1P, "log1p", 1)                                                                             \
+  X(POW, "pow", 2)                                                                                 \
+  X(SIN, "sin", 1)                                                                                 \
+  X(COS, "cos", 1)                                                                                 \
+  X(TAN, "tan", 1)                                                                                 \
+  X(SINH, "sinh", 1)                                                                               \
+  X(COSH, "cosh", 1)                                                                               \
+  X(TANH, "tanh", 1)                                                                               \
+  X(FLOOR, "floor", 1)                                                                             \
+  X(CEIL, "ceil", 1)                                                                               \
+  X(TRUNC, "trunc", 1)                                                                             \
+  X(ROUND, "round", 1)                                                                             \
+  X(FMOD, "fmod", 2)
+
+#define SJ_FN_ENUM(id, name, nargs) SJ_FN_##id, SJ_FN_##id##F,
+typedef enum sj_func_id { SJ_MATH_FUNCS(SJ_FN_ENUM) SJ_NFUNCS } sj_func_id;
+#undef SJ_FN_ENUM
 
 struct sj_expr {
   sj_expr_kind kind;
@@ -133,14 +166,27 @@ typedef struct sj_func {
   sj_sym **params;
   sj_stmt *body; /* SJ_S_BLOCK */
   int narrays, niters, nlocals;
+  unsigned long long calls; /* bit k: the body calls the math function k (sj_func_id) */
 } sj_func;
 
 typedef struct sj_arena sj_arena;
+
+/* A `#pragma` line the parser ignored (scop and endscop are not kept: they only delimit
+ * what the whole function is anyway). */
+typedef struct sj_pragma {
+  const char *text; /* after `#pragma`, blanks trimmed */
+  sj_loc loc;
+} sj_pragma;
 
 typedef struct sj_program {
   sj_arena *arena;
   int nfuncs;
   sj_func **funcs;
+  int npragmas;
+  sj_pragma *pragmas;
+  /* bit k: the source used the fixed-width type name sj_stdint_name(k) without declaring it
+   * (as if <stdint.h> were included) */
+  unsigned stdint_used;
 } sj_program;
 
 /* --- arena --- */
@@ -154,11 +200,24 @@ void sj_program_free(sj_program *p);
 /* The function called entry, or the only one when entry is NULL; NULL + err otherwise. */
 sj_func *sj_program_entry(sj_program *p, const char *entry, sj_error *err);
 
+/* The fixed-width integer type names known without <stdint.h>: int8_t ... uint64_t, for
+ * k = 0 .. 7; NULL beyond. Its type in *t. */
+const char *sj_stdint_name(int k, sj_type *t);
+
 /* Names for printing. */
 const char *sj_type_name(sj_type t);
-const char *sj_binop_text(sj_binop op); /* "+", "<=", "&&", ... */
-const char *sj_func_name(sj_func_id fn);
+const char *sj_binop_text(sj_binop op);  /* "+", "<=", "&&", ... */
+const char *sj_func_name(sj_func_id fn); /* "sqrt", "expf", ...; "?" if none */
+int sj_func_nargs(sj_func_id fn);
+/* Whether a GPU evaluates fn within the ULP bounds of doc/math.md rather than bit for bit as
+ * the C library does (the transcendental functions). */
+int sj_func_inexact_on_gpu(sj_func_id fn);
 int sj_type_is_float(sj_type t);
+int sj_type_is_integer(sj_type t);  /* every integer type */
+int sj_type_is_unsigned(sj_type t); /* unsigned char, unsigned short, unsigned, unsigned long */
+int sj_type_size(sj_type t);        /* bytes of a value */
+/* C's integer promotion: types narrower than int become int; others are unchanged. */
+sj_type sj_type_promote(sj_type t);
 /* A canonical text of a pure integer expression (literals, variables, operators): equal
  * texts mean equal values in one instance. Its length, or -1 if e has other nodes (array
  * elements, calls, floats) or does not fit. */

@@ -41,7 +41,9 @@ static void line(cprint *p, const char *fmt, ...) {
 }
 
 static const char *ctype(sj_ir_type t) {
-  static const char *const names[] = {"int", "int", "long", "float", "double", "void *"};
+  static const char *const names[SJ_IR_NTYPES] = {
+      "int",         "int",           "long",  "float",          "double",       "void *",
+      "signed char", "unsigned char", "short", "unsigned short", "unsigned int", "unsigned long"};
   return names[t];
 }
 
@@ -69,6 +71,10 @@ static void reg_name(cprint *p, int r) {
 
 static void immediate(cprint *p, sj_ir_val v) {
   sj_buf *b = &p->out;
+  if (v.kind == SJ_V_INT && sj_ir_type_is_unsigned(v.type)) {
+    sj_buf_printf(b, "%lu%s", (unsigned long)v.i, v.type == SJ_IR_U64 ? "UL" : "U");
+    return;
+  }
   if (v.kind == SJ_V_INT) {
     const char *suffix = v.type == SJ_IR_S64 ? "L" : "";
     sj_buf_printf(b, v.i < 0 ? "(%ld%s)" : "%ld%s", v.i, suffix);
@@ -117,8 +123,9 @@ static const char *math_name(sj_ir_op op, sj_ir_type t) {
 
 /* Infix operators by op; NULL where a call or a special form is printed. */
 static const char *const infix[SJ_IR_NOPS] = {
-    [SJ_IR_ADD] = " + ", [SJ_IR_SUB] = " - ",  [SJ_IR_MUL] = " * ", [SJ_IR_DIV] = " / ",
-    [SJ_IR_REM] = " % ", [SJ_IR_AND] = " && ", [SJ_IR_OR] = " || ", [SJ_IR_PTRADD] = " + "};
+    [SJ_IR_ADD] = " + ",  [SJ_IR_SUB] = " - ",  [SJ_IR_MUL] = " * ",  [SJ_IR_DIV] = " / ",
+    [SJ_IR_REM] = " % ",  [SJ_IR_AND] = " && ", [SJ_IR_OR] = " || ",  [SJ_IR_PTRADD] = " + ",
+    [SJ_IR_SHL] = " << ", [SJ_IR_SHR] = " >> ", [SJ_IR_BAND] = " & ", [SJ_IR_BOR] = " | "};
 
 static const char *const compare[] = {" == ", " != ", " < ", " <= ", " > ", " >= "};
 
@@ -158,6 +165,15 @@ static void expr(cprint *p, const sj_ir_ins *ins) {
     sj_buf_puts(b, ")");
     return;
   }
+  case SJ_IR_MATH: /* the C library's: what the user's compiled function calls */
+    sj_buf_printf(b, "%s(", sj_ir_math_name(ins->imm, ins->type));
+    operand(p, ins->a);
+    if (ins->b.kind != SJ_V_NONE) {
+      sj_buf_puts(b, ", ");
+      operand(p, ins->b);
+    }
+    sj_buf_puts(b, ")");
+    return;
   case SJ_IR_FDIV:
     sj_buf_puts(b, "__sj_floord(");
     operand(p, ins->a);
@@ -436,6 +452,13 @@ char *sj_print_c(const sj_ir_module *mod) {
     line(&p, "double fmin(double, double); float fminf(float, float);");
     line(&p, "double fmax(double, double); float fmaxf(float, float);");
     line(&p, "double fma(double, double, double); float fmaf(float, float, float);");
+    for (int m = 0; m < SJ_MATH_N; m++) {
+      const char *d = sj_ir_math_name(m, SJ_IR_F64), *f = sj_ir_math_name(m, SJ_IR_F32);
+      if (sj_ir_math_nargs(m) == 2)
+        line(&p, "double %s(double, double); float %s(float, float);", d, f);
+      else
+        line(&p, "double %s(double); float %s(float);", d, f);
+    }
     line(&p, "void __sj_barrier(void *);");
   }
   line(&p, "static long __sj_min(long a, long b) { return a < b ? a : b; }");

@@ -29,15 +29,26 @@ static void on_error(void *opaque, const char *msg) {
 
 /* The math functions the subset allows, resolved against this process's libm so that the
  * generated code and the reference call the very same implementations. */
+#define SJ_LIBM1(name)                                                                             \
+  {#name, (const void *)(double (*)(double))name},                                                 \
+      {#name "f", (const void *)(float (*)(float))name##f},
+#define SJ_LIBM2(name)                                                                             \
+  {#name, (const void *)(double (*)(double, double))name},                                         \
+      {#name "f", (const void *)(float (*)(float, float))name##f},
+static const struct {
+  const char *name;
+  const void *fn;
+} libm[] = {SJ_LIBM1(sqrt) SJ_LIBM1(fabs) SJ_LIBM2(fmin) SJ_LIBM2(fmax) SJ_LIBM1(exp) SJ_LIBM1(exp2)
+                SJ_LIBM1(expm1) SJ_LIBM1(log) SJ_LIBM1(log2) SJ_LIBM1(log10) SJ_LIBM1(log1p)
+                    SJ_LIBM2(pow) SJ_LIBM1(sin) SJ_LIBM1(cos) SJ_LIBM1(tan) SJ_LIBM1(sinh)
+                        SJ_LIBM1(cosh) SJ_LIBM1(tanh) SJ_LIBM1(floor) SJ_LIBM1(ceil) SJ_LIBM1(trunc)
+                            SJ_LIBM1(round) SJ_LIBM2(fmod)};
+#undef SJ_LIBM1
+#undef SJ_LIBM2
+
 static void add_symbols(TCCState *s) {
-  tcc_add_symbol(s, "sqrt", (const void *)(double (*)(double))sqrt);
-  tcc_add_symbol(s, "sqrtf", (const void *)(float (*)(float))sqrtf);
-  tcc_add_symbol(s, "fabs", (const void *)(double (*)(double))fabs);
-  tcc_add_symbol(s, "fabsf", (const void *)(float (*)(float))fabsf);
-  tcc_add_symbol(s, "fmin", (const void *)(double (*)(double, double))fmin);
-  tcc_add_symbol(s, "fminf", (const void *)(float (*)(float, float))fminf);
-  tcc_add_symbol(s, "fmax", (const void *)(double (*)(double, double))fmax);
-  tcc_add_symbol(s, "fmaxf", (const void *)(float (*)(float, float))fmaxf);
+  for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
+    tcc_add_symbol(s, libm[i].name, libm[i].fn);
   tcc_add_symbol(s, "__sj_barrier", (const void *)sj_barrier_wait);
   tcc_add_symbol(s, "__sj_launch", (const void *)sj_gpu_launch);
 }

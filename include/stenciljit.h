@@ -70,6 +70,17 @@ typedef enum jit_arg_kind {
  * enumerators, so that switches over the kinds of parameters stay complete. */
 #define JIT_ARG_BUF ((jit_arg_kind)(JIT_ARG_PTR + 1))
 #define JIT_ARG_BUFFER ((jit_arg_kind)(JIT_ARG_PTR + 2))
+/* Element kinds only arrays have (jit_param_info.elem_kind), beside INT, LONG, FLOAT and
+ * DOUBLE: signed char (plain char where it is signed), unsigned char, short, unsigned short,
+ * unsigned int, unsigned long (int8_t ... uint64_t). Not enumerators either. */
+#define JIT_ELEM_INT8 ((jit_arg_kind)(JIT_ARG_PTR + 3))
+#define JIT_ELEM_UINT8 ((jit_arg_kind)(JIT_ARG_PTR + 4))
+#define JIT_ELEM_INT16 ((jit_arg_kind)(JIT_ARG_PTR + 5))
+#define JIT_ELEM_UINT16 ((jit_arg_kind)(JIT_ARG_PTR + 6))
+#define JIT_ELEM_UINT32 ((jit_arg_kind)(JIT_ARG_PTR + 7))
+#define JIT_ELEM_UINT64 ((jit_arg_kind)(JIT_ARG_PTR + 8))
+/* Bytes of one array element of kind k; 0 for a kind that no element has. */
+size_t jit_elem_size(jit_arg_kind k);
 
 typedef struct jit_buffer jit_buffer;
 
@@ -236,7 +247,7 @@ long long jit_kernel_updates(const jit_kernel *k);
 typedef struct jit_param_info {
   const char *name;
   jit_arg_kind kind;      /* JIT_ARG_PTR for arrays */
-  jit_arg_kind elem_kind; /* arrays: element kind (INT, LONG, FLOAT or DOUBLE) */
+  jit_arg_kind elem_kind; /* arrays: element kind (INT, LONG, FLOAT, DOUBLE, JIT_ELEM_*) */
   int rank;               /* arrays: number of dimensions, else 0 */
   int is_const;           /* arrays declared const (read only) */
   size_t elems;           /* arrays: element count for the kernel's integer arguments */

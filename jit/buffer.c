@@ -167,10 +167,20 @@ int sj_call_args_host(jit_context *ctx, const jit_arg *args, int nargs, sj_call_
 }
 
 static const char *elem_name(jit_arg_kind k) {
-  return k == JIT_ARG_INT     ? "int"
-         : k == JIT_ARG_LONG  ? "long"
-         : k == JIT_ARG_FLOAT ? "float"
-                              : "double";
+  static const char *const names[] = {"int",
+                                      "long",
+                                      "float",
+                                      "double",
+                                      "?",
+                                      "?",
+                                      "?",
+                                      "signed char",
+                                      "unsigned char",
+                                      "short",
+                                      "unsigned short",
+                                      "unsigned int",
+                                      "unsigned long"};
+  return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
 }
 
 int sj_call_args_check(const jit_kernel *k, const jit_arg *args, int nargs, sj_error *err) {

@@ -181,10 +181,6 @@ static double now_ms(void) {
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static size_t elem_size(jit_arg_kind k) {
-  return k == JIT_ARG_INT || k == JIT_ARG_FLOAT ? 4 : 8;
-}
-
 static uint64_t splitmix(uint64_t *s) {
   uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -192,37 +188,45 @@ static uint64_t splitmix(uint64_t *s) {
   return z ^ (z >> 31);
 }
 
-/* Deterministic data: integers 0..9, floating values in [-1, 1). */
+/* Deterministic data: integers 0..9 (of any element size), floating values in [-1, 1). */
 static void fill(void *p, jit_arg_kind k, size_t n, uint64_t seed) {
+  size_t es = jit_elem_size(k);
   for (size_t i = 0; i < n; i++) {
     uint64_t r = splitmix(&seed);
-    switch (k) {
-    case JIT_ARG_INT:
-      ((int *)p)[i] = (int)(r % 10);
-      break;
-    case JIT_ARG_LONG:
-      ((long *)p)[i] = (long)(r % 10);
-      break;
-    case JIT_ARG_FLOAT:
+    if (k == JIT_ARG_FLOAT) {
       ((float *)p)[i] = (float)(r >> 40) * 0x1p-23f - 1.0f;
-      break;
-    default:
+    } else if (k == JIT_ARG_DOUBLE) {
       ((double *)p)[i] = (double)(r >> 11) * 0x1p-52 - 1.0;
-      break;
+    } else {
+      uint64_t v = r % 10;
+      unsigned char *e = (unsigned char *)p + i * es;
+      for (size_t b = 0; b < es; b++) e[b] = (unsigned char)(v >> (8 * b)); /* little-endian */
     }
   }
 }
 
 static double elem_value(const void *p, jit_arg_kind k, size_t i) {
-  switch (k) {
+  switch ((int)k) {
   case JIT_ARG_INT:
     return ((const int *)p)[i];
   case JIT_ARG_LONG:
     return (double)((const long *)p)[i];
   case JIT_ARG_FLOAT:
     return ((const float *)p)[i];
-  default:
+  case JIT_ARG_DOUBLE:
     return ((const double *)p)[i];
+  case (int)JIT_ELEM_INT8:
+    return ((const signed char *)p)[i];
+  case (int)JIT_ELEM_UINT8:
+    return ((const unsigned char *)p)[i];
+  case (int)JIT_ELEM_INT16:
+    return ((const short *)p)[i];
+  case (int)JIT_ELEM_UINT16:
+    return ((const unsigned short *)p)[i];
+  case (int)JIT_ELEM_UINT32:
+    return ((const unsigned *)p)[i];
+  default:
+    return (double)((const unsigned long *)p)[i];
   }
 }
 
@@ -337,7 +341,7 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
   for (int i = 0; i < np; i++) {
     const jit_param_info *p = jit_kernel_param(k, i);
     if (p->kind != JIT_ARG_PTR) continue;
-    bytes[i] = p->elems * elem_size(p->elem_kind);
+    bytes[i] = p->elems * jit_elem_size(p->elem_kind);
     total_bytes += bytes[i];
     data[i] = malloc(bytes[i] ? bytes[i] : 1);
     if (c->check) ref[i] = malloc(bytes[i] ? bytes[i] : 1);
@@ -403,7 +407,7 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
     for (int i = 0; i < np; i++) {
       if (!data[i]) continue;
       const jit_param_info *p = jit_kernel_param(k, i);
-      size_t es = elem_size(p->elem_kind), ndiff = 0;
+      size_t es = jit_elem_size(p->elem_kind), ndiff = 0;
       double arrdiff = 0;
       for (size_t e = 0; e < p->elems; e++) {
         if (memcmp((char *)data[i] + e * es, (char *)ref[i] + e * es, es) == 0) continue;
@@ -421,6 +425,9 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
     printf("check: largest absolute difference %.9g; %s\n", maxdiff,
            identical ? "bit-identical to the reference" : "NOT bit-identical to the reference");
     if (!identical) code = SJ_EXIT_CHECK;
+    const char *sched = jit_kernel_schedule(k), *note = sched ? strstr(sched, "\nmath: ") : NULL;
+    if (!identical && note) /* expected: the explanation says which functions, and why */
+      printf("check: the kernel calls %.*s\n", (int)strcspn(note + 7, "\n"), note + 7);
   }
 out:
   free(times);

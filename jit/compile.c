@@ -51,12 +51,37 @@ static jit_arg_kind expected_kind(const sj_sym *p) {
   return p->kind == SJ_SYM_ARRAY ? JIT_ARG_PTR : sj_scalar_kind(p->type);
 }
 
+/* The element kind of an array of type t. */
+static jit_arg_kind elem_kind(sj_type t) {
+  switch (t) {
+  case SJ_TY_SCHAR:
+    return JIT_ELEM_INT8;
+  case SJ_TY_UCHAR:
+    return JIT_ELEM_UINT8;
+  case SJ_TY_SHORT:
+    return JIT_ELEM_INT16;
+  case SJ_TY_USHORT:
+    return JIT_ELEM_UINT16;
+  case SJ_TY_UINT:
+    return JIT_ELEM_UINT32;
+  case SJ_TY_ULONG:
+    return JIT_ELEM_UINT64;
+  default:
+    return sj_scalar_kind(t);
+  }
+}
+
+size_t jit_elem_size(jit_arg_kind k) {
+  static const size_t sizes[] = {4, 8, 4, 8, 0, 0, 0, 1, 1, 2, 2, 4, 8};
+  return (unsigned)k < sizeof sizes / sizeof *sizes ? sizes[k] : 0;
+}
+
 void sj_param_info(const sj_sym *p, jit_param_info *info) {
   memset(info, 0, sizeof *info);
   info->name = p->name;
   info->kind = expected_kind(p);
   if (p->kind != SJ_SYM_ARRAY) return;
-  info->elem_kind = sj_scalar_kind(p->type);
+  info->elem_kind = elem_kind(p->type);
   info->rank = p->rank;
   info->is_const = p->is_const;
 }
@@ -72,6 +97,17 @@ int sj_check_signature(const jit_kernel *k, const jit_arg *args, int nargs, sj_e
                           fn->name, fn->params[i]->name, kind_name(k->kinds[i]),
                           kind_name(args[i].kind));
   return 0;
+}
+
+/* The functions whose results on a GPU are within bounds rather than bit-identical. */
+static void math_note(sj_buf *b, const jit_kernel *k) {
+  int any = 0;
+  for (int fn = 0; fn < SJ_NFUNCS && k->device != JIT_DEVICE_CPU; fn++)
+    if ((k->fn->calls >> fn & 1) && sj_func_inexact_on_gpu(fn))
+      sj_buf_printf(b, "%s%s", any++ ? ", " : "math: ", sj_func_name(fn));
+  if (any)
+    sj_buf_puts(b, ": on a GPU within the ULP bounds of doc/math.md, not bit for bit the C "
+                   "library's\n");
 }
 
 static void describe(jit_kernel *k, const sj_model *m, const sj_stencil *st, const sj_plan *plan) {
@@ -90,6 +126,12 @@ static void describe(jit_kernel *k, const sj_model *m, const sj_stencil *st, con
                   dom);
     free(dom);
   }
+  if (m->locals_why) sj_buf_printf(&b, "locals:\n%s", m->locals_why);
+  const sj_program *prog = k->program;
+  for (int i = 0; i < prog->npragmas; i++)
+    sj_buf_printf(&b, "ignored: #pragma %s (line %d)\n", prog->pragmas[i].text,
+                  prog->pragmas[i].loc.line);
+  math_note(&b, k);
   sj_buf_printf(&b, "%s\n%s", st->why, plan->explain);
   char *tree = isl_schedule_to_str(plan->schedule);
   sj_buf_printf(&b, "schedule tree: %s\n", tree);
@@ -177,8 +219,22 @@ static void describe_params(jit_kernel *k, const sj_model *m) {
     size_t elems = 1;
     for (int d = 0; d < p->rank; d++) elems *= (size_t)m->extents[p->id][d];
     info->elems = elems;
-    k->bytes[i] = elems * (p->type == SJ_TY_FLOAT || p->type == SJ_TY_INT ? 4 : 8);
+    k->bytes[i] = elems * (size_t)sj_type_size(p->type);
   }
+}
+
+/* The bytes of each array of a local kept in memory. */
+static int temp_sizes(jit_kernel *k, const sj_model *m, sj_error *err) {
+  k->ntemps = m->ntemps;
+  k->temp_bytes = calloc((size_t)m->ntemps + 1, sizeof *k->temp_bytes);
+  if (!k->temp_bytes) return sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
+  for (int t = 0; t < m->ntemps; t++) {
+    const sj_sym *a = m->temps[t];
+    size_t bytes = (size_t)sj_type_size(a->type);
+    for (int d = 0; d < a->rank; d++) bytes *= (size_t)m->extents[a->id][d];
+    k->temp_bytes[t] = bytes;
+  }
+  return 0;
 }
 
 /* The IR of the schedule's AST, optimized: the CPU kernel, or the GPU host and kernels. */
@@ -217,7 +273,8 @@ static int compile_code(jit_kernel *k, sj_error *err) {
 
 static void mark_writes(const sj_stmt *st, int *written) {
   if (!st) return;
-  if (st->lhs && st->lhs->kind == SJ_E_INDEX) written[st->lhs->sym->id] = 1;
+  if (st->lhs && st->lhs->kind == SJ_E_INDEX && st->lhs->sym->kind == SJ_SYM_ARRAY)
+    written[st->lhs->sym->id] = 1;
   for (int i = 0; i < st->nbody; i++) mark_writes(st->body[i], written);
 }
 
@@ -230,6 +287,11 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   t->model = t1 - t0;
   if (rc) return rc;
   describe_params(k, m);
+  rc = temp_sizes(k, m, err);
+  if (rc) {
+    sj_model_free(m);
+    return rc;
+  }
   rc = sj_model_dependences(m, err);
   double t2 = now_us();
   t->dependences = t2 - t1;
@@ -365,6 +427,7 @@ void sj_kernel_free(jit_kernel *k) {
   free(k->bytes);
   free(k->tiles);
   free(k->written);
+  free(k->temp_bytes);
   sj_ir_module_free(k->ir);
   free(k->traps);
   sj_program_free(k->program);

@@ -27,14 +27,15 @@ int sj_trap_error(const jit_kernel *k, int code, sj_error *err) {
 }
 
 int sj_cpu_run_kernel(jit_kernel *k, void **arrays, const double *scalars, sj_error *err) {
-  int checked = k->ntraps > 0, na = k->fn->narrays;
+  int checked = k->ntraps > 0, na = k->fn->narrays, nt = k->ntemps;
   void *copies[na + 1];
   size_t bytes[na + 1];
   memset(copies, 0, sizeof copies);
   for (int p = 0; p < k->fn->nparams; p++)
     if (k->fn->params[p]->kind == SJ_SYM_ARRAY) bytes[k->fn->params[p]->id] = k->bytes[p];
   int rc = 0;
-  void *run_arrays[na + 1];
+  void *run_arrays[na + nt + 1];
+  memset(run_arrays, 0, sizeof run_arrays);
   for (int a = 0; a < na; a++) {
     run_arrays[a] = arrays[a];
     if (!checked || !k->written[a] || !bytes[a]) continue;
@@ -46,6 +47,10 @@ int sj_cpu_run_kernel(jit_kernel *k, void **arrays, const double *scalars, sj_er
     memcpy(copies[a], arrays[a], bytes[a]);
     run_arrays[a] = copies[a];
   }
+  for (int t = 0; t < nt && !rc; t++) /* the locals kept in memory: this run's own */
+    if (!(run_arrays[na + t] = calloc(1, k->temp_bytes[t] ? k->temp_bytes[t] : 1)))
+      rc = sj_error_set(err, JIT_ERR_NOMEM, "out of memory for %zu bytes of locals",
+                        k->temp_bytes[t]);
   run_job job = {k, run_arrays, scalars, 0};
   if (!rc) {
     if (k->nthreads > 1)
@@ -58,5 +63,6 @@ int sj_cpu_run_kernel(jit_kernel *k, void **arrays, const double *scalars, sj_er
     if (copies[a] && !rc) memcpy(arrays[a], copies[a], bytes[a]);
     free(copies[a]);
   }
+  for (int t = 0; t < nt; t++) free(run_arrays[na + t]);
   return rc;
 }

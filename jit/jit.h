@@ -82,6 +82,10 @@ struct jit_kernel {
   int nkernels;
   sj_gpu_kernel *kernels;
   int *written; /* by array id: some statement stores to it */
+  /* the arrays of the locals kept in memory (array ids narrays ..): each run allocates
+   * them, on the device that runs it */
+  int ntemps;
+  size_t *temp_bytes;
   int (*host)(void *rt);
   double device_ms; /* CUDA events around the last run's host loop; < 0: not measured */
 };

@@ -87,19 +87,48 @@ static void newline(sj_lexer *lx, const char *after) {
 #define FAIL(status, ...) sj_error_at(lx->err, status, lx->source_name, t->loc, __VA_ARGS__)
 #define TEXT (int)t->len, t->text
 
-/* `#include <...>` and `#include "..."` are skipped: users include math.h. */
+static void keep_pragma(sj_lexer *lx, const char *text, size_t len, sj_loc loc) {
+  while (len && (text[len - 1] == ' ' || text[len - 1] == '\t' || text[len - 1] == '\r')) len--;
+  if (lx->npragmas == lx->cappragmas) {
+    int cap = lx->cappragmas ? 2 * lx->cappragmas : 4;
+    sj_pragma *v = sj_arena_alloc(lx->arena, (size_t)cap * sizeof *v);
+    if (lx->npragmas) memcpy(v, lx->pragmas, (size_t)lx->npragmas * sizeof *v);
+    lx->pragmas = v;
+    lx->cappragmas = cap;
+  }
+  lx->pragmas[lx->npragmas].text = sj_arena_strndup(lx->arena, text, len);
+  lx->pragmas[lx->npragmas++].loc = loc;
+}
+
+static int word_is(const char *w, size_t n, const char *s) {
+  return strlen(s) == n && !memcmp(w, s, n);
+}
+
+/* Skipped: `#include <...>` and `#include "..."` (users include math.h), line markers of
+ * preprocessed text, and pragmas, which are kept for the explanation unless they are the
+ * scop / endscop that delimit a PolyBench kernel (the whole function is the region). */
 static int directive(sj_lexer *lx, sj_token *t) {
   const char *p = lx->p + 1, *name;
   t->loc = here(lx, lx->p);
   while (*p == ' ' || *p == '\t') p++;
   name = p;
   while (is_alnum((unsigned char)*p)) p++;
-  if (p - name == 7 && !memcmp(name, "include", 7)) {
+  size_t n = (size_t)(p - name);
+  if (word_is(name, n, "include")) {
     while (*p == ' ' || *p == '\t') p++;
     if (*p != '<' && *p != '"')
       return FAIL(JIT_ERR_UNSUPPORTED, "#include of a macro name is not supported");
-  } else if (p != name || (*p != '\n' && *p != '\0')) {
-    if (p == name) p++; /* name the odd byte rather than print an empty name */
+  } else if (word_is(name, n, "pragma")) {
+    while (*p == ' ' || *p == '\t') p++;
+    const char *text = p, *w = p;
+    while (*p && *p != '\n') p++;
+    while (is_alnum((unsigned char)*w)) w++;
+    size_t wn = (size_t)(w - text);
+    if (!word_is(text, wn, "scop") && !word_is(text, wn, "endscop"))
+      keep_pragma(lx, text, (size_t)(p - text), t->loc);
+  } else if (!word_is(name, n, "line") && !(n && is_digit((unsigned char)*name)) &&
+             (n || (*p != '\n' && *p != '\0'))) {
+    if (!n) p++; /* name the odd byte rather than print an empty name */
     return FAIL(JIT_ERR_UNSUPPORTED, "preprocessor directive '#%.*s' is not supported",
                 (int)(p - name), name);
   }
@@ -166,8 +195,8 @@ static int floating(sj_lexer *lx, sj_token *t, int hex) {
   return 0;
 }
 
-/* C99 6.4.4.1: a decimal constant is int or long; an octal or hex one may be unsigned,
- * which the subset refuses rather than computing in a type it does not have. */
+/* C99 6.4.4.1: the first type of the constant's list that holds its value; long long is
+ * long (both 64-bit on the platforms we support). */
 static int integer(sj_lexer *lx, sj_token *t, int hex) {
   const char *s = t->text, *p = s, *q, *end = s + t->len;
   unsigned long v = 0;
@@ -188,18 +217,18 @@ static int integer(sj_lexer *lx, sj_token *t, int hex) {
   if (!nu && q < end && (*q == 'u' || *q == 'U')) nu++, q++;
   if (q != end)
     return FAIL(JIT_ERR_SYNTAX, "invalid suffix '%.*s' on integer constant", (int)(end - p), p);
-  if (nu)
-    return FAIL(JIT_ERR_UNSUPPORTED, "unsigned integer constant '%.*s' is not supported", TEXT);
-  if (nl == 2)
-    return FAIL(JIT_ERR_UNSUPPORTED,
-                "integer constant '%.*s' has type long long, which is not supported", TEXT);
-  if (too_big || (base == 10 && v > (unsigned long)LONG_MAX))
+  int unsigned_ok = nu || base != 10;
+  if (too_big || (!unsigned_ok && v > (unsigned long)LONG_MAX))
     return FAIL(JIT_ERR_UNSUPPORTED, "integer constant '%.*s' is too large", TEXT);
-  if (base != 10 && (v > (unsigned long)LONG_MAX || (!nl && v > INT_MAX && v <= UINT_MAX)))
-    return FAIL(JIT_ERR_UNSUPPORTED,
-                "integer constant '%.*s' has an unsigned type, which is not supported", TEXT);
   t->kind = SJ_T_INT;
-  t->type = !nl && v <= INT_MAX ? SJ_TY_INT : SJ_TY_LONG;
+  if (!nl && !nu && v <= INT_MAX)
+    t->type = SJ_TY_INT;
+  else if (!nl && unsigned_ok && v <= UINT_MAX)
+    t->type = SJ_TY_UINT;
+  else if (!nu && v <= (unsigned long)LONG_MAX)
+    t->type = SJ_TY_LONG;
+  else
+    t->type = SJ_TY_ULONG;
   t->ival = (long)v;
   return 0;
 }
@@ -228,6 +257,27 @@ static int number(sj_lexer *lx, sj_token *t) {
   return is_float ? floating(lx, t, hex) : integer(lx, t, hex);
 }
 
+/* The value of the escape sequence at *pp (after the backslash); -1 if unknown. */
+static int escape(const char **pp) {
+  const char *p = *pp;
+  static const char simple[] = "n\nt\tr\rv\vf\fa\ab\b\\\\''\"\"??"; /* pairs */
+  int v = -1;
+  if (*p == 'x' && is_hex((unsigned char)p[1])) {
+    v = 0;
+    for (p++; is_hex((unsigned char)*p) && v < 256; p++) v = v * 16 + hex_value(*p);
+  } else if (*p >= '0' && *p <= '7') {
+    v = 0;
+    for (int k = 0; k < 3 && *p >= '0' && *p <= '7'; k++, p++) v = v * 8 + (*p - '0');
+  } else {
+    for (const char *s = simple; *s; s += 2)
+      if (*s == *p) v = (unsigned char)s[1], p++;
+  }
+  *pp = p;
+  return v;
+}
+
+/* Strings are tokens only to be refused; a character constant has type int and, for one
+ * plain character or escape, the value of a char converted to int as the platform does. */
 static int quoted(sj_lexer *lx, sj_token *t) {
   char q = *lx->p;
   const char *p = lx->p + 1;
@@ -236,6 +286,13 @@ static int quoted(sj_lexer *lx, sj_token *t) {
   lx->p = p + 1;
   t->kind = q == '"' ? SJ_T_STRING : SJ_T_CHAR;
   t->len = (size_t)(lx->p - t->text);
+  if (q == '"') return 0;
+  const char *c = t->text + 1;
+  int v = *c == '\\' ? (c++, escape(&c)) : (unsigned char)*c++;
+  if (v < 0 || v > 255 || c != p || c == t->text + 1)
+    return FAIL(JIT_ERR_UNSUPPORTED, "character constant %.*s is not supported", TEXT);
+  t->type = SJ_TY_INT;
+  t->ival = (long)(char)v;
   return 0;
 }
 

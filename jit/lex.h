@@ -1,8 +1,10 @@
 /* Tokens of C99 source text, produced one at a time.
  *
  * The lexer knows all of C's tokens, including the ones the subset refuses (strings, `<<`,
- * `->` ...), so the parser can name the refused construct. `#include` lines are skipped;
- * other preprocessor directives are refused here. Locations are 1-based line:col of the
+ * `->` ...), so the parser can name the refused construct. `#include` lines and the line
+ * markers of preprocessed text (`# 12 "file.c"`, `#line`) are skipped; `#pragma` lines are
+ * skipped and kept (scop and endscop aside) for the explanation; other preprocessor
+ * directives are refused here. Locations are 1-based line:col of the
  * token's first byte; a tab counts as one column. */
 #ifndef SJ_LEX_H
 #define SJ_LEX_H
@@ -36,10 +38,10 @@
 enum {
   SJ_T_EOF = 256,
   SJ_T_IDENT,
-  SJ_T_INT,    /* ival, type int or long */
+  SJ_T_INT,    /* ival, type int, long, unsigned int or unsigned long (bits in ival) */
   SJ_T_FLOAT,  /* fval, type float or double */
   SJ_T_STRING, /* only to refuse it */
-  SJ_T_CHAR,   /* only to refuse it */
+  SJ_T_CHAR,   /* a character constant: ival, type int */
   SJ_PUNCTS(SJ_TOKEN_ENUM) SJ_KEYWORDS(SJ_KEYWORD_ENUM)
 };
 #undef SJ_TOKEN_ENUM
@@ -60,8 +62,10 @@ typedef struct sj_lexer {
   int line;
   int at_line_start; /* only blanks and comments since the last newline: '#' is a directive */
   const char *source_name;
-  sj_arena *arena; /* scratch copies of floating literals */
+  sj_arena *arena; /* scratch copies of floating literals, pragmas */
   sj_error *err;
+  sj_pragma *pragmas; /* the ignored ones, in the arena */
+  int npragmas, cappragmas;
 } sj_lexer;
 
 void sj_lex_init(sj_lexer *lx, const char *src, const char *source_name, sj_arena *arena,

@@ -58,8 +58,8 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const sj_devptr *resid
   if (__atomic_load_n(&k->ctx->device_failed, __ATOMIC_ACQUIRE))
     return sj_error_set(err, JIT_ERR_DEVICE, "an earlier launch failed%s", unusable);
   const sj_func *fn = k->fn;
-  int na = fn->narrays;
-  sj_devptr dev[na + 1];
+  int na = fn->narrays, nt = k->ntemps;
+  sj_devptr dev[na + nt + 1];
   size_t bytes[na + 1];
   void *staging[na + 1];
   memset(dev, 0, sizeof dev);
@@ -81,6 +81,8 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const sj_devptr *resid
     rc = sj_cuda_alloc(c, bytes[a], &dev[a], err);
     if (!rc) rc = sj_cuda_to_device(c, dev[a], arrays[a], bytes[a], err);
   }
+  for (int t = 0; !rc && t < nt; t++) /* the locals kept in memory: written before read */
+    rc = sj_cuda_alloc(c, k->temp_bytes[t] ? k->temp_bytes[t] : 1, &dev[na + t], err);
   double device_ms = -1;
   if (!rc) {
     sj_gpu_run run = {c, k->kernels, dev, scalars, error, err};
@@ -105,9 +107,9 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const sj_devptr *resid
       rc = sj_cuda_to_host(c, staging[a], dev[a], bytes[a], err);
   }
   /* Device memory goes first: a failed free fails the call, before the arrays are written. */
-  for (int a = 0; a <= na; a++) {
+  for (int a = 0; a <= na + nt; a++) {
     sj_error ferr = {0};
-    sj_devptr p = a < na ? (resident && resident[a] ? 0 : dev[a]) : error;
+    sj_devptr p = a == na + nt ? error : a < na && resident && resident[a] ? 0 : dev[a];
     if (p && sj_cuda_free(c, p, &ferr) && !rc) *err = ferr, rc = ferr.status;
   }
   if (rc && sj_cuda_lost(c) && !__atomic_exchange_n(&k->ctx->device_failed, 1, __ATOMIC_ACQ_REL)) {

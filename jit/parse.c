@@ -32,6 +32,7 @@ typedef enum role { PLAIN, CANDIDATE, PLACEHOLDER } role;
 typedef struct psym {
   sj_sym s; /* first: a psym * is an sj_sym * */
   role role;
+  int is_typedef;     /* a type name (s.type), not a variable */
   sj_loc use;         /* initializer or first use outside a for header, for messages */
   int depth;          /* of its scope */
   struct psym *outer; /* next in the scope chain */
@@ -49,7 +50,7 @@ typedef struct vec {
 
 typedef struct spec {
   sj_type type;
-  int is_const, is_static, is_inline;
+  int is_const, is_static, is_inline, is_typedef;
   sj_loc loc; /* first token */
 } spec;
 
@@ -66,12 +67,15 @@ typedef struct parser {
   int depth;
   vec syms;  /* of the current function, in order of declaration */
   vec funcs; /* sj_func * */
+  unsigned stdint_used;
+  unsigned long long calls; /* of the current function: its sj_func.calls */
 } parser;
 
 static sj_expr *expr(parser *p);
 static sj_expr *conditional(parser *p);
 static sj_expr *unary(parser *p);
 static sj_stmt *statement(parser *p);
+static void check_extent(parser *p, const sj_expr *e);
 
 /* --- errors, tokens, memory --- */
 
@@ -203,13 +207,30 @@ static sj_expr *copy(parser *p, const sj_expr *e) {
   return &x->e;
 }
 
+/* Shapes, iterators and extents: the signed integer types of index arithmetic. */
 static int is_int(sj_type t) {
   return t == SJ_TY_INT || t == SJ_TY_LONG;
 }
 
-/* The usual arithmetic conversions: sj_type lists int, long, float, double in C's rank. */
+/* Integer conversion rank among the promoted types: int and unsigned 1, long and unsigned
+ * long 2. */
+static int rank(sj_type t) {
+  return t == SJ_TY_LONG || t == SJ_TY_ULONG ? 2 : 1;
+}
+
+/* The usual arithmetic conversions (C99 6.3.1.8) on LP64: after the integer promotions,
+ * the common type of the operands. */
 static sj_type common(sj_type a, sj_type b) {
-  return a > b ? a : b;
+  if (a == SJ_TY_DOUBLE || b == SJ_TY_DOUBLE) return SJ_TY_DOUBLE;
+  if (a == SJ_TY_FLOAT || b == SJ_TY_FLOAT) return SJ_TY_FLOAT;
+  a = sj_type_promote(a);
+  b = sj_type_promote(b);
+  if (a == b) return a;
+  int ua = sj_type_is_unsigned(a), ub = sj_type_is_unsigned(b);
+  if (ua == ub) return rank(a) >= rank(b) ? a : b;
+  sj_type u = ua ? a : b, sg = ua ? b : a;
+  if (rank(u) >= rank(sg)) return u;
+  return sg; /* long holds every unsigned int */
 }
 
 static sj_expr *conv(parser *p, sj_expr *e, sj_type t) {
@@ -226,7 +247,7 @@ static sj_expr *truth(parser *p, sj_expr *e) {
   if (e->type == SJ_TY_INT) return e;
   return binop(p, SJ_OP_NE, e,
                sj_type_is_float(e->type) ? float_lit(p, e->type, 0, e->loc)
-                                         : int_lit(p, e->type, 0, e->loc),
+                                         : int_lit(p, sj_type_promote(e->type), 0, e->loc),
                e->loc);
 }
 
@@ -238,7 +259,7 @@ static sj_expr *binop(parser *p, sj_binop op, sj_expr *l, sj_expr *r, sj_loc loc
     r = truth(p, r);
     result = SJ_TY_INT;
   } else {
-    if (op == SJ_OP_REM && !is_int(t))
+    if (op == SJ_OP_REM && !sj_type_is_integer(t))
       fail(p, SYNTAX, loc, "operands of '%%' must be integers, not '%s'", sj_type_name(t));
     l = conv(p, l, t);
     r = conv(p, r, t);
@@ -304,8 +325,33 @@ static void use(parser *p, psym *x, sj_loc loc) {
 
 /* --- declaration specifiers --- */
 
-static int starts_type(int k) {
-  switch (k) {
+/* Whether the identifier t names a type: a typedef in scope, or a fixed-width integer type
+ * name (int8_t ... uint64_t) that nothing in scope redeclares. */
+static int type_name(parser *p, const sj_token *t, sj_type *out) {
+  if (t->kind != SJ_T_IDENT) return 0;
+  psym *x = lookup(p, t->text, t->len);
+  if (x) {
+    if (x->is_typedef && out) *out = x->s.type;
+    return x->is_typedef;
+  }
+  sj_type ty;
+  for (int k = 0; sj_stdint_name(k, &ty); k++) {
+    const char *name = sj_stdint_name(k, NULL);
+    if (strlen(name) == t->len && !memcmp(name, t->text, t->len)) {
+      if (out) {
+        *out = ty;
+        p->stdint_used |= 1u << k;
+      }
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Whether token k ahead starts declaration specifiers. */
+static int starts_type(parser *p, int k) {
+  sj_token *t = peek(p, k);
+  switch (t->kind) {
   case SJ_K_AUTO:
   case SJ_K_CHAR:
   case SJ_K_CONST:
@@ -331,14 +377,50 @@ static int starts_type(int k) {
   case SJ_K_COMPLEX:
   case SJ_K_IMAGINARY:
     return 1;
+  case SJ_T_IDENT:
+    return type_name(p, t, NULL);
   }
   return 0;
 }
 
+/* Counts of the type specifier keywords of one declaration. */
+typedef struct words {
+  int nchar, nshort, nint, nlong, nsigned, nunsigned, base; /* base: float, double, void */
+  int named;                                                /* a typedef name gave the type */
+} words;
+
+static int any_word(const words *w) {
+  return w->nchar || w->nshort || w->nint || w->nlong || w->nsigned || w->nunsigned || w->base ||
+         w->named;
+}
+
+/* The type the specifier keywords name, or a message why they name none. */
+static sj_type word_type(parser *p, const words *w, sj_loc loc) {
+  int sized = w->nchar + w->nshort + (w->nlong > 0);
+  if (w->nsigned && w->nunsigned)
+    fail(p, SYNTAX, loc, "both 'signed' and 'unsigned' in declaration");
+  if (w->base == SJ_K_DOUBLE && w->nlong)
+    fail(p, UNSUP, loc, "type 'long double' is not supported");
+  if ((w->base && (sized || w->nint || w->nsigned || w->nunsigned)) || sized > 1 || w->nint > 1 ||
+      w->nsigned > 1 || w->nunsigned > 1 || (w->nchar && w->nint))
+    fail(p, SYNTAX, loc, "two or more data types in declaration");
+  if (w->base)
+    return w->base == SJ_K_FLOAT ? SJ_TY_FLOAT : w->base == SJ_K_DOUBLE ? SJ_TY_DOUBLE : SJ_TY_VOID;
+  if (w->nchar) {
+    if (w->nsigned) return SJ_TY_SCHAR;
+    if (w->nunsigned) return SJ_TY_UCHAR;
+    return (char)-1 < 0 ? SJ_TY_SCHAR : SJ_TY_UCHAR; /* plain char as this platform's C */
+  }
+  if (w->nshort) return w->nunsigned ? SJ_TY_USHORT : SJ_TY_SHORT;
+  if (w->nlong) return w->nunsigned ? SJ_TY_ULONG : SJ_TY_LONG; /* long long is long */
+  return w->nunsigned ? SJ_TY_UINT : SJ_TY_INT;
+}
+
 static spec specifiers(parser *p) {
   spec s;
-  int nint = 0, nlong = 0, nsigned = 0, base = 0;
+  words w;
   memset(&s, 0, sizeof s);
+  memset(&w, 0, sizeof w);
   s.loc = peek(p, 0)->loc;
   for (;; next(p)) {
     sj_token *t = peek(p, 0);
@@ -352,33 +434,46 @@ static spec specifiers(parser *p) {
     case SJ_K_INLINE:
       s.is_inline = 1;
       continue;
+    case SJ_K_TYPEDEF:
+      s.is_typedef = 1;
+      continue;
     case SJ_K_INT:
-      nint++;
+      w.nint++;
       continue;
     case SJ_K_SIGNED:
-      nsigned++;
+      w.nsigned++;
+      continue;
+    case SJ_K_UNSIGNED:
+      w.nunsigned++;
+      continue;
+    case SJ_K_CHAR:
+      w.nchar++;
+      continue;
+    case SJ_K_SHORT:
+      w.nshort++;
       continue;
     case SJ_K_LONG:
-      if (++nlong > 1) fail(p, UNSUP, t->loc, "type 'long long' is not supported");
+      if (++w.nlong > 2) fail(p, SYNTAX, t->loc, "'long long long' is too long");
       continue;
     case SJ_K_FLOAT:
     case SJ_K_DOUBLE:
     case SJ_K_VOID:
-      if (base || nint || nsigned) fail(p, SYNTAX, t->loc, "two or more data types in declaration");
-      base = t->kind;
+      if (w.base || w.named) fail(p, SYNTAX, t->loc, "two or more data types in declaration");
+      w.base = t->kind;
       continue;
-    case SJ_K_UNSIGNED:
-    case SJ_K_CHAR:
-    case SJ_K_SHORT:
+    case SJ_T_IDENT:
+      /* a typedef name is the type only where no other type word came before */
+      if (any_word(&w) || !type_name(p, t, &s.type)) break;
+      w.named = 1;
+      continue;
     case SJ_K_BOOL:
     case SJ_K_COMPLEX:
     case SJ_K_IMAGINARY:
-      fail(p, UNSUP, t->loc, "type '%s' is not supported (use int, long, float or double)",
+      fail(p, UNSUP, t->loc, "type '%s' is not supported (use the integer types, float or double)",
            sj_tok_spelling(t->kind));
     case SJ_K_STRUCT:
     case SJ_K_UNION:
     case SJ_K_ENUM:
-    case SJ_K_TYPEDEF:
     case SJ_K_VOLATILE:
     case SJ_K_RESTRICT:
     case SJ_K_EXTERN:
@@ -388,17 +483,42 @@ static spec specifiers(parser *p) {
     }
     break;
   }
-  if (base == SJ_K_DOUBLE && nlong) fail(p, UNSUP, s.loc, "type 'long double' is not supported");
-  if (base && (nlong || nint || nsigned))
-    fail(p, SYNTAX, s.loc, "two or more data types in declaration");
-  if (nint > 1) fail(p, SYNTAX, s.loc, "two or more data types in declaration");
-  if (!base && !nint && !nlong && !nsigned) found(p, "a type");
-  s.type = base == SJ_K_FLOAT    ? SJ_TY_FLOAT
-           : base == SJ_K_DOUBLE ? SJ_TY_DOUBLE
-           : base == SJ_K_VOID   ? SJ_TY_VOID
-           : nlong               ? SJ_TY_LONG
-                                 : SJ_TY_INT;
+  if (!any_word(&w)) found(p, "a type");
+  if (w.named) {
+    if (w.nchar || w.nshort || w.nint || w.nlong || w.nsigned || w.nunsigned || w.base)
+      fail(p, SYNTAX, s.loc, "two or more data types in declaration");
+  } else {
+    s.type = word_type(p, &w, s.loc);
+  }
   return s;
+}
+
+/* `typedef T name, ...;` of a scalar type, at file or block scope. */
+static void typedef_decl(parser *p, const spec *s) {
+  if (s->is_static || s->is_inline) fail(p, SYNTAX, s->loc, "storage class in a typedef");
+  do {
+    if (kind(p) == '*') fail(p, UNSUP, peek(p, 0)->loc, "typedefs of pointers are not supported");
+    if (kind(p) != SJ_T_IDENT) found(p, "a type name");
+    sj_token name = next(p);
+    if (kind(p) == '[' || kind(p) == '(')
+      fail(p, UNSUP, name.loc, "typedef '%.*s': only typedefs of scalar types are supported",
+           TOKTEXT(&name));
+    for (psym *x = p->scope; x && x->depth == p->depth; x = x->outer)
+      if (!strncmp(x->s.name, name.text, name.len) && !x->s.name[name.len] &&
+          !(x->is_typedef && x->s.type == s->type))
+        fail(p, SYNTAX, name.loc, "redeclaration of '%s' (declared at %d:%d)", x->s.name,
+             x->s.loc.line, x->s.loc.col);
+    psym *x = alloc(p, sizeof *x);
+    x->s.type = s->type;
+    x->s.name = sj_arena_strndup(p->a, name.text, name.len);
+    x->s.loc = name.loc;
+    x->s.param = -1;
+    x->is_typedef = 1;
+    x->depth = p->depth;
+    x->outer = p->scope;
+    p->scope = x;
+  } while (accept(p, ','));
+  expect(p, ';');
 }
 
 static void no_pointer(parser *p) {
@@ -419,20 +539,21 @@ static sj_expr *call(parser *p, const sj_token *name) {
   sj_expr *e;
   sj_type t;
   int fn, i, n;
-  for (fn = SJ_FN_SQRT; fn <= SJ_FN_FMAXF; fn++)
+  for (fn = 0; fn < SJ_NFUNCS; fn++)
     if (strlen(sj_func_name(fn)) == name->len && !memcmp(sj_func_name(fn), name->text, name->len))
       break;
-  if (fn > SJ_FN_FMAXF)
+  if (fn == SJ_NFUNCS)
     fail(p, UNSUP, name->loc,
-         "call to '%.*s' is not supported (the supported functions are sqrt, sqrtf, fabs, "
-         "fabsf, fmin, fminf, fmax, fmaxf)",
+         "call to '%.*s' is not supported (the supported functions are sqrt, fabs, fmin, fmax, "
+         "exp, exp2, expm1, log, log2, log10, log1p, pow, sin, cos, tan, sinh, cosh, tanh, "
+         "floor, ceil, trunc, round, fmod and their float forms: sqrtf, ...)",
          TOKTEXT(name));
   next(p);
   if (kind(p) != ')') do
       push(p, &args, expr(p));
     while (accept(p, ','));
   expect(p, ')');
-  n = fn >= SJ_FN_FMIN ? 2 : 1;
+  n = sj_func_nargs(fn);
   if (args.n != n)
     fail(p, SYNTAX, name->loc, "function '%s' takes %d argument%s, %d given", sj_func_name(fn), n,
          n == 1 ? "" : "s", args.n);
@@ -441,6 +562,7 @@ static sj_expr *call(parser *p, const sj_token *name) {
   for (i = 0; i < n; i++) args.v[i] = conv(p, args.v[i], t);
   e = node(p, SJ_E_CALL, t, name->loc, n, exprs(p, &args));
   e->op = fn;
+  p->calls |= 1ull << fn;
   return e;
 }
 
@@ -454,15 +576,16 @@ static sj_expr *identifier(parser *p) {
     return call(p, &t);
   }
   if (!x) fail(p, SYNTAX, t.loc, "undeclared identifier '%.*s'", TOKTEXT(&t));
+  if (x->is_typedef) fail(p, SYNTAX, t.loc, "'%s' is a type name, not a value", x->s.name);
   use(p, x, t.loc);
-  if (x->s.kind != SJ_SYM_ARRAY) {
+  if (!x->s.rank) {
     e = node(p, SJ_E_VAR, x->s.type, t.loc, 0, NULL);
     e->sym = &x->s;
     return e;
   }
   while (accept(p, '[')) {
     sj_expr *i = expr(p);
-    if (!is_int(i->type))
+    if (!sj_type_is_integer(i->type))
       fail(p, SYNTAX, i->loc, "array index has type '%s', not an integer type",
            sj_type_name(i->type));
     close_with(p, ']');
@@ -493,7 +616,8 @@ static sj_expr *postfix(parser *p) {
   case SJ_T_STRING:
     fail(p, UNSUP, start, "string literals are not supported");
   case SJ_T_CHAR:
-    fail(p, UNSUP, start, "character constants are not supported");
+    e = int_lit(p, SJ_TY_INT, t->ival, t->loc), next(p);
+    break;
   case '(':
     next(p);
     e = expr(p);
@@ -519,14 +643,16 @@ static sj_expr *postfix(parser *p) {
   return e;
 }
 
-/* Folding `-` into a literal gives C's value: literals are never below -LONG_MAX, so the
- * negation cannot overflow. */
+/* Folding `-` into a literal gives C's value: signed literals are never below -LONG_MAX, so
+ * the negation cannot overflow; unsigned ones wrap (ival holds an unsigned long's bits). */
 static sj_expr *negate(parser *p, sj_expr *e, sj_loc loc) {
   if (e->kind == SJ_E_INT || e->kind == SJ_E_FLOAT) {
-    if (e->kind == SJ_E_INT)
-      e->ival = -e->ival;
-    else
+    if (e->kind == SJ_E_FLOAT)
       e->fval = -e->fval;
+    else if (e->type == SJ_TY_UINT)
+      e->ival = (long)(unsigned)(0u - (unsigned)e->ival);
+    else
+      e->ival = (long)(0ul - (unsigned long)e->ival);
     e->loc = loc;
     return e;
   }
@@ -543,10 +669,12 @@ static sj_expr *unary(parser *p) {
   enter(p, loc);
   switch (t->kind) {
   case '-':
-    next(p), e = negate(p, unary(p), loc);
+    next(p), e = unary(p);
+    e = negate(p, conv(p, e, sj_type_promote(e->type)), loc);
     break;
   case '+':
     next(p), e = unary(p);
+    e = conv(p, e, sj_type_promote(e->type));
     break;
   case '!':
     next(p);
@@ -566,10 +694,11 @@ static sj_expr *unary(parser *p) {
   case SJ_K_SIZEOF:
     fail(p, UNSUP, loc, "'sizeof' is not supported");
   case '(':
-    if (starts_type(peek(p, 1)->kind)) {
+    if (starts_type(p, 1)) {
       next(p);
       s = specifiers(p);
-      if (s.is_static || s.is_inline) fail(p, SYNTAX, s.loc, "storage class in a cast");
+      if (s.is_static || s.is_inline || s.is_typedef)
+        fail(p, SYNTAX, s.loc, "storage class in a cast");
       if (s.type == SJ_TY_VOID) fail(p, UNSUP, s.loc, "cast to 'void' is not supported");
       no_pointer(p);
       expect(p, ')');
@@ -745,36 +874,82 @@ static int compound_op(int k) {
   return -1;
 }
 
-static sj_stmt *assignment(parser *p) {
+/* One assignment statement, or a chain `a = b op= e;`, as statements in out: the rightmost
+ * assignment first, each further left one assigning the value of the one to its right read
+ * back (what C's assignment expression yields: the left operand after the assignment). */
+static void assignment(parser *p, vec *out) {
   sj_loc loc = peek(p, 0)->loc;
   sj_expr *lhs = conditional(p), *rhs;
   sj_token op = *peek(p, 0);
-  sj_stmt *s;
-  int bin;
+  vec targets = {0}, ops = {0};
   if (op.kind == ';')
     fail(p, UNSUP, loc,
          "a statement must assign to an array element or a local variable (expression "
          "statements are not supported)");
   if (!is_assign_op(op.kind)) close_with(p, ';'); /* fails: names a comma or the stray token */
-  bin = compound_op(op.kind);
-  if (bin < 0 && op.kind != '=')
-    fail(p, UNSUP, op.loc, "operator '%s' is not supported", sj_tok_spelling(op.kind));
-  check_target(p, lhs, &op);
-  next(p);
-  rhs = expr(p);
-  if (op.kind != '=') {
-    /* L op= e is L = (T_L)(L op e): the copy of L is the read the model must see. */
-    rhs = binop(p, (sj_binop)bin, copy(p, lhs), rhs, op.loc);
+  for (;;) {
+    int bin = compound_op(op.kind);
+    if (bin < 0 && op.kind != '=')
+      fail(p, UNSUP, op.loc, "operator '%s' is not supported", sj_tok_spelling(op.kind));
+    check_target(p, lhs, &op);
+    sj_token *keep = alloc(p, sizeof *keep);
+    *keep = next(p);
+    push(p, &targets, lhs);
+    push(p, &ops, keep);
+    rhs = conditional(p);
+    if (!is_assign_op(kind(p))) break;
+    lhs = rhs;
+    op = *peek(p, 0);
   }
   close_with(p, ';');
-  s = stmt(p, SJ_S_ASSIGN, loc);
-  s->lhs = lhs;
-  s->rhs = conv(p, rhs, lhs->type);
-  return s;
+  for (int k = targets.n - 1; k >= 0; k--) {
+    sj_expr *target = targets.v[k];
+    const sj_token *o = ops.v[k];
+    sj_stmt *s = stmt(p, SJ_S_ASSIGN, k ? target->loc : loc);
+    /* L op= e is L = (T_L)(L op e): the copy of L is the read the model must see. */
+    if (o->kind != '=')
+      rhs = binop(p, (sj_binop)compound_op(o->kind), copy(p, target), rhs, o->loc);
+    s->lhs = target;
+    s->rhs = conv(p, rhs, target->type);
+    push(p, out, s);
+    rhs = copy(p, target);
+  }
+}
+
+/* `[e]...` after a declared name: extents over shape parameters and integer constants. */
+static void extents(parser *p, const char *what, const sj_token *name, vec *ext) {
+  while (kind(p) == '[') {
+    sj_token lb = next(p);
+    int k = kind(p);
+    if (k == ']' || (k == '*' && peek(p, 1)->kind == ']'))
+      fail(p, UNSUP, lb.loc, "%s '%.*s': give every extent", what, TOKTEXT(name));
+    if (k == SJ_K_STATIC || k == SJ_K_CONST || k == SJ_K_RESTRICT || k == SJ_K_VOLATILE)
+      fail(p, UNSUP, peek(p, 0)->loc, "'%s' inside the brackets of an %s is not supported",
+           sj_tok_spelling(k), what);
+    sj_expr *e = expr(p);
+    if (!sj_type_is_integer(e->type))
+      fail(p, SYNTAX, e->loc, "array extent has type '%s', not an integer type",
+           sj_type_name(e->type));
+    if (e->kind == SJ_E_INT && e->ival <= 0)
+      fail(p, SYNTAX, e->loc, "array extent %ld is not positive", e->ival);
+    check_extent(p, e);
+    close_with(p, ']');
+    push(p, ext, e);
+  }
+}
+
+static void set_extents(parser *p, psym *x, const vec *ext) {
+  x->s.rank = ext->n;
+  x->s.extents = alloc(p, (size_t)ext->n * sizeof *x->s.extents);
+  for (int i = 0; i < ext->n; i++) x->s.extents[i] = ext->v[i];
 }
 
 static void declaration(parser *p, vec *body) {
   spec s = specifiers(p);
+  if (s.is_typedef) {
+    typedef_decl(p, &s);
+    return;
+  }
   if (s.is_static || s.is_inline)
     fail(p, UNSUP, s.loc, "storage classes on local variables are not supported");
   if (s.type == SJ_TY_VOID) fail(p, SYNTAX, s.loc, "variable declared void");
@@ -782,27 +957,30 @@ static void declaration(parser *p, vec *body) {
     sj_token name;
     sj_stmt *d;
     psym *x;
+    vec ext = {0};
     no_pointer(p);
     if (kind(p) != SJ_T_IDENT) found(p, "a variable name");
     name = next(p);
-    if (kind(p) == '[')
-      fail(p, UNSUP, name.loc, "local array '%.*s' is not supported; pass it as a parameter",
-           TOKTEXT(&name));
+    extents(p, "local array", &name, &ext);
     x = declare(p, SJ_SYM_LOCAL, s.type, &name);
     x->s.is_const = s.is_const;
+    if (ext.n) set_extents(p, x, &ext);
     d = stmt(p, SJ_S_DECL, name.loc);
     d->sym = &x->s;
     if (accept(p, '=')) {
       x->use = name.loc;
-      if (kind(p) == '{') fail(p, UNSUP, peek(p, 0)->loc, "initializer lists are not supported");
+      if (kind(p) == '{' || ext.n)
+        fail(p, UNSUP, peek(p, 0)->loc, "initializer lists are not supported");
       d->rhs = conv(p, expr(p), s.type);
-    } else if (s.type == SJ_TY_INT && !s.is_const) {
+    } else if (s.type == SJ_TY_INT && !s.is_const && !ext.n) {
       x->role = CANDIDATE;
     }
     push(p, body, d);
   } while (accept(p, ','));
   expect(p, ';');
 }
+
+static void statement_to(parser *p, vec *out);
 
 static sj_stmt *block(parser *p, int scoped) {
   sj_token lb = expect(p, '{');
@@ -812,10 +990,10 @@ static sj_stmt *block(parser *p, int scoped) {
   if (scoped) open_scope(p);
   while (!accept(p, '}')) {
     if (kind(p) == SJ_T_EOF) found(p, "'}'");
-    if (starts_type(kind(p)))
+    if (starts_type(p, 0))
       declaration(p, &body);
     else
-      push(p, &body, statement(p));
+      statement_to(p, &body);
   }
   if (scoped) close_scope(p);
   s->body = body.n ? alloc(p, (size_t)body.n * sizeof *s->body) : NULL;
@@ -831,9 +1009,9 @@ static sj_stmt *block(parser *p, int scoped) {
 static psym *for_init(parser *p, sj_stmt *s) {
   sj_token *t = peek(p, 0), name;
   psym *x, *it;
-  if (starts_type(t->kind)) {
+  if (starts_type(p, 0)) {
     spec sp = specifiers(p);
-    if (sp.is_static || sp.is_inline)
+    if (sp.is_static || sp.is_inline || sp.is_typedef)
       fail(p, UNSUP, sp.loc, "storage classes on loop iterators are not supported");
     no_pointer(p);
     if (kind(p) != SJ_T_IDENT) found(p, "an iterator name");
@@ -971,23 +1149,23 @@ static sj_stmt *if_stmt(parser *p) {
   return s;
 }
 
-static sj_stmt *statement(parser *p) {
+/* One statement into out: an assignment chain may give several. */
+static void statement_to(parser *p, vec *out) {
   sj_token *t = peek(p, 0);
   sj_loc loc = t->loc;
-  sj_stmt *s;
   enter(p, loc);
   switch (t->kind) {
   case '{':
-    s = block(p, 1);
+    push(p, out, block(p, 1));
     break;
   case ';':
-    next(p), s = stmt(p, SJ_S_BLOCK, loc);
+    next(p), push(p, out, stmt(p, SJ_S_BLOCK, loc));
     break;
   case SJ_K_FOR:
-    s = for_loop(p);
+    push(p, out, for_loop(p));
     break;
   case SJ_K_IF:
-    s = if_stmt(p);
+    push(p, out, if_stmt(p));
     break;
   case SJ_K_ELSE:
     fail(p, SYNTAX, loc, "'else' without a previous 'if'");
@@ -1004,14 +1182,25 @@ static sj_stmt *statement(parser *p) {
     fail(p, UNSUP, loc, "'%s' is not supported", sj_tok_spelling(t->kind));
   case SJ_T_IDENT:
     if (peek(p, 1)->kind == ':') fail(p, UNSUP, loc, "label '%.*s' is not supported", TOKTEXT(t));
-    s = assignment(p);
-    break;
+    /* fall through */
   default:
-    if (starts_type(t->kind))
+    if (starts_type(p, 0))
       fail(p, SYNTAX, loc, "a declaration cannot be the body of 'for', 'if' or 'else': add braces");
-    s = assignment(p);
+    assignment(p, out);
   }
   p->nest--;
+}
+
+/* The body of a for, if or else: one statement (an assignment chain as an unscoped block). */
+static sj_stmt *statement(parser *p) {
+  vec v = {0};
+  sj_loc loc = peek(p, 0)->loc;
+  statement_to(p, &v);
+  if (v.n == 1) return v.v[0];
+  sj_stmt *s = stmt(p, SJ_S_BLOCK, loc);
+  s->nbody = v.n;
+  s->body = alloc(p, (size_t)v.n * sizeof *s->body);
+  for (int i = 0; i < v.n; i++) s->body[i] = v.v[i];
   return s;
 }
 
@@ -1050,11 +1239,11 @@ static sj_sym *param(parser *p, int index) {
   sj_token name, *t;
   vec ext = {0};
   psym *x;
-  int i;
   if (kind(p) == SJ_T_ELLIPSIS)
     fail(p, UNSUP, peek(p, 0)->loc, "variadic functions are not supported");
   s = specifiers(p);
-  if (s.is_static || s.is_inline) fail(p, SYNTAX, s.loc, "storage class in a parameter");
+  if (s.is_static || s.is_inline || s.is_typedef)
+    fail(p, SYNTAX, s.loc, "storage class in a parameter");
   if (s.type == SJ_TY_VOID) fail(p, SYNTAX, s.loc, "parameter of type void");
   if (kind(p) == '*') {
     /* `float *A` or `float *restrict A`; the lookahead is bounded, so stop there. */
@@ -1066,31 +1255,16 @@ static sj_sym *param(parser *p, int index) {
   }
   if (kind(p) != SJ_T_IDENT) found(p, "a parameter name");
   name = next(p);
-  while (kind(p) == '[') {
-    sj_token lb = next(p);
-    sj_expr *e;
-    int k = kind(p);
-    if (k == ']' || (k == '*' && peek(p, 1)->kind == ']'))
-      fail(p, UNSUP, lb.loc, "array parameter '%.*s': give every extent", TOKTEXT(&name));
-    if (k == SJ_K_STATIC || k == SJ_K_CONST || k == SJ_K_RESTRICT || k == SJ_K_VOLATILE)
-      fail(p, UNSUP, peek(p, 0)->loc,
-           "'%s' inside the brackets of an array parameter is not supported", sj_tok_spelling(k));
-    e = expr(p);
-    if (!is_int(e->type))
-      fail(p, SYNTAX, e->loc, "array extent has type '%s', not an integer type",
-           sj_type_name(e->type));
-    if (e->kind == SJ_E_INT && e->ival <= 0)
-      fail(p, SYNTAX, e->loc, "array extent %ld is not positive", e->ival);
-    check_extent(p, e);
-    close_with(p, ']');
-    push(p, &ext, e);
-  }
+  extents(p, "array parameter", &name, &ext);
   if (ext.n) {
     x = declare(p, SJ_SYM_ARRAY, s.type, &name);
-    x->s.rank = ext.n;
-    x->s.extents = alloc(p, (size_t)ext.n * sizeof *x->s.extents);
-    for (i = 0; i < ext.n; i++) x->s.extents[i] = ext.v[i];
+    set_extents(p, x, &ext);
   } else {
+    if (!is_int(s.type) && !sj_type_is_float(s.type))
+      fail(p, UNSUP, s.loc,
+           "scalar parameter '%.*s' has type '%s': scalar parameters must be int, long, float "
+           "or double (arrays may have any of the types)",
+           TOKTEXT(&name), sj_type_name(s.type));
     x = declare(p, is_int(s.type) ? SJ_SYM_SHAPE : SJ_SYM_SCALAR, s.type, &name);
   }
   x->s.is_const = s.is_const;
@@ -1124,8 +1298,7 @@ static void number(parser *p, sj_func *f) {
   f->nlocals = count[SJ_SYM_LOCAL];
 }
 
-static sj_func *function(parser *p) {
-  spec s = specifiers(p);
+static sj_func *function(parser *p, spec s) {
   sj_func *f;
   sj_token name;
   no_pointer(p);
@@ -1141,6 +1314,7 @@ static sj_func *function(parser *p) {
   f->name = sj_arena_strndup(p->a, name.text, name.len);
   f->loc = name.loc;
   memset(&p->syms, 0, sizeof p->syms);
+  p->calls = 0;
   open_scope(p);
   params(p, f);
   if (kind(p) == ';')
@@ -1149,6 +1323,7 @@ static sj_func *function(parser *p) {
   f->body = block(p, 0);
   close_scope(p);
   number(p, f);
+  f->calls = p->calls;
   return f;
 }
 
@@ -1172,7 +1347,12 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
     return NULL;
   }
   while (kind(p) != SJ_T_EOF) {
-    sj_func *f = function(p);
+    spec s = specifiers(p);
+    if (s.is_typedef) {
+      typedef_decl(p, &s);
+      continue;
+    }
+    sj_func *f = function(p, s);
     for (i = 0; i < p->funcs.n; i++)
       if (!strcmp(((sj_func *)p->funcs.v[i])->name, f->name))
         fail(p, SYNTAX, f->loc, "redefinition of function '%s'", f->name);
@@ -1184,5 +1364,8 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
   prog->nfuncs = p->funcs.n;
   prog->funcs = alloc(p, (size_t)p->funcs.n * sizeof *prog->funcs);
   for (i = 0; i < p->funcs.n; i++) prog->funcs[i] = p->funcs.v[i];
+  prog->npragmas = p->lx.npragmas;
+  prog->pragmas = p->lx.pragmas;
+  prog->stdint_used = p->stdint_used;
   return prog;
 }

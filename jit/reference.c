@@ -1,10 +1,14 @@
 /* The reference path: the user's function compiled by TinyCC as written and called through
  * libffi with the caller's arguments.
  *
- * TinyCC does not accept variably modified parameters (float A[2][N][M]), so the text is
- * adjusted in exactly two ways, keeping every line where it was: the entry's array
- * parameters get the extents of this call as constants, and the other functions are blanked
- * (they cannot be called: calls between kernel functions are outside the subset). */
+ * TinyCC runs here without system headers and does not accept variably modified parameters
+ * (float A[2][N][M]), so the text is adjusted, keeping every line where it was: the entry's
+ * array parameters get the extents of this call as constants; the other functions are
+ * blanked (they cannot be called: calls between kernel functions are outside the subset);
+ * a `static` or `inline` before the entry goes, so that it can be found; preprocessor lines
+ * go (the parser skipped them too), and in front of line 1 come the declarations that
+ * <math.h> and <stdint.h> would give: every math function of the subset with its prototype
+ * (else C would call it as returning int), and the fixed-width types the source uses. */
 #include "jit/jit.h"
 
 #include <ctype.h>
@@ -65,8 +69,55 @@ static void params(sj_buf *b, const jit_kernel *k) {
   sj_buf_puts(b, ")");
 }
 
+/* Blanks the lines that begin with '#' (after blanks). */
+static void blank_directives(char *s) {
+  for (char *line = s; *line; line++) {
+    char *p = line;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p == '#')
+      while (*p && *p != '\n') *p++ = ' ';
+    line = strchr(p, '\n');
+    if (!line) break;
+  }
+}
+
+/* Blanks the words static and inline in s[from, to). */
+static void blank_storage(char *s, size_t from, size_t to) {
+  static const char *const words[] = {"static", "inline"};
+  for (size_t i = from; i < to; i++)
+    for (int w = 0; w < 2; w++) {
+      size_t n = strlen(words[w]);
+      if (i + n <= to && !strncmp(s + i, words[w], n) &&
+          (i == 0 || !(isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_')) &&
+          !(isalnum((unsigned char)s[i + n]) || s[i + n] == '_'))
+        blank(s, i, i + n);
+    }
+}
+
+static void prelude(sj_buf *b, const sj_program *prog) {
+  for (int fn = 0; fn < SJ_NFUNCS; fn++) {
+    const char *t = fn & 1 ? "float" : "double";
+    sj_buf_printf(b, "%s %s(%s%s%s); ", t, sj_func_name(fn), t, sj_func_nargs(fn) > 1 ? ", " : "",
+                  sj_func_nargs(fn) > 1 ? t : "");
+  }
+  sj_type type;
+  for (int i = 0; sj_stdint_name(i, &type); i++)
+    if (prog->stdint_used & (1u << i))
+      sj_buf_printf(b, "typedef %s %s; ", sj_type_name(type), sj_stdint_name(i, NULL));
+}
+
+/* Where the declaration that ends with the function name at name begins. */
+static size_t decl_start(const char *text, size_t name) {
+  size_t start = name;
+  while (start > 0 && (isalnum((unsigned char)text[start - 1]) || text[start - 1] == '_' ||
+                       isspace((unsigned char)text[start - 1])))
+    start--;
+  return start;
+}
+
 static char *reference_source(const char *source, const jit_kernel *k) {
   char *text = strdup(source);
+  blank_directives(text);
   const sj_program *prog = k->program;
   size_t entry_open = 0, entry_close = 0;
   for (int f = 0; f < prog->nfuncs; f++) {
@@ -75,19 +126,18 @@ static char *reference_source(const char *source, const jit_kernel *k) {
     size_t open = name + strlen(fn->name);
     while (text[open] && text[open] != '(') open++;
     size_t close = match(text, open);
+    size_t start = decl_start(text, name);
     if (fn == k->fn) {
+      blank_storage(text, start, name);
       entry_open = open, entry_close = close;
       continue;
     }
-    size_t start = name;
-    while (start > 0 && (isalnum((unsigned char)text[start - 1]) || text[start - 1] == '_' ||
-                         isspace((unsigned char)text[start - 1])))
-      start--;
     size_t body = close;
     while (text[body] && text[body] != '{') body++;
     blank(text, start, text[body] ? match(text, body) : body);
   }
   sj_buf b = {0};
+  prelude(&b, prog);
   sj_buf_printf(&b, "%.*s", (int)entry_open, text);
   params(&b, k);
   size_t lines = 0;

@@ -11,8 +11,9 @@
 const char *const sj_px_class_type[PX_NCLASS] = {".pred", ".b32", ".b64", ".f32", ".f64"};
 const char *const sj_px_class_prefix[PX_NCLASS] = {"%p", "%r", "%rd", "%f", "%fd"};
 
-/* Formats: %d destination, %a %b %c operands, %t the type suffix, %m the comparison, %s
- * the state space of a load or store, %o its byte offset, %P the parameter's name.
+/* Formats: %d destination, %a %b %c operands, %t the type suffix, %w the bit type of the
+ * same size, %m the comparison, %s the state space of a load or store, %o its byte offset,
+ * %P the parameter's name.
  * Operand %a is a register except for mov and selp (an immediate is moved first). */
 typedef struct px_format {
   const char *ints, *floats;
@@ -40,13 +41,24 @@ static const px_format formats[SJ_IR_NOPS] = {
     [SJ_IR_LD] = {"ld%s%t %d, [%a%o]", "ld%s%t %d, [%a%o]"},
     [SJ_IR_ST] = {"st%s%t [%a%o], %b", "st%s%t [%a%o], %b"},
     [SJ_IR_BARRIER] = {"bar.sync 0", "bar.sync 0"},
+    [SJ_IR_SHL] = {"shl%w %d, %a, %b", NULL},
+    [SJ_IR_SHR] = {"shr%t %d, %a, %b", NULL},
+    [SJ_IR_BAND] = {"and%w %d, %a, %b", NULL},
+    [SJ_IR_BOR] = {"or%w %d, %a, %b", NULL},
+    [SJ_IR_BITCAST] = {"mov%w %d, %a", "mov%w %d, %a"},
 };
 
-static const char *const type_suffix[SJ_IR_NTYPES] = {".pred", ".s32", ".s64",
-                                                      ".f32",  ".f64", ".u64"};
+static const char *const type_suffix[SJ_IR_NTYPES] = {
+    ".pred", ".s32", ".s64", ".f32", ".f64", ".u64", ".s8", ".u8", ".s16", ".u16", ".u32", ".u64"};
+/* Where a PTX instruction other than ld, st and cvt names the type of a storage type's
+ * register: the 32-bit register's own type. */
+static const char *const reg_suffix[SJ_IR_NTYPES] = {".pred", ".s32", ".s64", ".f32",
+                                                     ".f64",  ".u64", ".s32", ".u32",
+                                                     ".s32",  ".u32", ".u32", ".u64"};
+static const int classes[SJ_IR_NTYPES] = {PX_PRED, PX_B32, PX_B64, PX_F32, PX_F64, PX_B64,
+                                          PX_B32,  PX_B32, PX_B32, PX_B32, PX_B32, PX_B64};
 
 int sj_px_class(const sj_ir_func *f, int reg) {
-  static const int classes[SJ_IR_NTYPES] = {PX_PRED, PX_B32, PX_B64, PX_F32, PX_F64, PX_B64};
   return classes[f->regs[reg].type];
 }
 
@@ -65,6 +77,8 @@ static void reg(px *x, int r, char *out, size_t size) {
 static void value(px *x, sj_ir_val v, char *out, size_t size) {
   if (v.kind == SJ_V_REG) {
     reg(x, v.reg, out, size);
+  } else if (v.kind == SJ_V_INT && v.type == SJ_IR_U64) {
+    snprintf(out, size, "%luU", (unsigned long)v.i); /* may exceed the signed range */
   } else if (v.kind == SJ_V_INT) {
     snprintf(out, size, "%ld", v.i);
   } else if (v.type == SJ_IR_F32) {
@@ -96,11 +110,10 @@ static void in_reg(px *x, const char *guard, sj_ir_val v, sj_ir_type t, char *ou
     value(x, v, out, size);
     return;
   }
-  static const int classes[SJ_IR_NTYPES] = {PX_PRED, PX_B32, PX_B64, PX_F32, PX_F64, PX_B64};
   char imm[40];
   value(x, v, imm, sizeof imm);
   sj_px_reg_text(classes[t], sj_px_temp(x, classes[t]), out, size);
-  line(x, guard, "mov%s %s, %s", type_suffix[t], out, imm);
+  line(x, guard, "mov%s %s, %s", reg_suffix[t], out, imm);
 }
 
 static const char *compare_name(sj_ir_cmp cmp, sj_ir_type t) {
@@ -142,8 +155,12 @@ static void format(px *x, const char *guard, const char *fmt, const sj_ir_ins *i
     case 'c':
       value(x, ins->c, operand, sizeof operand);
       break;
-    case 't':
-      snprintf(operand, sizeof operand, "%s", type_suffix[t]);
+    case 't': /* loads and stores name the element's type; the rest the register's */
+      snprintf(operand, sizeof operand, "%s", ptr ? type_suffix[t] : reg_suffix[t]);
+      break;
+    case 'w':
+      snprintf(operand, sizeof operand, ".b%d",
+               8 * sj_ir_type_size(t) < 32 ? 32 : 8 * sj_ir_type_size(t));
       break;
     case 'm':
       snprintf(operand, sizeof operand, "%s", compare_name(ins->cmp, t));
@@ -203,6 +220,22 @@ static void floor_div(px *x, const char *guard, const sj_ir_ins *ins) {
   line(x, guard, "rem%s %s, %s, %s", t, r, a, b);
   line(x, guard, "setp.lt%s %s, %s, 0", t, p, r);
   line(x, "", "@%s sub%s %s, %s, 1", p, t, d, d);
+}
+
+/* fmin and fmax as the C library computes them: a where a < b (a > b) or b is NaN, else b.
+ * PTX's min and max agree but on two zeros (they prefer -0, the library goes by position). */
+static void float_min_max(px *x, const char *guard, const sj_ir_ins *ins) {
+  const char *t = type_suffix[ins->type];
+  char d[40], a[40], b[40], p[40], q[40];
+  reg(x, ins->dst, d, sizeof d);
+  in_reg(x, guard, ins->a, ins->type, a, sizeof a);
+  in_reg(x, guard, ins->b, ins->type, b, sizeof b);
+  sj_px_reg_text(PX_PRED, sj_px_temp(x, PX_PRED), p, sizeof p);
+  sj_px_reg_text(PX_PRED, sj_px_temp(x, PX_PRED), q, sizeof q);
+  line(x, guard, "setp%s%s %s, %s, %s", ins->op == SJ_IR_MIN ? ".lt" : ".gt", t, p, a, b);
+  line(x, guard, "setp.nan%s %s, %s, %s", t, q, b, b);
+  line(x, guard, "or.pred %s, %s, %s", p, p, q);
+  line(x, guard, "selp%s %s, %s, %s, %s", t, d, a, b, p);
 }
 
 /* A pointer plus elements: one mad (or add for a constant) on byte addresses. */
@@ -268,6 +301,13 @@ void sj_px_ins(px *x, const sj_ir_ins *ins) {
   case SJ_IR_PTRADD:
     ptradd(x, guard, ins);
     return;
+  case SJ_IR_MIN:
+  case SJ_IR_MAX:
+    if (fl) {
+      float_min_max(x, guard, ins);
+      return;
+    }
+    break;
   case SJ_IR_SPECIAL:
     special(x, guard, ins);
     return;
@@ -303,6 +343,24 @@ void sj_px_ins(px *x, const sj_ir_ins *ins) {
     x->failed = 1;
     snprintf(x->why, sizeof x->why, "a launch inside a kernel");
     return;
+  case SJ_IR_NEG: /* negation modulo 2^n: the same bits as the signed one */
+    if (sj_ir_type_is_unsigned(ins->type)) {
+      format(x, guard, ins->type == SJ_IR_U32 ? "neg.s32 %d, %a" : "neg.s64 %d, %a", ins);
+      return;
+    }
+    break;
+  case SJ_IR_MATH: { /* the rest was expanded into arithmetic (astgen/mathexp.c) */
+    static const char *const rounding[SJ_MATH_N] = {[SJ_MATH_FLOOR] = "cvt.rmi%t%t %d, %a",
+                                                    [SJ_MATH_CEIL] = "cvt.rpi%t%t %d, %a",
+                                                    [SJ_MATH_TRUNC] = "cvt.rzi%t%t %d, %a"};
+    if ((unsigned long)ins->imm < SJ_MATH_N && rounding[ins->imm]) {
+      format(x, guard, rounding[ins->imm], ins);
+      return;
+    }
+    x->failed = 1;
+    snprintf(x->why, sizeof x->why, "%s was not expanded", sj_ir_math_name(ins->imm, ins->type));
+    return;
+  }
   default:
     break;
   }

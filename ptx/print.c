@@ -78,7 +78,7 @@ static void block(px *x, const sj_ir_block *b) {
 }
 
 static int is_int(sj_ir_type t) {
-  return t == SJ_IR_S32 || t == SJ_IR_S64;
+  return t == SJ_IR_S32 || t == SJ_IR_S64 || t == SJ_IR_U32 || t == SJ_IR_U64;
 }
 
 /* Integer adds whose operand is a product made just before in the same block and used only
@@ -110,7 +110,8 @@ static void find_multiply_adds(px *x, const sj_ir_block *b, const int *uses) {
 }
 
 static const char *param_type(const sj_ir_param *p) {
-  static const char *const scalar[] = {".pred", ".s32", ".s64", ".f32", ".f64", ".u64"};
+  static const char *const scalar[SJ_IR_NTYPES] = {".pred", ".s32", ".s64", ".f32", ".f64", ".u64",
+                                                   ".s8",   ".u8",  ".s16", ".u16", ".u32", ".u64"};
   return p->kind == SJ_PARAM_SCALAR || p->kind == SJ_PARAM_HOST_ITER ? scalar[p->type] : ".u64";
 }
 

@@ -13,6 +13,7 @@
 #include <isl/val.h>
 
 #include "sched/affine.h"
+#include "sched/locals.h"
 #include "stenciljit.h"
 
 #define MAX_DEPTH 16
@@ -31,8 +32,11 @@ typedef struct builder {
   int nmemo;
   int depth;
   sj_sym *iters[MAX_DEPTH];
-  int *iter_pos;   /* by iterator id */
-  sj_sym **locals; /* by local id: declared in the statement being built, else NULL */
+  int *iter_pos;  /* by iterator id */
+  sj_site *sites; /* uses of locals, in order of statements and of evaluation */
+  int nsites, capsites;
+  int order;       /* of the next use in the statement being collected */
+  sj_pstmt **decl; /* by local id: the statement of its declaration */
   int failed;
 } builder;
 
@@ -173,18 +177,29 @@ static int collect_guarded(builder *b, sj_pstmt *s, const sj_expr *e, __isl_keep
   return rc;
 }
 
+static void add_site(builder *b, sj_pstmt *s, const sj_sym *sym, const void *node,
+                     const sj_expr *ref, int is_write, __isl_keep isl_set *guard) {
+  if (b->nsites == b->capsites) {
+    b->capsites = b->capsites ? 2 * b->capsites : 16;
+    b->sites = realloc(b->sites, (size_t)b->capsites * sizeof *b->sites);
+    if (!b->sites) abort();
+  }
+  b->sites[b->nsites++] =
+      (sj_site){s, sym, node, ref, is_write, b->order++, guard ? isl_set_copy(guard) : NULL, NULL};
+}
+
+static int is_local(const sj_expr *e) {
+  return (e->kind == SJ_E_VAR || e->kind == SJ_E_INDEX) && e->sym->kind == SJ_SYM_LOCAL;
+}
+
 static int collect_expr(builder *b, sj_pstmt *s, const sj_expr *e, __isl_keep isl_set *guard) {
-  if (e->kind == SJ_E_VAR && e->sym->kind == SJ_SYM_LOCAL && !b->locals[e->sym->id])
-    return fail(b, JIT_ERR_UNSUPPORTED, e->loc,
-                "scalar '%s' is used outside the straight-line statements where it is "
-                "declared; a scalar cannot carry a value across a loop or an if",
-                e->sym->name);
-  if (e->kind == SJ_E_INDEX && add_access(b, s, e, 0, guard)) return -1;
+  if (e->kind == SJ_E_INDEX && !is_local(e) && add_access(b, s, e, 0, guard)) return -1;
   int lazy =
       e->kind == SJ_E_COND || (e->kind == SJ_E_BINARY && (e->op == SJ_OP_AND || e->op == SJ_OP_OR));
   if (!lazy) {
     for (int i = 0; i < e->nargs; i++)
       if (collect_expr(b, s, e->args[i], guard)) return -1;
+    if (is_local(e)) add_site(b, s, e->sym, e, e, 0, guard);
     return 0;
   }
   if (collect_expr(b, s, e->args[0], guard)) return -1;
@@ -202,17 +217,17 @@ static int collect_expr(builder *b, sj_pstmt *s, const sj_expr *e, __isl_keep is
 static int collect_stmt(builder *b, sj_pstmt *s, const sj_stmt *st) {
   if (st->rhs && collect_expr(b, s, st->rhs, NULL)) return -1;
   if (st->kind == SJ_S_DECL) {
-    b->locals[st->sym->id] = st->sym;
+    b->decl[st->sym->id] = s;
+    if (st->rhs) add_site(b, s, st->sym, st, NULL, 1, NULL);
     return 0;
   }
   const sj_expr *lhs = st->lhs;
-  if (lhs->kind == SJ_E_VAR) {
-    if (!b->locals[lhs->sym->id])
-      return collect_expr(b, s, lhs, NULL); /* reports the use outside its group */
-    return 0;
-  }
   for (int i = 0; i < lhs->nargs; i++)
     if (collect_expr(b, s, lhs->args[i], NULL)) return -1;
+  if (is_local(lhs)) {
+    add_site(b, s, lhs->sym, lhs, lhs, 1, NULL);
+    return 0;
+  }
   return add_access(b, s, lhs, 1, NULL);
 }
 
@@ -238,7 +253,7 @@ static int build_group(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
   s->domain = name_dims(isl_set_copy(context), b, s);
   m->stmts = realloc(m->stmts, (m->nstmts + 1) * sizeof *m->stmts);
   m->stmts[m->nstmts++] = s;
-  memset(b->locals, 0, m->fn->nlocals * sizeof *b->locals);
+  b->order = 0;
   int rc = 0;
   for (int i = 0; i < n && !rc; i++) rc = collect_stmt(b, s, body[i]);
   forget_indices(b); /* the next statement has another space */
@@ -558,29 +573,50 @@ static int report_outside(sj_model *m, const sj_access *acc, __isl_take isl_set 
 
 /* One emptiness test per array for all its accesses; the offending access is looked for
  * only when there is one. */
+static int check_array_bounds(sj_model *m, const sj_sym *a, sj_error *err) {
+  isl_set *all = NULL;
+  for (int i = 0; i < m->naccesses; i++) {
+    if (m->accesses[i].ref->sym != a) continue;
+    isl_set *r = isl_map_range(isl_map_copy(m->accesses[i].rel));
+    all = all ? isl_set_union(all, r) : r;
+  }
+  if (!all) return 0;
+  isl_set *outside = outside_extents(m, a, all);
+  isl_bool empty = isl_set_is_empty(outside);
+  isl_set_free(outside);
+  if (empty < 0) return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed in the bounds check");
+  if (empty) return 0;
+  for (int i = 0; i < m->naccesses; i++) {
+    if (m->accesses[i].ref->sym != a) continue;
+    isl_set *out = outside_extents(m, a, isl_map_range(isl_map_copy(m->accesses[i].rel)));
+    if (isl_set_is_empty(out) == isl_bool_false)
+      return report_outside(m, &m->accesses[i], out, err);
+    isl_set_free(out);
+  }
+  return 0;
+}
+
 static int check_bounds(sj_model *m, sj_error *err) {
-  for (int p = 0; p < m->fn->nparams; p++) {
-    const sj_sym *a = m->fn->params[p];
-    if (a->kind != SJ_SYM_ARRAY) continue;
-    isl_set *all = NULL;
-    for (int i = 0; i < m->naccesses; i++) {
-      if (m->accesses[i].ref->sym != a) continue;
-      isl_set *r = isl_map_range(isl_map_copy(m->accesses[i].rel));
-      all = all ? isl_set_union(all, r) : r;
-    }
-    if (!all) continue;
-    isl_set *outside = outside_extents(m, a, all);
-    isl_bool empty = isl_set_is_empty(outside);
-    isl_set_free(outside);
-    if (empty < 0) return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed in the bounds check");
-    if (empty) continue;
-    for (int i = 0; i < m->naccesses; i++) {
-      if (m->accesses[i].ref->sym != a) continue;
-      isl_set *out = outside_extents(m, a, isl_map_range(isl_map_copy(m->accesses[i].rel)));
-      if (isl_set_is_empty(out) == isl_bool_false)
-        return report_outside(m, &m->accesses[i], out, err);
-      isl_set_free(out);
-    }
+  for (int p = 0; p < m->fn->nparams; p++)
+    if (m->fn->params[p]->kind == SJ_SYM_ARRAY && check_array_bounds(m, m->fn->params[p], err))
+      return err->status;
+  for (int t = 0; t < m->ntemps; t++)
+    if (check_array_bounds(m, m->temps[t], err)) return err->status;
+  return 0;
+}
+
+/* The accesses of the locals kept in memory: their sites' elements, each in the space of
+ * its statement. */
+static int add_local_accesses(builder *b) {
+  for (int i = 0; i < b->nsites; i++) {
+    const sj_site *site = &b->sites[i];
+    if (!site->repl) continue;
+    sj_pstmt *s = site->stmt;
+    for (int k = 0; k < s->depth; k++) b->iter_pos[s->iters[k]->id] = k;
+    int rc = add_access(b, s, site->repl, site->is_write, site->guard);
+    for (int k = 0; k < s->depth; k++) b->iter_pos[s->iters[k]->id] = -1;
+    forget_indices(b);
+    if (rc) return -1;
   }
   return 0;
 }
@@ -603,15 +639,21 @@ int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const cha
   b.err = err;
   b.iter_pos = malloc((fn->niters + 1) * sizeof *b.iter_pos);
   for (int i = 0; i < fn->niters; i++) b.iter_pos[i] = -1;
-  b.locals = calloc(fn->nlocals + 1, sizeof *b.locals);
+  b.decl = calloc(fn->nlocals + 1, sizeof *b.decl);
   isl_set *top = isl_set_universe(loop_space(ctx, 0));
   built root = {0};
   int rc = build_stmt(&b, top, fn->body, &root);
   isl_set_free(top);
-  free(b.iter_pos);
-  free(b.locals);
   if (!rc) m->original = flush(&root);
   built_clear(&root);
+  if (!rc && !m->original) /* no statement at all: an empty schedule */
+    m->original = isl_schedule_empty(isl_space_params_alloc(ctx, 0));
+  if (!rc) rc = sj_locals_promote(m, b.sites, b.nsites, b.decl, err);
+  if (!rc) rc = add_local_accesses(&b);
+  for (int i = 0; i < b.nsites; i++) isl_set_free(b.sites[i].guard);
+  free(b.sites);
+  free(b.decl);
+  free(b.iter_pos);
   if (rc) {
     sj_model_free(m);
     return err->status ? err->status : JIT_ERR_INTERNAL;
@@ -658,8 +700,12 @@ void sj_model_free(sj_model *m) {
   for (int i = 0; i < m->naccesses; i++) isl_map_free(m->accesses[i].rel);
   free(m->accesses);
   if (m->extents)
-    for (int i = 0; i < m->fn->narrays; i++) free(m->extents[i]);
+    for (int i = 0; i < m->fn->narrays + m->ntemps; i++) free(m->extents[i]);
   free(m->extents);
+  free(m->temps);
+  free(m->local_refs);
+  free(m->locals_why);
+  sj_arena_free(m->arena);
   isl_union_set_free(m->domain);
   isl_union_map_free(m->reads);
   isl_union_map_free(m->writes);

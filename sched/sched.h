@@ -38,9 +38,10 @@ extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3];
 extern const sj_id_kind sj_parallel_tag, sj_threads_tag, sj_sync_tag;
 
 /* One polyhedral statement: a maximal run of straight-line assignments and declarations
- * of one block. Locals declared in the run are private to each instance, so the run is
- * one instance of the statement; C order inside the run is kept by printing it whole.
- * The statement's tuple id carries it as user data. */
+ * of one block. Locals used only in the run, and written there before they are read, are
+ * private to each instance, so the run is one instance of the statement; other locals live
+ * in arrays of their own (sched/locals.c). C order inside the run is kept by printing it
+ * whole. The statement's tuple id carries it as user data. */
 typedef struct sj_pstmt {
   sj_id_kind tag; /* SJ_ID_STMT */
   int id;         /* S<id> */
@@ -57,7 +58,7 @@ typedef struct sj_pstmt {
 /* One array reference of a statement, for error messages and bounds checks. */
 typedef struct sj_access {
   sj_pstmt *stmt;
-  const sj_expr *ref; /* the SJ_E_INDEX node */
+  const sj_expr *ref; /* the SJ_E_INDEX node (of a local: the element that replaces it) */
   int is_write;
   isl_map *rel; /* owned; statement instance -> array element */
 } sj_access;
@@ -67,7 +68,15 @@ typedef struct sj_model {
   const sj_func *fn;
   const char *source_name;
   const long *shape; /* value of each integer parameter, indexed by parameter position */
-  long **extents;    /* per array (sym->id): its extents for this shape */
+  long **extents;    /* per array (sym->id, temporaries included): its extents for this shape */
+  /* Locals that outlive a statement instance, in arrays of their own after the parameters'
+   * (ids fn->narrays ..): scalars (rank 0, or expanded along loops), local arrays. */
+  int ntemps;
+  sj_sym **temps;  /* the symbols in arena */
+  sj_arena *arena; /* owned: temporaries and the expressions that address them */
+  int nlocal_refs;
+  struct sj_local_ref *local_refs; /* owned, sorted by node */
+  char *locals_why;                /* owned: what became of them, for the explanation; or NULL */
   int nstmts;
   sj_pstmt **stmts;
   int naccesses;
@@ -99,6 +108,11 @@ int sj_model_dependences(sj_model *m, sj_error *err);
 __isl_give isl_union_map *sj_model_conflicts(const sj_model *m, __isl_keep isl_union_set *among);
 /* The statement whose instances set holds (tuple S<id>), or NULL. */
 sj_pstmt *sj_model_stmt(const sj_model *m, __isl_keep isl_set *set);
+/* For a use of a local kept in memory (its SJ_E_VAR or SJ_E_INDEX node, or its SJ_S_DECL
+ * statement with an initializer): the element of its temporary array (an SJ_E_INDEX of a
+ * symbol in m->temps) that the generated code reads or writes instead; NULL for a local
+ * private to its statement instance. */
+const sj_expr *sj_model_local_ref(const sj_model *m, const void *node);
 /* The exact flow, anti and output dependences from isl's access-info API. */
 int sj_model_exact_dependences(sj_model *m, sj_error *err);
 void sj_model_free(sj_model *m);

@@ -109,34 +109,65 @@ static const char *kv_get(const kv *kvs, int n, const char *name) {
 }
 
 static size_t elem_size(jit_arg_kind k) {
-  switch (k) {
-  case JIT_ARG_INT:
-    return sizeof(int);
-  case JIT_ARG_LONG:
-    return sizeof(long);
-  case JIT_ARG_FLOAT:
-    return sizeof(float);
-  case JIT_ARG_DOUBLE:
-    return sizeof(double);
-  default:
-    return 0;
-  }
+  return k == JIT_ARG_PTR ? 0 : jit_elem_size(k);
 }
 
 static const char *kind_name(jit_arg_kind k) {
-  switch (k) {
+  static const char *const names[] = {"int",
+                                      "long",
+                                      "float",
+                                      "double",
+                                      "pointer",
+                                      "?",
+                                      "?",
+                                      "signed char",
+                                      "unsigned char",
+                                      "short",
+                                      "unsigned short",
+                                      "unsigned int",
+                                      "unsigned long"};
+  return (unsigned)k < sizeof names / sizeof *names ? names[k] : "?";
+}
+
+static int is_integer_kind(jit_arg_kind k) {
+  return k == JIT_ARG_INT || k == JIT_ARG_LONG || (k >= JIT_ELEM_INT8 && k <= JIT_ELEM_UINT64);
+}
+
+/* Integer element i of an array of kind k, as a long (unsigned long's bits). */
+static long int_elem(const void *p, jit_arg_kind k, size_t i) {
+  switch ((int)k) {
   case JIT_ARG_INT:
-    return "int";
-  case JIT_ARG_LONG:
-    return "long";
-  case JIT_ARG_FLOAT:
-    return "float";
-  case JIT_ARG_DOUBLE:
-    return "double";
-  case JIT_ARG_PTR:
-    return "pointer";
+    return ((const int *)p)[i];
+  case (int)JIT_ELEM_INT8:
+    return ((const signed char *)p)[i];
+  case (int)JIT_ELEM_UINT8:
+    return ((const unsigned char *)p)[i];
+  case (int)JIT_ELEM_INT16:
+    return ((const short *)p)[i];
+  case (int)JIT_ELEM_UINT16:
+    return ((const unsigned short *)p)[i];
+  case (int)JIT_ELEM_UINT32:
+    return (long)((const unsigned *)p)[i];
+  default:
+    return ((const long *)p)[i];
   }
-  return "?";
+}
+
+/* Stores v converted to the element type (modulo its width, as C does for unsigned types). */
+static void set_int_elem(void *p, jit_arg_kind k, size_t i, long v) {
+  switch (jit_elem_size(k)) {
+  case 1:
+    ((unsigned char *)p)[i] = (unsigned char)v;
+    break;
+  case 2:
+    ((unsigned short *)p)[i] = (unsigned short)v;
+    break;
+  case 4:
+    ((unsigned *)p)[i] = (unsigned)v;
+    break;
+  default:
+    ((unsigned long *)p)[i] = (unsigned long)v;
+  }
 }
 
 static uint64_t splitmix(uint64_t *s) {
@@ -155,49 +186,30 @@ static void fill_array(void *p, jit_arg_kind k, size_t n, uint64_t seed, long lo
   uint64_t s = seed;
   for (size_t i = 0; i < n; i++) {
     uint64_t r = splitmix(&s);
-    switch (k) {
-    case JIT_ARG_INT:
-      ((int *)p)[i] = (int)(lo + (long)(r % (uint64_t)(hi - lo + 1)));
-      break;
-    case JIT_ARG_LONG:
-      ((long *)p)[i] = lo + (long)(r % (uint64_t)(hi - lo + 1));
-      break;
-    case JIT_ARG_FLOAT:
+    if (k == JIT_ARG_FLOAT)
       ((float *)p)[i] = (float)(r >> 40) * 0x1p-23f - 1.0f;
-      break;
-    case JIT_ARG_DOUBLE:
+    else if (k == JIT_ARG_DOUBLE)
       ((double *)p)[i] = (double)(r >> 11) * 0x1p-52 - 1.0;
-      break;
-    default:
-      break;
-    }
+    else if (is_integer_kind(k))
+      set_int_elem(p, k, i, lo + (long)(r % (uint64_t)(hi - lo + 1)));
   }
 }
 
 static void print_elem(const void *p, jit_arg_kind k, size_t i) {
-  switch (k) {
-  case JIT_ARG_INT:
-    fprintf(stderr, "%d", ((const int *)p)[i]);
-    break;
-  case JIT_ARG_LONG:
-    fprintf(stderr, "%ld", ((const long *)p)[i]);
-    break;
-  case JIT_ARG_FLOAT: {
+  if (k == JIT_ARG_FLOAT) {
     float v = ((const float *)p)[i];
     uint32_t b;
     memcpy(&b, &v, sizeof b);
     fprintf(stderr, "%.9g (0x%08x)", (double)v, (unsigned)b);
-    break;
-  }
-  case JIT_ARG_DOUBLE: {
+  } else if (k == JIT_ARG_DOUBLE) {
     double v = ((const double *)p)[i];
     uint64_t b;
     memcpy(&b, &v, sizeof b);
     fprintf(stderr, "%.17g (0x%016llx)", v, (unsigned long long)b);
-    break;
-  }
-  default:
-    break;
+  } else if (k == JIT_ELEM_UINT64) {
+    fprintf(stderr, "%lu", (unsigned long)int_elem(p, k, i));
+  } else if (is_integer_kind(k)) {
+    fprintf(stderr, "%ld", int_elem(p, k, i));
   }
 }
 

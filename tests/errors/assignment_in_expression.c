@@ -1,5 +1,5 @@
-// error: 4:43: assignment inside an expression
+// error: 4:44: assignment inside an expression
 // status: unsupported
 void k(int N, float A[N], float B[N]) {
-  for (int i = 0; i < N; i++) A[i] = B[i] = 0;
+  for (int i = 0; i < N; i++) A[i] = (B[i] = 0) + 1;
 }

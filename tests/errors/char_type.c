@@ -1,3 +1,3 @@
-// error: 3:15: type 'char' is not supported
+// error: 3:15: type '_Bool' is not supported
 // status: unsupported
-void k(int N, char A[N]) { }
+void k(int N, _Bool A[N]) { }

@@ -1,5 +1,5 @@
-// error: 4:9: local array 'tmp' is not supported
+// error: 4:18: initializer lists are not supported
 // status: unsupported
 void k(int N, float A[N]) {
-  float tmp[4];
+  float tmp[4] = {0};
 }

@@ -1,3 +1,3 @@
-// error: 3:13: type 'long long' is not supported
-// status: unsupported
-void k(long long N, float A[N]) { }
+// error: 3:18: 'long long long' is too long
+// status: syntax
+void k(long long long N, float A[N]) { }

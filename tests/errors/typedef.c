@@ -1,4 +1,4 @@
-// error: 3:1: 'typedef' is not supported
+// error: 3:15: typedef 'vec': only typedefs of scalar types are supported
 // status: unsupported
-typedef float real;
+typedef float vec[4];
 void k(int N, float A[N]) { }

@@ -1,5 +1,5 @@
-// error: 4:10: unsigned integer constant '10u'
+// error: 4:10: integer constant '0x1FFFFFFFFFFFFFFFFu' is too large
 // status: unsupported
-void k(int N, int A[N]) {
-  A[0] = 10u;
+void k(int N, long A[N]) {
+  A[0] = 0x1FFFFFFFFFFFFFFFFu;
 }

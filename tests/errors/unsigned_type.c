@@ -1,3 +1,3 @@
-// error: 3:8: type 'unsigned' is not supported
+// error: 3:8: scalar parameter 'N' has type 'unsigned int': scalar parameters must be int
 // status: unsupported
 void k(unsigned N, float A[N]) { }
