@@ -409,10 +409,10 @@ static void read_only_loads(sj_ir_func *f, int narrays) {
 
 static void host(sj_lower *l, __isl_keep isl_ast_node *node);
 
-/* Kernel index of the function fn: fn_kINDEX. A long fn keeps its first SJ_NAME_KEEP
- * characters and a digest of the whole name before _kINDEX, so that the kernels of one function
- * stay distinct and every name stays short enough for the printers' lines and the tools that
- * show it (ptxas, profilers). */
+/* The name of kernel INDEX of the function fn: fn_kINDEX. A long fn keeps its first
+ * SJ_NAME_KEEP characters and a digest of the whole name before _kINDEX, so that the kernels
+ * of one function stay distinct and every name stays short enough for the printers' lines and
+ * the tools that show it (ptxas, profilers). */
 enum { SJ_NAME_KEEP = 48 };
 static char *kernel_name(const char *fn, int index) {
   sj_buf b = {0};

@@ -36,7 +36,7 @@ static void line(cprint *p, const char *fmt, ...) {
   va_start(ap, fmt);
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  sj_buf_reserve(&p->out, (size_t)n + 1); /* the whole line: a cut one is wrong C */
+  sj_buf_reserve(&p->out, (size_t)n); /* the whole line: a cut one is wrong C */
   va_start(ap, fmt);
   vsnprintf(p->out.data + p->out.len, (size_t)n + 1, fmt, ap);
   va_end(ap);

@@ -59,6 +59,12 @@ static int case_null(void) {
   expect_args(jit_kernel_compile(ctx, NULL, NULL, args, 3, &k), "source", "kernel_compile(src)");
   expect_args(jit_kernel_compile(ctx, src, NULL, NULL, 3, &k), "args", "kernel_compile(args)");
   expect_args(jit_kernel_run(NULL, args, 3), "kernel", "kernel_run(NULL kernel)");
+  jit_arg no_buffer[] = {JIT_INT(N), JIT_BUFFER(NULL), JIT_PTR(b)};
+  expect_args(jit_stencil_run(ctx, src, NULL, no_buffer, 3), "argument 2",
+              "stencil_run(JIT_BUFFER(NULL))");
+  jit_arg no_buf[] = {JIT_INT(N), JIT_PTR(a), JIT_BUF(NULL, sizeof b)};
+  expect_args(jit_stencil_run(ctx, src, NULL, no_buf, 3), "argument 3",
+              "stencil_run(JIT_BUF(NULL, bytes))");
   CHECK(!memcmp(b, b0, sizeof b), "a refused call wrote the output array");
 
   jit_stats st;
@@ -87,6 +93,7 @@ static int case_null(void) {
   memset(&times, 0xff, sizeof times);
   jit_kernel_stage_times(NULL, &times);
   CHECK(times.total == 0, "stage_times(NULL) did not zero");
+  jit_kernel_stage_times(NULL, NULL);
   jit_kernel_release(NULL);
 
   /* device-resident buffers */
