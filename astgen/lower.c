@@ -9,9 +9,10 @@
  * says and the printers know nothing of it. */
 #include "astgen/astgen.h"
 #include "astgen/lower.h"
+#include "base/buf.h"
+#include "base/sha256.h"
 #include "stenciljit.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -408,13 +409,31 @@ static void read_only_loads(sj_ir_func *f, int narrays) {
 
 static void host(sj_lower *l, __isl_keep isl_ast_node *node);
 
+/* The name of kernel INDEX of the function fn: fn_kINDEX. A long fn keeps its first
+ * SJ_NAME_KEEP characters and a digest of the whole name before _kINDEX, so that the kernels
+ * of one function stay distinct and every name stays short enough for the printers' lines and
+ * the tools that show it (ptxas, profilers). */
+enum { SJ_NAME_KEEP = 48 };
+static char *kernel_name(const char *fn, int index) {
+  sj_buf b = {0};
+  size_t n = strlen(fn);
+  if (n <= 2 * SJ_NAME_KEEP) {
+    sj_buf_printf(&b, "%s_k%d", fn, index);
+  } else {
+    char hex[65];
+    sj_sha256_hex(fn, n, hex);
+    sj_buf_printf(&b, "%.*s_%.16s_k%d", (int)SJ_NAME_KEEP, fn, hex, index);
+  }
+  return sj_buf_take(&b);
+}
+
 /* A kernel mark: a function of its own, and a launch passing the host iterators it uses. */
 static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   const sj_kernel *k = mark_kernel(mark);
   int index = l->mod->nfuncs;
-  char name[128];
-  snprintf(name, sizeof name, "%s_k%d", l->m->fn->name, index - 1);
+  char *name = kernel_name(l->m->fn->name, index - 1);
   sj_ir_func *f = sj_ir_func_new(SJ_FUNC_KERNEL, name);
+  free(name);
   memcpy(f->grid, k->grid, sizeof f->grid);
   memcpy(f->block, k->block, sizeof f->block);
   f->why = strdup(k->why);

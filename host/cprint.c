@@ -34,10 +34,14 @@ static void line(cprint *p, const char *fmt, ...) {
   va_list ap;
   sj_buf_printf(&p->out, "%*s", 2 * p->indent, "");
   va_start(ap, fmt);
-  char tmp[512];
-  vsnprintf(tmp, sizeof tmp, fmt, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
-  sj_buf_printf(&p->out, "%s\n", tmp);
+  sj_buf_reserve(&p->out, (size_t)n); /* the whole line: a cut one is wrong C */
+  va_start(ap, fmt);
+  vsnprintf(p->out.data + p->out.len, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  p->out.len += (size_t)n;
+  sj_buf_puts(&p->out, "\n");
 }
 
 static const char *ctype(sj_ir_type t) {

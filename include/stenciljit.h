@@ -206,7 +206,9 @@ jit_device jit_context_device(const jit_context *ctx); /* JIT_DEVICE_AUTO when c
 int jit_context_set_options(jit_context *ctx, const jit_options *opts);
 int jit_context_stats(const jit_context *ctx, jit_stats *out); /* a jit_status */
 /* Drops every kernel of the context's in-memory cache (kernels callers still hold stay
- * valid until released); the on-disk cache is left as it is (`stenciljit cache clear`). */
+ * valid until released); the on-disk cache is left as it is (`stenciljit cache clear`).
+ * A jit_status: a NULL ctx is JIT_ERR_ARGS with a message (not a no-op, unlike
+ * jit_context_destroy(NULL), so that a lost context does not pass unnoticed). */
 int jit_context_clear_cache(jit_context *ctx);
 
 /* --- one call: compile (or find in the cache) and run --- */
@@ -255,7 +257,8 @@ typedef struct jit_param_info {
 int jit_kernel_param_count(const jit_kernel *k);                    /* -1 when k is NULL */
 const jit_param_info *jit_kernel_param(const jit_kernel *k, int i); /* NULL out of range */
 /* Array parameter i's extents for the kernel's integer arguments, outermost first (at most
- * max written). Returns the rank, 0 for a scalar, -1 for a bad index. */
+ * max written; extents may be NULL when max is 0). Returns the rank, 0 for a scalar, -1 for a
+ * NULL kernel, a bad index or NULL extents with max > 0 (jit_last_error says which). */
 int jit_kernel_param_shape(const jit_kernel *k, int i, long *extents, int max);
 
 /* Parses only: the parameter list of the entry function (elems is 0). Returns a jit_status;
@@ -272,19 +275,22 @@ int jit_function_params(jit_context *ctx, const char *source, const char *entry,
  * emulator share device 0's primary context) and must be destroyed before the context that
  * created it. A call that fails before its launch leaves buffers untouched; a failed launch
  * leaves the device context unusable and the contents of the buffers it wrote undefined.
- * NULL on failure: jit_context_error(ctx) says why. The contents start undefined. */
+ * NULL on failure: jit_context_error(ctx) says why (jit_last_error when ctx is NULL, which is
+ * JIT_ERR_ARGS). The contents start undefined. */
 jit_buffer *jit_buffer_create(jit_context *ctx, size_t bytes);
 /* Wraps memory that another library allocated on the same device without copying: a CUDA
  * device pointer (CUdeviceptr) of device 0's primary context on JIT_DEVICE_CUDA and
  * JIT_DEVICE_EMU, host memory on JIT_DEVICE_CPU. jit_buffer_destroy does not free it. */
 jit_buffer *jit_buffer_wrap(jit_context *ctx, unsigned long long address, size_t bytes);
-void jit_buffer_destroy(jit_buffer *b);
-size_t jit_buffer_size(const jit_buffer *b);
-/* The buffer's address: host memory on the CPU device, else the CUdeviceptr. */
+void jit_buffer_destroy(jit_buffer *b);      /* NULL: nothing to do, like free(NULL) */
+size_t jit_buffer_size(const jit_buffer *b); /* 0 when b is NULL */
+/* The buffer's address: host memory on the CPU device, else the CUdeviceptr; 0 when b is
+ * NULL. */
 unsigned long long jit_buffer_address(const jit_buffer *b);
 /* Copies bytes bytes (at most jit_buffer_size) from host memory to the start of the buffer,
  * or from its start to host memory. Returns a jit_status; the message is in
- * jit_context_error of the buffer's context. */
+ * jit_context_error of the buffer's context (only jit_last_error when b is NULL: JIT_ERR_ARGS).
+ * The host pointer may be NULL only when bytes is 0. */
 int jit_buffer_upload(jit_buffer *b, const void *src, size_t bytes);
 int jit_buffer_download(jit_buffer *b, void *dst, size_t bytes);
 

@@ -26,8 +26,11 @@ static jit_buffer *buffer_fail(jit_context *ctx, sj_error *err, jit_buffer *b) {
   return NULL;
 }
 
-static jit_buffer *buffer_new(jit_context *ctx, size_t bytes, sj_error *err) {
-  if (!ctx) return NULL;
+static jit_buffer *buffer_new(jit_context *ctx, size_t bytes, const char *call, sj_error *err) {
+  if (!ctx) {
+    sj_error_set(err, JIT_ERR_ARGS, "%s: the context is NULL", call);
+    return buffer_fail(NULL, err, NULL);
+  }
   jit_buffer *b = calloc(1, sizeof *b);
   if (!b) {
     sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
@@ -41,7 +44,7 @@ static jit_buffer *buffer_new(jit_context *ctx, size_t bytes, sj_error *err) {
 
 jit_buffer *jit_buffer_create(jit_context *ctx, size_t bytes) {
   sj_error err = {0, {0}};
-  jit_buffer *b = buffer_new(ctx, bytes, &err);
+  jit_buffer *b = buffer_new(ctx, bytes, "jit_buffer_create", &err);
   if (!b) return NULL;
   b->owned = 1;
   size_t alloc = bytes ? bytes : 1; /* a zero-size array still gets a distinct address */
@@ -63,7 +66,7 @@ jit_buffer *jit_buffer_wrap(jit_context *ctx, unsigned long long address, size_t
     sj_error_set(&err, JIT_ERR_ARGS, "jit_buffer_wrap: the address is 0");
     return buffer_fail(ctx, &err, NULL);
   }
-  jit_buffer *b = buffer_new(ctx, bytes, &err);
+  jit_buffer *b = buffer_new(ctx, bytes, "jit_buffer_wrap", &err);
   if (!b) return NULL;
   if (ctx->device == JIT_DEVICE_CPU)
     b->host = (void *)(uintptr_t)address;
@@ -93,9 +96,13 @@ unsigned long long jit_buffer_address(const jit_buffer *b) {
 
 /* One transfer between host memory and the start of the buffer: to_device or back. */
 static int transfer(jit_buffer *b, void *host, size_t bytes, int to_device) {
-  if (!b) return JIT_ERR_ARGS;
   sj_error err = {0, {0}};
   const char *what = to_device ? "jit_buffer_upload" : "jit_buffer_download";
+  if (!b) { /* no context to tell: the message is this thread's */
+    sj_error_set(&err, JIT_ERR_ARGS, "%s: the buffer is NULL", what);
+    sj_context_fail(NULL, &err);
+    return err.status;
+  }
   if (bytes > b->bytes)
     sj_error_set(&err, JIT_ERR_ARGS, "%s: %zu bytes asked, the buffer holds %zu", what, bytes,
                  b->bytes);

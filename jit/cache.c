@@ -233,7 +233,12 @@ int sj_cache_get(jit_context *ctx, const char *source, const char *entry, const 
 }
 
 int jit_context_clear_cache(jit_context *ctx) {
-  if (!ctx) return JIT_ERR_ARGS;
+  if (!ctx) {
+    sj_error err = {0, {0}};
+    sj_error_set(&err, JIT_ERR_ARGS, "jit_context_clear_cache: the context is NULL");
+    sj_context_fail(NULL, &err);
+    return err.status;
+  }
   sj_cache *c = &ctx->cache;
   sj_cache_entry *gone = NULL;
   pthread_mutex_lock(&c->lock);

@@ -5,7 +5,19 @@
 #include "sched/affine.h"
 
 int jit_kernel_param_shape(const jit_kernel *k, int i, long *extents, int max) {
-  if (!k || i < 0 || i >= k->nparams) return -1;
+  sj_error err = {0, {0}};
+  const char *call = "jit_kernel_param_shape";
+  if (!k)
+    sj_error_set(&err, JIT_ERR_ARGS, "%s: the kernel is NULL", call);
+  else if (i < 0 || i >= k->nparams)
+    sj_error_set(&err, JIT_ERR_ARGS, "%s: no parameter %d (the kernel has %d)", call, i,
+                 k->nparams);
+  else if (max > 0 && !extents)
+    sj_error_set(&err, JIT_ERR_ARGS, "%s: extents is NULL but max is %d", call, max);
+  if (err.status) { /* an accessor: -1, and the message is this thread's */
+    sj_context_fail(NULL, &err);
+    return -1;
+  }
   const sj_sym *p = k->fn->params[i];
   if (p->kind != SJ_SYM_ARRAY) return 0;
   /* the extents were evaluated (and checked) for this shape when the kernel was built */

@@ -1,10 +1,13 @@
 /* The GPU path through the driver layer on the emulator device: injected driver failures
- * give a clean error that names the failed call and leave the caller's arrays untouched;
- * the driver's JIT log reaches the user; the device choice is explained.
+ * give a clean error that names the failed call, leave the caller's arrays untouched and leak
+ * no device memory; the driver's JIT log reaches the user; the device choice is explained.
  *
  * usage: device_test choice|fastmath|timing | fail KIND | open init|ctx  (failures: JIT_EMU_FAIL,
  * set here) */
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#include <dlfcn.h>
 #include <float.h>
+#include <link.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,19 +43,70 @@ static void fill(float *a, size_t n) {
   for (size_t i = 0; i < n; i++) a[i] = (float)((i * 2654435761u) % 1000) / 997.0f;
 }
 
-/* The driver calls of a run, by the kind JIT_EMU_FAIL fails them with, and whether a failure
- * poisons the context (a failed launch does on a GPU; so does a failed synchronize, which
- * reports an asynchronous launch failure). */
+/* What a failure of a kind does to a run: it fails and the context works again; the same, but
+ * the block a failed free was to return stays with the device context until the context goes
+ * (nothing else is kept, and later runs add nothing); it fails and poisons the context (a
+ * failed launch does on a GPU; so does a failed synchronize, which reports an asynchronous
+ * launch failure); or the run goes on without what the call gave (the kernel's own limits,
+ * the device time). */
+enum effect { FAILS, KEEPS, STICKY, SPARED };
+
+/* The driver calls of a run, by the kind JIT_EMU_FAIL fails them with: every kind of the
+ * emulator's list (ptx/emu/api.h) the library calls on the emulator. Not here: link (the
+ * emulator loads PTX itself, nothing is linked), dtod, memset and stream (never called). */
 static const struct {
   const char *kind, *call;
-  int sticky;
+  enum effect effect;
+  int calls; /* SPARED: the calls of the kind one run makes, each failed in turn */
 } faults[] = {
-    {"alloc", "cuMemAlloc_v2", 0},     {"htod", "cuMemcpyHtoD_v2", 0},
-    {"dtoh", "cuMemcpyDtoH_v2", 0},    {"free", "cuMemFree_v2", 0},
-    {"load", "cuModuleLoadDataEx", 0}, {"function", "cuModuleGetFunction", 0},
-    {"launch", "cuLaunchKernel", 1},   {"sync", "cuCtxSynchronize", 1},
-    {"ctx", "cuCtxSetCurrent", 0}, /* ctx:N > 2: the context made current before a call */
+    {"alloc", "cuMemAlloc_v2", FAILS, 0},
+    {"htod", "cuMemcpyHtoD_v2", FAILS, 0},
+    {"dtoh", "cuMemcpyDtoH_v2", FAILS, 0},
+    {"free", "cuMemFree_v2", KEEPS, 0},
+    {"load", "cuModuleLoadDataEx", FAILS, 0},
+    {"function", "cuModuleGetFunction", FAILS, 0},
+    {"launch", "cuLaunchKernel", STICKY, 0},
+    {"sync", "cuCtxSynchronize", STICKY, 0},
+    {"ctx", "cuCtxSetCurrent", FAILS, 0}, /* ctx:N > 2: the context made current before a call */
+    /* two attributes per launch, a launch per step: without them the device's limits apply */
+    {"attr", "cuFuncGetAttribute", SPARED, 2 * T},
+    /* two events created, two recorded, one waited for, one time read: no device time */
+    {"event", "cuEvent", SPARED, 6},
 };
+
+/* Device memory in use on the emulator, in bytes, through cuMemGetInfo_v2 of the emulator
+ * the library loaded; the first call (once a context is open) keeps the emulator loaded, so
+ * that what a context's teardown frees is seen too. -1 when it cannot be asked. */
+static void *emu_lib;
+static int (*emu_mem_info)(size_t *free_bytes, size_t *total_bytes);
+
+static int find_emu(struct dl_phdr_info *info, size_t size, void *path) {
+  (void)size;
+  if (!strstr(info->dlpi_name, "libstenciljit_cudaemu")) return 0;
+  snprintf(path, 4096, "%s", info->dlpi_name);
+  return 1;
+}
+
+static long long device_used(void) {
+  if (!emu_mem_info) {
+    char path[4096] = "";
+    dl_iterate_phdr(find_emu, path);
+    emu_lib = *path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : NULL;
+    emu_mem_info = emu_lib ? (int (*)(size_t *, size_t *))dlsym(emu_lib, "cuMemGetInfo_v2") : NULL;
+    CHECK(emu_mem_info, "the emulator is not loaded ('%s'): no memory count", path);
+    if (!emu_mem_info) return -1;
+  }
+  size_t free_bytes = 0, total = 0;
+  int rc = emu_mem_info(&free_bytes, &total);
+  CHECK(rc == 0, "cuMemGetInfo_v2: %d", rc);
+  return rc ? -1 : (long long)(total - free_bytes);
+}
+
+static void expect_no_leak(long long expected, const char *spec, const char *when) {
+  long long used = device_used();
+  CHECK(used == expected, "%s: %lld bytes of device memory in use %s, %lld expected", spec, used,
+        when, expected);
+}
 
 /* A and its result after T steps, computed on the CPU device. */
 static float *reference(void) {
@@ -100,9 +154,43 @@ static int expect_good_run(jit_context *ctx, const float *ref, const char *spec)
   return rc;
 }
 
+/* JIT_EMU_FAIL=kind:N fails only the N-th call of a kind that a run can do without: each such
+ * run still gives the reference's result (without a device time when an event failed, with
+ * one once N is past the run's calls) and leaks nothing. */
+static void spared_case(size_t k, const float *ref) {
+  for (int call = 1; call <= faults[k].calls + 1; call++) {
+    char spec[64];
+    snprintf(spec, sizeof spec, "%s:%d", faults[k].kind, call);
+    setenv("JIT_EMU_FAIL", spec, 1);
+    jit_context *ctx = jit_context_create(JIT_DEVICE_EMU);
+    CHECK(ctx, "%s: emu context: %s", spec, jit_last_error());
+    if (!ctx) continue;
+    long long baseline = device_used();
+    size_t n = 2 * (size_t)N * M;
+    float *a = malloc(n * sizeof *a);
+    fill(a, n);
+    jit_arg args[] = {JIT_INT(T), JIT_INT(N), JIT_INT(M), JIT_PTR(a)};
+    jit_kernel *kern = NULL;
+    int rc = jit_kernel_compile(ctx, source, NULL, args, 4, &kern);
+    if (!rc) rc = jit_kernel_run(kern, args, 4);
+    CHECK(rc == 0, "%s: a failed %s failed the run: %s", spec, faults[k].call,
+          jit_context_error(ctx));
+    CHECK(rc || !memcmp(a, ref, n * sizeof *a), "%s: the result differs from the CPU", spec);
+    double ms = kern ? jit_kernel_last_device_time(kern) : -1;
+    if (!strcmp(faults[k].kind, "event"))
+      CHECK(call <= faults[k].calls ? ms < 0 : ms >= 0, "%s: device time %g ms", spec, ms);
+    printf("%s: run ok, device time %s\n", spec, ms < 0 ? "not measured" : "measured");
+    expect_no_leak(baseline, spec, "after the run");
+    jit_kernel_release(kern);
+    free(a);
+    jit_context_destroy(ctx);
+    expect_no_leak(baseline, spec, "after jit_context_destroy");
+  }
+}
+
 /* JIT_EMU_FAIL=kind:1 (kind:3 for ctx: calls 1 and 2 open the device) fails one call of a
  * run; then the same context works again, or, after a sticky failure, says it is unusable on
- * every call and a new context works. */
+ * every call and a new context works. Device memory is back where it was after each step. */
 static void failure_case(const char *kind) {
   size_t k = 0;
   while (k < sizeof faults / sizeof *faults && strcmp(faults[k].kind, kind)) k++;
@@ -111,15 +199,26 @@ static void failure_case(const char *kind) {
     return;
   }
   float *ref = reference();
+  if (faults[k].effect == SPARED) {
+    spared_case(k, ref);
+    unsetenv("JIT_EMU_FAIL");
+    free(ref);
+    return;
+  }
   char spec[64];
   snprintf(spec, sizeof spec, "%s:%d", kind, strcmp(kind, "ctx") ? 1 : 3);
   setenv("JIT_EMU_FAIL", spec, 1);
   jit_context *ctx = jit_context_create(JIT_DEVICE_EMU);
   CHECK(ctx, "emu context: %s", jit_last_error());
+  long long baseline = ctx ? device_used() : -1;
   if (ctx) {
     expect_failed_run(ctx, spec, faults[k].call);
-    if (!faults[k].sticky) {
+    if (faults[k].effect != STICKY) {
+      /* the first free of a run is A's */
+      long long kept = faults[k].effect == KEEPS ? 2LL * N * M * (long long)sizeof(float) : 0;
+      expect_no_leak(baseline + kept, spec, "after the failed run");
       expect_good_run(ctx, ref, spec);
+      expect_no_leak(baseline + kept, spec, "after the next run");
     } else {
       size_t n = 2 * (size_t)N * M;
       float *a = malloc(n * sizeof *a);
@@ -129,15 +228,19 @@ static void failure_case(const char *kind) {
       CHECK(strstr(jit_context_error(ctx), "create a new one"), "no remedy given: %s",
             jit_context_error(ctx));
       free(a);
+      /* a poisoned context frees nothing (as on a GPU): its teardown frees it all */
       jit_context_destroy(ctx);
+      expect_no_leak(baseline, spec, "once the poisoned context is destroyed");
       /* counters belong to a context: the new one would fail the same call again */
       unsetenv("JIT_EMU_FAIL");
       ctx = jit_context_create(JIT_DEVICE_EMU);
       CHECK(ctx, "a new context fails: %s", jit_last_error());
       if (ctx) expect_good_run(ctx, ref, spec);
+      if (ctx) expect_no_leak(baseline, spec, "after a run on a new context");
     }
   }
   jit_context_destroy(ctx);
+  if (baseline >= 0) expect_no_leak(baseline, spec, "after jit_context_destroy");
   unsetenv("JIT_EMU_FAIL");
   free(ref);
 }
@@ -326,6 +429,7 @@ int main(int argc, char **argv) {
     timing_case();
   else
     choice_case();
+  if (emu_lib) dlclose(emu_lib);
   printf("%s\n", failures ? "FAILED" : "ok");
   return failures ? 1 : 0;
 }

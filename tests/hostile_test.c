@@ -59,12 +59,19 @@ static int case_null(void) {
   expect_args(jit_kernel_compile(ctx, NULL, NULL, args, 3, &k), "source", "kernel_compile(src)");
   expect_args(jit_kernel_compile(ctx, src, NULL, NULL, 3, &k), "args", "kernel_compile(args)");
   expect_args(jit_kernel_run(NULL, args, 3), "kernel", "kernel_run(NULL kernel)");
+  jit_arg no_buffer[] = {JIT_INT(N), JIT_BUFFER(NULL), JIT_PTR(b)};
+  expect_args(jit_stencil_run(ctx, src, NULL, no_buffer, 3), "argument 2",
+              "stencil_run(JIT_BUFFER(NULL))");
+  jit_arg no_buf[] = {JIT_INT(N), JIT_PTR(a), JIT_BUF(NULL, sizeof b)};
+  expect_args(jit_stencil_run(ctx, src, NULL, no_buf, 3), "argument 3",
+              "stencil_run(JIT_BUF(NULL, bytes))");
   CHECK(!memcmp(b, b0, sizeof b), "a refused call wrote the output array");
 
   jit_stats st;
   expect_args(jit_context_stats(NULL, &st), "context", "context_stats(NULL ctx)");
   expect_args(jit_context_stats(ctx, NULL), "out", "context_stats(NULL out)");
   expect_args(jit_context_set_options(NULL, NULL), "context", "set_options(NULL ctx)");
+  expect_args(jit_context_clear_cache(NULL), "jit_context_clear_cache", "clear_cache(NULL ctx)");
   CHECK(jit_context_set_options(ctx, NULL) == JIT_OK, "set_options(ctx, NULL) is the defaults");
   CHECK(jit_context_device(NULL) == JIT_DEVICE_AUTO, "device(NULL)");
   CHECK(jit_context_info(NULL) && !*jit_context_info(NULL), "info(NULL) is not \"\"");
@@ -76,13 +83,38 @@ static int case_null(void) {
   CHECK(jit_kernel_device(NULL) == JIT_DEVICE_AUTO, "kernel_device(NULL)");
   CHECK(jit_kernel_param_count(NULL) == -1, "param_count(NULL)");
   CHECK(jit_kernel_param(NULL, 0) == NULL, "param(NULL)");
+  long extents[4];
+  CHECK(jit_kernel_param_shape(NULL, 0, extents, 4) == -1, "param_shape(NULL)");
+  CHECK(jit_kernel_last_device_time(NULL) < 0, "last_device_time(NULL)");
+  CHECK(jit_kernel_updates(NULL) == -1, "updates(NULL)");
   int sizes[4];
   CHECK(jit_kernel_tile_sizes(NULL, sizes, 4) == -1, "tile_sizes(NULL)");
   jit_stage_times times;
   memset(&times, 0xff, sizeof times);
   jit_kernel_stage_times(NULL, &times);
   CHECK(times.total == 0, "stage_times(NULL) did not zero");
+  jit_kernel_stage_times(NULL, NULL);
   jit_kernel_release(NULL);
+
+  /* device-resident buffers */
+  expect_args(jit_buffer_create(NULL, 16) ? JIT_OK : JIT_ERR_ARGS, "jit_buffer_create",
+              "buffer_create(NULL ctx)");
+  expect_args(jit_buffer_wrap(NULL, (uintptr_t)a, sizeof a) ? JIT_OK : JIT_ERR_ARGS,
+              "jit_buffer_wrap", "buffer_wrap(NULL ctx)");
+  expect_args(jit_buffer_upload(NULL, a, sizeof a), "jit_buffer_upload",
+              "buffer_upload(NULL buffer)");
+  expect_args(jit_buffer_download(NULL, b, sizeof b), "jit_buffer_download",
+              "buffer_download(NULL buffer)");
+  CHECK(jit_buffer_size(NULL) == 0 && jit_buffer_address(NULL) == 0, "size/address(NULL)");
+  jit_buffer_destroy(NULL);
+  jit_buffer *buf = jit_buffer_create(ctx, sizeof b);
+  CHECK(buf != NULL, "buffer_create: %s", jit_last_error());
+  if (buf) {
+    expect_args(jit_buffer_upload(buf, NULL, sizeof a), "host pointer", "buffer_upload(NULL src)");
+    expect_args(jit_buffer_download(buf, NULL, sizeof b), "host pointer",
+                "buffer_download(NULL dst)");
+    jit_buffer_destroy(buf);
+  }
 
   jit_param_info info[4];
   int count = -1;
@@ -101,6 +133,13 @@ static int case_null(void) {
   if (k) {
     CHECK(jit_kernel_tile_sizes(k, NULL, 4) == -1, "tile_sizes(NULL sizes, 4)");
     CHECK(jit_kernel_tile_sizes(k, NULL, 0) >= 0, "tile_sizes(NULL, 0) is a count");
+    expect_args(jit_kernel_param_shape(k, 1, NULL, 4) == -1 ? JIT_ERR_ARGS : JIT_OK,
+                "jit_kernel_param_shape", "param_shape(NULL extents, 4)");
+    CHECK(jit_kernel_param_shape(k, 1, NULL, 0) == 1, "param_shape(NULL, 0) is the rank");
+    expect_args(jit_kernel_param_shape(k, 3, extents, 4) == -1 ? JIT_ERR_ARGS : JIT_OK,
+                "no parameter 3", "param_shape(index 3)");
+    CHECK(jit_kernel_param_shape(k, 1, extents, 4) == 1 && extents[0] == N, "param_shape(a)");
+    jit_kernel_stage_times(k, NULL);
     CHECK(jit_kernel_code(k, (jit_code_kind)77) == NULL, "code of kind 77");
     CHECK(jit_kernel_param(k, -1) == NULL && jit_kernel_param(k, 3) == NULL, "param range");
     expect_args(jit_kernel_run(k, NULL, 3), "3 given", "kernel_run(NULL args)");

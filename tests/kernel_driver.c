@@ -35,7 +35,7 @@ typedef struct fill_range {
 } fill_range;
 
 static const char *g_file;
-static char g_entry[128];
+static char g_entry[1024]; /* fe_long_name.c: over 500 characters */
 
 static void die(const char *fmt, const char *a) {
   fprintf(stderr, "kernel_driver: %s: ", g_file ? g_file : "?");
