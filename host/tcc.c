@@ -38,7 +38,6 @@ static void add_symbols(TCCState *s) {
   tcc_add_symbol(s, "fminf", (const void *)(float (*)(float, float))fminf);
   tcc_add_symbol(s, "fmax", (const void *)(double (*)(double, double))fmax);
   tcc_add_symbol(s, "fmaxf", (const void *)(float (*)(float, float))fmaxf);
-  tcc_add_symbol(s, "__sj_barrier", (const void *)sj_barrier_wait);
   tcc_add_symbol(s, "__sj_launch", (const void *)sj_gpu_launch);
 }
 

@@ -100,17 +100,19 @@ static size_t text_bytes(const char *s) {
 
 /* What a kernel keeps in memory, by measurement (bench/results/cache.md checks it against
  * the heap): its parsed program, its texts, TinyCC's state for the code it compiled (about
- * 8 KB plus 5 bytes per byte of C), and on a GPU device the loaded module (the emulator
- * keeps about 4 bytes per byte of PTX). Rounded up so that the bound holds. */
+ * 8 KB plus 5 bytes per byte of C), the system compiler's shared object when one is loaded
+ * (about as much again), and on a GPU device the loaded module (the emulator keeps about 4
+ * bytes per byte of PTX). Rounded up so that the bound holds. */
 static size_t kernel_bytes(const jit_kernel *k) {
-  size_t texts = text_bytes(k->c_code) + text_bytes(k->ptx) + text_bytes(k->host_code) +
-                 text_bytes(k->schedule) + text_bytes(k->key);
+  size_t texts = text_bytes(k->c_code) + text_bytes(k->c_code2) + text_bytes(k->ptx) +
+                 text_bytes(k->host_code) + text_bytes(k->schedule) + text_bytes(k->key);
   size_t compiled = text_bytes(k->c_code ? k->c_code : k->host_code);
   size_t arrays = (size_t)k->nparams *
                       (sizeof *k->kinds + sizeof *k->shape + sizeof *k->params + sizeof *k->bytes) +
                   (size_t)k->nkernels * sizeof *k->kernels;
+  size_t second = k->c_code2 ? 16384 + 8 * text_bytes(k->c_code2) : 0;
   return sizeof *k + (k->program ? sj_arena_bytes(k->program->arena) : 0) + texts + arrays + 16384 +
-         8 * compiled + 6 * text_bytes(k->ptx);
+         8 * compiled + second + 6 * text_bytes(k->ptx);
 }
 
 /* Unhooks e from its bucket and the use order onto *gone, to be freed outside the lock

@@ -181,38 +181,22 @@ static void describe_params(jit_kernel *k, const sj_model *m) {
   }
 }
 
-/* The IR of the schedule's AST, optimized: the CPU kernel, or the GPU host and kernels. */
+/* The IR of the schedule's AST, optimized: the GPU host and kernels. */
 static int lower(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node *ast, sj_error *err) {
-  int rc = k->device == JIT_DEVICE_CPU ? sj_lower_cpu(m, ast, &k->ir, err)
-                                       : sj_lower_gpu(m, ast, k->ctx->opts.fast_math, &k->ir, err);
+  int rc = sj_lower_gpu(m, ast, k->ctx->opts.fast_math, &k->ir, err);
   for (int i = 0; !rc && i < k->ir->nfuncs; i++) sj_ir_optimize(k->ir->funcs[i]);
   return rc;
 }
 
-/* Prints the code: C for the CPU; PTX and the host loop for a GPU. */
+/* Prints the code: PTX and the host loop. */
 static int print_code(jit_kernel *k, sj_error *err) {
-  k->c_code = sj_print_c(k->ir);
-  if (k->device == JIT_DEVICE_CPU) return 0;
-  k->host_code = k->c_code;
-  k->c_code = NULL;
+  k->host_code = sj_print_c(k->ir);
   const sj_cuda_props *props = sj_cuda_get_props(k->ctx->cuda);
   k->ptx = sj_artifact_load(k, "ptx", NULL, NULL); /* on a hit from disk, nothing is printed */
   if (k->ptx) return 0;
   int rc = sj_print_ptx(k->ir, props->ptx_version, props->ptx_target, &k->ptx, err);
   if (!rc) sj_artifact_store(k, "ptx", NULL, k->ptx, strlen(k->ptx));
   return rc;
-}
-
-/* Compiles what print_code printed: TinyCC for C; the driver for PTX. */
-static int compile_code(jit_kernel *k, sj_error *err) {
-  if (k->device == JIT_DEVICE_CPU) {
-    k->code = sj_tcc_compile(k->c_code, "generated kernel", err);
-    k->entry = k->code ? (sj_cpu_fn)sj_tcc_symbol(k->code, "__sj_kernel") : NULL;
-    if (!k->entry)
-      return err->status ? err->status : sj_error_set(err, JIT_ERR_INTERNAL, "no kernel symbol");
-    return 0;
-  }
-  return sj_gpu_build(k, err);
 }
 
 static void mark_writes(const sj_stmt *st, int *written) {
@@ -238,7 +222,8 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   if (!rc) {
     sj_stencil_recognize(m, &st);
     if (k->device == JIT_DEVICE_CPU) {
-      rc = sj_schedule_cpu(m, sj_pool_size(k->ctx->pool), &plan, err);
+      sj_cpu_options o = {sj_pool_size(k->ctx->pool), (sj_tiling)k->ctx->tiling, k->ctx->tile};
+      rc = sj_schedule_cpu(m, &st, &o, &plan, err);
     } else {
       const sj_cuda_props *props = sj_cuda_get_props(k->ctx->cuda);
       unsigned max_grid[3];
@@ -257,8 +242,9 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   double t4 = now_us();
   t->ast = t4 - t3;
   if (!ast) rc = sj_error_set(err, JIT_ERR_INTERNAL, "isl could not generate the AST");
-  if (!rc) rc = lower(k, m, ast, err);
-  if (!rc) rc = print_code(k, err);
+  int cpu = k->device == JIT_DEVICE_CPU;
+  if (!rc) rc = cpu ? sj_cpu_lower(k, m, ast, err) : lower(k, m, ast, err);
+  if (!rc && !cpu) rc = print_code(k, err);
   if (!rc) {
     k->nthreads = plan.nthreads;
     k->ntiles = plan.ntiles;
@@ -269,10 +255,11 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   double t5 = now_us();
   t->print = t5 - t4;
   if (!rc && sj_env_flag("JIT_DEBUG")) /* before compiling it */
-    fprintf(stderr, "[stenciljit] %s[stenciljit] generated code:\n%s%s", k->schedule,
-            k->c_code ? k->c_code : k->ptx, k->host_code ? k->host_code : "");
-  if (!rc) rc = compile_code(k, err);
-  if (!rc && k->ir->ntraps) {
+    fprintf(stderr, "[stenciljit] %s[stenciljit] generated code:\n%s%s%s%s", k->schedule,
+            k->c_code ? k->c_code : "", k->c_code2 && !k->c_code ? k->c_code2 : "",
+            cpu ? "" : k->ptx, k->host_code ? k->host_code : "");
+  if (!rc) rc = cpu ? sj_cpu_compile(k, err) : sj_gpu_build(k, err);
+  if (!rc && !cpu && k->ir->ntraps) {
     k->traps = malloc((size_t)k->ir->ntraps * sizeof *k->traps);
     if (!k->traps)
       rc = sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
@@ -348,6 +335,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
     fprintf(stderr, "[stenciljit] %s", deps);
     free(deps);
   }
+  if (k->device == JIT_DEVICE_CPU && k->c_code2 && k->c_code) sj_tier_later(k);
   *out = k;
   return 0;
 }
@@ -356,6 +344,11 @@ void sj_kernel_free(jit_kernel *k) {
   if (!k) return;
   sj_gpu_release(k);
   sj_tcc_free(k->code);
+  sj_cc_free(k->obj);
+  free(k->tier1.traps);
+  free(k->tier2.traps);
+  free(k->c_code2);
+  for (int i = 0; i < SJ_TIER_NSTATES; i++) free(k->shown[i]);
   free(k->key);
   free(k->c_code);
   free(k->schedule);

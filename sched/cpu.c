@@ -98,13 +98,28 @@ static double work_estimate(sj_model *m) {
   return total;
 }
 
-int sj_schedule_cpu(sj_model *m, int nthreads, sj_plan *plan, sj_error *err) {
-  sj_buf explain = {0};
+int sj_schedule_cpu(sj_model *m, const sj_stencil *sten, const sj_cpu_options *o, sj_plan *plan,
+                    sj_error *err) {
+  sj_buf explain = {0}, why = {0};
   memset(plan, 0, sizeof *plan);
-  /* Below this many instances a barrier per parallel loop costs more than it saves. */
-  if (work_estimate(m) < 32768) nthreads = 1;
-  cpu_state st = {m, nthreads, plan, &explain, 0};
+  int nthreads = o->nthreads;
+  /* Below this many instances a barrier per parallel loop costs more than it saves; forced
+   * time tiling keeps the workers (the tests run tiny tiled kernels on every thread). */
+  int small = work_estimate(m) < 32768;
+  if (small && o->tiling != SJ_TILING_TIME) nthreads = 1;
   sj_buf_printf(&explain, "CPU schedule (%d thread%s):\n", nthreads, nthreads > 1 ? "s" : "");
+  sj_cpu_options tiled = *o;
+  tiled.nthreads = nthreads;
+  if (o->tiling != SJ_TILING_NONE &&
+      sj_schedule_cpu_tiled(m, sten, &tiled, plan, &explain, &why) == 0) {
+    plan->nthreads = nthreads;
+    plan->explain = sj_buf_take(&explain);
+    return 0;
+  }
+  if (o->tiling == SJ_TILING_NONE) sj_buf_puts(&why, "JIT_TILING=none");
+  sj_buf_printf(&explain, "  not time-tiled: %s\n", why.data ? why.data : "");
+  sj_buf_free(&why);
+  cpu_state st = {m, nthreads, plan, &explain, 0};
   isl_schedule_node *root = isl_schedule_get_root(m->original);
   root = visit(&st, root);
   plan->schedule = isl_schedule_node_get_schedule(root);

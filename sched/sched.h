@@ -15,6 +15,7 @@
 #include <isl/schedule_node.h>
 
 #include "base/ast.h"
+#include "base/buf.h"
 
 /* What the user data of an isl_id made here is: each such struct starts with this tag.
  * Ids without user data are isl's own (loop iterators) or name arrays. */
@@ -25,7 +26,9 @@ typedef enum sj_id_kind {
   SJ_ID_THREADS,  /* mark: the band below is mapped to GPU threads */
   SJ_ID_BLOCK,    /* parameter: a block id (sj_mapped_id) */
   SJ_ID_THREAD,   /* parameter: a thread id (sj_mapped_id) */
-  SJ_ID_SYNC      /* statement: a barrier of the GPU block (extension node) */
+  SJ_ID_SYNC,     /* statement: a barrier of the GPU block (extension node) */
+  SJ_ID_SPREAD_END /* mark: right below a `parallel` mark's band, so that when isl drops that
+                      band's loop (one iteration) no inner loop takes its place under it */
 } sj_id_kind;
 
 typedef struct sj_mapped_id {
@@ -35,7 +38,7 @@ typedef struct sj_mapped_id {
 
 /* The user data of the block and thread ids and of the other tags without data. */
 extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3];
-extern const sj_id_kind sj_parallel_tag, sj_threads_tag, sj_sync_tag;
+extern const sj_id_kind sj_parallel_tag, sj_threads_tag, sj_sync_tag, sj_spread_end_tag;
 
 /* One polyhedral statement: a maximal run of straight-line assignments and declarations
  * of one block. Locals declared in the run are private to each instance, so the run is
@@ -176,9 +179,34 @@ sj_each_child(__isl_take isl_schedule_node *node,
  * returns the point band. */
 __isl_give isl_schedule_node *sj_tile(__isl_take isl_schedule_node *band, const long *size);
 
-/* CPU schedule: the original order with the outermost parallel loops of every nest tiled,
- * and the tile loop marked for distribution over nthreads. */
-int sj_schedule_cpu(sj_model *m, int nthreads, sj_plan *plan, sj_error *err);
+/* Time tiling: whether to, and its sizes ($JIT_TILING, and JIT_TILE's syntax:
+ * "h=H,w=W0xW1..." or "none"). */
+typedef enum sj_tiling { SJ_TILING_AUTO, SJ_TILING_TIME, SJ_TILING_NONE } sj_tiling;
+typedef struct sj_tile_spec {
+  int off;  /* "none" */
+  long h;   /* 0: chosen */
+  int nw;   /* widths given, outermost first */
+  long w[3];
+} sj_tile_spec;
+/* 0, or -1 with why (cap bytes) saying what is wrong. */
+int sj_tile_spec_parse(const char *s, sj_tile_spec *out, char *why, size_t cap);
+
+typedef struct sj_cpu_options {
+  int nthreads;
+  sj_tiling tiling;
+  const char *tile; /* JIT_TILE's syntax, or NULL */
+} sj_cpu_options;
+
+/* CPU schedule: a stencil time-tiled when that is legal and pays (sched/cpu_tiled.c); else
+ * the original order with the outermost parallel loops of every nest tiled, and the tile
+ * loop marked for distribution over the threads. */
+int sj_schedule_cpu(sj_model *m, const sj_stencil *st, const sj_cpu_options *o, sj_plan *plan,
+                    sj_error *err);
+/* The time-tiled schedule into plan (schedule, tiles: h, then the width of each space
+ * dimension) with its lines of explanation: 0; or 1, with why it was not (why); isl's
+ * failures are declines too. Spends at most its own budget of isl operations. */
+int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_options *o,
+                          sj_plan *plan, sj_buf *explain, sj_buf *why);
 void sj_plan_clear(sj_plan *plan);
 
 /* GPU baseline (PPCG's default for stencils): host loops outside, one kernel per parallel
