@@ -442,17 +442,18 @@ const char *jit_kernel_schedule(const jit_kernel *k) {
   jit_kernel *mk = (jit_kernel *)k;       /* the text is completed once, on first use */
   pthread_rwlock_rdlock(&mk->ctx->calls); /* the source name */
   pthread_mutex_lock(&mk->ctx->lock);
-  if (!mk->explained) {
-    char *deps = sj_explain_dependences(k);
-    size_t n = strlen(mk->schedule), d = strlen(deps);
-    mk->schedule = realloc(mk->schedule, n + d + 1);
-    memcpy(mk->schedule + n, deps, d + 1);
-    free(deps);
-    mk->explained = 1;
+  int known = mk->deps != NULL;
+  pthread_mutex_unlock(&mk->ctx->lock);
+  char *deps = known ? NULL : sj_explain_dependences(k); /* outside the lock: it is slow */
+  pthread_mutex_lock(&mk->ctx->lock);
+  if (!mk->deps) { /* another thread may have been first; no text was shown before */
+    mk->deps = deps;
+    deps = NULL;
   }
-  const char *text = mk->device == JIT_DEVICE_CPU ? sj_tier_shown(mk) : mk->schedule;
+  const char *text = sj_tier_shown(mk);
   pthread_mutex_unlock(&mk->ctx->lock);
   pthread_rwlock_unlock(&mk->ctx->calls);
+  free(deps);
   return text;
 }
 int jit_kernel_tier(const jit_kernel *k) {
@@ -475,8 +476,10 @@ int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max) {
     fail(NULL, JIT_ERR_ARGS, "jit_kernel_tile_sizes: %s is NULL", k ? "sizes" : "the kernel");
     return -1;
   }
-  for (int i = 0; i < k->ntiles && i < max; i++) sizes[i] = k->tiles[i];
-  return k->ntiles;
+  int tier2 = jit_kernel_tier(k) == 2 && k->tiles2;
+  int n = tier2 ? k->ntiles2 : k->ntiles;
+  for (int i = 0; i < n && i < max; i++) sizes[i] = (tier2 ? k->tiles2 : k->tiles)[i];
+  return n;
 }
 void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out) {
   if (!out) return;

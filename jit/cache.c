@@ -110,7 +110,9 @@ static size_t kernel_bytes(const jit_kernel *k) {
   size_t arrays = (size_t)k->nparams *
                       (sizeof *k->kinds + sizeof *k->shape + sizeof *k->params + sizeof *k->bytes) +
                   (size_t)k->nkernels * sizeof *k->kernels;
-  size_t second = k->c_code2 ? 16384 + 8 * text_bytes(k->c_code2) : 0;
+  /* a second tier on its way: its texts and the loader's records of its shared object */
+  int planned = __atomic_load_n(&k->tier_state, __ATOMIC_ACQUIRE) != SJ_TIER_TCC_ONLY;
+  size_t second = planned ? 16384 + 3 * (compiled + text_bytes(k->schedule)) : 0;
   return sizeof *k + (k->program ? sj_arena_bytes(k->program->arena) : 0) + texts + arrays + 16384 +
          8 * compiled + second + 6 * text_bytes(k->ptx);
 }

@@ -1,9 +1,9 @@
-/* The code of a CPU kernel, in two tiers from one schedule. TinyCC compiles in a millisecond
- * but keeps no value in a register: its C has innermost loops unrolled by hand with pointers
- * advanced once per iteration. The system compiler vectorizes plain loops and is slowed by
- * that unrolling (measured: jacobi-2d 4096², one thread, 1.7 G updates/s unrolled against
- * 3.0 G plain), so its C is lowered from the same AST without it. Both are the same
- * operations in the same order on each element: bit-identical. */
+/* The code of a CPU kernel's two tiers. TinyCC compiles in a millisecond but keeps no value
+ * in a register: its C has innermost loops unrolled by hand with pointers advanced once per
+ * iteration. The system compiler vectorizes plain loops and is slowed by that unrolling
+ * (measured: jacobi-2d 4096², one thread, 1.7 G updates/s unrolled against 3.0 G plain), so
+ * its C is lowered without it (and from the time-tiled schedule where that pays). Each is
+ * the C function's operations in its order on each element: bit-identical. */
 #include "jit/jit.h"
 
 #include <stdlib.h>
@@ -29,17 +29,13 @@ static int text(const sj_model *m, __isl_keep isl_ast_node *ast, int unroll, cha
   return 0;
 }
 
-int sj_cpu_lower(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node *ast, sj_error *err) {
-  sj_tier_policy policy = k->ctx->tiers.policy;
-  int rc = 0;
-  if (policy != SJ_POLICY_CC) rc = text(m, ast, 1, &k->c_code, &k->tier1, err);
-  if (!rc && (policy == SJ_POLICY_CC || (policy == SJ_POLICY_AUTO && sj_cc_path(NULL))))
-    rc = text(m, ast, 0, &k->c_code2, &k->tier2, err);
-  return rc;
+int sj_cpu_lower(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node *ast, int second,
+                 sj_error *err) {
+  return second ? text(m, ast, 0, &k->c_code2, &k->tier2, err)
+                : text(m, ast, 1, &k->c_code, &k->tier1, err);
 }
 
 int sj_cpu_compile(jit_kernel *k, sj_error *err) {
-  if (k->ctx->tiers.policy == SJ_POLICY_CC) return sj_tier_now(k, err);
   k->code = sj_tcc_compile(k->c_code, "generated kernel", err);
   k->tier1.fn = k->code ? (sj_cpu_fn)sj_tcc_symbol(k->code, "__sj_kernel") : NULL;
   if (!k->tier1.fn)

@@ -66,6 +66,15 @@ typedef enum sj_tier_state {
   SJ_TIER_NSTATES
 } sj_tier_state;
 
+/* What a kernel's compiles read of the context, copied when the first starts (the second
+ * tier's runs later, on the tier thread, while the options may change). */
+typedef struct sj_settings {
+  char *source_name, *tile; /* owned copies, or NULL */
+  int nthreads, tiling, fast_math;
+  unsigned long budget; /* isl operations per compile */
+  const char *budget_from;
+} sj_settings;
+
 /* Every call that reads opts, source_name or pool holds `calls` for reading from its start
  * to its end; jit_context_set_options changes them holding it for writing, so it waits for
  * the calls running and never frees what they use. */
@@ -103,10 +112,12 @@ struct jit_kernel {
   jit_param_info *params; /* names point into program */
   size_t *bytes;          /* per parameter: array size in bytes, 0 for scalars */
   int narrays, nscalars;
+  sj_settings settings;
   char *c_code;
-  char *schedule; /* the explanation; exact dependences appended when first asked for */
-  int explained;
-  int ntiles, *tiles;
+  char *schedule;  /* the explanation (of the first tier on the CPU) */
+  char *schedule2; /* the second tier's, once made */
+  char *deps;      /* the exact dependences, computed when first asked for */
+  int ntiles, *tiles, ntiles2, *tiles2;
   int nthreads;
   sj_tcc *code;
   /* CPU: TinyCC's code (tier1) and the system compiler's (tier2, from c_code2: plain
@@ -143,10 +154,10 @@ int sj_gpu_run_kernel(jit_kernel *k, void *const *arrays, const sj_devptr *resid
                       const double *scalars, sj_error *err);
 void sj_gpu_release(jit_kernel *k);
 
-/* CPU kernels' code (jit/cpubuild.c): the C of both tiers from the schedule's AST (c_code
- * for TinyCC unless JIT_TIER=cc, c_code2 when a system compiler may compile it), then the
- * code that runs first: TinyCC's, or with JIT_TIER=cc the system compiler's. */
-int sj_cpu_lower(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node *ast, sj_error *err);
+/* CPU kernels' code (jit/cpubuild.c): the C of a tier from its schedule's AST (c_code for
+ * TinyCC, or second: c_code2 for the system compiler), and TinyCC's compile of c_code. */
+int sj_cpu_lower(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node *ast, int second,
+                 sj_error *err);
 int sj_cpu_compile(jit_kernel *k, sj_error *err);
 
 /* CPU kernels (jit/cpurun.c): a run on the pool; when a check of the kernel can fail, on
@@ -160,16 +171,18 @@ int sj_tier_policy_env(void);
 void sj_tiers_init(sj_tiers *t, sj_tier_policy policy);
 /* Stops the thread (killing a compiler that runs) and drops the kernels it would compile. */
 void sj_tiers_stop(sj_tiers *t);
-/* k (compiled by TinyCC from c_code, with c_code2 set) switches to the system compiler's code
- * when that is ready; the compile happens on the context's tier thread, which holds a
- * reference meanwhile. */
-void sj_tier_later(jit_kernel *k);
+/* k (compiled by TinyCC) switches to the system compiler's code when that is ready: on the
+ * context's tier thread, which holds a reference meanwhile, make(k) sets c_code2 (with
+ * schedule2, tiles2 and tier2's checks), which the system compiler compiles. */
+typedef int (*sj_tier_make)(jit_kernel *k, sj_error *err);
+void sj_tier_later(jit_kernel *k, sj_tier_make make);
 /* k runs the system compiler's code of c_code2 from now on (JIT_TIER=cc); a jit_status. */
 int sj_tier_now(jit_kernel *k, sj_error *err);
 /* Sets what k runs and why (tier_state, tier_why). */
 void sj_tier_set(jit_kernel *k, sj_tier_state state, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* jit_kernel_schedule's text for k's tier now (kept until k is freed); the caller holds
+/* jit_kernel_schedule's text for k's tier now: the schedule of that tier, why it runs, the
+ * exact dependences (k->deps) when computed; kept until k is freed. The caller holds
  * ctx->lock. */
 const char *sj_tier_shown(jit_kernel *k);
 

@@ -1,5 +1,6 @@
-/* The CPU's second tier: the generated C compiled by the system compiler (host/cc.c), in the
- * background, while TinyCC's code of the same schedule runs. Once the shared object is
+/* The CPU's second tier: generated C compiled by the system compiler (host/cc.c), in the
+ * background, while TinyCC's code runs. Its C is made on the tier thread too (the time-tiled
+ * AST costs more than the first tier's whole compile). Once the shared object is
  * loaded the kernel's entry is swapped; a run reads the entry once, so each run is wholly one
  * tier, and the caller never waits. Objects go to the on-disk cache under the C text, the
  * compiler's identity and its flags, so that another process loads instead of compiling.
@@ -23,6 +24,7 @@
 
 struct sj_tier_job {
   jit_kernel *k;
+  sj_tier_make make;
   sj_tier_job *next;
 };
 
@@ -53,17 +55,16 @@ void sj_tier_set(jit_kernel *k, sj_tier_state state, const char *fmt, ...) {
 const char *sj_tier_shown(jit_kernel *k) {
   int state = __atomic_load_n(&k->tier_state, __ATOMIC_ACQUIRE);
   if (k->shown[state]) return k->shown[state];
+  const char *base = state == SJ_TIER_CC && k->schedule2 ? k->schedule2
+                     : k->schedule                       ? k->schedule
+                                                         : k->schedule2;
   /* the tier goes after the first line, which names the kernel */
-  size_t head = strcspn(k->schedule, "\n"), why = strlen(k->tier_why), rest = strlen(k->schedule);
-  char *text = malloc(rest + why + 3);
-  if (!text) return k->schedule;
-  memcpy(text, k->schedule, head);
-  text[head] = '\n';
-  memcpy(text + head + 1, k->tier_why, why);
-  memcpy(text + head + 1 + why, k->schedule + head, rest - head + 1);
-  if (k->schedule[head] == 0) memcpy(text + head + 1 + why, "\n", 2);
-  k->shown[state] = text;
-  return text;
+  size_t head = strcspn(base, "\n");
+  sj_buf b = {0};
+  sj_buf_printf(&b, "%.*s\n", (int)head, base);
+  if (k->tier_why[0]) sj_buf_printf(&b, "%s\n", k->tier_why);
+  sj_buf_printf(&b, "%s%s", base[head] ? base + head + 1 : "", k->deps ? k->deps : "");
+  return k->shown[state] = sj_buf_take(&b);
 }
 
 /* --- compiling and loading --- */
@@ -152,10 +153,14 @@ static int abandoned(jit_kernel *k) {
   return alone;
 }
 
-static void compile_job(sj_tiers *t, jit_kernel *k) {
+static void compile_job(sj_tiers *t, sj_tier_job *job) {
   sj_error err = {0, {0}};
+  jit_kernel *k = job->k;
   if (abandoned(k)) return;
-  if (go_to_cc(k, 0, watch, t, &err))
+  if (job->make(k, &err))
+    sj_tier_set(k, SJ_TIER_FAILED, "tier 1 runs: TinyCC's code; the second tier's C: %s",
+                err.msg);
+  else if (go_to_cc(k, 0, watch, t, &err))
     sj_tier_set(k, SJ_TIER_FAILED, "tier 1 runs: TinyCC's code; the system compiler failed: %s",
                 err.msg);
 }
@@ -171,7 +176,7 @@ static void *tier_thread(void *arg) {
     if (!t->head) t->tail = NULL;
     t->current = job;
     pthread_mutex_unlock(&t->mu);
-    compile_job(t, job->k);
+    compile_job(t, job);
     pthread_mutex_lock(&t->mu);
     t->current = NULL;
     pthread_mutex_unlock(&t->mu);
@@ -206,20 +211,36 @@ static void after_fork(sj_tiers *t, unsigned gen) {
   t->gen = gen;
 }
 
-void sj_tier_later(jit_kernel *k) {
+void sj_tier_later(jit_kernel *k, sj_tier_make make) {
   sj_tiers *t = &k->ctx->tiers;
   sj_tier_job *job = calloc(1, sizeof *job);
   if (!job) abort();
   job->k = k;
+  job->make = make;
   k->refs++; /* the job's: k is not shared yet */
   k->compiled_at = now_ms();
   sj_tier_set(k, SJ_TIER_WAITING,
-              "tier 1 runs: TinyCC's code, until %s has compiled the same schedule in the "
-              "background (%s)",
+              "tier 1 runs: TinyCC's code, until the second tier is ready: %s's code (%s), "
+              "time-tiled where that pays, compiled in the background",
               sj_cc_path(NULL), sj_cc_flags());
   unsigned gen = sj_fork_generation();
   if (t->gen != gen) after_fork(t, gen);
   pthread_mutex_lock(&t->mu);
+  /* kernels the cache dropped meanwhile go now, not when their turn comes: memory stays
+   * within the cache's bound however many shapes come while the compiler works */
+  sj_tier_job *gone = NULL, **p = &t->head;
+  t->tail = NULL;
+  while (*p) {
+    sj_tier_job *j = *p;
+    if (abandoned(j->k)) {
+      *p = j->next;
+      j->next = gone;
+      gone = j;
+    } else {
+      t->tail = j;
+      p = &j->next;
+    }
+  }
   if (t->tail)
     t->tail->next = job;
   else
@@ -230,6 +251,11 @@ void sj_tier_later(jit_kernel *k) {
   int orphan = !t->started;
   if (orphan) t->head = t->tail = NULL;
   pthread_mutex_unlock(&t->mu);
+  for (sj_tier_job *next; gone; gone = next) {
+    next = gone->next;
+    sj_kernel_release(gone->k);
+    free(gone);
+  }
   if (orphan) { /* no thread: the kernel stays on tier 1 */
     sj_tier_set(k, SJ_TIER_FAILED, "tier 1 runs: TinyCC's code; no thread for the system compiler");
     k->refs--;

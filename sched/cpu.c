@@ -116,7 +116,7 @@ int sj_schedule_cpu(sj_model *m, const sj_stencil *sten, const sj_cpu_options *o
     plan->explain = sj_buf_take(&explain);
     return 0;
   }
-  if (o->tiling == SJ_TILING_NONE) sj_buf_puts(&why, "JIT_TILING=none");
+  if (o->tiling == SJ_TILING_NONE) sj_buf_puts(&why, o->why_not);
   sj_buf_printf(&explain, "  not time-tiled: %s\n", why.data ? why.data : "");
   sj_buf_free(&why);
   cpu_state st = {m, nthreads, plan, &explain, 0};

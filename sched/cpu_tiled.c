@@ -16,10 +16,14 @@
  *
  *   band [T] - sequence - filter phase p - mark parallel - band [K] - band [J..] - band [f, s..]
  *
- * isl checks the result against the conflicts of the model (every pair of accesses to one
- * element, one of them a write: the memory-based dependences, a superset of the exact ones,
- * at a fraction of their cost) before it is used; else the untiled schedule runs and the
- * explanation says why. */
+ * Legality, as Pluto checks tiling hyperplanes: isl verifies on the distances of every
+ * dependence (the model's conflicts in original order: memory-based, a superset of the exact
+ * dependences at a fraction of their cost) that none crosses a tile face backwards:
+ * ds0 <= a df, -ds0 <= b df and -ds <= c df, a, b and c being the least such slopes (none up
+ * to 8: the untiled schedule, and the explanation says why). With B >= (a + b)(h - 1) and
+ * B <= P every source of a point is then in an earlier band, in phase 0, or earlier in the
+ * same tile; tests/tile_test.c checks that with isl against the whole tiled schedule
+ * (sj_cpu_tiled_check), which costs too much to do in every compile. */
 #include "sched/sched.h"
 
 #include <stdarg.h>
@@ -208,7 +212,19 @@ static __isl_give isl_union_set *pull_set(tiler *t, __isl_take isl_set *set) {
   return u;
 }
 
-/* Bounds of X and the conflicts in original order (by folded time); 0 on success. */
+/* The conflicts of the model in original order: later in folded time (conflicts hold both
+ * orders, and none has both instances in one step of a stencil). */
+static __isl_give isl_union_map *forward_conflicts(const sj_model *m,
+                                                   __isl_keep isl_union_map *fold) {
+  isl_ctx *ctx = m->ctx;
+  isl_union_map *later = isl_union_map_from_map(
+      isl_map_lex_lt_first(isl_space_map_from_set(isl_space_set_alloc(ctx, 0, 1)), 1));
+  isl_union_map *fwd = isl_union_map_apply_range(isl_union_map_copy(fold), later);
+  fwd = isl_union_map_apply_range(fwd, isl_union_map_reverse(isl_union_map_copy(fold)));
+  return isl_union_map_intersect(sj_model_conflicts(m, m->domain), fwd);
+}
+
+/* Bounds of X and the conflicts in original order; 0 on success. */
 static int measure(tiler *t) {
   isl_union_map *x = x_map(t);
   isl_set *dom = isl_set_from_union_set(
@@ -216,14 +232,8 @@ static int measure(tiler *t) {
   int rc = dom ? 0 : -1;
   for (int d = 0; d <= t->n && !rc; d++) rc = sj_set_dim_range(dom, d, &t->lo[d], &t->hi[d]);
   isl_set_free(dom);
-  isl_union_map *c = sj_model_conflicts(t->m, t->m->domain);
-  if (getenv("SJ_DBG")) { char *q = isl_union_map_to_str(c); fprintf(stderr, "all: %s\n", q); free(q); q = isl_union_set_to_str(t->m->domain); fprintf(stderr, "dom: %s\n", q); free(q); }
-  /* forward in folded time: conflicts hold both orders, and none has both in one step */
-  isl_union_map *fwd = isl_union_map_apply_range(isl_union_map_copy(x), isl_union_map_from_map(
-      isl_map_lex_lt_first(isl_space_map_from_set(isl_space_set_alloc(t->ctx, 0, 1 + t->n)), 1)));
-  fwd = isl_union_map_apply_range(fwd, isl_union_map_reverse(x));
-  t->conflicts = isl_union_map_intersect(c, fwd);
-  if (getenv("SJ_DBG")) { char *q = isl_union_map_to_str(t->conflicts); fprintf(stderr, "conflicts: %s\n", q); free(q); }
+  isl_union_map_free(x);
+  t->conflicts = forward_conflicts(t->m, t->st->folded);
   return rc || !t->conflicts ? -1 : 0;
 }
 
@@ -322,22 +332,25 @@ static void choose_sizes(tiler *t, const sj_tile_spec *spec, int nthreads, long 
            l1 >> 10, l2 >> 10, per_point);
   for (int d = 1; d < t->n; d++) /* the innermost whole when short, the others 16 wide */
     t->W[d] = d < spec->nw ? spec->w[d] : d == t->n - 1 ? clampl(extent(t, d), 1, 512) : 16;
-  long w0 = spec->nw ? spec->w[0] : 0;
-  t->h = spec->h ? spec->h : clampl(steps, 1, 16);
+  long w0 = spec->nw ? spec->w[0] : 0, asked = spec->h;
+  t->h = asked ? asked : clampl(steps, 1, 16);
   for (;;) {
-    long need = ((t->a + t->b) * (t->h - 1) + 1) / 2; /* w0 below this: empty phase-0 tops */
+    /* phase-0 tiles lose a + b points per step: w0 below need leaves them empty at the top */
+    long need = ((t->a + t->b) * (t->h - 1) + 1) / 2;
     long w = w0 ? w0 : clampl(extent(t, 0) / (4L * nthreads), need > 4 ? need : 4, 64);
-    if (w < need && t->h > 1 && !spec->h) {
+    if (w < need) {
       t->h--;
       continue;
     }
     t->P = 2 * w;
     t->B = w + need;
-    if (t->B > t->P) t->B = t->P;
     /* shrink what was not forced until it fits: h first, then the middle widths */
-    if (footprint(t, per_point) <= budget || spec->h || t->h <= 2) break;
+    if (asked || footprint(t, per_point) <= budget || t->h <= 2) break;
     t->h /= 2;
   }
+  if (asked && t->h < asked)
+    snprintf(t->caches, sizeof t->caches, "h lowered from %ld: w0=%ld is too narrow for more",
+             asked, t->P / 2);
   for (int d = t->n - 2; d >= 1; d--)
     while (d >= spec->nw && t->W[d] > 4 && footprint(t, per_point) > budget) t->W[d] /= 2;
 }
@@ -381,8 +394,9 @@ static __isl_give isl_schedule_node *band(tiler *t, __isl_take isl_schedule_node
   isl_union_pw_aff_list *list = isl_union_pw_aff_list_alloc(t->ctx, n);
   for (int i = 0; i < n; i++) list = isl_union_pw_aff_list_add(list, pull(t, members[i]));
   isl_space *space = isl_space_set_alloc(t->ctx, 0, n);
-  return isl_schedule_node_insert_partial_schedule(
+  node = isl_schedule_node_insert_partial_schedule(
       node, isl_multi_union_pw_aff_from_union_pw_aff_list(space, list));
+  return node;
 }
 
 /* Below a phase's filter: the parallel mark, the tile bands and the points. */
@@ -429,18 +443,19 @@ static __isl_give isl_schedule *build_tree(tiler *t) {
   return s;
 }
 
-/* --- legality --- */
+/* --- the full check (tests) --- */
 
 /* Whether every conflict, mapped through the tree's flat schedule [T, p, K, J.., f, s..],
  * runs after its source: in a later band or phase, or in the same tile of a phase later. */
-static isl_bool legal(tiler *t, __isl_keep isl_schedule *s) {
+int sj_cpu_tiled_check(const sj_model *m, const sj_stencil *st, __isl_keep isl_schedule *s) {
   isl_union_map *map = isl_schedule_get_map(s);
   isl_union_map *rel = isl_union_map_apply_range(
-      isl_union_map_apply_domain(isl_union_map_copy(t->conflicts), isl_union_map_copy(map)), map);
+      isl_union_map_apply_domain(forward_conflicts(m, st->folded), isl_union_map_copy(map)), map);
   isl_union_set *deltas = isl_union_map_deltas(rel);
-  if (isl_union_set_is_empty(deltas) == isl_bool_true) {
+  isl_bool none = isl_union_set_is_empty(deltas);
+  if (none != isl_bool_false) {
     isl_union_set_free(deltas);
-    return isl_bool_true;
+    return none < 0 ? -1 : 1;
   }
   isl_set *d = isl_set_from_union_set(deltas);
   int dims = (int)isl_set_dim(d, isl_dim_set);
@@ -458,7 +473,7 @@ static isl_bool legal(tiler *t, __isl_keep isl_schedule *s) {
   isl_bool ok = isl_set_is_subset(d, good);
   isl_set_free(d);
   isl_set_free(good);
-  return ok;
+  return ok < 0 ? -1 : ok;
 }
 
 /* --- the choice --- */
@@ -476,6 +491,8 @@ static int attempt(tiler *t, const sj_cpu_options *o, sj_plan *plan, sj_buf *exp
   int forced = o->tiling == SJ_TILING_TIME;
   if (spec.off) return decline(t, "turned off (tile \"none\")");
   if (!t->st->is_stencil) return decline(t, "%s", t->st->why);
+  if (isl_union_set_is_empty(t->m->domain) != isl_bool_false)
+    return decline(t, "no statement instance runs");
   for (int i = 0; i < t->m->nstmts; i++) {
     int depth = t->m->stmts[i]->depth - 1;
     if (depth > MAX_SPACE) return decline(t, "more than %d space loops", MAX_SPACE);
@@ -491,12 +508,11 @@ static int attempt(tiler *t, const sj_cpu_options *o, sj_plan *plan, sj_buf *exp
   int rc = slopes(t);
   if (rc) return rc;
   choose_sizes(t, &spec, o->nthreads, steps);
+  /* what makes the tiles legal besides the slopes (see the top of the file) */
+  if (t->B < (t->a + t->b) * (t->h - 1) || t->P < t->B)
+    return decline(t, "no trapezoid fits h=%ld and w0=%ld", t->h, t->P / 2);
   isl_schedule *s = build_tree(t);
-  isl_bool ok = s ? legal(t, s) : isl_bool_error;
-  if (ok != isl_bool_true) {
-    isl_schedule_free(s);
-    return ok < 0 ? -1 : decline(t, "isl finds a dependence the tiles would break");
-  }
+  if (!s) return -1;
   plan->schedule = s;
   sj_plan_add_tile(plan, t->h);
   sj_plan_add_tile(plan, t->P / 2);
@@ -511,9 +527,11 @@ static int attempt(tiler *t, const sj_cpu_options *o, sj_plan *plan, sj_buf *exp
     if (t->W[d] < extent(t, d))
       sj_buf_printf(explain, "; parallelograms along %s of width %ld (skew %d)", dim_names[d],
                     t->W[d], t->c[d]);
-  sj_buf_printf(explain, "; sizes %s%s\n  legality: isl checked every conflict of the model "
-                "(memory-based dependences, a superset of the exact ones) against the tiles\n",
-                o->tile ? "forced by " : "from the caches: ", o->tile ? o->tile : t->caches);
+  sj_buf_printf(explain, "; sizes %s%s (%s)\n  legality: isl checked that no dependence (every "
+                "conflict of the model: memory-based, a superset of the exact ones) crosses a "
+                "tile face backwards\n",
+                o->tile ? "forced by " : "from the caches", o->tile ? o->tile : "",
+                t->caches);
   return 0;
 }
 

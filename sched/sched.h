@@ -194,7 +194,8 @@ int sj_tile_spec_parse(const char *s, sj_tile_spec *out, char *why, size_t cap);
 typedef struct sj_cpu_options {
   int nthreads;
   sj_tiling tiling;
-  const char *tile; /* JIT_TILE's syntax, or NULL */
+  const char *tile;    /* JIT_TILE's syntax, or NULL */
+  const char *why_not; /* tiling NONE: why, for the explanation */
 } sj_cpu_options;
 
 /* CPU schedule: a stencil time-tiled when that is legal and pays (sched/cpu_tiled.c); else
@@ -207,6 +208,9 @@ int sj_schedule_cpu(sj_model *m, const sj_stencil *st, const sj_cpu_options *o, 
  * failures are declines too. Spends at most its own budget of isl operations. */
 int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_options *o,
                           sj_plan *plan, sj_buf *explain, sj_buf *why);
+/* Whether the time-tiled schedule s runs every conflict of the stencil after its source
+ * (composed through the whole schedule: for tests); 1 yes, 0 no, -1 when isl fails. */
+int sj_cpu_tiled_check(const sj_model *m, const sj_stencil *st, __isl_keep isl_schedule *s);
 void sj_plan_clear(sj_plan *plan);
 
 /* GPU baseline (PPCG's default for stencils): host loops outside, one kernel per parallel
