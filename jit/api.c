@@ -76,10 +76,13 @@ static void describe_threads(jit_context *ctx, int asked, int used) {
            : env                 ? " (JIT_THREADS)"
                                  : "",
            max_threads(), SJ_THREADS_PER_CPU, usable_cpus(), SJ_MAX_THREADS,
-           ctx->tiers.policy == SJ_POLICY_TCC  ? "tier 1 only (JIT_TIER=tcc)"
-           : ctx->tiers.policy == SJ_POLICY_CC ? "tier 2 only (JIT_TIER=cc)"
-           : sj_cc_path(NULL)                ? "tier 2 by the system compiler in the background"
-                                             : "tier 1 only (no system compiler)");
+           ctx->tiers.policy == SJ_POLICY_TCC ? "tier 1 only (JIT_TIER=tcc)"
+           : ctx->tiers.policy == SJ_POLICY_CC
+               ? (sj_cc_path(NULL) ? "tier 2 only (JIT_TIER=cc)"
+                                   : "tier 2 only (JIT_TIER=cc), but no system compiler: "
+                                     "compiles fail")
+           : sj_cc_path(NULL) ? "tier 2 by the system compiler in the background"
+                              : "tier 1 only (no system compiler)");
 }
 
 /* $JIT_TILING: auto (default), time (or hybrid) or none (or baseline); -1 otherwise. */
