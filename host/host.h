@@ -79,6 +79,9 @@ void sj_pool_free(sj_pool *p);
 /* How many times this process has forked a child that is this process (0 in the first): a
  * pool or thread made in an older generation belongs to a parent. */
 unsigned sj_fork_generation(void);
+/* Held while a forked child rebuilds what belonged to its parent's threads. */
+void sj_fork_lock(void);
+void sj_fork_unlock(void);
 
 /* Calls fn, a function with the signature of f, with values (one per parameter: int, long,
  * float, double or a pointer, as the parameter's kind says) through libffi. */

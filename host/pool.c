@@ -16,9 +16,17 @@
 /* --- fork --- */
 
 static atomic_uint fork_gen;
-/* Serializes the restart of pools in a child; made anew there, as a parent thread may have
- * held it when the process forked. */
+/* Serializes what a child rebuilds after the fork (pools, the tier thread); made anew
+ * there, as a parent thread may have held it when the process forked. */
 static pthread_mutex_t restart_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void sj_fork_lock(void) {
+  pthread_mutex_lock(&restart_lock);
+}
+
+void sj_fork_unlock(void) {
+  pthread_mutex_unlock(&restart_lock);
+}
 
 static void after_fork_child(void) {
   pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER;
@@ -187,12 +195,12 @@ int sj_pool_size(const sj_pool *p) {
 
 /* In a forked child: the parent's workers are gone and its locks may look held. */
 static void restart_after_fork(sj_pool *p, unsigned gen) {
-  pthread_mutex_lock(&restart_lock);
+  sj_fork_lock();
   if (p->gen != gen) {
     start(p);
     p->gen = gen;
   }
-  pthread_mutex_unlock(&restart_lock);
+  sj_fork_unlock();
 }
 
 void sj_pool_run(sj_pool *p, job_fn fn, void *arg) {

@@ -32,6 +32,7 @@ int sj_trap_error(const jit_kernel *k, int code, sj_error *err) {
 }
 
 int sj_cpu_run_kernel(jit_kernel *k, void **arrays, const double *scalars, sj_error *err) {
+  sj_tiers_revive(&k->ctx->tiers); /* a forked child's kernels still reach tier 2 */
   /* one tier for the whole run: the tier thread may swap it meanwhile */
   const sj_cpu_code *code = __atomic_load_n(&k->running, __ATOMIC_ACQUIRE);
   int checked = code->ntraps > 0, na = k->fn->narrays;

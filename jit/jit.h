@@ -169,6 +169,9 @@ int sj_trap_error(const jit_kernel *k, int code, sj_error *err);
 /* The second tier (jit/tier.c). The policy of $JIT_TIER; -1 for a value it does not know. */
 int sj_tier_policy_env(void);
 void sj_tiers_init(sj_tiers *t, sj_tier_policy policy);
+/* In a process forked after t's thread started: a thread of its own for the jobs the
+ * parent's left (called before each run, so that those kernels still reach tier 2). */
+void sj_tiers_revive(sj_tiers *t);
 /* Stops the thread (killing a compiler that runs) and drops the kernels it would compile. */
 void sj_tiers_stop(sj_tiers *t);
 /* k (compiled by TinyCC) switches to the system compiler's code when that is ready: on the

@@ -119,9 +119,10 @@ static int go_to_cc(jit_kernel *k, int forced, sj_cc_watch watch, void *user, sj
     sj_tier_set(k, SJ_TIER_CC, "tier 2 runs, as JIT_TIER=cc asks: %s's code (%s in %.0f ms; %s)",
                 sj_cc_path(NULL), from, t1 - t0, sj_cc_flags());
   else
-    sj_tier_set(k, SJ_TIER_CC, "tier 2 runs: %s's code (%s in %.0f ms, ready %.0f ms after "
-                "TinyCC's; %s)", sj_cc_path(NULL), from, t1 - t0, t1 - k->compiled_at,
-                sj_cc_flags());
+    sj_tier_set(k, SJ_TIER_CC,
+                "tier 2 runs: %s's code (%s in %.0f ms, ready %.0f ms after "
+                "TinyCC's; %s)",
+                sj_cc_path(NULL), from, t1 - t0, t1 - k->compiled_at, sj_cc_flags());
   return 0;
 }
 
@@ -158,8 +159,7 @@ static void compile_job(sj_tiers *t, sj_tier_job *job) {
   jit_kernel *k = job->k;
   if (abandoned(k)) return;
   if (job->make(k, &err))
-    sj_tier_set(k, SJ_TIER_FAILED, "tier 1 runs: TinyCC's code; the second tier's C: %s",
-                err.msg);
+    sj_tier_set(k, SJ_TIER_FAILED, "tier 1 runs: TinyCC's code; the second tier's C: %s", err.msg);
   else if (go_to_cc(k, 0, watch, t, &err))
     sj_tier_set(k, SJ_TIER_FAILED, "tier 1 runs: TinyCC's code; the system compiler failed: %s",
                 err.msg);
@@ -196,19 +196,31 @@ void sj_tiers_init(sj_tiers *t, sj_tier_policy policy) {
   t->gen = sj_fork_generation();
 }
 
-/* In a forked child: no thread, locks that may look held, the parent's job to do again. */
-static void after_fork(sj_tiers *t, unsigned gen) {
-  pthread_mutex_init(&t->mu, NULL);
-  pthread_cond_init(&t->wake, NULL);
-  t->started = 0;
-  t->child = 0;
-  if (t->current) {
-    t->current->next = t->head;
-    t->head = t->current;
-    if (!t->tail) t->tail = t->current;
-    t->current = NULL;
+/* In a forked child: no thread, locks that may look held, the parent's job to do again;
+ * a thread for the jobs when run says so (not when the context is being destroyed). */
+static void after_fork(sj_tiers *t, int run) {
+  unsigned gen = sj_fork_generation();
+  if (__atomic_load_n(&t->gen, __ATOMIC_ACQUIRE) == gen) return;
+  sj_fork_lock();
+  if (t->gen != gen) {
+    pthread_mutex_init(&t->mu, NULL);
+    pthread_cond_init(&t->wake, NULL);
+    t->started = 0;
+    t->child = 0;
+    if (t->current) {
+      t->current->next = t->head;
+      t->head = t->current;
+      if (!t->tail) t->tail = t->current;
+      t->current = NULL;
+    }
+    if (run && t->head) t->started = pthread_create(&t->thread, NULL, tier_thread, t) == 0;
+    __atomic_store_n(&t->gen, gen, __ATOMIC_RELEASE);
   }
-  t->gen = gen;
+  sj_fork_unlock();
+}
+
+void sj_tiers_revive(sj_tiers *t) {
+  after_fork(t, 1);
 }
 
 void sj_tier_later(jit_kernel *k, sj_tier_make make) {
@@ -223,8 +235,7 @@ void sj_tier_later(jit_kernel *k, sj_tier_make make) {
               "tier 1 runs: TinyCC's code, until the second tier is ready: %s's code (%s), "
               "time-tiled where that pays, compiled in the background",
               sj_cc_path(NULL), sj_cc_flags());
-  unsigned gen = sj_fork_generation();
-  if (t->gen != gen) after_fork(t, gen);
+  after_fork(t, 1);
   pthread_mutex_lock(&t->mu);
   /* kernels the cache dropped meanwhile go now, not when their turn comes: memory stays
    * within the cache's bound however many shapes come while the compiler works */
@@ -264,8 +275,7 @@ void sj_tier_later(jit_kernel *k, sj_tier_make make) {
 }
 
 void sj_tiers_stop(sj_tiers *t) {
-  unsigned gen = sj_fork_generation();
-  if (t->gen != gen) after_fork(t, gen); /* the parent's thread is not ours to join */
+  after_fork(t, 0); /* the parent's thread is not ours to join */
   pthread_mutex_lock(&t->mu);
   t->quit = 1;
   if (t->child) kill(t->child, SIGKILL);
