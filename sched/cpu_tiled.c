@@ -169,8 +169,8 @@ static __isl_give isl_pw_multi_aff *to_x(tiler *t, const sj_pstmt *s) {
   isl_map *fold = isl_union_map_extract_map(
       t->st->folded, isl_space_map_from_domain_and_range(isl_space_copy(space),
                                                          isl_space_set_alloc(t->ctx, 0, 1)));
-  isl_multi_aff *sp = isl_multi_aff_zero(
-      isl_space_map_from_domain_and_range(isl_space_copy(space), isl_space_set_alloc(t->ctx, 0, t->n)));
+  isl_multi_aff *sp = isl_multi_aff_zero(isl_space_map_from_domain_and_range(
+      isl_space_copy(space), isl_space_set_alloc(t->ctx, 0, t->n)));
   int first = t->n - (s->depth - 1);
   for (int q = 0; q < s->depth - 1; q++)
     sp = isl_multi_aff_set_aff(
@@ -205,9 +205,9 @@ static __isl_give isl_union_set *pull_set(tiler *t, __isl_take isl_set *set) {
   isl_union_set *u = isl_union_set_empty(isl_space_params_alloc(t->ctx, 0));
   for (int i = 0; i < t->m->nstmts; i++)
     u = isl_union_set_add_set(
-        u, isl_set_intersect(isl_set_preimage_pw_multi_aff(isl_set_copy(set),
-                                                           isl_pw_multi_aff_copy(t->x[i])),
-                             isl_set_copy(t->m->stmts[i]->domain)));
+        u, isl_set_intersect(
+               isl_set_preimage_pw_multi_aff(isl_set_copy(set), isl_pw_multi_aff_copy(t->x[i])),
+               isl_set_copy(t->m->stmts[i]->domain)));
   isl_set_free(set);
   return u;
 }
@@ -321,17 +321,13 @@ static double footprint(const tiler *t, double per_point) {
   return f * per_point;
 }
 
-/* h and the widths: forced ones from spec, the others so that a tile's points fit half of a
- * core's L2 (the other half for what streams past), with at least two trapezoids per worker
- * and phase, innermost widths of at least 128 points (whole vectors, few partial ones). */
-static void choose_sizes(tiler *t, const sj_tile_spec *spec, int nthreads, long steps) {
-  long l2 = cache_bytes(2), l1 = cache_bytes(1);
-  if (l2 <= 0) l2 = 1L << 20;
-  double per_point = bytes_per_point(t), budget = l2 / 2.0;
-  snprintf(t->caches, sizeof t->caches, "L1 %ldK, L2 %ldK per core (sysfs), %.0f bytes per point",
-           l1 >> 10, l2 >> 10, per_point);
-  for (int d = 1; d < t->n; d++) /* the innermost whole when short, the others 16 wide */
-    t->W[d] = d < spec->nw ? spec->w[d] : d == t->n - 1 ? clampl(extent(t, d), 1, 512) : 16;
+/* h and the widths for a cache budget: forced ones from spec, the others so that a tile's
+ * points fit budget bytes, with at least two trapezoids per worker and phase, innermost widths
+ * of at least 128 points (whole vectors, few partial ones). */
+static void fit_sizes(tiler *t, const sj_tile_spec *spec, int nthreads, long steps, double budget,
+                      double per_point) {
+  for (int d = 1; d < t->n; d++) /* the innermost whole when short, the others 32 wide */
+    t->W[d] = d < spec->nw ? spec->w[d] : d == t->n - 1 ? clampl(extent(t, d), 1, 512) : 32;
   long w0 = spec->nw ? spec->w[0] : 0, asked = spec->h;
   t->h = asked ? asked : clampl(steps, 1, 16);
   for (;;) {
@@ -355,6 +351,27 @@ static void choose_sizes(tiler *t, const sj_tile_spec *spec, int nthreads, long 
     while (d >= spec->nw && t->W[d] > 4 && footprint(t, per_point) > budget) t->W[d] /= 2;
 }
 
+/* Sizes for half of a core's L2 (the other half for what streams past). When that leaves
+ * tiles too thin to pay (h <= 2 or a middle width under 16: a 3-D stencil's cross-section
+ * with its innermost dimension whole), for the core's share of L3 instead, the level that
+ * then gives the reuse: thin tiles lose more to their partial edges than they gain. */
+static void choose_sizes(tiler *t, const sj_tile_spec *spec, int nthreads, long steps) {
+  long l2 = cache_bytes(2), l1 = cache_bytes(1), l3 = cache_bytes(3);
+  if (l2 <= 0) l2 = 1L << 20;
+  double per_point = bytes_per_point(t);
+  snprintf(t->caches, sizeof t->caches, "L1 %ldK, L2 %ldK per core (sysfs), %.0f bytes per point",
+           l1 >> 10, l2 >> 10, per_point);
+  fit_sizes(t, spec, nthreads, steps, l2 / 2.0, per_point);
+  int thin = !spec->h && t->h <= 2 && steps > 2;
+  for (int d = 1; d < t->n - 1; d++) thin |= d >= spec->nw && t->W[d] < 16;
+  if (!thin || l3 <= l2) return;
+  fit_sizes(t, spec, nthreads, steps, (double)l3, per_point);
+  snprintf(t->caches, sizeof t->caches,
+           "L2 %ldK per core too small for tiles that pay: sized for L3's share %ldK per core "
+           "(sysfs), %.0f bytes per point",
+           l2 >> 10, l3 >> 10, per_point);
+}
+
 /* --- the tree --- */
 
 typedef struct exprs {
@@ -366,16 +383,19 @@ static void make_exprs(tiler *t, exprs *e) {
   isl_aff *f = isl_aff_add_constant_si(var(t, 0), (int)-t->lo[0]);
   e->T = isl_aff_floor(isl_aff_scale_down_ui(isl_aff_copy(f), (unsigned)t->h));
   e->tt = isl_aff_sub(f, isl_aff_scale_val(isl_aff_copy(e->T), isl_val_int_from_si(t->ctx, t->h)));
-  isl_aff *u = isl_aff_sub(isl_aff_add_constant_si(var(t, 1), (int)-t->lo[1]),
-                           isl_aff_scale_val(isl_aff_copy(e->tt), isl_val_int_from_si(t->ctx, t->a)));
+  isl_aff *u =
+      isl_aff_sub(isl_aff_add_constant_si(var(t, 1), (int)-t->lo[1]),
+                  isl_aff_scale_val(isl_aff_copy(e->tt), isl_val_int_from_si(t->ctx, t->a)));
   e->K = isl_aff_floor(isl_aff_scale_down_ui(isl_aff_copy(u), (unsigned)t->P));
-  isl_aff *r = isl_aff_sub(u, isl_aff_scale_val(isl_aff_copy(e->K), isl_val_int_from_si(t->ctx, t->P)));
-  r = isl_aff_add(r, isl_aff_scale_val(isl_aff_copy(e->tt),
-                                       isl_val_int_from_si(t->ctx, t->a + t->b)));
+  isl_aff *r =
+      isl_aff_sub(u, isl_aff_scale_val(isl_aff_copy(e->K), isl_val_int_from_si(t->ctx, t->P)));
+  r = isl_aff_add(r,
+                  isl_aff_scale_val(isl_aff_copy(e->tt), isl_val_int_from_si(t->ctx, t->a + t->b)));
   e->phase0 = isl_aff_lt_set(r, cst(t, t->B));
   for (int d = 1; d < t->n; d++) {
     isl_aff *y = isl_aff_add_constant_si(var(t, 1 + d), (int)-t->lo[1 + d]);
-    y = isl_aff_add(y, isl_aff_scale_val(isl_aff_copy(e->tt), isl_val_int_from_si(t->ctx, t->c[d])));
+    y = isl_aff_add(y,
+                    isl_aff_scale_val(isl_aff_copy(e->tt), isl_val_int_from_si(t->ctx, t->c[d])));
     e->J[d] = isl_aff_floor(isl_aff_scale_down_ui(y, (unsigned)t->W[d]));
   }
 }
@@ -405,8 +425,8 @@ static __isl_give isl_schedule_node *phase(tiler *t, __isl_take isl_schedule_nod
   isl_aff *k = isl_aff_copy(e->K), *pts[1 + MAX_SPACE], *js[MAX_SPACE];
   isl_schedule_node *node = isl_schedule_node_child(band(t, leaf, 1, &k), 0);
   node = isl_schedule_node_child(
-      isl_schedule_node_insert_mark(
-          node, isl_id_alloc(t->ctx, "spread_end", (void *)&sj_spread_end_tag)),
+      isl_schedule_node_insert_mark(node,
+                                    isl_id_alloc(t->ctx, "spread_end", (void *)&sj_spread_end_tag)),
       0);
   int nj = 0;
   for (int d = 1; d < t->n; d++)
@@ -415,8 +435,8 @@ static __isl_give isl_schedule_node *phase(tiler *t, __isl_take isl_schedule_nod
   for (int d = 0; d <= t->n; d++) pts[d] = var(t, d);
   node = band(t, node, 1 + t->n, pts);
   for (int up = 0; up < 2 + (nj > 0); up++) node = isl_schedule_node_parent(node);
-  return isl_schedule_node_insert_mark(
-      node, isl_id_alloc(t->ctx, "parallel", (void *)&sj_parallel_tag));
+  return isl_schedule_node_insert_mark(node,
+                                       isl_id_alloc(t->ctx, "parallel", (void *)&sj_parallel_tag));
 }
 
 static __isl_give isl_schedule *build_tree(tiler *t) {
@@ -424,9 +444,10 @@ static __isl_give isl_schedule *build_tree(tiler *t) {
   make_exprs(t, &e);
   isl_union_set *dom = isl_union_set_copy(t->m->domain);
   isl_union_set *first = pull_set(t, isl_set_copy(e.phase0));
-  isl_union_set *second = isl_union_set_subtract(isl_union_set_copy(dom), isl_union_set_copy(first));
-  isl_schedule_node *node = isl_schedule_node_child(
-      isl_schedule_get_root(isl_schedule_from_domain(dom)), 0);
+  isl_union_set *second =
+      isl_union_set_subtract(isl_union_set_copy(dom), isl_union_set_copy(first));
+  isl_schedule_node *node =
+      isl_schedule_node_child(isl_schedule_get_root(isl_schedule_from_domain(dom)), 0);
   isl_aff *time = isl_aff_copy(e.T);
   node = isl_schedule_node_child(band(t, node, 1, &time), 0);
   isl_union_set_list *phases = isl_union_set_list_alloc(t->ctx, 2);
@@ -516,7 +537,8 @@ static int attempt(tiler *t, const sj_cpu_options *o, sj_plan *plan, sj_buf *exp
   plan->schedule = s;
   sj_plan_add_tile(plan, t->h);
   sj_plan_add_tile(plan, t->P / 2);
-  for (int d = 1; d < t->n; d++) sj_plan_add_tile(plan, t->W[d] < extent(t, d) ? t->W[d] : extent(t, d));
+  for (int d = 1; d < t->n; d++)
+    sj_plan_add_tile(plan, t->W[d] < extent(t, d) ? t->W[d] : extent(t, d));
   sj_buf_printf(explain,
                 "  time-tiled%s: bands of h=%ld steps; trapezoids along %s (period %ld, base %ld, "
                 "reach +%d/-%d per step), two phases of %ld tiles each spread over the workers, "
@@ -527,16 +549,16 @@ static int attempt(tiler *t, const sj_cpu_options *o, sj_plan *plan, sj_buf *exp
     if (t->W[d] < extent(t, d))
       sj_buf_printf(explain, "; parallelograms along %s of width %ld (skew %d)", dim_names[d],
                     t->W[d], t->c[d]);
-  sj_buf_printf(explain, "; sizes %s%s (%s)\n  legality: isl checked that no dependence (every "
+  sj_buf_printf(explain,
+                "; sizes %s%s (%s)\n  legality: isl checked that no dependence (every "
                 "conflict of the model: memory-based, a superset of the exact ones) crosses a "
                 "tile face backwards\n",
-                o->tile ? "forced by " : "from the caches", o->tile ? o->tile : "",
-                t->caches);
+                o->tile ? "forced by " : "from the caches", o->tile ? o->tile : "", t->caches);
   return 0;
 }
 
-int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_options *o,
-                          sj_plan *plan, sj_buf *explain, sj_buf *why) {
+int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_options *o, sj_plan *plan,
+                          sj_buf *explain, sj_buf *why) {
   tiler t;
   memset(&t, 0, sizeof t);
   t.m = m;
