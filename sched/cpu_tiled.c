@@ -446,8 +446,9 @@ static __isl_give isl_schedule *build_tree(tiler *t) {
   isl_union_set *first = pull_set(t, isl_set_copy(e.phase0));
   isl_union_set *second =
       isl_union_set_subtract(isl_union_set_copy(dom), isl_union_set_copy(first));
-  isl_schedule_node *node =
-      isl_schedule_node_child(isl_schedule_get_root(isl_schedule_from_domain(dom)), 0);
+  isl_schedule *from = isl_schedule_from_domain(dom);
+  isl_schedule_node *node = isl_schedule_node_child(isl_schedule_get_root(from), 0);
+  isl_schedule_free(from); /* the node holds its own reference */
   isl_aff *time = isl_aff_copy(e.T);
   node = isl_schedule_node_child(band(t, node, 1, &time), 0);
   isl_union_set_list *phases = isl_union_set_list_alloc(t->ctx, 2);
