@@ -133,6 +133,7 @@ static int in_child(int (*child)(void *), void *arg) {
   fflush(NULL);
   pid_t pid = fork();
   if (pid == 0) {
+    g_fail = 0; /* the child's own checks */
     alarm(60);
     _exit(child(arg) ? 1 : 0);
   }
@@ -228,8 +229,10 @@ static int test_tiers(void) {
   jit_kernel *k = ctx ? compile(ctx) : NULL;
   if (k) {
     CHECK(jit_kernel_tier(k) == 1, "tier %d right after the compile", jit_kernel_tier(k));
-    CHECK(strstr(jit_kernel_schedule(k), "\ntier 1 runs: TinyCC's code, until the second tier"),
-          "%s", jit_kernel_schedule(k));
+    /* the tier only goes from 1 to 2: still 1 after the text was made, it was 1 during */
+    const char *why = jit_kernel_schedule(k);
+    if (jit_kernel_tier(k) == 1)
+      CHECK(strstr(why, "\ntier 1 runs: TinyCC's code, until the second tier"), "%s", why);
     in_child(child_tier2, ctx);
     if (reaches_tier2(k))
       CHECK(strstr(jit_kernel_schedule(k), "\ntier 2 runs: "), "%s", jit_kernel_schedule(k));
