@@ -289,7 +289,7 @@ static int build(jit_kernel *k, isl_ctx *ictx, int second, jit_stage_times *t, s
   if (!rc) rc = cpu ? sj_cpu_lower(k, m, ast, second, err) : lower(k, m, ast, err);
   if (!rc && !cpu) rc = print_code(k, err);
   if (!rc) {
-    k->nthreads = plan.nthreads;
+    if (cpu) (second ? &k->tier2 : &k->tier1)->nthreads = plan.nthreads;
     *(second ? &k->ntiles2 : &k->ntiles) = plan.ntiles;
     *(second ? &k->tiles2 : &k->tiles) = plan.tile;
     plan.tile = NULL;
@@ -299,9 +299,8 @@ static int build(jit_kernel *k, isl_ctx *ictx, int second, jit_stage_times *t, s
   t->print = t5 - t4;
   if (!rc && sj_env_flag("JIT_DEBUG")) /* before compiling it */
     fprintf(stderr, "[stenciljit] %s[stenciljit] generated code:\n%s%s%s",
-            second ? k->schedule2 : k->schedule,
-            cpu ? (second ? k->c_code2 : k->c_code) : k->ptx, "",
-            k->host_code ? k->host_code : "");
+            second ? k->schedule2 : k->schedule, cpu ? (second ? k->c_code2 : k->c_code) : k->ptx,
+            "", k->host_code ? k->host_code : "");
   if (!rc && !second) rc = cpu ? sj_cpu_compile(k, err) : sj_gpu_build(k, err);
   if (!rc && !cpu && k->ir->ntraps) {
     k->traps = malloc((size_t)k->ir->ntraps * sizeof *k->traps);

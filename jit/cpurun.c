@@ -56,7 +56,7 @@ int sj_cpu_run_kernel(jit_kernel *k, void **arrays, const double *scalars, sj_er
   }
   run_job job = {code->fn, run_arrays, scalars, 0};
   if (!rc) {
-    if (k->nthreads > 1)
+    if (code->nthreads > 1)
       sj_pool_run(k->ctx->pool, run_thread, &job);
     else
       run_thread(&job, 0, 1, NULL);

@@ -50,9 +50,11 @@ typedef struct sj_tiers {
   int child;            /* the compiler's process while it runs, for quit to kill */
 } sj_tiers;
 
-/* A CPU kernel's function and where its checks are (the codes of sj_ir_module.traps). */
+/* A CPU kernel's function, the threads its schedule spreads over, and where its checks are
+ * (the codes of sj_ir_module.traps). */
 typedef struct sj_cpu_code {
   sj_cpu_fn fn;
+  int nthreads;
   int ntraps;
   sj_loc *traps; /* owned */
 } sj_cpu_code;
@@ -118,7 +120,6 @@ struct jit_kernel {
   char *schedule2; /* the second tier's, once made */
   char *deps;      /* the exact dependences, computed when first asked for */
   int ntiles, *tiles, ntiles2, *tiles2;
-  int nthreads;
   sj_tcc *code;
   /* CPU: TinyCC's code (tier1) and the system compiler's (tier2, from c_code2: plain
    * innermost loops); running points to the one that runs, read and written atomically, once
@@ -126,8 +127,8 @@ struct jit_kernel {
   sj_cpu_code tier1, tier2;
   const sj_cpu_code *running;
   char *c_code2;
-  sj_cc_obj *obj;    /* tier2's shared object, once loaded */
-  int tier_state;    /* sj_tier_state, atomic */
+  sj_cc_obj *obj;               /* tier2's shared object, once loaded */
+  int tier_state;               /* sj_tier_state, atomic */
   char tier_why[512];           /* under ctx->lock */
   char *shown[SJ_TIER_NSTATES]; /* jit_kernel_schedule's text in each state */
   double compiled_at;           /* when the first tier was ready (monotonic, ms) */
@@ -216,7 +217,7 @@ typedef struct sj_call_args sj_call_args;
 int sj_kernel_for_call(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
                        int nargs, sj_call_args *call, jit_kernel **out);
 void sj_context_fail(jit_context *ctx, const sj_error *err); /* jit_context_error's text */
-extern __thread char sj_last_error[1024];                   /* jit_last_error's text */
+extern __thread char sj_last_error[1024];                    /* jit_last_error's text */
 char *sj_explain_dependences(const jit_kernel *k);           /* malloc'd */
 /* A call's arguments with JIT_BUF and JIT_BUFFER rewritten as JIT_ARG_PTR (jit/buffer.c):
  * what the cache key, the signature and the overlap checks see. Free it even on failure. */
