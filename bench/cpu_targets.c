@@ -318,6 +318,7 @@ static void section_ready(void) {
   unsetenv("JIT_CACHE_DIR");
   double c = bench_median(cold, R), rd = bench_median(ready, R), h = bench_median(hit, R);
   bench_md("## (e) Tier 1 cold JIT and tier 2 readiness: jacobi-2d %dx%d, T=%d\n\n", p.n, p.n, p.T);
+  load_line("after");
   bench_md("Median of %d; each with an empty on-disk cache (a fresh JIT_CACHE_DIR), then a second "
            "context on the filled cache (what another process finds).\n\n",
            R);
@@ -352,6 +353,7 @@ static void section_affinity(void) {
   bench_md("## (f) One CPU in the affinity mask (taskset -c %d): jacobi-2d %dx%d, T=%d, tier 2"
            "\n\n",
            first, p.n, p.n, p.T);
+  load_line("after");
   bench_md("| run | ms | vs 1 thread | bit-identical |\n|---|---:|---:|---|\n");
   bench_md("| gcc -march=native, 1 thread | %.2f | | |\n", t_gcc * 1e3);
   bench_md("| stenciljit, --threads 1 | %.2f | 1.00x | %s |\n", t1 * 1e3, e1 ? "yes" : "**no**");
@@ -368,6 +370,10 @@ static void section_affinity(void) {
 void bench_cpu_targets(const char *kernel_dir, int reps) {
   g_dir = kernel_dir;
   g_reps = reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps;
+  bench_md("Sections (c) to (f) time every variant side by side in one run. The machine may be "
+           "shared: a load average above its CPU count means other processes took CPU time from "
+           "these runs (most from the multi-threaded ones), so each section gives the load it "
+           "ran under.\n\n");
   section_tier2();
   section_tiled();
   section_ready();
