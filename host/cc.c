@@ -28,8 +28,9 @@ extern char **environ;
 
 /* -O3 and the host's vector units; nothing that changes a result: no contraction into fma,
  * no fast math, and integer arithmetic wrapping as the kernel IR defines it. */
-static const char *const flags[] = {"-O3",    "-march=native", "-ffp-contract=off", "-fno-fast-math",
-                                    "-fwrapv", "-fPIC",         "-shared",           NULL};
+static const char *const flags[] = {
+    "-O3",     "-march=native", "-ffp-contract=off", "-fno-fast-math",
+    "-fwrapv", "-fPIC",         "-shared",           NULL};
 
 const char *sj_cc_flags(void) {
   return "-O3 -march=native -ffp-contract=off -fno-fast-math -fwrapv -fPIC -shared";
@@ -176,8 +177,7 @@ static void find_identity(void) {
     remove_dir(dir, (const char *const[]){"version", NULL});
   }
   cpu_identity(cpu, sizeof cpu);
-  if (path && version[0])
-    snprintf(identity, sizeof identity, "%s (%s) for %s", path, version, cpu);
+  if (path && version[0]) snprintf(identity, sizeof identity, "%s (%s) for %s", path, version, cpu);
 }
 
 const char *sj_cc_identity(void) {
@@ -218,8 +218,7 @@ void *sj_cc_compile(const char *source, size_t *len, sj_cc_watch on_spawn, void 
       char msg[400];
       first_line(log, msg, sizeof msg);
       sj_error_set(err, JIT_ERR_DEVICE, "%s %s: %s", cc,
-                   status < 0 ? "did not run to its end" : "failed",
-                   msg[0] ? msg : "no message");
+                   status < 0 ? "did not run to its end" : "failed", msg[0] ? msg : "no message");
     }
   }
   remove_dir(dir, (const char *const[]){"kernel.c", "kernel.so", "log", NULL});
