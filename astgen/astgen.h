@@ -12,8 +12,10 @@
 /* The AST of schedule, with the band options the tree carries; NULL when isl fails. */
 __isl_give isl_ast_node *sj_ast_generate(__isl_keep isl_schedule *schedule);
 
-/* The CPU kernel: one SPMD function (see astgen/lower.c). A jit_status; *out on success. */
-int sj_lower_cpu(const sj_model *m, __isl_keep isl_ast_node *ast, sj_ir_module **out,
+/* The CPU kernel: one SPMD function (see astgen/lower.c). unroll: innermost loops unrolled
+ * by hand for TinyCC, which keeps no value in a register; a compiler that vectorizes wants
+ * them plain. A jit_status; *out on success. */
+int sj_lower_cpu(const sj_model *m, __isl_keep isl_ast_node *ast, int unroll, sj_ir_module **out,
                  sj_error *err);
 /* The GPU host function and one function per kernel mark. fast_math: contraction into fma
  * and approximate f32 division. A jit_status; *out on success. */

@@ -366,7 +366,7 @@ static int done(sj_lower *l, sj_ir_module *mod, sj_ir_module **out) {
   return 0;
 }
 
-int sj_lower_cpu(const sj_model *m, __isl_keep isl_ast_node *ast, sj_ir_module **out,
+int sj_lower_cpu(const sj_model *m, __isl_keep isl_ast_node *ast, int unroll, sj_ir_module **out,
                  sj_error *err) {
   sj_ir_module *mod = new_module(m);
   sj_ir_func *f = sj_ir_func_new(SJ_FUNC_CPU, "__sj_kernel");
@@ -374,7 +374,7 @@ int sj_lower_cpu(const sj_model *m, __isl_keep isl_ast_node *ast, sj_ir_module *
   add_user_params(m, f);
   sj_lower l;
   start(&l, m, mod, f, err);
-  l.unroll_innermost = 1;
+  l.unroll_innermost = unroll;
   if (ast) spmd(&l, ast);
   return done(&l, mod, out);
 }

@@ -7,9 +7,8 @@
  *     median over --cold compiles, split by stage (jit_kernel_stage_times);
  * (b) warm cache-hit cost: jit_stencil_run with T=0 on a cached shape, per call, next to
  *     jit_kernel_run of the same (empty) kernel, whose difference is the cache lookup;
- * (c) CPU throughput against the same C functions compiled into this binary by gcc -O3
- *     (tests/kernels/jacobi2d_5pt.c and heat2d_9pt.c), on grids beyond the last-level cache;
- *     both results are compared bit for bit. */
+ * (c)-(f) the CPU targets: tiers, time tiling and threads against gcc -O3 -march=native
+ *     (bench/cpu_targets.c). */
 #include <stenciljit.h>
 
 #include <stdint.h>
@@ -20,22 +19,11 @@
 #include <unistd.h>
 #include "base/file.h"
 #include "bench/common.h"
+#include "bench/cpu_targets.h"
 
 #ifndef SJ_KERNEL_DIR
 #error "SJ_KERNEL_DIR must name tests/kernels (--kernels DIR overrides it at run time)"
 #endif
-
-/* The same files, compiled by gcc -O3 (see CMakeLists.txt). */
-void jacobi2d(int T, int N, int M, float A[2][N][M]);
-void heat2d_9pt(int T, int N, int M, float A[2][N][M]);
-
-typedef void (*ref_fn)(int, int, int, void *);
-static void jacobi2d_gcc(int T, int N, int M, void *A) {
-  jacobi2d(T, N, M, A);
-}
-static void heat2d_gcc(int T, int N, int M, void *A) {
-  heat2d_9pt(T, N, M, A);
-}
 
 static void fill(float *p, size_t n) {
   uint64_t s = 42;
@@ -63,59 +51,6 @@ static jit_context *cpu_context(int threads) {
 
 static const char *verdict(int ok) {
   return ok ? "met" : "**missed**";
-}
-
-typedef struct throughput {
-  double gcc_s, jit_s, jit1_s; /* median seconds per run: gcc -O3, JIT default threads, JIT 1 */
-  int identical;
-} throughput;
-
-/* Median time of `reps` runs after one warm-up, for gcc and for the JIT at two thread counts;
- * every variant starts from the same data and runs the same number of times. */
-static throughput measure(const char *src, ref_fn ref, int N, int T, int reps) {
-  throughput r = {0, 0, 0, 1};
-  size_t n = 2 * (size_t)N * N;
-  float *init = malloc(n * sizeof(float)), *g = malloc(n * sizeof(float)),
-        *j = malloc(n * sizeof(float));
-  double *times = malloc(sizeof(double) * (size_t)(reps + 1));
-  if (!init || !g || !j || !times) {
-    fprintf(stderr, "jit_bench: out of memory for %dx%d\n", N, N);
-    exit(1);
-  }
-  fill(init, n);
-  memcpy(g, init, n * sizeof(float));
-  for (int k = 0; k <= reps; k++) {
-    double t0 = bench_now_us();
-    ref(T, N, N, g);
-    times[k] = (bench_now_us() - t0) * 1e-6;
-  }
-  r.gcc_s = bench_median(times + 1, reps);
-
-  for (int variant = 0; variant < 2; variant++) {
-    jit_context *ctx = cpu_context(variant == 0 ? 0 : 1);
-    memcpy(j, init, n * sizeof(float));
-    jit_arg args[] = {JIT_INT(T), JIT_INT(N), JIT_INT(N), JIT_PTR(j)};
-    jit_arg shape[] = {JIT_INT(T), JIT_INT(N), JIT_INT(N), JIT_PTR(NULL)};
-    jit_kernel *k = NULL;
-    if (jit_kernel_compile(ctx, src, NULL, shape, 4, &k) != JIT_OK) die("compile", ctx);
-    jit_kernel_release(k);
-    for (int rep = 0; rep <= reps; rep++) {
-      double t0 = bench_now_us();
-      if (jit_stencil_run(ctx, src, NULL, args, 4) != JIT_OK) die("run", ctx);
-      times[rep] = (bench_now_us() - t0) * 1e-6;
-    }
-    if (variant == 0)
-      r.jit_s = bench_median(times + 1, reps);
-    else
-      r.jit1_s = bench_median(times + 1, reps);
-    if (memcmp(j, g, n * sizeof(float)) != 0) r.identical = 0;
-    jit_context_destroy(ctx);
-  }
-  free(init);
-  free(g);
-  free(j);
-  free(times);
-  return r;
 }
 
 static void machine_info(char *model, size_t model_len, char *l3, size_t l3_len) {
@@ -174,12 +109,10 @@ int main(int argc, char **argv) {
     i++;
   }
   if (N < 3) N = 3;
-  char jac_path[1024], heat_path[1024];
+  char jac_path[1024];
   snprintf(jac_path, sizeof jac_path, "%s/jacobi2d_5pt.c", kernels);
-  snprintf(heat_path, sizeof heat_path, "%s/heat2d_9pt.c", kernels);
   char *jac_src = sj_read_file(jac_path, NULL);
-  char *heat_src = sj_read_file(heat_path, NULL);
-  if (!jac_src || !heat_src) {
+  if (!jac_src) {
     fprintf(stderr, "jit_bench: cannot read kernels from %s\n", kernels);
     return 1;
   }
@@ -197,9 +130,10 @@ int main(int argc, char **argv) {
   bench_md("# stenciljit CPU benchmark\n\n");
   bench_md("| | |\n|---|---|\n");
   bench_md("| date | %s |\n| CPU | %s |\n| nproc | %ld |\n| L3 cache | %s |\n", date, model,
-        sysconf(_SC_NPROCESSORS_ONLN), l3);
-  bench_md("| stenciljit | %s |\n| reference compiler | gcc %s, -O3 -ffp-contract=off |\n\n",
-        STENCILJIT_VERSION, __VERSION__);
+           sysconf(_SC_NPROCESSORS_ONLN), l3);
+  bench_md("| stenciljit | %s |\n| reference compiler | gcc %s, -O3 -march=native "
+           "-ffp-contract=off |\n\n",
+           STENCILJIT_VERSION, __VERSION__);
 
   /* (a) cold JIT latency */
   jit_stage_times *st = calloc((size_t)cold, sizeof *st);
@@ -222,8 +156,8 @@ int main(int argc, char **argv) {
   }
   bench_md("## (a) Cold JIT latency: jacobi-2d (%dx%d, T=%d), source to runnable\n\n", N, N, T);
   bench_md("Fresh context per compile; median of %d compiles; stage times from "
-        "`jit_kernel_stage_times`.\n\n",
-        cold);
+           "`jit_kernel_stage_times`.\n\n",
+           cold);
   bench_md("| stage | median (ms) |\n|---|---:|\n");
   static const char *names[] = {"parse", "model", "dependences", "schedule",
                                 "ast",   "print", "compile",     "total (library)"};
@@ -270,44 +204,15 @@ int main(int argc, char **argv) {
     bench_md("| jit_kernel_run of the same empty kernel | %.3f |\n", direct);
     bench_md("| difference: cache lookup and call overhead | %.3f |\n\n", hit - direct);
     bench_md("Compiles during the timed calls: %lu (must be 0). Target: cache hit < 5 µs: %s.\n\n",
-          s1.compiles - s0.compiles, verdict(hit < 5.0 && s1.compiles == s0.compiles));
+             s1.compiles - s0.compiles, verdict(hit < 5.0 && s1.compiles == s0.compiles));
   }
 
-  /* (c) throughput */
-  double updates = (double)T * (N - 2) * (N - 2);
-  bench_md("## (c) CPU throughput vs gcc -O3: %dx%d floats x 2 buffers (%.0f MiB), T=%d\n\n", N, N,
-        2.0 * N * N * 4 / 1048576.0, T);
-  bench_md("Median of %d runs after one warm-up; updates = T x (N-2)^2 = %.3g per run.\n\n", reps,
-        updates);
-  bench_md("| kernel | gcc -O3 (1 thread) | stenciljit (%ld threads) | ratio | stenciljit (1 thread) "
-        "| ratio | bit-identical |\n",
-        sysconf(_SC_NPROCESSORS_ONLN));
-  bench_md("|---|---:|---:|---:|---:|---:|---|\n");
-  struct {
-    const char *name, *src;
-    ref_fn fn;
-  } ks[2];
-  ks[0].name = "jacobi-2d 5-point";
-  ks[0].src = jac_src;
-  ks[1].name = "heat-2d 9-point";
-  ks[1].src = heat_src;
-  ks[0].fn = jacobi2d_gcc;
-  ks[1].fn = heat2d_gcc;
-  int all_ok = 1;
-  for (int i = 0; i < 2; i++) {
-    throughput r = measure(ks[i].src, ks[i].fn, N, T, reps);
-    double g = updates / r.gcc_s, j = updates / r.jit_s, j1 = updates / r.jit1_s;
-    bench_md("| %s | %.3g upd/s | %.3g upd/s | %.2fx | %.3g upd/s | %.2fx | %s |\n", ks[i].name, g, j,
-          j / g, j1, j1 / g, r.identical ? "yes" : "**no**");
-    all_ok &= j / g >= 0.5;
-  }
-  bench_md("\nTarget: stenciljit >= 0.5x gcc -O3 on every kernel: %s.\n", verdict(all_ok));
+  bench_cpu_targets(kernels, reps);
   bench_md_close();
   free(st);
   free(wall);
   free(create);
   free(col);
   free(jac_src);
-  free(heat_src);
   return 0;
 }

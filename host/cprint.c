@@ -309,7 +309,9 @@ static void print_ins(cprint *p, const sj_ir_block *b, int i) {
     operand(p, ins->b);
     break;
   case SJ_IR_BARRIER:
-    sj_buf_puts(o, "if (__sj_nth > 1) __sj_barrier(__sj_bar)");
+    /* the barrier's first member is its wait function (host.h): no symbol to resolve, so
+     * TinyCC's code and a shared object of the system compiler call it alike */
+    sj_buf_puts(o, "if (__sj_nth > 1) (*(void (**)(void *))__sj_bar)(__sj_bar)");
     break;
   case SJ_IR_TRAP:
     sj_buf_puts(o, "if (");
@@ -463,7 +465,6 @@ char *sj_print_c(const sj_ir_module *mod) {
       else
         line(&p, "double %s(double); float %s(float);", d, f);
     }
-    line(&p, "void __sj_barrier(void *);");
   }
   line(&p, "static long __sj_min(long a, long b) { return a < b ? a : b; }");
   line(&p, "static long __sj_max(long a, long b) { return a > b ? a : b; }");

@@ -49,7 +49,6 @@ static const struct {
 static void add_symbols(TCCState *s) {
   for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
     tcc_add_symbol(s, libm[i].name, libm[i].fn);
-  tcc_add_symbol(s, "__sj_barrier", (const void *)sj_barrier_wait);
   tcc_add_symbol(s, "__sj_launch", (const void *)sj_gpu_launch);
 }
 

@@ -158,8 +158,9 @@ typedef struct jit_kernel jit_kernel;
 /* Compilation options; part of the cache key. Zero-initialize, then set fields. */
 typedef struct jit_options {
   int fast_math;           /* allow contraction and approximate division: results may differ */
-  int threads;             /* CPU worker threads; 0 = one per CPU of the affinity mask; more
-                              than 4 per such CPU (or 256) are clamped: jit_context_info says */
+  int threads;             /* CPU worker threads; 0 = $JIT_THREADS, else one per CPU of the
+                              affinity mask; more than 4 per such CPU (or 256) are clamped:
+                              jit_context_info says */
   const char *source_name; /* file name used in error messages; copied */
   /* Bound of the context's in-memory kernel cache, in bytes of estimated footprint; the
    * least recently used kernels are dropped beyond it, from the next compile on.
@@ -170,6 +171,12 @@ typedef struct jit_options {
    * else 100000000 (about 10 s; ordinary kernels need under 1%, 1000 loop nests 25-70%).
    * Not part of the cache key. */
   unsigned long max_compile_ops;
+  /* Time tiling of stencils (CPU): "h=H,w=W0xW1..." forces the tile height H (time steps
+   * per band) and the widths of the space dimensions, outermost first ("w=64" gives the
+   * first only; the others are then chosen); "none" turns time tiling off. NULL = $JIT_TILE
+   * (same syntax), else sizes chosen from the caches the machine reports. $JIT_TILING=
+   * auto|time|none forces the choice. Copied; part of the cache key. */
+  const char *tile;
 } jit_options;
 
 /* Counters of a context, for tests and tools. */
@@ -230,7 +237,16 @@ void jit_kernel_release(jit_kernel *k);
 
 typedef enum jit_code_kind { JIT_CODE_C, JIT_CODE_PTX, JIT_CODE_HOST } jit_code_kind;
 const char *jit_kernel_code(const jit_kernel *k, jit_code_kind kind); /* NULL if none */
-const char *jit_kernel_schedule(const jit_kernel *k); /* the chosen schedule, explained */
+/* The chosen schedule, explained; on the CPU also which tier runs and why (the text of a
+ * later call may differ: the second tier replaces the first when it is ready). */
+const char *jit_kernel_schedule(const jit_kernel *k);
+/* CPU kernels run TinyCC's code first (tier 1, ready in milliseconds) and, when a system C
+ * compiler is there ($JIT_CC, else cc, gcc or clang), the same schedule compiled by it with
+ * -O3 -march=native and nothing that changes a result (tier 2) as soon as that is ready: it
+ * compiles in the background, and calls switch without waiting. $JIT_TIER=tcc|cc|auto forces
+ * one (cc: the first call waits for the system compiler). Tier-2 objects are kept in the
+ * on-disk cache. Returns the tier that runs now: 1 or 2; 0 for GPU kernels or NULL. */
+int jit_kernel_tier(const jit_kernel *k);
 jit_device jit_kernel_device(const jit_kernel *k);    /* JIT_DEVICE_AUTO when k is NULL */
 /* Returns the count (which may exceed max); -1 when k is NULL, or sizes with max > 0. */
 int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max);

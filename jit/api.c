@@ -47,20 +47,67 @@ static int max_threads(void) {
   return n > SJ_MAX_THREADS ? SJ_MAX_THREADS : (int)n;
 }
 
-static int default_threads(void) {
-  int n = usable_cpus();
-  return n > SJ_MAX_THREADS ? SJ_MAX_THREADS : n;
+/* $JIT_THREADS when it is a positive count, else 0. */
+static int env_threads(void) {
+  const char *v = getenv("JIT_THREADS");
+  char *end;
+  long n = v && *v ? strtol(v, &end, 10) : 0;
+  return n > 0 && !*end ? (n > SJ_MAX_THREADS ? SJ_MAX_THREADS : (int)n) : 0;
+}
+
+/* jit_options.threads, else $JIT_THREADS, else one per CPU of the affinity mask; clamped. */
+static int threads_for(int asked) {
+  int limit = max_threads(), n = asked > 0 ? asked : env_threads();
+  if (n <= 0) n = usable_cpus();
+  return n > limit ? limit : n;
 }
 
 /* ctx->info: the device part, then the threads in use and the clamp. */
 static void describe_threads(jit_context *ctx, int asked, int used) {
   char clamp[128] = "";
+  int env = env_threads();
+  if (asked <= 0 && env) asked = env;
   if (asked > used) snprintf(clamp, sizeof clamp, ", %d asked and clamped", asked);
   snprintf(ctx->info + ctx->info_device, sizeof ctx->info - ctx->info_device,
-           "; %d worker thread%s%s (at most %d: %d per CPU of the %d in the affinity mask, "
-           "%d overall)",
-           used, used == 1 ? "" : "s", clamp, max_threads(), SJ_THREADS_PER_CPU, usable_cpus(),
-           SJ_MAX_THREADS);
+           "; %d worker thread%s%s%s (at most %d: %d per CPU of the %d in the affinity mask, "
+           "%d overall); %s",
+           used, used == 1 ? "" : "s", clamp,
+           ctx->opts.threads > 0 ? " (jit_options.threads)"
+           : env                 ? " (JIT_THREADS)"
+                                 : "",
+           max_threads(), SJ_THREADS_PER_CPU, usable_cpus(), SJ_MAX_THREADS,
+           ctx->tiers.policy == SJ_POLICY_TCC ? "tier 1 only (JIT_TIER=tcc)"
+           : ctx->tiers.policy == SJ_POLICY_CC
+               ? (sj_cc_path(NULL) ? "tier 2 only (JIT_TIER=cc)"
+                                   : "tier 2 only (JIT_TIER=cc), but no system compiler: "
+                                     "compiles fail")
+           : sj_cc_path(NULL) ? "tier 2 by the system compiler in the background"
+                              : "tier 1 only (no system compiler)");
+}
+
+/* $JIT_TILING: auto (default), time, hybrid, split or none (or baseline); -1 otherwise. */
+static int tiling_env(void) {
+  const char *v = getenv("JIT_TILING");
+  if (!v || !*v || !strcmp(v, "auto")) return SJ_TILING_AUTO;
+  if (!strcmp(v, "time")) return SJ_TILING_TIME;
+  if (!strcmp(v, "hybrid")) return SJ_TILING_HYBRID;
+  if (!strcmp(v, "split")) return SJ_TILING_SPLIT;
+  if (!strcmp(v, "none") || !strcmp(v, "baseline")) return SJ_TILING_NONE;
+  return -1;
+}
+
+/* The time tile sizes of opts (else $JIT_TILE), checked; 0, or a jit_status with *out NULL. */
+static int tile_option(jit_context *ctx, const char *asked, char **out) {
+  const char *from = asked ? "jit_options.tile" : "JIT_TILE";
+  const char *spec = asked ? asked : getenv("JIT_TILE");
+  *out = NULL;
+  if (!spec || !*spec) return 0;
+  sj_tile_spec t;
+  char why[256];
+  if (sj_tile_spec_parse(spec, &t, why, sizeof why))
+    return fail(ctx, JIT_ERR_ARGS, "%s=\"%.100s\": %s", from, spec, why);
+  *out = strdup(spec);
+  return *out ? 0 : fail(ctx, JIT_ERR_NOMEM, "out of memory");
 }
 
 static jit_device device_from_env(jit_device asked, const char **why) {
@@ -78,10 +125,13 @@ static jit_device device_from_env(jit_device asked, const char **why) {
 jit_context *jit_context_create(jit_device device) {
   const char *why;
   jit_device d = device_from_env(device, &why);
+  int tier = sj_tier_policy_env(), tiling = tiling_env();
   sj_last_error[0] = 0;
-  if ((int)d < 0 || d > JIT_DEVICE_CUDA) {
-    snprintf(sj_last_error, sizeof sj_last_error,
-             "unknown device (JIT_DEVICE must be auto, cpu, emu or cuda)");
+  if ((int)d < 0 || d > JIT_DEVICE_CUDA || tier < 0 || tiling < 0) {
+    snprintf(sj_last_error, sizeof sj_last_error, "%s",
+             tier < 0     ? "unknown tier (JIT_TIER must be auto, tcc or cc)"
+             : tiling < 0 ? "unknown tiling (JIT_TILING must be auto, time, hybrid, split or none)"
+                          : "unknown device (JIT_DEVICE must be auto, cpu, emu or cuda)");
     return NULL;
   }
   sj_cuda *cuda = NULL;
@@ -127,18 +177,26 @@ jit_context *jit_context_create(jit_device device) {
   pthread_rwlock_init(&ctx->calls, &attr);
   pthread_rwlockattr_destroy(&attr);
   sj_cache_init(&ctx->cache);
-  ctx->pool = sj_pool_new(default_threads());
+  sj_tiers_init(&ctx->tiers, (sj_tier_policy)tier);
+  ctx->tiling = tiling;
+  ctx->pool = sj_pool_new(threads_for(0));
   describe_threads(ctx, 0, sj_pool_size(ctx->pool));
+  if (tile_option(ctx, NULL, &ctx->tile)) { /* the message is this thread's last error */
+    jit_context_destroy(ctx);
+    return NULL;
+  }
   return ctx;
 }
 
 void jit_context_destroy(jit_context *ctx) {
   if (!ctx) return;
+  sj_tiers_stop(&ctx->tiers); /* before the cache: it holds kernels */
   sj_cache_clear(&ctx->cache);
   sj_cuda_close(ctx->cuda);
   sj_pool_free(ctx->pool);
   sj_names_clear(&ctx->names);
   free(ctx->source_name);
+  free(ctx->tile);
   pthread_rwlock_destroy(&ctx->calls);
   pthread_mutex_destroy(&ctx->lock);
   free(ctx);
@@ -166,15 +224,21 @@ int jit_context_set_options(jit_context *ctx, const jit_options *opts) {
   if (opts) o = *opts;
   if (o.threads < 0)
     return fail(ctx, JIT_ERR_ARGS, "jit_options.threads is %d; it must not be negative", o.threads);
+  char *tile;
+  if (tile_option(ctx, o.tile, &tile)) return JIT_ERR_ARGS;
   char *name = o.source_name ? strdup(o.source_name) : NULL;
-  if (o.source_name && !name) return fail(ctx, JIT_ERR_NOMEM, "out of memory");
-  o.source_name = NULL;
-  int limit = max_threads();
-  int threads = o.threads > 0 ? (o.threads > limit ? limit : o.threads) : default_threads();
+  if (o.source_name && !name) {
+    free(tile);
+    return fail(ctx, JIT_ERR_NOMEM, "out of memory");
+  }
+  o.source_name = o.tile = NULL;
+  int threads = threads_for(o.threads);
   if (o.threads > 0) o.threads = threads; /* requests beyond the clamp share a cache key */
   pthread_rwlock_wrlock(&ctx->calls);
   free(ctx->source_name);
   ctx->source_name = name;
+  free(ctx->tile);
+  ctx->tile = tile;
   if (threads != sj_pool_size(ctx->pool)) {
     sj_pool_free(ctx->pool);
     ctx->pool = sj_pool_new(threads);
@@ -370,7 +434,7 @@ const char *jit_kernel_code(const jit_kernel *k, jit_code_kind kind) {
   if (!k) return NULL;
   switch (kind) {
   case JIT_CODE_C:
-    return k->c_code;
+    return k->c_code ? k->c_code : k->c_code2;
   case JIT_CODE_PTX:
     return k->ptx;
   case JIT_CODE_HOST:
@@ -383,17 +447,27 @@ const char *jit_kernel_schedule(const jit_kernel *k) {
   jit_kernel *mk = (jit_kernel *)k;       /* the text is completed once, on first use */
   pthread_rwlock_rdlock(&mk->ctx->calls); /* the source name */
   pthread_mutex_lock(&mk->ctx->lock);
-  if (!mk->explained) {
-    char *deps = sj_explain_dependences(k);
-    size_t n = strlen(mk->schedule), d = strlen(deps);
-    mk->schedule = realloc(mk->schedule, n + d + 1);
-    memcpy(mk->schedule + n, deps, d + 1);
-    free(deps);
-    mk->explained = 1;
+  int known = mk->deps != NULL;
+  pthread_mutex_unlock(&mk->ctx->lock);
+  char *deps = known ? NULL : sj_explain_dependences(k); /* outside the lock: it is slow */
+  pthread_mutex_lock(&mk->ctx->lock);
+  if (!mk->deps) { /* another thread may have been first; no text was shown before */
+    mk->deps = deps;
+    deps = NULL;
   }
+  const char *text = sj_tier_shown(mk);
   pthread_mutex_unlock(&mk->ctx->lock);
   pthread_rwlock_unlock(&mk->ctx->calls);
-  return mk->schedule;
+  free(deps);
+  return text;
+}
+int jit_kernel_tier(const jit_kernel *k) {
+  if (!k) {
+    fail(NULL, JIT_ERR_ARGS, "jit_kernel_tier: the kernel is NULL");
+    return 0;
+  }
+  if (k->device != JIT_DEVICE_CPU) return 0;
+  return __atomic_load_n(&k->running, __ATOMIC_ACQUIRE) == &k->tier2 ? 2 : 1;
 }
 jit_device jit_kernel_device(const jit_kernel *k) {
   if (!k) {
@@ -407,8 +481,10 @@ int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max) {
     fail(NULL, JIT_ERR_ARGS, "jit_kernel_tile_sizes: %s is NULL", k ? "sizes" : "the kernel");
     return -1;
   }
-  for (int i = 0; i < k->ntiles && i < max; i++) sizes[i] = k->tiles[i];
-  return k->ntiles;
+  int tier2 = jit_kernel_tier(k) == 2 && k->tiles2;
+  int n = tier2 ? k->ntiles2 : k->ntiles;
+  for (int i = 0; i < n && i < max; i++) sizes[i] = (tier2 ? k->tiles2 : k->tiles)[i];
+  return n;
 }
 void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out) {
   if (!out) return;

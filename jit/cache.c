@@ -100,8 +100,9 @@ static size_t text_bytes(const char *s) {
 
 /* What a kernel keeps in memory, by measurement (bench/results/cache.md checks it against
  * the heap): its parsed program, its texts, TinyCC's state for the code it compiled (about
- * 8 KB plus 5 bytes per byte of C), and on a GPU device the loaded module (the emulator
- * keeps about 4 bytes per byte of PTX). Rounded up so that the bound holds. */
+ * 8 KB plus 5 bytes per byte of C), the system compiler's shared object when one is loaded
+ * (about as much again), and on a GPU device the loaded module (the emulator keeps about 4
+ * bytes per byte of PTX). Rounded up so that the bound holds. */
 static size_t kernel_bytes(const jit_kernel *k) {
   size_t texts = text_bytes(k->c_code) + text_bytes(k->ptx) + text_bytes(k->host_code) +
                  text_bytes(k->schedule) + text_bytes(k->key);
@@ -109,8 +110,13 @@ static size_t kernel_bytes(const jit_kernel *k) {
   size_t arrays = (size_t)k->nparams *
                       (sizeof *k->kinds + sizeof *k->shape + sizeof *k->params + sizeof *k->bytes) +
                   (size_t)k->nkernels * sizeof *k->kernels;
+  /* a second tier on its way: its texts and the loader's records of its shared object,
+   * estimated from the first's (the tier thread writes its own meanwhile): its C is at most
+   * twice the first's (two phases when time-tiled) */
+  int planned = __atomic_load_n(&k->tier_state, __ATOMIC_ACQUIRE) != SJ_TIER_TCC_ONLY;
+  size_t second = planned ? 16384 + 5 * (compiled + text_bytes(k->schedule)) : 0;
   return sizeof *k + (k->program ? sj_arena_bytes(k->program->arena) : 0) + texts + arrays + 16384 +
-         8 * compiled + 6 * text_bytes(k->ptx);
+         8 * compiled + second + 6 * text_bytes(k->ptx);
 }
 
 /* Unhooks e from its bucket and the use order onto *gone, to be freed outside the lock

@@ -35,6 +35,7 @@ typedef struct cli {
   const char *cmd, *file, *entry;
   jit_device device;
   int device_given, check, repeat, corrupt, fast_math, threads;
+  const char *tile;
   define defs[MAX_DEFINES];
   int ndefs;
 } cli;
@@ -152,6 +153,13 @@ static int parse_args(int argc, char **argv, cli *c) {
         return usage_error(c, "--threads needs a count", next);
       c->threads = (int)v;
       i++;
+    } else if (strcmp(a, "--tier") == 0 || strcmp(a, "--tiling") == 0) {
+      /* the library reads these when a context is made: the tool's own run only */
+      if (!next) return usage_error(c, "--tier needs tcc|cc|auto, --tiling auto|time|none", NULL);
+      setenv(a[6] ? "JIT_TILING" : "JIT_TIER", argv[++i], 1);
+    } else if (strcmp(a, "--tile") == 0) {
+      if (!next) return usage_error(c, "--tile needs h=H,w=W0xW1... or none", NULL);
+      c->tile = argv[++i];
     } else if (strcmp(a, "--check") == 0) {
       c->check = 1;
     } else if (strcmp(a, "--fast-math") == 0) {
@@ -363,6 +371,7 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
     goto out;
   }
   for (int r = 0; r < c->repeat; r++) {
+    int tier = jit_kernel_tier(k); /* what the run starts with, read just before */
     double t0 = now_ms();
     int st = jit_stencil_run(ctx, src, c->entry, args, np);
     times[r] = now_ms() - t0;
@@ -370,7 +379,8 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
       code = fail_ctx(ctx, st);
       goto out;
     }
-    printf("run %d: time %.3f ms\n", r + 1, times[r]);
+    printf("run %d: time %.3f ms", r + 1, times[r]);
+    printf(tier ? " (tier %d)\n" : "\n", tier);
   }
   qsort(times, (size_t)c->repeat, sizeof(double), cmp_double);
   printf("time per run: min %.3f ms, median %.3f ms (%d run%s)\n", times[0], times[c->repeat / 2],
@@ -462,7 +472,13 @@ int main(int argc, char **argv) {
   opts.source_name = c.file;
   opts.fast_math = c.fast_math;
   opts.threads = c.threads;
-  jit_context_set_options(ctx, &opts);
+  opts.tile = c.tile;
+  if (jit_context_set_options(ctx, &opts)) {
+    fprintf(stderr, "stenciljit: %s\n", jit_context_error(ctx));
+    jit_context_destroy(ctx);
+    free(src);
+    return SJ_EXIT_USAGE;
+  }
 
   jit_param_info params[MAX_PARAMS];
   jit_arg args[MAX_PARAMS];

@@ -23,7 +23,11 @@ static const char overview[] =
   "  -D NAME=VALUE   value of a parameter (every int/long one; float/double default 0.75)\n"       \
   "  --entry F       function to use when FILE.c holds several\n"                                  \
   "  --device D      auto|cpu|emu|cuda (default auto; $JIT_DEVICE overrides auto)\n"               \
-  "  --threads N     CPU worker threads (default: one per core)\n"                                 \
+  "  --threads N     CPU worker threads (default: $JIT_THREADS, else one per CPU)\n"            \
+  "  --tier T        CPU code: tcc (TinyCC only), cc (the system compiler only) or auto\n"       \
+  "                  (TinyCC's first, the system compiler's once ready; $JIT_TIER)\n"             \
+  "  --tiling M      CPU time tiling: auto, time (forced) or none ($JIT_TILING)\n"               \
+  "  --tile SPEC     time tile sizes h=H,w=W0xW1..., or none ($JIT_TILE)\n"                      \
   "  --fast-math     allow contraction and approximate division\n"
 
 static const struct {

@@ -110,7 +110,8 @@ static void math_note(sj_buf *b, const jit_kernel *k) {
                    "library's\n");
 }
 
-static void describe(jit_kernel *k, const sj_model *m, const sj_stencil *st, const sj_plan *plan) {
+static char *describe(const jit_kernel *k, const sj_model *m, const sj_stencil *st,
+                      const sj_plan *plan) {
   sj_buf b = {0};
   static const char *const devices[] = {"auto", "cpu", "emu", "cuda"};
   sj_buf_printf(&b, "kernel '%s' on %s, specialized for", k->fn->name, devices[k->device]);
@@ -136,7 +137,7 @@ static void describe(jit_kernel *k, const sj_model *m, const sj_stencil *st, con
   char *tree = isl_schedule_to_str(plan->schedule);
   sj_buf_printf(&b, "schedule tree: %s\n", tree);
   free(tree);
-  k->schedule = sj_buf_take(&b);
+  return sj_buf_take(&b);
 }
 
 /* The isl operations one compile may use: jit_options.max_compile_ops, else
@@ -154,17 +155,34 @@ static unsigned long compile_budget(const jit_context *ctx, const char **from) {
   return SJ_DEFAULT_COMPILE_OPS;
 }
 
-static __isl_give isl_ctx *budgeted_ctx(const jit_context *ctx, unsigned long *budget,
-                                        const char **from) {
+static __isl_give isl_ctx *new_isl_ctx(unsigned long budget) {
   isl_ctx *ictx = isl_ctx_alloc();
   if (!ictx) return NULL;
   isl_options_set_on_error(ictx, ISL_ON_ERROR_CONTINUE);
   /* tile loops count tiles and point loops start at 0: what the schedulers expect */
   isl_options_set_tile_scale_tile_loops(ictx, 0);
   isl_options_set_tile_shift_point_loops(ictx, 1);
-  *budget = compile_budget(ctx, from);
-  isl_ctx_set_max_operations(ictx, *budget);
+  isl_ctx_set_max_operations(ictx, budget);
   return ictx;
+}
+
+static __isl_give isl_ctx *budgeted_ctx(const jit_context *ctx, unsigned long *budget,
+                                        const char **from) {
+  *budget = compile_budget(ctx, from);
+  return new_isl_ctx(*budget);
+}
+
+/* What a compile reads of its context, taken when it starts under the calls lock: the second
+ * tier's compile runs on the tier thread while options may change. */
+static void take_settings(jit_kernel *k) {
+  const jit_context *ctx = k->ctx;
+  sj_settings *s = &k->settings;
+  s->source_name = ctx->source_name ? strdup(ctx->source_name) : NULL;
+  s->tile = ctx->tile ? strdup(ctx->tile) : NULL;
+  s->nthreads = sj_pool_size(ctx->pool);
+  s->tiling = ctx->tiling;
+  s->fast_math = ctx->opts.fast_math;
+  s->budget = compile_budget(ctx, &s->budget_from);
 }
 
 /* Whatever a stage made of isl's refusal, a compile that ran out of its budget is refused
@@ -172,11 +190,20 @@ static __isl_give isl_ctx *budgeted_ctx(const jit_context *ctx, unsigned long *b
 static int over_budget(isl_ctx *ictx, const jit_kernel *k, unsigned long budget, const char *from,
                        sj_error *err) {
   if (isl_ctx_last_error(ictx) != isl_error_quota) return 0;
-  return sj_error_at(err, JIT_ERR_LIMIT, k->ctx->source_name, k->fn->loc,
+  return sj_error_at(err, JIT_ERR_LIMIT, k->settings.source_name, k->fn->loc,
                      "compiling '%s' for these arguments needs more than %lu isl operations "
                      "(the limit from %s); raise jit_options.max_compile_ops or set "
                      "JIT_MAX_COMPILE_OPS, or split the function",
                      k->fn->name, budget, from);
+}
+
+/* A stage may have taken a failed isl operation for an answer: never keep that code. */
+static int isl_verdict(isl_ctx *ictx, const jit_kernel *k, int rc, sj_error *err) {
+  if (over_budget(ictx, k, k->settings.budget, k->settings.budget_from, err)) return JIT_ERR_LIMIT;
+  if (!rc && isl_ctx_last_error(ictx) != isl_error_none)
+    return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed while compiling '%s' (error %d)",
+                        k->fn->name, (int)isl_ctx_last_error(ictx));
+  return rc;
 }
 
 /* The exact dependences, for explanations only: they cost more than the whole compile, so
@@ -237,38 +264,22 @@ static int temp_sizes(jit_kernel *k, const sj_model *m, sj_error *err) {
   return 0;
 }
 
-/* The IR of the schedule's AST, optimized: the CPU kernel, or the GPU host and kernels. */
+/* The IR of the schedule's AST, optimized: the GPU host and kernels. */
 static int lower(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node *ast, sj_error *err) {
-  int rc = k->device == JIT_DEVICE_CPU ? sj_lower_cpu(m, ast, &k->ir, err)
-                                       : sj_lower_gpu(m, ast, k->ctx->opts.fast_math, &k->ir, err);
+  int rc = sj_lower_gpu(m, ast, k->settings.fast_math, &k->ir, err);
   for (int i = 0; !rc && i < k->ir->nfuncs; i++) sj_ir_optimize(k->ir->funcs[i]);
   return rc;
 }
 
-/* Prints the code: C for the CPU; PTX and the host loop for a GPU. */
+/* Prints the code: PTX and the host loop. */
 static int print_code(jit_kernel *k, sj_error *err) {
-  k->c_code = sj_print_c(k->ir);
-  if (k->device == JIT_DEVICE_CPU) return 0;
-  k->host_code = k->c_code;
-  k->c_code = NULL;
+  k->host_code = sj_print_c(k->ir);
   const sj_cuda_props *props = sj_cuda_get_props(k->ctx->cuda);
   k->ptx = sj_artifact_load(k, "ptx", NULL, NULL); /* on a hit from disk, nothing is printed */
   if (k->ptx) return 0;
   int rc = sj_print_ptx(k->ir, props->ptx_version, props->ptx_target, &k->ptx, err);
   if (!rc) sj_artifact_store(k, "ptx", NULL, k->ptx, strlen(k->ptx));
   return rc;
-}
-
-/* Compiles what print_code printed: TinyCC for C; the driver for PTX. */
-static int compile_code(jit_kernel *k, sj_error *err) {
-  if (k->device == JIT_DEVICE_CPU) {
-    k->code = sj_tcc_compile(k->c_code, "generated kernel", err);
-    k->entry = k->code ? (sj_cpu_fn)sj_tcc_symbol(k->code, "__sj_kernel") : NULL;
-    if (!k->entry)
-      return err->status ? err->status : sj_error_set(err, JIT_ERR_INTERNAL, "no kernel symbol");
-    return 0;
-  }
-  return sj_gpu_build(k, err);
 }
 
 static void mark_writes(const sj_stmt *st, int *written) {
@@ -278,34 +289,56 @@ static void mark_writes(const sj_stmt *st, int *written) {
   for (int i = 0; i < st->nbody; i++) mark_writes(st->body[i], written);
 }
 
-static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
-  jit_stage_times *t = &k->times;
+/* Time tiling is for the second tier: TinyCC's scalar code is bound by its arithmetic, not
+ * by memory, and the tiled AST costs more to build than TinyCC to compile. */
+static void cpu_options(const jit_kernel *k, int second, sj_cpu_options *o) {
+  o->nthreads = k->settings.nthreads;
+  o->tiling = (sj_tiling)k->settings.tiling;
+  if (o->tiling == SJ_TILING_HYBRID || o->tiling == SJ_TILING_SPLIT) o->tiling = SJ_TILING_TIME;
+  o->tile = k->settings.tile;
+  o->why_not = "JIT_TILING=none";
+  if (!second && o->tiling == SJ_TILING_AUTO) {
+    o->tiling = SJ_TILING_NONE;
+    o->why_not = "the first tier (TinyCC's scalar code is bound by its arithmetic, not by "
+                 "memory); the second tier is time-tiled where that pays";
+  }
+}
+
+/* Model, schedule, AST and code of one tier: the first (TinyCC's, or the GPU's), or the
+ * second (the system compiler's: c_code2, schedule2, tiles2), which is not compiled here. */
+static int build(jit_kernel *k, isl_ctx *ictx, int second, jit_stage_times *t, sj_error *err) {
   double t0 = now_us();
   sj_model *m = NULL;
-  int rc = sj_model_build(ictx, k->fn, k->shape, k->ctx->source_name, &m, err);
+  int rc = sj_model_build(ictx, k->fn, k->shape, k->settings.source_name, &m, err);
   double t1 = now_us();
   t->model = t1 - t0;
   if (rc) return rc;
-  describe_params(k, m);
-  rc = temp_sizes(k, m, err);
-  if (rc) {
-    sj_model_free(m);
-    return rc;
+  if (t == &k->times) { /* the compile the caller waits for */
+    describe_params(k, m);
+    rc = temp_sizes(k, m, err);
+    if (rc) {
+      sj_model_free(m);
+      return rc;
+    }
   }
   rc = sj_model_dependences(m, err);
   double t2 = now_us();
   t->dependences = t2 - t1;
   sj_stencil st;
   sj_plan plan;
+  int cpu = k->device == JIT_DEVICE_CPU;
   if (!rc) {
     sj_stencil_recognize(m, &st);
-    if (k->device == JIT_DEVICE_CPU) {
-      rc = sj_schedule_cpu(m, sj_pool_size(k->ctx->pool), &plan, err);
+    if (cpu) {
+      sj_cpu_options o;
+      cpu_options(k, second, &o);
+      rc = sj_schedule_cpu(m, &st, &o, &plan, err);
     } else {
       const sj_cuda_props *props = sj_cuda_get_props(k->ctx->cuda);
       unsigned max_grid[3];
       for (int d = 0; d < 3; d++) max_grid[d] = (unsigned)props->max_grid[d];
-      rc = sj_schedule_gpu(m, &st, max_grid, &plan, err);
+      rc = sj_schedule_gpu(m, &st, (sj_tiling)k->settings.tiling, k->settings.tile, max_grid, &plan,
+                           err);
     }
     if (rc) sj_stencil_clear(&st);
   }
@@ -319,22 +352,23 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   double t4 = now_us();
   t->ast = t4 - t3;
   if (!ast) rc = sj_error_set(err, JIT_ERR_INTERNAL, "isl could not generate the AST");
-  if (!rc) rc = lower(k, m, ast, err);
-  if (!rc) rc = print_code(k, err);
+  if (!rc) rc = cpu ? sj_cpu_lower(k, m, ast, second, err) : lower(k, m, ast, err);
+  if (!rc && !cpu) rc = print_code(k, err);
   if (!rc) {
-    k->nthreads = plan.nthreads;
-    k->ntiles = plan.ntiles;
-    k->tiles = plan.tile;
+    if (cpu) (second ? &k->tier2 : &k->tier1)->nthreads = plan.nthreads;
+    *(second ? &k->ntiles2 : &k->ntiles) = plan.ntiles;
+    *(second ? &k->tiles2 : &k->tiles) = plan.tile;
     plan.tile = NULL;
-    describe(k, m, &st, &plan);
+    *(second ? &k->schedule2 : &k->schedule) = describe(k, m, &st, &plan);
   }
   double t5 = now_us();
   t->print = t5 - t4;
   if (!rc && sj_env_flag("JIT_DEBUG")) /* before compiling it */
-    fprintf(stderr, "[stenciljit] %s[stenciljit] generated code:\n%s%s", k->schedule,
-            k->c_code ? k->c_code : k->ptx, k->host_code ? k->host_code : "");
-  if (!rc) rc = compile_code(k, err);
-  if (!rc && k->ir->ntraps) {
+    fprintf(stderr, "[stenciljit] %s[stenciljit] generated code:\n%s%s%s",
+            second ? k->schedule2 : k->schedule, cpu ? (second ? k->c_code2 : k->c_code) : k->ptx,
+            "", k->host_code ? k->host_code : "");
+  if (!rc && !second) rc = cpu ? sj_cpu_compile(k, err) : sj_gpu_build(k, err);
+  if (!rc && !cpu && k->ir->ntraps) {
     k->traps = malloc((size_t)k->ir->ntraps * sizeof *k->traps);
     if (!k->traps)
       rc = sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
@@ -352,6 +386,17 @@ static int build(jit_kernel *k, isl_ctx *ictx, sj_error *err) {
   return rc;
 }
 
+/* The second tier's C, on the tier thread (sj_tier_later): a compile of its own. */
+static int second_tier(jit_kernel *k, sj_error *err) {
+  isl_ctx *ictx = new_isl_ctx(k->settings.budget);
+  jit_stage_times times;
+  int rc = ictx ? build(k, ictx, 1, &times, err)
+                : sj_error_set(err, JIT_ERR_NOMEM, "isl could not start");
+  if (ictx) rc = isl_verdict(ictx, k, rc, err);
+  isl_ctx_free(ictx);
+  return rc;
+}
+
 int sj_compile(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
                int nargs, jit_kernel **out, sj_error *err) {
   double start = now_us();
@@ -361,6 +406,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
   k->ctx = ctx;
   k->refs = 1;
   k->device = ctx->device;
+  take_settings(k);
   k->program = sj_parse(source, ctx->source_name, err);
   k->fn = k->program ? sj_program_entry(k->program, entry, err) : NULL;
   k->times.parse = now_us() - start;
@@ -388,17 +434,16 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
     k->key = sj_call_key(ctx, source, entry, args, nargs, NULL);
     k->written = calloc((size_t)k->fn->narrays + 1, sizeof *k->written);
     mark_writes(k->fn->body, k->written);
-    unsigned long budget;
-    const char *from;
-    isl_ctx *ictx = budgeted_ctx(ctx, &budget, &from);
-    rc = ictx ? build(k, ictx, err) : sj_error_set(err, JIT_ERR_NOMEM, "isl could not start");
-    /* a stage may have taken a failed isl operation for an answer: never keep that code */
-    if (ictx && over_budget(ictx, k, budget, from, err))
-      rc = JIT_ERR_LIMIT;
-    else if (!rc && ictx && isl_ctx_last_error(ictx) != isl_error_none)
-      rc = sj_error_set(err, JIT_ERR_INTERNAL, "isl failed while compiling '%s' (error %d)",
-                        k->fn->name, (int)isl_ctx_last_error(ictx));
+    /* JIT_TIER=cc: the second tier alone, compiled now */
+    int only_second = k->device == JIT_DEVICE_CPU && ctx->tiers.policy == SJ_POLICY_CC;
+    isl_ctx *ictx = new_isl_ctx(k->settings.budget);
+    rc = ictx ? build(k, ictx, only_second, &k->times, err)
+              : sj_error_set(err, JIT_ERR_NOMEM, "isl could not start");
+    if (ictx) rc = isl_verdict(ictx, k, rc, err);
     isl_ctx_free(ictx);
+    double t0 = now_us();
+    if (!rc && only_second) rc = sj_tier_now(k, err);
+    k->times.compile += now_us() - t0;
   }
   k->times.total = now_us() - start;
   if (rc) {
@@ -410,6 +455,8 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
     fprintf(stderr, "[stenciljit] %s", deps);
     free(deps);
   }
+  if (k->device == JIT_DEVICE_CPU && ctx->tiers.policy == SJ_POLICY_AUTO && sj_cc_path(NULL))
+    sj_tier_later(k, second_tier);
   *out = k;
   return 0;
 }
@@ -418,6 +465,16 @@ void sj_kernel_free(jit_kernel *k) {
   if (!k) return;
   sj_gpu_release(k);
   sj_tcc_free(k->code);
+  sj_cc_free(k->obj);
+  free(k->tier1.traps);
+  free(k->tier2.traps);
+  free(k->c_code2);
+  free(k->schedule2);
+  free(k->tiles2);
+  free(k->deps);
+  free(k->settings.source_name);
+  free(k->settings.tile);
+  for (int i = 0; i < SJ_TIER_NSTATES; i++) free(k->shown[i]);
   free(k->key);
   free(k->c_code);
   free(k->schedule);

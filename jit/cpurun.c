@@ -7,7 +7,7 @@
 #include <string.h>
 
 typedef struct run_job {
-  jit_kernel *k;
+  sj_cpu_fn fn;
   void **arrays;
   const double *scalars;
   int error;
@@ -15,19 +15,27 @@ typedef struct run_job {
 
 static void run_thread(void *arg, int tid, int nth, void *bar) {
   run_job *j = arg;
-  j->k->entry(j->arrays, j->scalars, tid, nth, bar, &j->error);
+  j->fn(j->arrays, j->scalars, tid, nth, bar, &j->error);
 }
 
-int sj_trap_error(const jit_kernel *k, int code, sj_error *err) {
-  if (code < 1 || code > k->ntraps)
+static int trap_error(const jit_kernel *k, const sj_loc *traps, int ntraps, int code,
+                      sj_error *err) {
+  if (code < 1 || code > ntraps)
     return sj_error_set(err, JIT_ERR_INTERNAL, "the kernel failed with unknown code %d", code);
-  return sj_error_at(err, JIT_ERR_ARGS, k->ctx->source_name, k->traps[code - 1],
+  return sj_error_at(err, JIT_ERR_ARGS, k->ctx->source_name, traps[code - 1],
                      "integer division by zero (or of the smallest value by -1) for these "
                      "arguments; no array was changed");
 }
 
+int sj_trap_error(const jit_kernel *k, int code, sj_error *err) {
+  return trap_error(k, k->traps, k->ntraps, code, err);
+}
+
 int sj_cpu_run_kernel(jit_kernel *k, void **arrays, const double *scalars, sj_error *err) {
-  int checked = k->ntraps > 0, na = k->fn->narrays, nt = k->ntemps;
+  sj_tiers_revive(&k->ctx->tiers); /* a forked child's kernels still reach tier 2 */
+  /* one tier for the whole run: the tier thread may swap it meanwhile */
+  const sj_cpu_code *code = __atomic_load_n(&k->running, __ATOMIC_ACQUIRE);
+  int checked = code->ntraps > 0, na = k->fn->narrays, nt = k->ntemps;
   void *copies[na + 1];
   size_t bytes[na + 1];
   memset(copies, 0, sizeof copies);
@@ -51,13 +59,13 @@ int sj_cpu_run_kernel(jit_kernel *k, void **arrays, const double *scalars, sj_er
     if (!(run_arrays[na + t] = calloc(1, k->temp_bytes[t] ? k->temp_bytes[t] : 1)))
       rc = sj_error_set(err, JIT_ERR_NOMEM, "out of memory for %zu bytes of locals",
                         k->temp_bytes[t]);
-  run_job job = {k, run_arrays, scalars, 0};
+  run_job job = {code->fn, run_arrays, scalars, 0};
   if (!rc) {
-    if (k->nthreads > 1)
+    if (code->nthreads > 1)
       sj_pool_run(k->ctx->pool, run_thread, &job);
     else
       run_thread(&job, 0, 1, NULL);
-    if (job.error) rc = sj_trap_error(k, job.error, err);
+    if (job.error) rc = trap_error(k, code->traps, code->ntraps, job.error, err);
   }
   for (int a = 0; a < na; a++) {
     if (copies[a] && !rc) memcpy(arrays[a], copies[a], bytes[a]);

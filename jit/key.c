@@ -44,14 +44,12 @@ static void normalize(sj_buf *b, const char *s) {
 char *sj_call_key(const jit_context *ctx, const char *source, const char *entry,
                   const jit_arg *args, int nargs, size_t *len) {
   sj_buf b = {0};
-  sj_buf_printf(&b, "stenciljit %s|dev %d|fast %d|threads %d|entry %s|", SJ_VERSION, ctx->device,
-                ctx->opts.fast_math, ctx->opts.threads, entry ? entry : "");
-  /* the schedule's knobs read from the environment (sched/) */
-  static const char *const knobs[] = {"JIT_TILING", "JIT_TILE", "JIT_CHECK_TILES"};
-  for (size_t i = 0; i < sizeof knobs / sizeof *knobs; i++) {
-    const char *v = getenv(knobs[i]);
-    sj_buf_printf(&b, "%s %s|", knobs[i], v ? v : "");
-  }
+  sj_buf_printf(&b, "stenciljit %s|dev %d|fast %d|threads %d|tiling %d|tile %s|entry %s|",
+                SJ_VERSION, ctx->device, ctx->opts.fast_math, ctx->opts.threads, ctx->tiling,
+                ctx->tile ? ctx->tile : "", entry ? entry : "");
+  /* read by sched/ from the environment */
+  const char *check = getenv("JIT_CHECK_TILES");
+  sj_buf_printf(&b, "check tiles %s|", check ? check : "");
   for (int i = 0; i < nargs; i++) {
     if (args[i].kind == JIT_ARG_INT)
       sj_buf_printf(&b, "i%d,", args[i].v.i);

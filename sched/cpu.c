@@ -33,6 +33,11 @@ static int first_parallel(cpu_state *st, __isl_keep isl_schedule_node *band, int
   return -1;
 }
 
+static int one_iteration(__isl_keep isl_schedule_node *band, int member) {
+  long lo, hi;
+  return sj_member_range(band, member, &lo, &hi) == 0 && hi <= lo;
+}
+
 static long tile_size(int member, int n, long extent, int nthreads) {
   if (extent < 1) extent = 1;
   if (member == 0) return (extent + nthreads - 1) / nthreads;
@@ -76,6 +81,13 @@ static __isl_give isl_schedule_node *visit(void *user, __isl_take isl_schedule_n
   if (isl_schedule_node_get_type(node) == isl_schedule_node_band) {
     int n = isl_schedule_node_band_n_member(node), parallel[16];
     int p = first_parallel(st, node, parallel);
+    /* a loop of one iteration disappears from the AST, and the loop under it would be
+     * spread over the workers in its place: only loops that iterate are spread */
+    while (p >= 0 && one_iteration(node, p)) {
+      do p++;
+      while (p < n && !parallel[p]);
+      if (p == n) p = -1;
+    }
     if (p >= 0) return parallelize(st, node, parallel, p);
     sj_buf_printf(st->explain, "  sequential band of %d loop%s (no parallel loop)\n", n,
                   n > 1 ? "s" : "");
@@ -98,13 +110,28 @@ static double work_estimate(sj_model *m) {
   return total;
 }
 
-int sj_schedule_cpu(sj_model *m, int nthreads, sj_plan *plan, sj_error *err) {
-  sj_buf explain = {0};
+int sj_schedule_cpu(sj_model *m, const sj_stencil *sten, const sj_cpu_options *o, sj_plan *plan,
+                    sj_error *err) {
+  sj_buf explain = {0}, why = {0};
   memset(plan, 0, sizeof *plan);
-  /* Below this many instances a barrier per parallel loop costs more than it saves. */
-  if (work_estimate(m) < 32768) nthreads = 1;
-  cpu_state st = {m, nthreads, plan, &explain, 0};
+  int nthreads = o->nthreads;
+  /* Below this many instances a barrier per parallel loop costs more than it saves; forced
+   * time tiling keeps the workers (the tests run tiny tiled kernels on every thread). */
+  int small = work_estimate(m) < 32768;
+  if (small && o->tiling != SJ_TILING_TIME) nthreads = 1;
   sj_buf_printf(&explain, "CPU schedule (%d thread%s):\n", nthreads, nthreads > 1 ? "s" : "");
+  sj_cpu_options tiled = *o;
+  tiled.nthreads = nthreads;
+  if (o->tiling != SJ_TILING_NONE &&
+      sj_schedule_cpu_tiled(m, sten, &tiled, plan, &explain, &why) == 0) {
+    plan->nthreads = nthreads;
+    plan->explain = sj_buf_take(&explain);
+    return 0;
+  }
+  if (o->tiling == SJ_TILING_NONE) sj_buf_puts(&why, o->why_not);
+  sj_buf_printf(&explain, "  not time-tiled: %s\n", why.data ? why.data : "");
+  sj_buf_free(&why);
+  cpu_state st = {m, nthreads, plan, &explain, 0};
   isl_schedule_node *root = isl_schedule_get_root(m->original);
   root = visit(&st, root);
   plan->schedule = isl_schedule_node_get_schedule(root);

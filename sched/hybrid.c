@@ -79,30 +79,28 @@ static __isl_give isl_union_map *folded_deps(const sj_model *m, __isl_keep isl_u
   return isl_union_map_intersect(c, isl_union_map_from_map(later));
 }
 
-/* Tile sizes: JIT_TILE="h=H,w=W0xW1xW2" or defaults by tiling and dimension. */
-static void tile_sizes(sj_time_tiling kind, int n, int *h, long *w) {
+/* Tile sizes: tile (JIT_TILE's syntax: "h=H,w=W0xW1xW2", omitted ones default) or the
+ * defaults by tiling and dimension. */
+static void tile_sizes(int split, const char *tile, int n, int *h, long *w) {
   /* hybrid: the fastest of the few sizes measured on an H100 (bench/results/gpu-*.md) */
   static const long widths[2][SJ_HYBRID_MAX_SPACE][SJ_HYBRID_MAX_SPACE] = {
       {{128, 0, 0}, {32, 64, 0}, {8, 8, 32}}, {{128, 0, 0}, {8, 32, 0}, {4, 4, 32}}};
   static const int heights[2][SJ_HYBRID_MAX_SPACE] = {{7, 7, 2}, {8, 4, 2}};
-  *h = heights[kind][n];
-  for (int i = 0; i <= n; i++) w[i] = widths[kind][n][i];
-  const char *env = getenv("JIT_TILE");
-  if (!env) return;
-  const char *hp = strstr(env, "h="), *wp = strstr(env, "w=");
-  if (hp) *h = atoi(hp + 2);
-  for (int i = 0; wp && i <= n; i++) {
-    w[i] = strtol(wp + 2, (char **)&wp, 10);
-    wp = *wp == 'x' ? wp - 1 : NULL;
-  }
+  *h = heights[split][n];
+  for (int i = 0; i <= n; i++) w[i] = widths[split][n][i];
+  sj_tile_spec spec;
+  char why[8];
+  if (!tile || sj_tile_spec_parse(tile, &spec, why, sizeof why)) return; /* checked by the API */
+  if (spec.h > 0) *h = (int)spec.h;
+  for (int i = 0; i < spec.nw && i <= n; i++) w[i] = spec.w[i];
 }
 
 /* The tiles of every color (hybrid: phase) of the tiling: F -> [L, color, T, S0, .., Sn];
  * *ncolors, and what they are in desc. NULL with why filled when the sizes do not fit. */
-static __isl_give isl_map *tiles_of(isl_ctx *ctx, sj_time_tiling kind, const sj_cone *c, int h,
-                                    const long *w, int *ncolors, sj_buf *desc, sj_buf *why) {
+static __isl_give isl_map *tiles_of(isl_ctx *ctx, int split, const sj_cone *c, int h, const long *w,
+                                    int *ncolors, sj_buf *desc, sj_buf *why) {
   isl_map *all = NULL;
-  if (kind == SJ_TILING_HYBRID) {
+  if (!split) {
     sj_hex t;
     if (sj_hybrid_shape(c, h, w, &t, why)) return NULL;
     *ncolors = 2;
@@ -351,7 +349,7 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
   return sj_mark_kernel(node, k);
 }
 
-int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, sj_time_tiling kind,
+int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const char *tile,
                            const unsigned max_grid[3], sj_plan *plan, sj_buf *why, sj_error *err) {
   isl_ctx *ctx = m->ctx;
   if (!st->is_stencil) {
@@ -372,10 +370,11 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, sj_time_tiling kin
   sj_cone c;
   int h, ncolors = 0;
   long w[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
-  tile_sizes(kind, n, &h, w);
+  tile_sizes(split, tile, n, &h, w);
   sj_buf desc = {0};
-  isl_map *ftiles =
-      sj_hybrid_cone(deps, n, &c, why) ? NULL : tiles_of(ctx, kind, &c, h, w, &ncolors, &desc, why);
+  isl_map *ftiles = sj_hybrid_cone(deps, n, &c, why)
+                        ? NULL
+                        : tiles_of(ctx, split, &c, h, w, &ncolors, &desc, why);
   if (!ftiles) {
     sj_buf_free(&desc);
     isl_union_map_free(deps);

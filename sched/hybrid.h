@@ -64,12 +64,11 @@ void sj_split_shape(const sj_cone *c, int h, const long *w, sj_split *t);
  * sj_hybrid_tiles). */
 __isl_give isl_map *sj_split_tiles(isl_ctx *ctx, const sj_cone *c, const sj_split *t, int color);
 
-typedef enum sj_time_tiling { SJ_TILING_HYBRID, SJ_TILING_SPLIT } sj_time_tiling;
-
-/* The time-tiled GPU schedule of a kernel in stencil form, into plan (sched/hybrid.c): 0;
- * -1 with why filled when the tiling does not apply (the caller maps it another way); a
+/* The time-tiled GPU schedule of a kernel in stencil form, into plan (sched/hybrid.c):
+ * hybrid tiles, or split ones when split is set; tile: sizes in JIT_TILE's syntax or NULL.
+ * 0; -1 with why filled when the tiling does not apply (the caller maps it another way); a
  * jit_status with err on failure. */
-int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, sj_time_tiling kind,
+int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const char *tile,
                            const unsigned max_grid[3], sj_plan *plan, sj_buf *why, sj_error *err);
 
 #endif

@@ -6,3 +6,4 @@ const sj_mapped_id sj_thread_ids[3] = {{SJ_ID_THREAD, 0}, {SJ_ID_THREAD, 1}, {SJ
 const sj_id_kind sj_parallel_tag = SJ_ID_PARALLEL;
 const sj_id_kind sj_threads_tag = SJ_ID_THREADS;
 const sj_id_kind sj_sync_tag = SJ_ID_SYNC;
+const sj_id_kind sj_spread_end_tag = SJ_ID_SPREAD_END;

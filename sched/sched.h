@@ -15,6 +15,7 @@
 #include <isl/schedule_node.h>
 
 #include "base/ast.h"
+#include "base/buf.h"
 
 /* What the user data of an isl_id made here is: each such struct starts with this tag.
  * Ids without user data are isl's own (loop iterators) or name arrays. */
@@ -25,7 +26,9 @@ typedef enum sj_id_kind {
   SJ_ID_THREADS,  /* mark: the band below is mapped to GPU threads */
   SJ_ID_BLOCK,    /* parameter: a block id (sj_mapped_id) */
   SJ_ID_THREAD,   /* parameter: a thread id (sj_mapped_id) */
-  SJ_ID_SYNC      /* statement: a barrier of the GPU block (extension node) */
+  SJ_ID_SYNC,     /* statement: a barrier of the GPU block (extension node) */
+  SJ_ID_SPREAD_END /* mark: right below a `parallel` mark's band, so that when isl drops that
+                      band's loop (one iteration) no inner loop takes its place under it */
 } sj_id_kind;
 
 typedef struct sj_mapped_id {
@@ -35,7 +38,7 @@ typedef struct sj_mapped_id {
 
 /* The user data of the block and thread ids and of the other tags without data. */
 extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3];
-extern const sj_id_kind sj_parallel_tag, sj_threads_tag, sj_sync_tag;
+extern const sj_id_kind sj_parallel_tag, sj_threads_tag, sj_sync_tag, sj_spread_end_tag;
 
 /* One polyhedral statement: a maximal run of straight-line assignments and declarations
  * of one block. Locals used only in the run, and written there before they are read, are
@@ -190,9 +193,45 @@ sj_each_child(__isl_take isl_schedule_node *node,
  * returns the point band. */
 __isl_give isl_schedule_node *sj_tile(__isl_take isl_schedule_node *band, const long *size);
 
-/* CPU schedule: the original order with the outermost parallel loops of every nest tiled,
- * and the tile loop marked for distribution over nthreads. */
-int sj_schedule_cpu(sj_model *m, int nthreads, sj_plan *plan, sj_error *err);
+/* Time tiling: whether to, and its sizes ($JIT_TILING, and JIT_TILE's syntax:
+ * "h=H,w=W0xW1..." or "none"). */
+/* HYBRID and SPLIT name the GPU's tiles (sched/gpu_choice.c); on the CPU they are TIME. */
+typedef enum sj_tiling {
+  SJ_TILING_AUTO,
+  SJ_TILING_TIME,
+  SJ_TILING_NONE,
+  SJ_TILING_HYBRID,
+  SJ_TILING_SPLIT
+} sj_tiling;
+typedef struct sj_tile_spec {
+  int off;  /* "none" */
+  long h;   /* 0: chosen */
+  int nw;   /* widths given, outermost first */
+  long w[3];
+} sj_tile_spec;
+/* 0, or -1 with why (cap bytes) saying what is wrong. */
+int sj_tile_spec_parse(const char *s, sj_tile_spec *out, char *why, size_t cap);
+
+typedef struct sj_cpu_options {
+  int nthreads;
+  sj_tiling tiling;
+  const char *tile;    /* JIT_TILE's syntax, or NULL */
+  const char *why_not; /* tiling NONE: why, for the explanation */
+} sj_cpu_options;
+
+/* CPU schedule: a stencil time-tiled when that is legal and pays (sched/cpu_tiled.c); else
+ * the original order with the outermost parallel loops of every nest tiled, and the tile
+ * loop marked for distribution over the threads. */
+int sj_schedule_cpu(sj_model *m, const sj_stencil *st, const sj_cpu_options *o, sj_plan *plan,
+                    sj_error *err);
+/* The time-tiled schedule into plan (schedule, tiles: h, then the width of each space
+ * dimension) with its lines of explanation: 0; or 1, with why it was not (why); isl's
+ * failures are declines too. Spends at most its own budget of isl operations. */
+int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_options *o,
+                          sj_plan *plan, sj_buf *explain, sj_buf *why);
+/* Whether the time-tiled schedule s runs every conflict of the stencil after its source
+ * (composed through the whole schedule: for tests); 1 yes, 0 no, -1 when isl fails. */
+int sj_cpu_tiled_check(const sj_model *m, const sj_stencil *st, __isl_keep isl_schedule *s);
 void sj_plan_clear(sj_plan *plan);
 
 /* The untiled GPU schedule (sched/gpu.c): the C order for a stencil (one launch per time
@@ -200,11 +239,12 @@ void sj_plan_clear(sj_plan *plan);
  * finds faster. max_grid: the device's grid limit per dimension. */
 int sj_schedule_untiled(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err);
 
-/* The GPU schedule (sched/gpu_choice.c): time tiling (hybrid or split) where it is asked
- * for and applies, else sj_schedule_untiled; JIT_TILING=hybrid|split|baseline forces one
- * (a forced tiling that does not apply falls back and the explanation says why). */
-int sj_schedule_gpu(sj_model *m, const sj_stencil *st, const unsigned max_grid[3], sj_plan *plan,
-                    sj_error *err);
+/* The GPU schedule (sched/gpu_choice.c): time tiling where it is asked for (tiling TIME or
+ * HYBRID: hybrid tiles, SPLIT: split tiles; tile: sizes in JIT_TILE's syntax or NULL) and
+ * applies, else sj_schedule_untiled (a forced tiling that does not apply falls back and the
+ * explanation says why). */
+int sj_schedule_gpu(sj_model *m, const sj_stencil *st, sj_tiling tiling, const char *tile,
+                    const unsigned max_grid[3], sj_plan *plan, sj_error *err);
 
 /* The GPU mapping of a tree (sched/baseline.c, PPCG's default for stencils): host loops
  * outside, one kernel per parallel band and launch, the parallel loops tiled into blocks of

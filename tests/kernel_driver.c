@@ -2,7 +2,14 @@
  * on a device and requires results bit-identical to the same file compiled by the system C
  * compiler (a module loaded with dlopen and called through libffi).
  *
- *   kernel_driver --device cpu|emu|cuda|auto FILE.c MODULE.so
+ *   kernel_driver --device cpu|emu|cuda|auto [--tier tcc|cc|auto] [--tiling auto|time|none]
+ *                 [--tile SPEC] [--expect-tiled] FILE.c MODULE.so
+ *
+ * --tier, --tiling and --tile set JIT_TIER, JIT_TILING and jit_options.tile: the CPU tiers and
+ * time tiling (forced with small tiles: sizes smaller than a tile, T shorter than its height).
+ * --expect-tiled fails unless some configuration ran time-tiled (so that a stencil's tiled
+ * test cannot pass on the untiled schedule). With --tier cc and no system compiler the
+ * driver exits with 77, which ctest counts as skipped.
  *
  * Kernel file conventions:
  *   // run: T=0 N=5 M=7 alpha=0.5   one configuration: every int/long parameter by name;
@@ -36,6 +43,7 @@ typedef struct fill_range {
 
 static const char *g_file;
 static char g_entry[1024]; /* fe_long_name.c: over 500 characters */
+static int g_tiled;        /* configurations that ran time-tiled */
 
 static void die(const char *fmt, const char *a) {
   fprintf(stderr, "kernel_driver: %s: ", g_file ? g_file : "?");
@@ -328,6 +336,15 @@ static int run_config(jit_context *ctx, const char *src, void (*ref)(void), cons
     return 1;
   }
   size_t elems[MAX_PARAMS] = {0};
+  const char *tier = getenv("JIT_TIER");
+  if (tier && !strcmp(tier, "cc") && jit_kernel_tier(k) != 2) {
+    fprintf(stderr, "FAIL %s [%s]: JIT_TIER=cc, but tier %d runs\n", g_entry, cfg,
+            jit_kernel_tier(k));
+    jit_kernel_release(k);
+    return 1;
+  }
+  const char *why = jit_kernel_schedule(k);
+  if (why && strstr(why, "\n  time-tiled")) g_tiled++;
   if (jit_kernel_param_count(k) != np) {
     fprintf(stderr, "FAIL %s [%s]: jit_kernel_param_count %d, jit_function_params %d\n", g_entry,
             cfg, jit_kernel_param_count(k), np);
@@ -468,10 +485,19 @@ out:
 }
 
 int main(int argc, char **argv) {
-  const char *device = "cpu", *file = NULL, *module = NULL;
+  const char *device = "cpu", *file = NULL, *module = NULL, *tile = NULL;
+  int expect_tiled = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--device") == 0 && i + 1 < argc)
       device = argv[++i];
+    else if (strcmp(argv[i], "--tier") == 0 && i + 1 < argc)
+      setenv("JIT_TIER", argv[++i], 1);
+    else if (strcmp(argv[i], "--tiling") == 0 && i + 1 < argc)
+      setenv("JIT_TILING", argv[++i], 1);
+    else if (strcmp(argv[i], "--tile") == 0 && i + 1 < argc)
+      tile = argv[++i];
+    else if (strcmp(argv[i], "--expect-tiled") == 0)
+      expect_tiled = 1;
     else if (!file)
       file = argv[i];
     else if (!module)
@@ -480,7 +506,9 @@ int main(int argc, char **argv) {
       file = NULL, module = NULL, i = argc;
   }
   if (!file || !module) {
-    fprintf(stderr, "usage: kernel_driver [--device cpu|emu|cuda|auto] FILE.c MODULE.so\n");
+    fprintf(stderr, "usage: kernel_driver [--device cpu|emu|cuda|auto] [--tier tcc|cc|auto] "
+                    "[--tiling auto|time|none] [--tile SPEC] [--expect-tiled] FILE.c "
+                    "MODULE.so\n");
     return 2;
   }
   g_file = file;
@@ -528,11 +556,27 @@ int main(int argc, char **argv) {
   jit_options opts;
   memset(&opts, 0, sizeof opts);
   opts.source_name = file;
-  jit_context_set_options(ctx, &opts);
+  opts.tile = tile;
+  if (jit_context_set_options(ctx, &opts)) {
+    fprintf(stderr, "FAIL: jit_context_set_options: %s\n", jit_context_error(ctx));
+    return 1;
+  }
   printf("kernel %s from %s on %s\n", g_entry, file, jit_context_info(ctx));
+  const char *tier = getenv("JIT_TIER");
+  if (tier && !strcmp(tier, "cc") && strstr(jit_context_info(ctx), "no system compiler")) {
+    printf("SKIP: JIT_TIER=cc and no system compiler\n");
+    jit_context_destroy(ctx);
+    dlclose(mod);
+    free(src);
+    return 77;
+  }
   int failures = 0;
   for (int r = 0; r < nruns; r++)
     failures += run_config(ctx, src, ref, runs[r], nkv[r], fills, nfill, r);
+  if (expect_tiled && !g_tiled) {
+    fprintf(stderr, "FAIL %s: no configuration ran time-tiled\n", g_entry);
+    failures++;
+  }
   jit_context_destroy(ctx);
   dlclose(mod);
   free(src);
@@ -540,6 +584,6 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: %d failure(s)\n", file, failures);
     return 1;
   }
-  printf("%s: all %d configurations bit-identical\n", g_entry, nruns);
+  printf("%s: all %d configurations bit-identical (%d time-tiled)\n", g_entry, nruns, g_tiled);
   return 0;
 }

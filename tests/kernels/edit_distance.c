@@ -7,6 +7,7 @@
 // run: N=33 M=17
 // run: N=64 M=64
 // run: N=100 M=129
+// run: N=2 M=40000
 void edit_distance(int N, int M, int D[N][M], const int a[N], const int b[M]) {
   for (int i = 1; i < N; i++)
     for (int j = 1; j < M; j++) {
