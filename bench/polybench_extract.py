@@ -5,7 +5,8 @@
 
 Each benchmark is preprocessed as the issue describes (gcc -E -P -DPOLYBENCH_USE_C99_PROTO,
 the SMALL and the LARGE dataset); the function is written unchanged from `void kernel_` to
-its closing brace into OUT_DIR/NAME.c, after two comments: `// run:` with the SMALL sizes
+its closing brace into OUT_DIR/NAME.c, after the benchmark's own file-scope typedefs (as
+nussinov's `typedef char base;`) and two comments: `// run:` with the SMALL sizes
 (what kernel_driver runs) and `// large:` with the LARGE ones, read from the initialisations
 at the top of main(). Nothing of the suite is stored in this repository: run this on a
 checkout of the suite (e.g. github.com/Meinersbur/polybench, folder polybench-code/).
@@ -51,10 +52,12 @@ def main():
             path = os.path.join(root, f)
             small = preprocess(path, utilities, 'SMALL')
             large = preprocess(path, utilities, 'LARGE')
+            with open(path) as fh:
+                typedefs = re.findall(r'^typedef[^;]*;', fh.read(), re.M)
             with open(os.path.join(out, f), 'w') as fh:
                 fh.write('// run: %s\n' % ' '.join('%s=%s' % kv for kv in sizes(small)))
                 fh.write('// large: %s\n' % ' '.join('%s=%s' % kv for kv in sizes(large)))
-                fh.write(kernel(small) + '\n')
+                fh.write(''.join(t + '\n' for t in typedefs) + kernel(small) + '\n')
             count += 1
     print('%d kernels extracted into %s' % (count, out))
 
