@@ -34,8 +34,9 @@ static const sj_access *access_of(const sj_model *m, const sj_expr *ref, int is_
   return NULL;
 }
 
-/* The original schedule of s as one map. */
+/* The original schedule of s as one map; NULL when s never runs (no map to extract). */
 static __isl_give isl_map *order_of(__isl_keep isl_union_map *order, const sj_pstmt *s) {
+  if (isl_set_is_empty(s->domain) != isl_bool_false) return NULL;
   return isl_map_from_union_map(isl_union_map_intersect_domain(
       isl_union_map_copy(order), isl_union_set_from_set(isl_set_copy(s->domain))));
 }
@@ -102,6 +103,7 @@ int sj_reductions_explain(const sj_model *m, sj_buf *note) {
   int found = 0, rc = order ? 0 : -1;
   for (int i = 0; i < m->nstmts && !rc; i++) {
     const sj_pstmt *s = m->stmts[i];
+    if (isl_set_is_empty(s->domain) == isl_bool_true) continue; /* never runs: no reduction */
     for (int b = 0; b < s->nbody && !rc; b++) {
       const sj_stmt *st = s->body[b];
       const sj_expr *x = st->kind == SJ_S_ASSIGN && st->lhs->kind == SJ_E_INDEX
