@@ -432,8 +432,8 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
     } else {
       k->tag = SJ_ID_KERNEL;
       k->id = plan->nkernels++;
-      snprintf(k->why, sizeof k->why, "color %d of %s: a block per tile, a barrier per step", i,
-               desc.data);
+      snprintf(k->why, sizeof k->why, "%s %d of %s: a block per tile, a barrier per step",
+               split ? "color" : "phase", i, desc.data);
       sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
