@@ -123,7 +123,7 @@ static const char *compare_name(sj_ir_cmp cmp, sj_ir_type t) {
 }
 
 static void format(px *x, const char *guard, const char *fmt, const sj_ir_ins *ins) {
-  char text[256], operand[64];
+  char text[256], operand[160]; /* operand: a kernel name (at most 102 characters) and _param_N */
   size_t n = 0;
   sj_ir_type t = ins->op == SJ_IR_SETP ? ins->a.type : ins->type;
   const sj_ir_reg *ptr =
