@@ -269,16 +269,8 @@ static sj_ir_val make_flagged(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_cmp cm
   k.v[0] = operand(b, x);
   k.v[1] = operand(b, y);
   k.v[2] = operand(b, z);
-  sj_ir_ins proto;
-  memset(&proto, 0, sizeof proto);
-  proto.op = op;
-  proto.type = t;
-  proto.cmp = cmp;
-  proto.imm = imm;
-  proto.approx = approx;
-  proto.a = x;
-  proto.b = y;
-  proto.c = z;
+  sj_ir_ins proto = {
+      .op = op, .type = t, .cmp = cmp, .imm = imm, .approx = approx, .a = x, .b = y, .c = z};
   int level = level_of(b, x);
   if (level_of(b, y) > level) level = level_of(b, y);
   if (level_of(b, z) > level) level = level_of(b, z);
