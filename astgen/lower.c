@@ -196,6 +196,8 @@ static void lower_user(sj_lower *l, __isl_keep isl_ast_node *node) {
   const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
   if (tag && *tag == SJ_ID_SYNC)
     sj_irb_barrier(&l->b);
+  else if (tag && *tag == SJ_ID_COPY)
+    sj_lw_copy(l, call, (const sj_copy *)tag);
   else
     sj_lw_stmt(l, call);
   isl_id_free(id);
@@ -339,6 +341,7 @@ static void finish(sj_lower *l) {
   free(l->local_var);
   free(l->binds);
   free(l->host_ids);
+  free(l->staged_base);
 }
 
 static void add_func(sj_ir_module *mod, sj_ir_func *f) {
@@ -444,6 +447,15 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   kl.contract = l->contract;
   kl.approx_div = l->approx_div;
   kl.free_ids_are_params = 1;
+  kl.kernel = k;
+  kl.staged_base = calloc((size_t)k->nstaged + 1, sizeof *kl.staged_base);
+  if (!kl.staged_base) abort();
+  for (int i = 0; i < k->nstaged; i++) {
+    long count = 1;
+    for (int d = 0; d < k->staged[i].rank; d++) count *= k->staged[i].size[d];
+    int pos = sj_ir_find_param(f, SJ_PARAM_ARRAY, k->staged[i].array);
+    sj_ir_add_shared(f, (sj_ir_shared){f->params[pos].type, count});
+  }
   lower_mark_child(&kl, mark, plain);
   if (f->traps) {
     sj_ir_param err = {SJ_PARAM_ERROR, SJ_IR_S32, 0, 0, "error"};

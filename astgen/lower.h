@@ -31,6 +31,8 @@ typedef struct sj_lower {
   int free_ids_are_params; /* in a kernel: an unbound id is a host iterator passed in */
   isl_id **host_ids;       /* those ids, in parameter order */
   int nhost_ids;
+  const sj_kernel *kernel; /* the GPU kernel being lowered, or NULL */
+  sj_ir_val *staged_base;  /* by staged array of the kernel: its shared array, once used */
   /* the statement instance being lowered */
   const sj_pstmt *stmt;
   isl_ast_expr *call; /* borrowed */
@@ -42,6 +44,7 @@ sj_ir_type sj_lw_type(sj_type t);                               /* the IR type o
 sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl integer, S64 */
 sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl condition */
 void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call);    /* one statement instance */
+void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c); /* one copy */
 sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id);         /* an isl id's value */
 void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val, long offset);
 void sj_lw_unbind(sj_lower *l);

@@ -318,6 +318,12 @@ void sj_px_ins(px *x, const sj_ir_ins *ins) {
     line(x, guard, "cvta.to.global.u64 %s, %s", d, d);
     return;
   }
+  case SJ_IR_SHARED: {
+    char d[40];
+    reg(x, ins->dst, d, sizeof d);
+    line(x, guard, "mov.u64 %s, %s_sh%ld", d, x->f->name, ins->imm);
+    return;
+  }
   case SJ_IR_TRAP: { /* the first failed check of the run reports */
     char a[40], e[40], old[40];
     value(x, ins->a, a, sizeof a);

@@ -27,6 +27,7 @@ typedef enum sj_id_kind {
   SJ_ID_BLOCK,    /* parameter: a block id (sj_mapped_id) */
   SJ_ID_THREAD,   /* parameter: a thread id (sj_mapped_id) */
   SJ_ID_SYNC,     /* statement: a barrier of the GPU block (extension node) */
+  SJ_ID_COPY,     /* statement: a copy between global and shared memory (sj_copy) */
   SJ_ID_SPREAD_END /* mark: right below a `parallel` mark's band, so that when isl drops that
                       band's loop (one iteration) no inner loop takes its place under it */
 } sj_id_kind;
@@ -142,12 +143,36 @@ typedef struct sj_stencil {
 int sj_stencil_recognize(sj_model *m, sj_stencil *out);
 void sj_stencil_clear(sj_stencil *s);
 
+/* An array a kernel stages in its block's shared memory (sched/stage.c): the box of what a
+ * tile touches, size[d] elements along dimension d from an origin that moves with the tile.
+ * Along d the origin is origin[d][0] + sum over k of origin[d][1 + k] * c_k, where c is the
+ * tile coordinates (L, S0, .., Sn) of the instance (sched/hybrid.h): a statement's follow its
+ * own coordinates and p, T; a copy's come first. */
+enum { SJ_STAGE_MAX_RANK = 4, SJ_STAGE_COEFS = 5 };
+typedef struct sj_staged {
+  int array; /* the model's array id */
+  int rank;
+  int ncoords; /* n + 2 */
+  long size[SJ_STAGE_MAX_RANK];
+  long origin[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS];
+} sj_staged;
+
+/* A copy statement: its instances copy[L, S0, .., Sn, a0, .., a(rank-1)] move element a of
+ * the kernel's staged array `staged` in (global to shared) or out. */
+typedef struct sj_copy {
+  sj_id_kind tag; /* SJ_ID_COPY */
+  int staged;
+  int out;
+} sj_copy;
+
 /* A GPU kernel: the user data of its kernel mark (freed with the mark's id). */
 typedef struct sj_kernel {
   sj_id_kind tag; /* SJ_ID_KERNEL */
   int id;
   unsigned grid[3], block[3];
   char why[160]; /* for the explanation */
+  int nstaged;
+  sj_staged *staged; /* malloc'd, freed with the kernel */
 } sj_kernel;
 
 /* What a schedule decided, for jit_kernel_schedule() and jit_kernel_tile_sizes(). */
@@ -163,6 +188,12 @@ typedef struct sj_plan {
 /* --- GPU mappings (sched/gpu_map.c) --- */
 /* Puts k on a kernel mark above node (the mark's id owns k). */
 __isl_give isl_schedule_node *sj_mark_kernel(__isl_take isl_schedule_node *node, sj_kernel *k);
+/* Each instance's coordinate at position from_end counted from the end (1: the last). */
+__isl_give isl_union_pw_aff *sj_coordinate(__isl_keep isl_union_set *dom, int from_end);
+/* The instances where v - offset - id (a block or thread id, v taken modulo mod when mod is
+ * not 0) is 0. */
+__isl_give isl_union_set *sj_bound_to(__isl_take isl_union_pw_aff *v, long offset, long mod,
+                                      __isl_take isl_id *id);
 /* The block (thread = 0) or thread id of dimension dim (0: x). */
 __isl_give isl_id *sj_map_id(isl_ctx *ctx, int thread, int dim);
 /* 0 <= block id < grid and 0 <= thread id < block for the n dimensions dim[], as the
