@@ -378,16 +378,20 @@ static void minus_origin(sj_lower *l, lin *f, const sj_staged *s, int first_l, i
   }
 }
 
+/* ref's element in global memory as a pointer and a constant offset in elements. */
+static sj_ir_val global_element(sj_lower *l, const sj_expr *ref, long *offset) {
+  lin f = {0, 0, 0, NULL};
+  lin_ref(l, &f, ref, l->m->extents[ref->sym->id]);
+  int param = sj_ir_find_param(l->b.f, SJ_PARAM_ARRAY, ref->sym->id);
+  return address(l, &f, sj_irb_param(&l->b, param), offset);
+}
+
 /* ref's element as a pointer and a constant offset in elements: in the kernel's shared copy
  * of the array when it has one. */
 static sj_ir_val element(sj_lower *l, const sj_expr *ref, long *offset) {
-  lin f = {0, 0, 0, NULL};
   int staged = staged_index(l, ref->sym->id);
-  if (staged < 0) {
-    lin_ref(l, &f, ref, l->m->extents[ref->sym->id]);
-    int param = sj_ir_find_param(l->b.f, SJ_PARAM_ARRAY, ref->sym->id);
-    return address(l, &f, sj_irb_param(&l->b, param), offset);
-  }
+  if (staged < 0) return global_element(l, ref, offset);
+  lin f = {0, 0, 0, NULL};
   const sj_staged *s = &l->kernel->staged[staged];
   int depth = l->stmt->depth; /* the call: iterators, then L, p, T, S0, .. */
   lin_ref(l, &f, ref, s->size);
@@ -414,10 +418,7 @@ void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c) {
   int param = sj_ir_find_param(l->b.f, SJ_PARAM_ARRAY, s->array);
   sj_ir_val gptr = address(l, &global, sj_irb_param(&l->b, param), &goff);
   sj_ir_val sptr = address(l, &shared, staged_base(l, c->staged), &soff);
-  if (c->out)
-    sj_irb_store(&l->b, gptr, goff, sj_irb_load(&l->b, sptr, soff));
-  else
-    sj_irb_store(&l->b, sptr, soff, sj_irb_load(&l->b, gptr, goff));
+  sj_irb_store(&l->b, sptr, soff, sj_irb_load(&l->b, gptr, goff));
   l->call = NULL;
 }
 
@@ -677,8 +678,13 @@ static void body_stmt(sj_lower *l, const sj_stmt *st) {
   }
   sj_ir_val v = uval(l, st->rhs);
   long offset;
-  sj_ir_val ptr = element(l, mem ? mem : st->lhs, &offset);
+  const sj_expr *ref = mem ? mem : st->lhs;
+  sj_ir_val ptr = element(l, ref, &offset);
   sj_irb_store(b, ptr, offset, v);
+  if (staged_index(l, ref->sym->id) >= 0) { /* written through: global holds every result */
+    ptr = global_element(l, ref, &offset);
+    sj_irb_store(b, ptr, offset, v);
+  }
 }
 
 void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call) {

@@ -65,7 +65,7 @@ void sj_split_shape(const sj_cone *c, int h, const long *w, sj_split *t);
 __isl_give isl_map *sj_split_tiles(isl_ctx *ctx, const sj_cone *c, const sj_split *t, int color);
 
 /* Stages the arrays the tiles of kernel k write in shared memory, as many as fit in budget
- * bytes (sched/stage.c): records them in k and grafts the copies and a barrier around node,
+ * bytes (sched/stage.c): records them in k and grafts the copies and a barrier before node,
  * the filter of a block's tile over dom, the tiled instances S[x, L, p, T, S0, .., Sn];
  * back takes them to the model's. Tile coordinate S_d is lo[d] + block id d. Returns
  * what is in node's place: the sequence of copies, barrier and node when anything is staged. */

@@ -27,7 +27,7 @@ typedef enum sj_id_kind {
   SJ_ID_BLOCK,    /* parameter: a block id (sj_mapped_id) */
   SJ_ID_THREAD,   /* parameter: a thread id (sj_mapped_id) */
   SJ_ID_SYNC,     /* statement: a barrier of the GPU block (extension node) */
-  SJ_ID_COPY,     /* statement: a copy between global and shared memory (sj_copy) */
+  SJ_ID_COPY,     /* statement: a copy from global to shared memory (sj_copy) */
   SJ_ID_SPREAD_END /* mark: right below a `parallel` mark's band, so that when isl drops that
                       band's loop (one iteration) no inner loop takes its place under it */
 } sj_id_kind;
@@ -157,12 +157,11 @@ typedef struct sj_staged {
   long origin[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS];
 } sj_staged;
 
-/* A copy statement: its instances copy[L, S0, .., Sn, a0, .., a(rank-1)] move element a of
- * the kernel's staged array `staged` in (global to shared) or out. */
+/* A copy statement: its instances copy[L, S0, .., Sn, a0, .., a(rank-1)] copy element a of
+ * the kernel's staged array `staged` from global to shared memory. */
 typedef struct sj_copy {
   sj_id_kind tag; /* SJ_ID_COPY */
   int staged;
-  int out;
 } sj_copy;
 
 /* A GPU kernel: the user data of its kernel mark (freed with the mark's id). */

@@ -1,19 +1,22 @@
 /* Shared-memory staging of a time-tiled kernel (thesis §5): each block copies the box of
- * what its tile touches into shared memory, runs every time step of the tile there, and
- * copies out what the tile wrote.
+ * what its tile touches into shared memory and runs every time step of the tile there; each
+ * value computed is written to shared memory and through to global memory.
  *
- *   filter (the block's tile)
- *   └─ sequence
- *      ├─ extension: copy-in   ─ mark "threads" ─ filter (a mod block = thread id) ─ band [a]
- *      ├─ extension: barrier
- *      ├─ band [t] ...         the tile's steps, a barrier after each
- *      └─ extension: copy-out  ─ mark "threads" ─ filter ─ band [a]
+ *   sequence
+ *   ├─ extension: copy-in ─ mark "threads" ─ filter (a mod block = thread id) ─ band [a]
+ *   ├─ extension: barrier
+ *   └─ filter (the block's tile) ─ band [t] ...    the tile's steps, a barrier after each
  *
  * Why this is right: the tiles of one launch run concurrently, so no dependence joins them.
  * A value a tile reads was therefore written before the launch or by the tile itself, and no
- * other tile of the launch writes an element this tile touches. Copying the whole box in
- * reads elements other tiles may be writing, but this tile never uses them; copying out only
- * the elements the tile wrote leaves the others' results alone. */
+ * other tile of the launch writes an element this tile touches: copying the whole box in
+ * reads elements other tiles may be writing, but this tile never uses them.
+ *
+ * Why write through rather than copy the tile's results out at the end: the set of elements
+ * a tile wrote is the projection of the tile along time, which isl can state exactly only
+ * with existentially quantified variables; scanning it cost seconds of AST generation in 3D.
+ * The stores of a step go to L2, where the next step's stores to the same sectors merge with
+ * them, so the DRAM sees about one write per element and band. */
 #include "sched/hybrid.h"
 
 #include <stdlib.h>
@@ -131,21 +134,23 @@ static __isl_give isl_map *box_elements(__isl_keep isl_map *foot, const sj_stage
   }
   isl_local_space_free(ls);
   m = isl_set_unwrap(wrapped);
-  return isl_map_intersect_domain(m, isl_map_domain(isl_map_copy(foot)));
+  /* only for tiles that exist at L, as far as a simple hull tells (cheap to scan) */
+  isl_set *tiles = isl_set_from_basic_set(isl_set_simple_hull(isl_map_domain(isl_map_copy(foot))));
+  return isl_map_intersect_domain(m, tiles);
 }
 
 /* The copy statement of elems ([L, S..] -> A), bound to the block's tile, as an extension of
  * the prefix schedule [L] (prefix: its universe) whose instances the threads share out:
  * extension - mark "threads" - filter - band [a]. */
 static __isl_give isl_schedule_node *copy_graft(__isl_take isl_map *elems,
-                                                __isl_take isl_set *prefix, int staged, int out,
-                                                int n, const long *lo, const sj_kernel *k) {
+                                                __isl_take isl_set *prefix, int staged, int n,
+                                                const long *lo, const sj_kernel *k) {
   isl_ctx *ctx = isl_map_get_ctx(elems);
   int rank = (int)isl_map_dim(elems, isl_dim_out);
   sj_copy *c = malloc(sizeof *c);
   if (!c) abort();
-  *c = (sj_copy){SJ_ID_COPY, staged, out};
-  isl_id *id = isl_id_set_free_user(isl_id_alloc(ctx, out ? "copy_out" : "copy_in", c), free);
+  *c = (sj_copy){SJ_ID_COPY, staged};
+  isl_id *id = isl_id_set_free_user(isl_id_alloc(ctx, "copy_in", c), free);
   isl_set *inst = isl_set_set_tuple_id(isl_set_flatten(isl_map_wrap(elems)), id);
   isl_union_set *dom = isl_union_set_from_set(inst);
   for (int d = 0; d <= n; d++) /* S_d = lo_d + block id d */
@@ -196,7 +201,7 @@ typedef struct stage_arg {
   const long *lo;
   sj_kernel *k;
   isl_union_map *reads, *writes; /* [L, S..] -> element */
-  isl_map_list *in, *out;        /* per staged array: what is copied */
+  isl_map_list *in;              /* per staged array: what is copied in */
 } stage_arg;
 
 static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *array) {
@@ -219,7 +224,6 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
                       ? box_elements(all, &s, a->m->extents[sym->id])
                       : isl_map_empty(isl_map_get_space(all));
     a->in = isl_map_list_add(a->in, in);
-    a->out = isl_map_list_add(a->out, isl_map_copy(w));
   }
   isl_map_free(r);
   isl_map_free(w);
@@ -239,7 +243,6 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                  k,
                  footprint(dom, back, coords, m->reads),
                  footprint(dom, back, coords, m->writes),
-                 isl_map_list_alloc(ctx, 1),
                  isl_map_list_alloc(ctx, 1)};
   isl_union_map_free(coords);
   char *seen = calloc((size_t)m->fn->narrays + 1, 1);
@@ -264,15 +267,12 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
     isl_map *in = isl_map_list_get_map(a.in, i);
     if (isl_map_is_empty(in) == isl_bool_false)
       node = isl_schedule_node_graft_before(
-          node, copy_graft(in, isl_set_copy(prefix), i, 0, n, lo, k));
+          node, copy_graft(in, isl_set_copy(prefix), i, n, lo, k));
     else
       isl_map_free(in);
-    node = isl_schedule_node_graft_after(
-        node, copy_graft(isl_map_list_get_map(a.out, i), isl_set_copy(prefix), i, 1, n, lo, k));
   }
   if (k->nstaged) node = isl_schedule_node_graft_before(node, sync_graft(isl_set_copy(prefix)));
   isl_set_free(prefix);
   isl_map_list_free(a.in);
-  isl_map_list_free(a.out);
   return k->nstaged ? isl_schedule_node_parent(isl_schedule_node_parent(node)) : node;
 }
