@@ -287,7 +287,7 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
                                                   const sj_model *m, __isl_keep isl_union_set *dom,
                                                   __isl_keep isl_union_map *point,
                                                   __isl_keep isl_union_map *back, int n,
-                                                  sj_kernel *k, const long *lo) {
+                                                  sj_kernel *k, const long *lo, sj_buf *desc) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   isl_multi_union_pw_aff *space = isl_multi_union_pw_aff_from_union_map(
       isl_union_map_intersect_domain(isl_union_map_copy(point), isl_union_set_copy(dom)));
@@ -317,7 +317,7 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
         block, sj_bound_to(sj_coordinate(dom, n + 1 - d), lo[d], 0, sj_map_id(ctx, 0, d)));
   }
   node = isl_schedule_node_insert_filter(node, block);
-  if (staging()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, SHARED_BUDGET);
+  if (staging()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, SHARED_BUDGET, desc);
   if (!node) return NULL;
   node = isl_schedule_node_insert_context(
       node, sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), n + 1, dims, k->grid,
@@ -410,10 +410,13 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
       k->id = plan->nkernels++;
       snprintf(k->why, sizeof k->why, "%s %d of %s: a block per tile, a barrier per step",
                split ? "color" : "phase", i, desc.data);
+      sj_buf staged = {0};
       sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
-      node = phase_kernel(node, m, mine, point, back, n, k, lo);
+      node = phase_kernel(node, m, mine, point, back, n, k, lo, &staged);
+      if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);
+      sj_buf_free(&staged);
       /* back to the sequence (isl put the copies' extension above the kernel mark) */
       do
         node = isl_schedule_node_parent(node);

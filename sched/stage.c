@@ -202,6 +202,7 @@ typedef struct stage_arg {
   sj_kernel *k;
   isl_union_map *reads, *writes; /* [L, S..] -> element */
   isl_map_list *in;              /* per staged array: what is copied in */
+  sj_buf *desc;
 } stage_arg;
 
 static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *array) {
@@ -213,9 +214,16 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
   isl_map *w = isl_union_map_extract_map(a->writes, space);
   isl_map *all = isl_map_union(isl_map_copy(r), isl_map_copy(w));
   long bytes = sj_type_size(sym->type);
-  int fits = isl_map_is_empty(w) == isl_bool_false && box_of(all, &s) == 0;
-  for (int d = 0; d < s.rank && fits; d++) bytes *= s.size[d];
-  if (fits && bytes <= a->budget) {
+  int boxed = isl_map_is_empty(w) == isl_bool_false && box_of(all, &s) == 0;
+  if (boxed) {
+    sj_buf_printf(a->desc, "%s %s", a->desc->len ? "," : "", sym->name);
+    for (int d = 0; d < s.rank; d++) {
+      bytes *= s.size[d];
+      sj_buf_printf(a->desc, "%s%ld", d ? "x" : " ", s.size[d]);
+    }
+    if (bytes > a->budget) sj_buf_printf(a->desc, " (%ld bytes: over, in global memory)", bytes);
+  }
+  if (boxed && bytes <= a->budget) {
     a->budget -= bytes;
     a->k->staged = realloc(a->k->staged, (size_t)(a->k->nstaged + 1) * sizeof s);
     if (!a->k->staged) abort();
@@ -233,7 +241,8 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
 __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node, const sj_model *m,
                                              __isl_keep isl_union_set *dom,
                                              __isl_keep isl_union_map *back, int n,
-                                             const long *lo, sj_kernel *k, long budget) {
+                                             const long *lo, sj_kernel *k, long budget,
+                                             sj_buf *desc) {
   isl_ctx *ctx = m->ctx;
   isl_union_map *coords = tile_coords(dom, n);
   stage_arg a = {m,
@@ -243,7 +252,8 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                  k,
                  footprint(dom, back, coords, m->reads),
                  footprint(dom, back, coords, m->writes),
-                 isl_map_list_alloc(ctx, 1)};
+                 isl_map_list_alloc(ctx, 1),
+                 desc};
   isl_union_map_free(coords);
   char *seen = calloc((size_t)m->fn->narrays + 1, 1);
   if (!seen) abort();
@@ -259,6 +269,7 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
   free(seen);
   isl_union_map_free(a.reads);
   isl_union_map_free(a.writes);
+  if (k->nstaged) sj_buf_printf(desc, " staged in %ld bytes of shared memory", budget - a.budget);
   isl_set *outer = isl_set_from_union_set(
       isl_union_map_range(isl_schedule_node_get_prefix_schedule_union_map(node)));
   isl_set *prefix = isl_set_universe(isl_set_get_space(outer));
