@@ -429,7 +429,6 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
   isl_union_map_free(back);
   sj_buf_free(&desc);
   if (!failed && node) plan->schedule = isl_schedule_node_get_schedule(node);
-  if (getenv("SJ_DUMP")) isl_schedule_dump(plan->schedule);
   isl_schedule_node_free(node);
   if (failed) return failed;
   sj_plan_add_tile(plan, h);
