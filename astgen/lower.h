@@ -31,6 +31,11 @@ typedef struct sj_lower {
   int free_ids_are_params; /* in a kernel: an unbound id is a host iterator passed in */
   isl_id **host_ids;       /* those ids, in parameter order */
   int nhost_ids;
+  /* under a `reduce` mark (GPU): its reductions, and for each its partial (a variable of
+   * this thread) and the address of the element it accumulates into (a pointer variable, 0
+   * until an instance ran); see astgen/lower_reduce.c */
+  const sj_reduce *reduce;
+  int *partial, *target;
   /* the statement instance being lowered */
   const sj_pstmt *stmt;
   isl_ast_expr *call; /* borrowed */
@@ -46,5 +51,17 @@ sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id);         /* an isl id's v
 void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val, long offset);
 void sj_lw_unbind(sj_lower *l);
 void sj_lw_fail(sj_lower *l, const char *what);
+sj_ir_val sj_lw_uval(sj_lower *l, const sj_expr *e); /* a user expression's value */
+/* ref's element (a user array's, or a local's in memory) as a pointer and a constant
+ * offset in elements */
+sj_ir_val sj_lw_element(sj_lower *l, const sj_expr *ref, long *offset);
+
+/* lower_reduce.c: reductions in parallel. start: at the `reduce` mark; accumulate: for
+ * assignment k of the statement being lowered, 1 when it is one of the mark's reductions
+ * (its term went into the partial); finish: at the end of the kernel, every partial combined
+ * across the warp and into its element by one atomic per warp. */
+void sj_lw_reduce_start(sj_lower *l, const sj_reduce *red);
+int sj_lw_accumulate(sj_lower *l, int k);
+void sj_lw_reduce_finish(sj_lower *l);
 
 #endif

@@ -177,6 +177,11 @@ typedef struct jit_options {
    * (same syntax), else sizes chosen from the caches the machine reports. $JIT_TILING=
    * auto|time|none forces the choice. Copied; part of the cache key. */
   const char *tile;
+  /* Allow reductions (x = x + e, fmin, fmax over a loop) to be reassociated: on a GPU they
+   * run in parallel (partials per thread, warp shuffles, one atomic per warp), so float
+   * sums round differently from the C order (within (n-1)*eps*sum|x_i|, doc/reductions.md).
+   * fast_math implies it; so does JIT_REASSOCIATE=1. Part of the cache key. */
+  int reassociate;
 } jit_options;
 
 /* Counters of a context, for tests and tools. */
@@ -247,7 +252,7 @@ const char *jit_kernel_schedule(const jit_kernel *k);
  * one (cc: the first call waits for the system compiler). Tier-2 objects are kept in the
  * on-disk cache. Returns the tier that runs now: 1 or 2; 0 for GPU kernels or NULL. */
 int jit_kernel_tier(const jit_kernel *k);
-jit_device jit_kernel_device(const jit_kernel *k);    /* JIT_DEVICE_AUTO when k is NULL */
+jit_device jit_kernel_device(const jit_kernel *k); /* JIT_DEVICE_AUTO when k is NULL */
 /* Returns the count (which may exceed max); -1 when k is NULL, or sizes with max > 0. */
 int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max);
 void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out); /* zeros if k is NULL */
