@@ -51,17 +51,15 @@ sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id);         /* an isl id's v
 void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val, long offset);
 void sj_lw_unbind(sj_lower *l);
 void sj_lw_fail(sj_lower *l, const char *what);
-sj_ir_val sj_lw_uval(sj_lower *l, const sj_expr *e); /* a user expression's value */
-/* ref's element (a user array's, or a local's in memory) as a pointer and a constant
- * offset in elements */
-sj_ir_val sj_lw_element(sj_lower *l, const sj_expr *ref, long *offset);
+/* How a reduction's terms combine, and its type (its element's). */
+sj_ir_op sj_lw_red_op(sj_red_op op);
+sj_ir_type sj_lw_red_type(const sj_reduction *r);
 
-/* lower_reduce.c: reductions in parallel. start: at the `reduce` mark; accumulate: for
- * assignment k of the statement being lowered, 1 when it is one of the mark's reductions
- * (its term went into the partial); finish: at the end of the kernel, every partial combined
- * across the warp and into its element by one atomic per warp. */
+/* lower_reduce.c: reductions in parallel. start: at the `reduce` mark, the partials and
+ * targets (the statements' lowering then accumulates into them); finish: at the end of the
+ * kernel, every partial combined across the warp and into its element by one atomic per
+ * warp. */
 void sj_lw_reduce_start(sj_lower *l, const sj_reduce *red);
-int sj_lw_accumulate(sj_lower *l, int k);
 void sj_lw_reduce_finish(sj_lower *l);
 
 #endif

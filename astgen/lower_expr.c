@@ -301,6 +301,8 @@ static int iter_arg(const sj_pstmt *s, const sj_sym *sym) {
   return -1;
 }
 
+static sj_ir_val uval(sj_lower *l, const sj_expr *e);
+
 /* The row-major element offset of ref: user terms over iterators expanded through the
  * instance's iterator values, other terms computed as values. */
 static void lin_ref(sj_lower *l, lin *f, const sj_expr *ref) {
@@ -328,14 +330,14 @@ static void lin_ref(sj_lower *l, lin *f, const sj_expr *ref) {
       }
       free(value.t);
     } else {
-      lin_add(f, sj_irb_cvt(&l->b, SJ_IR_S64, sj_lw_uval(l, atom)), coef);
+      lin_add(f, sj_irb_cvt(&l->b, SJ_IR_S64, uval(l, atom)), coef);
     }
   }
   sj_linear_free(&form);
 }
 
 /* ref's element as a pointer and a constant offset in elements. */
-sj_ir_val sj_lw_element(sj_lower *l, const sj_expr *ref, long *offset) {
+static sj_ir_val element(sj_lower *l, const sj_expr *ref, long *offset) {
   sj_irb *b = &l->b;
   lin f = {0, 0, 0, NULL};
   lin_ref(l, &f, ref);
@@ -388,10 +390,10 @@ static sj_ir_val branch_select(sj_lower *l, sj_ir_val cond, const sj_expr *then,
   int var = sj_irb_var(b, t, NULL);
   sj_ir_node *n = sj_irb_if(b, cond);
   sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
-  sj_irb_assign(b, var, then ? sj_lw_uval(l, then) : sj_ir_int(t, 1));
+  sj_irb_assign(b, var, then ? uval(l, then) : sj_ir_int(t, 1));
   sj_irb_leave(b, pos);
   pos = sj_irb_enter(b, &n->other, 0);
-  sj_irb_assign(b, var, other ? sj_lw_uval(l, other) : sj_ir_int(t, 0));
+  sj_irb_assign(b, var, other ? uval(l, other) : sj_ir_int(t, 0));
   sj_irb_leave(b, pos);
   return sj_ir_reg_val(b->f, var);
 }
@@ -418,13 +420,12 @@ static sj_ir_val ucond(sj_lower *l, const sj_expr *e) {
   if (e->kind == SJ_E_BINARY && e->op >= SJ_OP_LT && e->op <= SJ_OP_NE) {
     static const sj_ir_cmp cmps[] = {SJ_CMP_LT, SJ_CMP_LE, SJ_CMP_GT,
                                      SJ_CMP_GE, SJ_CMP_EQ, SJ_CMP_NE};
-    return sj_irb_setp(b, cmps[e->op - SJ_OP_LT], sj_lw_uval(l, e->args[0]),
-                       sj_lw_uval(l, e->args[1]));
+    return sj_irb_setp(b, cmps[e->op - SJ_OP_LT], uval(l, e->args[0]), uval(l, e->args[1]));
   }
   if (e->kind == SJ_E_BINARY && (e->op == SJ_OP_AND || e->op == SJ_OP_OR)) return logic(l, e);
   if (e->kind == SJ_E_UNARY && e->op == '!')
     return sj_irb_op(b, SJ_IR_NOT, SJ_IR_PRED, ucond(l, e->args[0]), no_val);
-  sj_ir_val v = sj_lw_uval(l, e);
+  sj_ir_val v = uval(l, e);
   return sj_irb_setp(b, SJ_CMP_NE, v,
                      sj_ir_type_is_float(v.type) ? sj_ir_float(v.type, 0) : sj_ir_int(v.type, 0));
 }
@@ -471,8 +472,7 @@ static int contract(sj_lower *l, const sj_expr *e, sj_ir_val *out) {
   int left = is_mul(e->args[0], t);
   if (!left && !(e->op == SJ_OP_ADD && is_mul(e->args[1], t))) return 0;
   const sj_expr *mul = e->args[left ? 0 : 1], *other = e->args[left ? 1 : 0];
-  sj_ir_val a = sj_lw_uval(l, mul->args[0]), c = sj_lw_uval(l, mul->args[1]),
-            d = sj_lw_uval(l, other);
+  sj_ir_val a = uval(l, mul->args[0]), c = uval(l, mul->args[1]), d = uval(l, other);
   if (e->op == SJ_OP_SUB) d = sj_irb_op(&l->b, SJ_IR_NEG, sj_lw_type(t), d, no_val);
   *out = sj_irb_op3(&l->b, SJ_IR_FMA, sj_lw_type(t), a, c, d);
   return 1;
@@ -483,7 +483,7 @@ static sj_ir_val arith(sj_lower *l, const sj_expr *e) {
   sj_ir_val out;
   if (contract(l, e, &out)) return out;
   sj_ir_type t = sj_lw_type(e->type);
-  sj_ir_val x = sj_lw_uval(l, e->args[0]), y = sj_lw_uval(l, e->args[1]);
+  sj_ir_val x = uval(l, e->args[0]), y = uval(l, e->args[1]);
   sj_ir_op op = ops[e->op];
   if ((op == SJ_IR_DIV || op == SJ_IR_REM) && !sj_ir_type_is_float(t))
     y = checked_divisor(l, e, x, y);
@@ -505,8 +505,8 @@ static sj_ir_val call(sj_lower *l, const sj_expr *e) {
       [SJ_FN_TRUNC / 2] = SJ_MATH_TRUNC, [SJ_FN_ROUND / 2] = SJ_MATH_ROUND,
       [SJ_FN_FMOD / 2] = SJ_MATH_FMOD};
   sj_ir_type t = sj_lw_type(e->type);
-  sj_ir_val a = sj_lw_uval(l, e->args[0]);
-  sj_ir_val b = e->nargs > 1 ? sj_lw_uval(l, e->args[1]) : no_val;
+  sj_ir_val a = uval(l, e->args[0]);
+  sj_ir_val b = e->nargs > 1 ? uval(l, e->args[1]) : no_val;
   switch (e->op) {
   case SJ_FN_SQRT:
   case SJ_FN_SQRTF:
@@ -543,7 +543,7 @@ static sj_ir_val variable(sj_lower *l, const sj_expr *e) {
     const sj_expr *mem = sj_model_local_ref(l->m, e);
     if (mem) {
       long offset;
-      sj_ir_val ptr = sj_lw_element(l, mem, &offset);
+      sj_ir_val ptr = element(l, mem, &offset);
       return sj_irb_load(b, ptr, offset);
     }
     if (!l->local_var[s->id]) {
@@ -561,7 +561,7 @@ static sj_ir_val variable(sj_lower *l, const sj_expr *e) {
   }
 }
 
-sj_ir_val sj_lw_uval(sj_lower *l, const sj_expr *e) {
+static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
   sj_irb *b = &l->b;
   switch (e->kind) {
   case SJ_E_INT:
@@ -573,12 +573,12 @@ sj_ir_val sj_lw_uval(sj_lower *l, const sj_expr *e) {
   case SJ_E_INDEX: {
     const sj_expr *mem = sj_model_local_ref(l->m, e); /* a local array's element */
     long offset;
-    sj_ir_val ptr = sj_lw_element(l, mem ? mem : e, &offset);
+    sj_ir_val ptr = element(l, mem ? mem : e, &offset);
     return sj_irb_load(b, ptr, offset);
   }
   case SJ_E_UNARY:
     if (e->op == '-')
-      return sj_irb_op(b, SJ_IR_NEG, sj_lw_type(e->type), sj_lw_uval(l, e->args[0]), no_val);
+      return sj_irb_op(b, SJ_IR_NEG, sj_lw_type(e->type), uval(l, e->args[0]), no_val);
     break; /* ! is a condition */
   case SJ_E_BINARY:
     if (e->op <= SJ_OP_REM) return arith(l, e);
@@ -587,20 +587,51 @@ sj_ir_val sj_lw_uval(sj_lower *l, const sj_expr *e) {
     sj_ir_val p = ucond(l, e->args[0]);
     if (must_branch(e->args[1]) || must_branch(e->args[2]))
       return branch_select(l, p, e->args[1], e->args[2], sj_lw_type(e->type));
-    return sj_irb_op3(b, SJ_IR_SELP, sj_lw_type(e->type), sj_lw_uval(l, e->args[1]),
-                      sj_lw_uval(l, e->args[2]), p);
+    return sj_irb_op3(b, SJ_IR_SELP, sj_lw_type(e->type), uval(l, e->args[1]), uval(l, e->args[2]),
+                      p);
   }
   case SJ_E_CAST:
-    return sj_irb_cvt(b, sj_lw_type(e->type), sj_lw_uval(l, e->args[0]));
+    return sj_irb_cvt(b, sj_lw_type(e->type), uval(l, e->args[0]));
   case SJ_E_CALL:
     return call(l, e);
   }
   return as_int(l, ucond(l, e), e->type); /* a condition as an int value */
 }
 
+sj_ir_op sj_lw_red_op(sj_red_op op) {
+  return op == SJ_RED_MIN ? SJ_IR_MIN : op == SJ_RED_MAX ? SJ_IR_MAX : SJ_IR_ADD;
+}
+
+sj_ir_type sj_lw_red_type(const sj_reduction *r) {
+  return sj_lw_type(r->stmt->body[r->body]->lhs->type);
+}
+
+/* A reduction's assignment under a `reduce` mark (astgen/lower_reduce.c): its term into the
+ * thread's partial, and the element's address kept for the combination at the end of the
+ * kernel. 1 when assignment k of the statement is one. */
+static int accumulate(sj_lower *l, int k) {
+  sj_irb *b = &l->b;
+  for (int i = 0; i < l->reduce->n; i++) {
+    const sj_reduction *r = &l->reduce->r[i];
+    if (r->stmt != l->stmt || r->body != k) continue;
+    const sj_stmt *st = l->stmt->body[k];
+    sj_ir_type t = sj_lw_red_type(r);
+    sj_ir_val term = sj_irb_cvt(b, t, uval(l, st->rhs->args[r->operand]));
+    if (r->negate) term = sj_irb_op(b, SJ_IR_NEG, t, term, (sj_ir_val){0});
+    sj_ir_val sum = sj_irb_op(b, sj_lw_red_op(r->op), t, sj_ir_reg_val(b->f, l->partial[i]), term);
+    sj_irb_assign(b, l->partial[i], sum);
+    long offset;
+    const sj_expr *mem = sj_model_local_ref(l->m, st->lhs);
+    sj_ir_val ptr = element(l, mem ? mem : st->lhs, &offset);
+    sj_irb_assign(b, l->target[i], sj_irb_ptradd(b, ptr, sj_ir_int(SJ_IR_S64, offset)));
+    return 1;
+  }
+  return 0;
+}
+
 static void body_stmt(sj_lower *l, int k) {
   const sj_stmt *st = l->stmt->body[k];
-  if (l->reduce && sj_lw_accumulate(l, k)) return;
+  if (l->reduce && accumulate(l, k)) return;
   sj_irb *b = &l->b;
   const sj_expr *mem = sj_model_local_ref(l->m, st->kind == SJ_S_DECL ? (const void *)st : st->lhs);
   if (!mem && (st->kind == SJ_S_DECL || st->lhs->kind == SJ_E_VAR)) {
@@ -608,12 +639,12 @@ static void body_stmt(sj_lower *l, int k) {
     const sj_sym *s = st->kind == SJ_S_DECL ? st->sym : st->lhs->sym;
     if (!st->rhs) return;
     if (!l->local_var[s->id]) l->local_var[s->id] = sj_irb_var(b, sj_lw_type(s->type), s->name);
-    sj_irb_assign(b, l->local_var[s->id], sj_lw_uval(l, st->rhs));
+    sj_irb_assign(b, l->local_var[s->id], uval(l, st->rhs));
     return;
   }
-  sj_ir_val v = sj_lw_uval(l, st->rhs);
+  sj_ir_val v = uval(l, st->rhs);
   long offset;
-  sj_ir_val ptr = sj_lw_element(l, mem ? mem : st->lhs, &offset);
+  sj_ir_val ptr = element(l, mem ? mem : st->lhs, &offset);
   sj_irb_store(b, ptr, offset, v);
 }
 

@@ -15,10 +15,6 @@
 
 enum { WARP = 32 };
 
-static sj_ir_op combine_op(sj_red_op op) {
-  return op == SJ_RED_MIN ? SJ_IR_MIN : op == SJ_RED_MAX ? SJ_IR_MAX : SJ_IR_ADD;
-}
-
 /* x op identity == x for every x: -0.0 for a float sum (+0.0 would turn a sum of -0.0 into
  * +0.0), NaN for fmin and fmax (which ignore a NaN operand), the extremes for integers. */
 static sj_ir_val identity(sj_red_op op, sj_ir_type t) {
@@ -30,11 +26,6 @@ static sj_ir_val identity(sj_red_op op, sj_ir_type t) {
   if (sj_ir_type_is_float(t)) return sj_ir_float(t, op == SJ_RED_ADD ? -0.0 : NAN);
   if (op == SJ_RED_MIN) return sj_ir_int(t, highest[t]);
   return sj_ir_int(t, op == SJ_RED_MAX ? lowest[t] : 0);
-}
-
-/* The type the reduction accumulates in: its element's. */
-static sj_ir_type red_type(const sj_reduction *r) {
-  return sj_lw_type(r->stmt->body[r->body]->lhs->type);
 }
 
 void sj_lw_reduce_start(sj_lower *l, const sj_reduce *red) {
@@ -52,7 +43,7 @@ void sj_lw_reduce_start(sj_lower *l, const sj_reduce *red) {
   b->cur = &b->prologue;
   for (int i = 0; i < red->n; i++) {
     const sj_reduction *r = &red->r[i];
-    sj_ir_type t = red_type(r);
+    sj_ir_type t = sj_lw_red_type(r);
     l->partial[i] = sj_irb_var(b, t, NULL);
     sj_irb_assign(b, l->partial[i], identity(r->op, t));
     l->target[i] = sj_irb_var(b, SJ_IR_PTR, NULL);
@@ -64,26 +55,6 @@ void sj_lw_reduce_start(sj_lower *l, const sj_reduce *red) {
     sj_irb_assign(b, l->target[i], sj_ir_int(SJ_IR_PTR, 0));
   }
   b->cur = at;
-}
-
-int sj_lw_accumulate(sj_lower *l, int k) {
-  sj_irb *b = &l->b;
-  for (int i = 0; i < l->reduce->n; i++) {
-    const sj_reduction *r = &l->reduce->r[i];
-    if (r->stmt != l->stmt || r->body != k) continue;
-    const sj_stmt *st = l->stmt->body[k];
-    sj_ir_type t = red_type(r);
-    sj_ir_val term = sj_irb_cvt(b, t, sj_lw_uval(l, st->rhs->args[r->operand]));
-    if (r->negate) term = sj_irb_op(b, SJ_IR_NEG, t, term, (sj_ir_val){0});
-    sj_ir_val sum = sj_irb_op(b, combine_op(r->op), t, sj_ir_reg_val(b->f, l->partial[i]), term);
-    sj_irb_assign(b, l->partial[i], sum);
-    long offset;
-    const sj_expr *mem = sj_model_local_ref(l->m, st->lhs);
-    sj_ir_val ptr = sj_lw_element(l, mem ? mem : st->lhs, &offset);
-    sj_irb_assign(b, l->target[i], sj_irb_ptradd(b, ptr, sj_ir_int(SJ_IR_S64, offset)));
-    return 1;
-  }
-  return 0;
 }
 
 /* v combined by op with its value in the lane imm away, for imm = 16, 8, 4, 2, 1: every
@@ -107,8 +78,8 @@ void sj_lw_reduce_finish(sj_lower *l) {
   sj_ir_val first = sj_irb_setp(b, SJ_CMP_EQ, lane, sj_ir_int(SJ_IR_S64, 0));
   for (int i = 0; i < l->reduce->n; i++) {
     const sj_reduction *r = &l->reduce->r[i];
-    sj_ir_type t = red_type(r);
-    sj_ir_op op = combine_op(r->op);
+    sj_ir_type t = sj_lw_red_type(r);
+    sj_ir_op op = sj_lw_red_op(r->op);
     sj_ir_val total = butterfly(b, op, t, sj_ir_reg_val(b->f, l->partial[i]));
     sj_ir_val where = butterfly(b, SJ_IR_MAX, SJ_IR_PTR, sj_ir_reg_val(b->f, l->target[i]));
     sj_ir_reg *p = &b->f->regs[where.reg]; /* what the element's pointer points into */

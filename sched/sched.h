@@ -20,17 +20,18 @@
 /* What the user data of an isl_id made here is: each such struct starts with this tag.
  * Ids without user data are isl's own (loop iterators) or name arrays. */
 typedef enum sj_id_kind {
-  SJ_ID_STMT = 1,   /* a statement of the C function: sj_pstmt */
-  SJ_ID_KERNEL,     /* mark: the subtree is one GPU kernel (sj_kernel) */
-  SJ_ID_PARALLEL,   /* mark: the loop below is spread over the CPU workers */
-  SJ_ID_THREADS,    /* mark: the band below is mapped to GPU threads */
-  SJ_ID_BLOCK,      /* parameter: a block id (sj_mapped_id) */
-  SJ_ID_THREAD,     /* parameter: a thread id (sj_mapped_id) */
-  SJ_ID_SYNC,       /* statement: a barrier of the GPU block (extension node) */
+  SJ_ID_STMT = 1, /* a statement of the C function: sj_pstmt */
+  SJ_ID_KERNEL,   /* mark: the subtree is one GPU kernel (sj_kernel) */
+  SJ_ID_PARALLEL, /* mark: the loop below is spread over the CPU workers */
+  SJ_ID_THREADS,  /* mark: the band below is mapped to GPU threads */
+  SJ_ID_BLOCK,    /* parameter: a block id (sj_mapped_id) */
+  SJ_ID_THREAD,   /* parameter: a thread id (sj_mapped_id) */
+  SJ_ID_SYNC,     /* statement: a barrier of the GPU block (extension node) */
   SJ_ID_SPREAD_END, /* mark: right below a `parallel` mark's band, so that when isl drops that
                       band's loop (one iteration) no inner loop takes its place under it */
-  SJ_ID_REDUCE      /* mark: below it, the reductions of an sj_reduce accumulate in registers
-                       and are combined once per warp (GPU, reassociation allowed) */
+  /* mark: below it, the reductions of an sj_reduce accumulate in registers and are combined
+   * once per warp (GPU, reassociation allowed) */
+  SJ_ID_REDUCE
 } sj_id_kind;
 
 typedef struct sj_mapped_id {
@@ -209,9 +210,9 @@ typedef enum sj_tiling {
   SJ_TILING_SPLIT
 } sj_tiling;
 typedef struct sj_tile_spec {
-  int off; /* "none" */
-  long h;  /* 0: chosen */
-  int nw;  /* widths given, outermost first */
+  int off;  /* "none" */
+  long h;   /* 0: chosen */
+  int nw;   /* widths given, outermost first */
   long w[3];
 } sj_tile_spec;
 /* 0, or -1 with why (cap bytes) saying what is wrong. */
@@ -232,8 +233,8 @@ int sj_schedule_cpu(sj_model *m, const sj_stencil *st, const sj_cpu_options *o, 
 /* The time-tiled schedule into plan (schedule, tiles: h, then the width of each space
  * dimension) with its lines of explanation: 0; or 1, with why it was not (why); isl's
  * failures are declines too. Spends at most its own budget of isl operations. */
-int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_options *o, sj_plan *plan,
-                          sj_buf *explain, sj_buf *why);
+int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_options *o,
+                          sj_plan *plan, sj_buf *explain, sj_buf *why);
 /* Whether the time-tiled schedule s runs every conflict of the stencil after its source
  * (composed through the whole schedule: for tests); 1 yes, 0 no, -1 when isl fails. */
 int sj_cpu_tiled_check(const sj_model *m, const sj_stencil *st, __isl_keep isl_schedule *s);
