@@ -77,6 +77,8 @@ int sj_ir_is_pure(const sj_ir_ins *ins) {
   case SJ_IR_BARRIER:
   case SJ_IR_LAUNCH:
   case SJ_IR_TRAP:
+  case SJ_IR_SHFL: /* the whole warp's, where it is */
+  case SJ_IR_ATOM:
     return 0;
   default:
     return 1;

@@ -89,6 +89,11 @@ typedef enum sj_ir_op {
   SJ_IR_BAND,    /* integers: a & b */
   SJ_IR_BOR,     /* integers: a | b */
   SJ_IR_BITCAST, /* dst = the bits of a (a float and an integer of one size) as type */
+  /* Warps (GPU kernels whose block is a whole number of warps wide along x): */
+  SJ_IR_SHFL, /* dst = the value a has in lane (this lane xor imm) of the warp; every lane of
+                 the warp runs it, never under a guard or a branch; not pure: never moved */
+  SJ_IR_ATOM, /* *(a + imm) = *(a + imm) red b, atomically (floats' min and max as fmin and
+                 fmax: a NaN operand yields the other one); no destination */
   SJ_IR_NOPS
 } sj_ir_op;
 
@@ -164,6 +169,7 @@ typedef struct sj_ir_ins {
   int nc;     /* LD: the array is never written by this function (read-only cache) */
   int nargs;  /* LAUNCH */
   sj_ir_val *args;
+  sj_ir_op red; /* ATOM: how the element combines with b (SJ_IR_ADD, SJ_IR_MIN, SJ_IR_MAX) */
 } sj_ir_ins;
 
 typedef struct sj_ir_node sj_ir_node;

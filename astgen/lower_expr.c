@@ -665,7 +665,40 @@ static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
   return as_int(l, ucond(l, e), e->type); /* a condition as an int value */
 }
 
-static void body_stmt(sj_lower *l, const sj_stmt *st) {
+sj_ir_op sj_lw_red_op(sj_red_op op) {
+  return op == SJ_RED_MIN ? SJ_IR_MIN : op == SJ_RED_MAX ? SJ_IR_MAX : SJ_IR_ADD;
+}
+
+sj_ir_type sj_lw_red_type(const sj_reduction *r) {
+  return sj_lw_type(r->stmt->body[r->body]->lhs->type);
+}
+
+/* A reduction's assignment under a `reduce` mark (astgen/lower_reduce.c): its term into the
+ * thread's partial, and the element's address kept for the combination at the end of the
+ * kernel. 1 when assignment k of the statement is one. */
+static int accumulate(sj_lower *l, int k) {
+  sj_irb *b = &l->b;
+  for (int i = 0; i < l->reduce->n; i++) {
+    const sj_reduction *r = &l->reduce->r[i];
+    if (r->stmt != l->stmt || r->body != k) continue;
+    const sj_stmt *st = l->stmt->body[k];
+    sj_ir_type t = sj_lw_red_type(r);
+    sj_ir_val term = sj_irb_cvt(b, t, uval(l, st->rhs->args[r->operand]));
+    if (r->negate) term = sj_irb_op(b, SJ_IR_NEG, t, term, (sj_ir_val){0});
+    sj_ir_val sum = sj_irb_op(b, sj_lw_red_op(r->op), t, sj_ir_reg_val(b->f, l->partial[i]), term);
+    sj_irb_assign(b, l->partial[i], sum);
+    long offset;
+    const sj_expr *mem = sj_model_local_ref(l->m, st->lhs);
+    sj_ir_val ptr = element(l, mem ? mem : st->lhs, &offset);
+    sj_irb_assign(b, l->target[i], sj_irb_ptradd(b, ptr, sj_ir_int(SJ_IR_S64, offset)));
+    return 1;
+  }
+  return 0;
+}
+
+static void body_stmt(sj_lower *l, int k) {
+  const sj_stmt *st = l->stmt->body[k];
+  if (l->reduce && accumulate(l, k)) return;
   sj_irb *b = &l->b;
   const sj_expr *mem = sj_model_local_ref(l->m, st->kind == SJ_S_DECL ? (const void *)st : st->lhs);
   if (!mem && (st->kind == SJ_S_DECL || st->lhs->kind == SJ_E_VAR)) {
@@ -699,6 +732,6 @@ void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call) {
   }
   l->stmt = (const sj_pstmt *)tag;
   l->call = call;
-  for (int k = 0; k < l->stmt->nbody && !l->failed; k++) body_stmt(l, l->stmt->body[k]);
+  for (int k = 0; k < l->stmt->nbody && !l->failed; k++) body_stmt(l, k);
   l->call = NULL;
 }
