@@ -208,19 +208,27 @@ static int isl_verdict(isl_ctx *ictx, const jit_kernel *k, int rc, sj_error *err
 }
 
 /* The exact dependences, for explanations only: they cost more than the whole compile, so
- * they are computed from the kept program and shape when first asked for. */
+ * they are computed from the kept program and shape when first asked for, within a time
+ * budget (a few seconds for heat-3d at 40^3 under ASan; minutes for some nests). */
+#define EXPLAIN_DEPS_MS 10000
 char *sj_explain_dependences(const jit_kernel *k) {
   sj_buf b = {0};
   sj_error err = {0, {0}};
   unsigned long budget;
   const char *from;
   isl_ctx *ictx = budgeted_ctx(k->ctx, &budget, &from);
+  sj_watchdog *dog = ictx ? sj_watchdog_start(ictx, EXPLAIN_DEPS_MS) : NULL;
   sj_model *m = NULL;
-  if (!ictx) {
-    sj_error_set(&err, JIT_ERR_NOMEM, "isl could not start");
-  } else if (sj_model_build(ictx, k->fn, k->shape, k->ctx->source_name, &m, &err) ||
-             sj_model_exact_dependences(m, &err)) {
+  int rc = !ictx ? sj_error_set(&err, JIT_ERR_NOMEM, "isl could not start")
+           : sj_model_build(ictx, k->fn, k->shape, k->ctx->source_name, &m, &err)
+               ? err.status
+               : sj_model_exact_dependences(m, &err);
+  if (sj_watchdog_stop(dog) && rc)
+    sj_error_set(&err, JIT_ERR_LIMIT, "isl stopped after %d ms (the time budget of an explanation)",
+                 EXPLAIN_DEPS_MS);
+  else if (rc)
     over_budget(ictx, k, budget, from, &err);
+  if (rc) {
     sj_buf_printf(&b, "exact dependences: not available (%s)\n", err.msg);
   } else {
     const char *names[] = {"flow", "anti", "output"};

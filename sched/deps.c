@@ -110,33 +110,45 @@ __isl_give isl_union_map *sj_model_conflicts(const sj_model *m, __isl_keep isl_u
   return deps;
 }
 
-static __isl_give isl_union_flow *flow(sj_model *m, __isl_keep isl_union_map *sink,
+static __isl_give isl_union_flow *flow(__isl_keep isl_schedule *order,
+                                       __isl_keep isl_union_map *sink,
                                        __isl_keep isl_union_map *must,
                                        __isl_keep isl_union_map *may) {
   isl_union_access_info *ai = isl_union_access_info_from_sink(isl_union_map_copy(sink));
   ai = isl_union_access_info_set_must_source(ai, isl_union_map_copy(must));
   if (may) ai = isl_union_access_info_set_may_source(ai, isl_union_map_copy(may));
-  ai = isl_union_access_info_set_schedule(ai, isl_schedule_copy(m->original));
+  ai = isl_union_access_info_set_schedule(ai, isl_schedule_copy(order));
   return isl_union_access_info_compute_flow(ai);
+}
+
+int sj_exact_dependences(__isl_keep isl_union_map *reads, __isl_keep isl_union_map *writes,
+                         __isl_keep isl_schedule *order, isl_union_map **dep) {
+  /* flow: the last write before each read */
+  isl_union_flow *f = flow(order, reads, writes, NULL);
+  dep[0] = isl_union_flow_get_must_dependence(f);
+  isl_union_flow_free(f);
+  /* output: the last write before each write */
+  f = flow(order, writes, writes, NULL);
+  dep[2] = isl_union_flow_get_must_dependence(f);
+  isl_union_flow_free(f);
+  /* anti: the reads since the last write before each write */
+  f = flow(order, writes, writes, reads);
+  isl_union_map *may = isl_union_flow_get_may_dependence(f);
+  isl_union_flow_free(f);
+  dep[1] = isl_union_map_subtract(may, isl_union_map_copy(dep[2]));
+  if (dep[0] && dep[1] && dep[2]) return 0;
+  for (int i = 0; i < 3; i++) dep[i] = isl_union_map_free(dep[i]);
+  return -1;
 }
 
 int sj_model_exact_dependences(sj_model *m, sj_error *err) {
   if (m->dep_flow) return 0;
-  /* flow: the last write before each read */
-  isl_union_flow *f = flow(m, m->reads, m->writes, NULL);
-  m->dep_flow = isl_union_flow_get_must_dependence(f);
-  isl_union_flow_free(f);
-  /* output: the last write before each write */
-  f = flow(m, m->writes, m->writes, NULL);
-  m->dep_output = isl_union_flow_get_must_dependence(f);
-  isl_union_flow_free(f);
-  /* anti: the reads since the last write before each write */
-  f = flow(m, m->writes, m->writes, m->reads);
-  isl_union_map *may = isl_union_flow_get_may_dependence(f);
-  isl_union_flow_free(f);
-  m->dep_anti = isl_union_map_subtract(may, isl_union_map_copy(m->dep_output));
-  if (!m->dep_flow || !m->dep_output || !m->dep_anti)
+  isl_union_map *dep[3];
+  if (sj_exact_dependences(m->reads, m->writes, m->original, dep))
     return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed computing exact dependences");
+  m->dep_flow = dep[0];
+  m->dep_anti = dep[1];
+  m->dep_output = dep[2];
   return 0;
 }
 

@@ -69,14 +69,33 @@ int sj_schedule_untiled(sj_model *m, const unsigned max_grid[3], sj_plan *plan, 
   sj_buf note = {0}, tried = {0};
   isl_schedule *cand[SJ_REORDER_MAX];
   char *label[SJ_REORDER_MAX];
-  int n = sj_schedule_reorder(m, cand, label, &note), best = -1;
+  /* One deadline for isl's scheduler and the mapping of its trees, on the compile's context
+   * too: what was computed once the abort was set is dropped, and the C order, mapped
+   * already, stays. */
+  sj_watchdog *dog = sj_watchdog_start(m->ctx, SJ_REORDER_MS);
+  int n = sj_schedule_reorder(m, sj_clock_ms() + SJ_REORDER_MS, cand, label, &note), best = -1;
+  int late = isl_ctx_aborted(m->ctx) > 0;
   sj_buf_printf(&tried, "the C order %.3g", cost);
   for (int i = 0; i < n; i++) {
     sj_plan other;
     sj_error other_err = {0, {0}};
     double other_cost;
+    int failed = 1;
+    if (late)
+      isl_schedule_free(cand[i]);
+    else
+      failed = sj_map_gpu(m, cand[i], 1, max_grid, &other, &other_cost, &other_err);
+    if (!late && isl_ctx_aborted(m->ctx) > 0) { /* mapped, or failed, with isl stopped */
+      late = 1;
+      if (!failed) sj_plan_clear(&other);
+    }
+    if (late) {
+      sj_buf_printf(&tried, ", isl's (%s) not mapped within the time budget (%d ms)", label[i],
+                    SJ_REORDER_MS);
+      continue;
+    }
     /* a tree of isl's that cannot be mapped is no reason to fail the compile */
-    if (sj_map_gpu(m, cand[i], 1, max_grid, &other, &other_cost, &other_err)) {
+    if (failed) {
       sj_buf_printf(&tried, ", isl's (%s) not mapped: %s", label[i], other_err.msg);
       continue;
     }
@@ -90,6 +109,7 @@ int sj_schedule_untiled(sj_model *m, const unsigned max_grid[3], sj_plan *plan, 
     }
     sj_plan_clear(&other);
   }
+  sj_watchdog_stop(dog);
   if (best >= 0)
     sj_buf_printf(&why, "GPU schedule: isl's (%s)", label[best]);
   else

@@ -220,34 +220,75 @@ static char *take_text(__isl_take isl_schedule *s) {
   return text;
 }
 
+/* Copies of the model's objects in ctx, through their text; NULL when isl fails. */
+static __isl_give isl_union_set *set_in(isl_ctx *ctx, __isl_keep isl_union_set *set) {
+  char *text = isl_union_set_to_str(set);
+  isl_union_set *copy = text ? isl_union_set_read_from_str(ctx, text) : NULL;
+  free(text);
+  return copy;
+}
+
+static __isl_give isl_union_map *map_in(isl_ctx *ctx, __isl_keep isl_union_map *map) {
+  char *text = isl_union_map_to_str(map);
+  isl_union_map *copy = text ? isl_union_map_read_from_str(ctx, text) : NULL;
+  free(text);
+  return copy;
+}
+
+/* The exact dependences of m's accesses (flow, anti and output together), computed in ctx:
+ * on some nests they cost more than every run of the scheduler (a heat-3d whose reads no
+ * longer alternate between the buffers: seconds), so they have a budget of isl operations
+ * like a run, and the same deadline. NULL when isl fails. */
+static __isl_give isl_union_map *dependences_apart(isl_ctx *ctx, const sj_model *m) {
+  isl_ctx_reset_operations(ctx);
+  char *text = isl_schedule_to_str(m->original);
+  isl_schedule *order = text ? isl_schedule_read_from_str(ctx, text) : NULL;
+  free(text);
+  isl_union_map *reads = map_in(ctx, m->reads), *writes = map_in(ctx, m->writes);
+  isl_union_map *dep[3], *all = NULL;
+  if (order && reads && writes && sj_exact_dependences(reads, writes, order, dep) == 0)
+    all = isl_union_map_union(isl_union_map_union(dep[0], dep[1]), dep[2]);
+  isl_schedule_free(order);
+  isl_union_map_free(reads);
+  isl_union_map_free(writes);
+  return all;
+}
+
+/* How the work apart went, for the explanation. */
+typedef struct apart {
+  unsigned long budget; /* isl operations of the dependences and of each run */
+  int no_deps;          /* the dependences are missing: 1 over their budget, 2 isl failed */
+  int failed;           /* runs that gave no schedule */
+  int late;             /* the deadline passed */
+} apart;
+
 /* Runs the scheduler apart: an isl_ctx of its own bounds its operations without touching
- * the compile's count, and has options of its own. The domain, the dependences and the
- * pieces go there as text, the schedules come back as text. texts[i] NULL where it gave up. */
-static void schedule_apart(const sj_model *m, __isl_keep isl_union_map *dep,
-                           __isl_keep isl_union_set *pieces, char **texts, int *failed,
-                           unsigned long *budget, int *late) {
+ * the compile's count, and has options of its own; a watchdog stops it at the deadline (a
+ * time of sj_clock_ms). The domain and the accesses go there as text, the schedules come
+ * back as text. texts[i] NULL where it gave up. */
+static void schedule_apart(const sj_model *m, __isl_keep isl_union_set *pieces, double deadline,
+                           char **texts, apart *a) {
   unsigned long ops = REORDER_OPS, compile = isl_ctx_get_max_operations(m->ctx);
   if (compile && compile / REORDER_SHARE < ops) ops = compile / REORDER_SHARE;
-  isl_ctx *ctx = isl_ctx_alloc();
+  a->budget = ops;
+  long ms = (long)(deadline - sj_clock_ms());
+  isl_ctx *ctx = ms > 0 ? isl_ctx_alloc() : NULL;
+  a->late = ms <= 0;
   if (!ctx) return;
-  sj_watchdog *dog = sj_watchdog_start(ctx, SJ_REORDER_MS);
+  sj_watchdog *dog = sj_watchdog_start(ctx, ms);
   isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
   isl_ctx_set_max_operations(ctx, ops);
   /* bounded shifts: a much smaller ILP, and the concrete sizes no longer slow it down */
   isl_options_set_schedule_max_constant_term(ctx, 4);
-  char *dom_text = isl_union_set_to_str(m->domain), *dep_text = isl_union_map_to_str(dep);
-  isl_union_set *domain = dom_text ? isl_union_set_read_from_str(ctx, dom_text) : NULL;
-  isl_union_map *deps = dep_text ? isl_union_map_read_from_str(ctx, dep_text) : NULL;
-  free(dom_text);
-  free(dep_text);
-  if (domain && deps) {
-    texts[0] = take_text(run_scheduler(domain, deps, 1, failed));
-    texts[1] = take_text(run_scheduler(domain, deps, 0, failed));
+  isl_union_set *domain = set_in(ctx, m->domain);
+  isl_union_map *deps = domain ? dependences_apart(ctx, m) : NULL;
+  if (!deps) a->no_deps = isl_ctx_last_error(ctx) == isl_error_quota ? 1 : 2;
+  if (deps) {
+    texts[0] = take_text(run_scheduler(domain, deps, 1, &a->failed));
+    texts[1] = take_text(run_scheduler(domain, deps, 0, &a->failed));
   }
-  char *piece_text = pieces ? isl_union_set_to_str(pieces) : NULL;
-  isl_union_set *split = piece_text ? isl_union_set_read_from_str(ctx, piece_text) : NULL;
-  free(piece_text);
-  if (split && domain && deps) {
+  isl_union_set *split = pieces && deps ? set_in(ctx, pieces) : NULL;
+  if (split) {
     isl_union_pw_multi_aff *to = isl_union_pw_multi_aff_empty(isl_space_params_alloc(ctx, 0));
     isl_union_set_foreach_set(split, piece_to_stmt, &to);
     /* statements not split stay as they are */
@@ -263,17 +304,14 @@ static void schedule_apart(const sj_model *m, __isl_keep isl_union_map *dep,
     /* each piece a component of its own: fused, the pieces share a band whose second
      * member carries their dependences, and one parallel loop is left */
     isl_options_set_schedule_serialize_sccs(ctx, 1);
-    texts[2] = take_text(run_scheduler(all, cut, 1, failed));
+    texts[2] = take_text(run_scheduler(all, cut, 1, &a->failed));
     isl_union_set_free(all);
     isl_union_map_free(cut);
   }
   isl_union_set_free(split);
   isl_union_set_free(domain);
   isl_union_map_free(deps);
-  /* reading the texts counts too */
-  if ((!domain || !deps) && isl_ctx_last_error(ctx) == isl_error_quota) ++*failed;
-  *budget = ops;
-  *late = sj_watchdog_stop(dog);
+  a->late |= sj_watchdog_stop(dog);
   isl_ctx_free(ctx);
 }
 
@@ -421,7 +459,8 @@ static __isl_give isl_schedule *read_back(const sj_model *m, const char *text,
   return s;
 }
 
-int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, sj_buf *note) {
+int sj_schedule_reorder(sj_model *m, double deadline, isl_schedule **out, char **label,
+                        sj_buf *note) {
   static const char *const labels[SJ_REORDER_MAX] = {
       "outer parallelism first", "outermost bands as deep as possible",
       "statements split where they read what they write through another iterator"};
@@ -430,19 +469,11 @@ int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, sj_buf *n
                   SJ_REORDER_MAX_STMTS);
     return 0;
   }
-  sj_error err = {0, {0}};
   char *texts[SJ_REORDER_MAX] = {NULL, NULL, NULL};
-  int failed = 0, late = 0, n = 0;
-  unsigned long budget = 0;
-  isl_union_set *pieces = NULL;
-  if (sj_model_exact_dependences(m, &err) == 0) {
-    isl_union_map *dep =
-        isl_union_map_union(isl_union_map_copy(m->dep_flow), isl_union_map_copy(m->dep_anti));
-    dep = isl_union_map_union(dep, isl_union_map_copy(m->dep_output));
-    pieces = split_pieces(m);
-    schedule_apart(m, dep, pieces, texts, &failed, &budget, &late);
-    isl_union_map_free(dep);
-  }
+  apart a = {0, 0, 0, 0};
+  int n = 0;
+  isl_union_set *pieces = split_pieces(m);
+  schedule_apart(m, pieces, deadline, texts, &a);
   for (int i = 0; i < SJ_REORDER_MAX; i++) {
     sj_buf what = {0};
     sj_buf_puts(&what, labels[i]);
@@ -455,22 +486,27 @@ int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, sj_buf *n
     sj_buf_free(&what);
   }
   isl_union_set_free(pieces);
-  if (!n && late)
+  if (!n && a.late)
     sj_buf_printf(note,
                   "isl's scheduler stopped after %d ms (its time budget): the original "
                   "order is kept",
                   SJ_REORDER_MS);
-  else if (!n && failed)
+  else if (!n && a.no_deps == 1)
+    sj_buf_printf(note,
+                  "the exact dependences isl's scheduler needs take more than its budget of "
+                  "%lu isl operations: the original order is kept",
+                  a.budget);
+  else if (!n && a.failed)
     sj_buf_printf(note,
                   "isl's scheduler gave no schedule within its budget of %lu isl operations: "
                   "the original order is kept",
-                  budget);
+                  a.budget);
   else if (!n)
-    sj_buf_printf(note, "isl's scheduler gave up (%s): the original order is kept",
-                  err.status ? err.msg : "isl failed");
-  else if (failed)
+    sj_buf_printf(note, "isl's scheduler gave up (isl failed%s): the original order is kept",
+                  a.no_deps ? " computing the exact dependences" : "");
+  else if (a.failed)
     sj_buf_printf(note,
                   "%d of isl's runs gave no schedule within its budget of %lu isl operations%s",
-                  failed, budget, late ? " and of time" : "");
+                  a.failed, a.budget, a.late ? " and of time" : "");
   return n;
 }

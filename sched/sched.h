@@ -125,6 +125,10 @@ sj_pstmt *sj_model_stmt(const sj_model *m, __isl_keep isl_set *set);
 const sj_expr *sj_model_local_ref(const sj_model *m, const void *node);
 /* The exact flow, anti and output dependences from isl's access-info API. */
 int sj_model_exact_dependences(sj_model *m, sj_error *err);
+/* The same for reads and writes in the order given, into dep[0] (flow), dep[1] (anti) and
+ * dep[2] (output), which the caller frees: 0, or -1 when isl fails (then all NULL). */
+int sj_exact_dependences(__isl_keep isl_union_map *reads, __isl_keep isl_union_map *writes,
+                         __isl_keep isl_schedule *order, isl_union_map **dep);
 void sj_model_free(sj_model *m);
 
 /* parallel[k] = whether band member k is parallel: every conflict not separated by the
@@ -240,9 +244,9 @@ typedef enum sj_tiling {
   SJ_TILING_SPLIT
 } sj_tiling;
 typedef struct sj_tile_spec {
-  int off;  /* "none" */
-  long h;   /* 0: chosen */
-  int nw;   /* widths given, outermost first */
+  int off; /* "none" */
+  long h;  /* 0: chosen */
+  int nw;  /* widths given, outermost first */
   long w[3];
 } sj_tile_spec;
 /* 0, or -1 with why (cap bytes) saying what is wrong. */
@@ -263,8 +267,8 @@ int sj_schedule_cpu(sj_model *m, const sj_stencil *st, const sj_cpu_options *o, 
 /* The time-tiled schedule into plan (schedule, tiles: h, then the width of each space
  * dimension) with its lines of explanation: 0; or 1, with why it was not (why); isl's
  * failures are declines too. Spends at most its own budget of isl operations. */
-int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_options *o,
-                          sj_plan *plan, sj_buf *explain, sj_buf *why);
+int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_options *o, sj_plan *plan,
+                          sj_buf *explain, sj_buf *why);
 /* Whether the time-tiled schedule s runs every conflict of the stencil after its source
  * (composed through the whole schedule: for tests); 1 yes, 0 no, -1 when isl fails. */
 int sj_cpu_tiled_check(const sj_model *m, const sj_stencil *st, __isl_keep isl_schedule *s);
@@ -307,25 +311,31 @@ void sj_gpu_block_shape_warp_x(int nm, const long *ext, unsigned *block, int *pp
  * schedules (isl's options for outer parallelism, for deep bands, and with statements split
  * where they read what they write through another iterator), each with wavefronts where a
  * permutable band has no parallel member; label[i] (malloc'd) says which and what was done.
- * The runs have a budget of isl operations (at most a 16th of the compile's) and of wall
- * time (SJ_REORDER_MS in all): when they give up, the compile goes on without them. Says in note
- * why there is none. Returns the number of schedules in out. */
+ * The dependences and each run have a budget of isl operations (at most a 16th of the
+ * compile's) and stop at deadline (a time of sj_clock_ms): when they give up, the compile
+ * goes on without them. Says in note why there is none. Returns the number of schedules in
+ * out. */
 #define SJ_REORDER_MAX 3
-/* wall time for all the runs of one compile, in milliseconds: ordinary kernels need under a
+/* wall time for isl's scheduler in one compile, in milliseconds: the dependences it needs,
+ * its runs and the GPU mapping of its trees (sched/gpu.c). Ordinary kernels need under a
  * tenth of it (a hundredth, mostly), pathological ones minutes */
 #define SJ_REORDER_MS 2000
 /* beyond this many statements the scheduler is not tried: its cost grows with the square
  * of the number of dependence relations */
 #define SJ_REORDER_MAX_STMTS 40
 struct sj_buf;
-int sj_schedule_reorder(sj_model *m, isl_schedule **out, char **label, struct sj_buf *note);
+int sj_schedule_reorder(sj_model *m, double deadline, isl_schedule **out, char **label,
+                        struct sj_buf *note);
 
 /* A deadline for isl (sched/watchdog.c): after ms milliseconds of wall time, isl_ctx_abort
- * on ctx, whose computations then fail. sj_watchdog_stop (before ctx is freed) returns
- * whether it fired. NULL when no thread could be started: then nothing is bounded. */
+ * on ctx, whose computations then fail (isl_ctx_aborted tells). sj_watchdog_stop (before
+ * ctx is freed) returns whether it fired, and leaves ctx computing again, without the
+ * abort's error. NULL when no thread could be started: then nothing is bounded. */
 typedef struct sj_watchdog sj_watchdog;
 sj_watchdog *sj_watchdog_start(isl_ctx *ctx, long ms);
 int sj_watchdog_stop(sj_watchdog *w);
+/* The monotonic clock in milliseconds, for deadlines. */
+double sj_clock_ms(void);
 
 /* Reductions (sched/reduce.c): assignments x[f] = x[f] op e (op associative and commutative,
  * f not involving a loop) whose accumulated elements nothing else touches in one run of

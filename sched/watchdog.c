@@ -4,7 +4,8 @@
  * count. A thread waits for the deadline and calls isl_ctx_abort, which isl checks at every
  * pivot: the computation then fails with isl_error_abort, and the caller goes on without it.
  * On time (every ordinary kernel), the thread is woken and joined and nothing else
- * happens. */
+ * happens. Once stopped, the context computes again: the compile's own context can be
+ * watched too, as long as the caller drops what was computed while the abort was set. */
 #include "sched/sched.h"
 
 #include <errno.h>
@@ -67,8 +68,18 @@ int sj_watchdog_stop(sj_watchdog *w) {
   pthread_mutex_unlock(&w->lock);
   pthread_join(w->thread, NULL);
   int fired = w->fired;
+  if (fired) {
+    isl_ctx_resume(w->ctx);
+    if (isl_ctx_last_error(w->ctx) == isl_error_abort) isl_ctx_reset_error(w->ctx);
+  }
   pthread_cond_destroy(&w->wake);
   pthread_mutex_destroy(&w->lock);
   free(w);
   return fired;
+}
+
+double sj_clock_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)now.tv_sec * 1e3 + (double)now.tv_nsec / 1e6;
 }
