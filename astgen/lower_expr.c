@@ -18,6 +18,11 @@ void sj_lw_fail(sj_lower *l, const char *what) {
   l->failed = 1;
 }
 
+static void out_of_memory(sj_lower *l) {
+  if (!l->failed) sj_error_set(l->err, JIT_ERR_NOMEM, "out of memory");
+  l->failed = 1;
+}
+
 void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val, long offset) {
   if (l->nbinds == l->capbinds) {
     l->capbinds = l->capbinds ? 2 * l->capbinds : 16;
@@ -59,8 +64,12 @@ sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id) {
   for (int i = 0; i < l->nhost_ids; i++)
     if (l->host_ids[i] == id)
       return sj_irb_param(&l->b, sj_ir_find_param(l->b.f, SJ_PARAM_HOST_ITER, i));
-  l->host_ids = realloc(l->host_ids, (size_t)(l->nhost_ids + 1) * sizeof *l->host_ids);
-  if (!l->host_ids) abort();
+  isl_id **grown = realloc(l->host_ids, (size_t)(l->nhost_ids + 1) * sizeof *l->host_ids);
+  if (!grown) {
+    out_of_memory(l);
+    return sj_ir_int(SJ_IR_S64, 0);
+  }
+  l->host_ids = grown;
   l->host_ids[l->nhost_ids] = id;
   sj_ir_param p = {SJ_PARAM_HOST_ITER, SJ_IR_S64, l->nhost_ids++, 0, isl_id_get_name(id)};
   return sj_irb_param(&l->b, sj_ir_add_param(l->b.f, p));
@@ -518,8 +527,12 @@ static sj_ir_val checked_divisor(sj_lower *l, const sj_expr *e, sj_ir_val x, sj_
     bad = sj_irb_setp(b, SJ_CMP_EQ, x, sj_ir_int(t, min));
   }
   sj_ir_module *mod = l->mod;
-  mod->traps = realloc(mod->traps, (size_t)(mod->ntraps + 1) * sizeof *mod->traps);
-  if (!mod->traps) abort();
+  sj_loc *traps = realloc(mod->traps, (size_t)(mod->ntraps + 1) * sizeof *mod->traps);
+  if (!traps) {
+    out_of_memory(l);
+    return y;
+  }
+  mod->traps = traps;
   mod->traps[mod->ntraps++] = e->loc;
   sj_ir_ins *trap = sj_irb_emit(b, SJ_IR_TRAP, SJ_IR_PRED);
   trap->a = bad;

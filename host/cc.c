@@ -251,7 +251,11 @@ sj_cc_obj *sj_cc_load(const void *data, size_t len, sj_error *err) {
   remove_dir(dir, (const char *const[]){name, NULL}); /* the mapping stays */
   if (!handle) return NULL;
   sj_cc_obj *o = malloc(sizeof *o);
-  if (!o) abort();
+  if (!o) {
+    dlclose(handle);
+    sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
+    return NULL;
+  }
   o->handle = handle;
   return o;
 }

@@ -70,7 +70,7 @@ void sj_cc_free(sj_cc_obj *o);
 
 /* Worker threads that run one function on every thread, the caller being thread 0. */
 typedef struct sj_pool sj_pool;
-sj_pool *sj_pool_new(int nthreads);
+sj_pool *sj_pool_new(int nthreads); /* NULL when out of memory */
 int sj_pool_size(const sj_pool *p);
 /* Runs fn(arg, tid, nth, bar) on nth = pool size threads and waits; when the pool is busy
  * with another caller, runs fn on the calling thread alone (nth = 1). */

@@ -180,10 +180,13 @@ static void start(sj_pool *p) {
 
 sj_pool *sj_pool_new(int nthreads) {
   sj_pool *p = calloc(1, sizeof *p);
-  if (!p) abort();
+  if (!p) return NULL;
   p->asked = nthreads < 1 ? 1 : nthreads;
   p->threads = calloc((size_t)p->asked, sizeof *p->threads);
-  if (!p->threads) abort();
+  if (!p->threads) {
+    free(p);
+    return NULL;
+  }
   p->gen = sj_fork_generation();
   start(p);
   return p;

@@ -180,6 +180,11 @@ jit_context *jit_context_create(jit_device device) {
   sj_tiers_init(&ctx->tiers, (sj_tier_policy)tier);
   ctx->tiling = tiling;
   ctx->pool = sj_pool_new(threads_for(0));
+  if (!ctx->pool) {
+    jit_context_destroy(ctx);
+    snprintf(sj_last_error, sizeof sj_last_error, "out of memory");
+    return NULL;
+  }
   describe_threads(ctx, 0, sj_pool_size(ctx->pool));
   if (tile_option(ctx, NULL, &ctx->tile)) { /* the message is this thread's last error */
     jit_context_destroy(ctx);
@@ -235,14 +240,19 @@ int jit_context_set_options(jit_context *ctx, const jit_options *opts) {
   int threads = threads_for(o.threads);
   if (o.threads > 0) o.threads = threads; /* requests beyond the clamp share a cache key */
   pthread_rwlock_wrlock(&ctx->calls);
+  sj_pool *pool = threads != sj_pool_size(ctx->pool) ? sj_pool_new(threads) : ctx->pool;
+  if (!pool) { /* the context stays as it was */
+    pthread_rwlock_unlock(&ctx->calls);
+    free(name);
+    free(tile);
+    return fail(ctx, JIT_ERR_NOMEM, "out of memory");
+  }
+  if (pool != ctx->pool) sj_pool_free(ctx->pool);
+  ctx->pool = pool;
   free(ctx->source_name);
   ctx->source_name = name;
   free(ctx->tile);
   ctx->tile = tile;
-  if (threads != sj_pool_size(ctx->pool)) {
-    sj_pool_free(ctx->pool);
-    ctx->pool = sj_pool_new(threads);
-  }
   pthread_mutex_lock(&ctx->lock);
   ctx->opts = o;
   describe_threads(ctx, opts ? opts->threads : 0, sj_pool_size(ctx->pool));

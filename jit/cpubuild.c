@@ -21,7 +21,10 @@ static int text(const sj_model *m, __isl_keep isl_ast_node *ast, int unroll, cha
   *c = sj_print_c(ir);
   if (ir->ntraps) {
     code->traps = malloc((size_t)ir->ntraps * sizeof *code->traps);
-    if (!code->traps) abort();
+    if (!code->traps) {
+      sj_ir_module_free(ir);
+      return sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
+    }
     memcpy(code->traps, ir->traps, (size_t)ir->ntraps * sizeof *code->traps);
     code->ntraps = ir->ntraps;
   }

@@ -226,7 +226,10 @@ void sj_tiers_revive(sj_tiers *t) {
 void sj_tier_later(jit_kernel *k, sj_tier_make make) {
   sj_tiers *t = &k->ctx->tiers;
   sj_tier_job *job = calloc(1, sizeof *job);
-  if (!job) abort();
+  if (!job) { /* the kernel stays on tier 1 */
+    sj_tier_set(k, SJ_TIER_FAILED, "tier 1 runs: TinyCC's code; no memory for the second tier");
+    return;
+  }
   job->k = k;
   job->make = make;
   k->refs++; /* the job's: k is not shared yet */

@@ -120,11 +120,15 @@ static int kernel(sj_buf *out, sj_ir_func *f, sj_error *err) {
   memset(&x, 0, sizeof x);
   x.f = f;
   x.num = calloc((size_t)f->nregs + 1, sizeof *x.num);
-  if (!x.num) abort();
-  for (int r = 1; r < f->nregs; r++) x.num[r] = sj_px_temp(&x, sj_px_class(f, r));
   x.mad = calloc((size_t)f->nregs + 1, sizeof *x.mad);
   x.folded = calloc((size_t)f->nregs + 1, 1);
-  if (!x.mad || !x.folded) abort();
+  if (!x.num || !x.mad || !x.folded) {
+    free(x.num);
+    free(x.mad);
+    free(x.folded);
+    return sj_error_set(err, JIT_ERR_NOMEM, "out of memory printing PTX for %s", f->name);
+  }
+  for (int r = 1; r < f->nregs; r++) x.num[r] = sj_px_temp(&x, sj_px_class(f, r));
   int *uses = sj_ir_count_uses(f);
   find_multiply_adds(&x, &f->body, uses);
   free(uses);

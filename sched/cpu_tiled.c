@@ -520,8 +520,8 @@ static int attempt(tiler *t, const sj_cpu_options *o, sj_plan *plan, sj_buf *exp
     if (depth > MAX_SPACE) return decline(t, "more than %d space loops", MAX_SPACE);
     if (depth > t->n) t->n = depth;
   }
-  t->x = calloc((size_t)(unsigned)t->m->nstmts, sizeof *t->x);
-  if (!t->x) abort();
+  t->x = calloc((size_t)(unsigned)t->m->nstmts + 1, sizeof *t->x);
+  if (!t->x) return decline(t, "out of memory");
   for (int i = 0; i < t->m->nstmts; i++) t->x[i] = to_x(t, t->m->stmts[i]);
   if (measure(t)) return -1;
   long steps = t->hi[0] - t->lo[0] + 1;

@@ -137,8 +137,13 @@ static isl_stat note_dep(__isl_take isl_map *full, void *user) {
     return isl_stat_error;
   }
   join(p, from, to);
-  p->deps = realloc(p->deps, (size_t)(p->ndeps + 1) * sizeof *p->deps);
-  if (!p->deps) abort();
+  dep *grown = realloc(p->deps, (size_t)(p->ndeps + 1) * sizeof *p->deps);
+  if (!grown) {
+    isl_map_free(rel);
+    sj_error_set(p->err, JIT_ERR_NOMEM, "out of memory");
+    return isl_stat_error;
+  }
+  p->deps = grown;
   p->deps[p->ndeps++] = (dep){from, to, rel};
   return isl_stat_ok;
 }
@@ -180,7 +185,9 @@ static int flows(promo *p, const sj_sym *const *syms, int nsyms) {
   isl_union_flow_free(flow);
   isl_stat st = deps ? isl_union_map_foreach_map(deps, note_dep, p) : isl_stat_error;
   isl_union_map_free(deps);
-  if (st < 0) return sj_error_set(p->err, JIT_ERR_INTERNAL, "isl failed on the flow of the locals");
+  if (st < 0 && !p->err->status)
+    sj_error_set(p->err, JIT_ERR_INTERNAL, "isl failed on the flow of the locals");
+  if (st < 0) return p->err->status;
   return 0;
 }
 
@@ -243,7 +250,7 @@ static int unique_name(const sj_model *m, const char *name) {
 }
 
 /* A new temporary for local sym: its own dims (loop depths, ranges) in front of the local's
- * extents. */
+ * extents; NULL when out of memory. */
 static sj_sym *new_temp(promo *p, const sj_sym *sym, int ndims, const long *len) {
   sj_model *m = p->m;
   sj_sym *t = sj_arena_alloc(m->arena, sizeof *t);
@@ -258,11 +265,15 @@ static sj_sym *new_temp(promo *p, const sj_sym *sym, int ndims, const long *len)
   snprintf(name, sizeof name, "%s", sym->name);
   for (int k = 1; !unique_name(m, name); k++) snprintf(name, sizeof name, "%s_%d", sym->name, k);
   t->name = sj_arena_strndup(m->arena, name, strlen(name));
-  m->temps = realloc(m->temps, (size_t)(m->ntemps + 1) * sizeof *m->temps);
-  m->extents = realloc(m->extents, (size_t)(m->fn->narrays + m->ntemps + 1) * sizeof *m->extents);
-  if (!m->temps || !m->extents) abort();
-  long *ext = m->extents[t->id] = calloc((size_t)t->rank + 1, sizeof *ext);
-  if (!ext) abort();
+  sj_sym **temps = realloc(m->temps, (size_t)(m->ntemps + 1) * sizeof *m->temps);
+  if (temps) m->temps = temps;
+  long **extents =
+      temps ? realloc(m->extents, (size_t)(m->fn->narrays + m->ntemps + 1) * sizeof *m->extents)
+            : NULL;
+  if (extents) m->extents = extents;
+  long *ext = extents ? calloc((size_t)t->rank + 1, sizeof *ext) : NULL;
+  if (!ext) return NULL;
+  m->extents[t->id] = ext;
   for (int k = 0; k < ndims; k++) ext[k] = len[k];
   for (int k = 0; k < sym->rank; k++) sj_const_value(sym->extents[k], m->shape, &ext[ndims + k]);
   m->temps[m->ntemps++] = t;
@@ -350,6 +361,7 @@ static int make_array(promo *p, const sj_sym *sym, int w, int depth, const int *
     ndims++;
   }
   sj_sym *t = new_temp(p, sym, ndims, len);
+  if (!t) return sj_error_set(p->err, JIT_ERR_NOMEM, "out of memory");
   for (int i = 0; i < p->n; i++)
     if (root(p, i) == w) p->sites[i].repl = element(p->m, &p->sites[i], t, ndims, dims, lo);
   describe(p, sym, t, ndims, dims, any, shared_why);
@@ -401,13 +413,16 @@ int sj_locals_promote(sj_model *m, sj_site *sites, int n, sj_pstmt *const *decl,
   p.n = n;
   p.err = err;
   p.parent = malloc(((size_t)n + 1) * sizeof *p.parent);
-  if (!p.parent) abort();
-  m->arena = sj_arena_new();
   const sj_func *fn = m->fn;
   /* the locals that need memory, by id; the webs of the scalars among them from one
    * dataflow analysis */
   const sj_sym **syms = calloc(2 * (size_t)fn->nlocals + 1, sizeof *syms), **scalars;
-  if (!syms) abort();
+  if (!p.parent || !syms) {
+    free(p.parent);
+    free(syms);
+    return sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
+  }
+  m->arena = sj_arena_new();
   scalars = syms + fn->nlocals;
   int nsyms = 0, nscalars = 0;
   for (int id = 0; id < fn->nlocals; id++) {
@@ -431,7 +446,11 @@ int sj_locals_promote(sj_model *m, sj_site *sites, int n, sj_pstmt *const *decl,
   free(p.parent);
   for (int i = 0; i < n; i++) m->nlocal_refs += sites[i].repl != NULL;
   m->local_refs = calloc((size_t)m->nlocal_refs + 1, sizeof *m->local_refs);
-  if (!m->local_refs) abort();
+  if (!m->local_refs) {
+    m->nlocal_refs = 0;
+    sj_buf_free(&p.why);
+    return sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
+  }
   for (int i = 0, k = 0; i < n; i++)
     if (sites[i].repl) m->local_refs[k++] = (struct sj_local_ref){sites[i].node, sites[i].repl};
   qsort(m->local_refs, (size_t)m->nlocal_refs, sizeof *m->local_refs, by_node);

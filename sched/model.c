@@ -177,15 +177,22 @@ static int collect_guarded(builder *b, sj_pstmt *s, const sj_expr *e, __isl_keep
   return rc;
 }
 
-static void add_site(builder *b, sj_pstmt *s, const sj_sym *sym, const void *node,
-                     const sj_expr *ref, int is_write, __isl_keep isl_set *guard) {
+static int add_site(builder *b, sj_pstmt *s, const sj_sym *sym, const void *node,
+                    const sj_expr *ref, int is_write, __isl_keep isl_set *guard) {
   if (b->nsites == b->capsites) {
-    b->capsites = b->capsites ? 2 * b->capsites : 16;
-    b->sites = realloc(b->sites, (size_t)b->capsites * sizeof *b->sites);
-    if (!b->sites) abort();
+    int cap = b->capsites ? 2 * b->capsites : 16;
+    sj_site *grown = realloc(b->sites, (size_t)cap * sizeof *b->sites);
+    if (!grown) {
+      if (!b->failed) sj_error_set(b->err, JIT_ERR_NOMEM, "out of memory");
+      b->failed = 1;
+      return -1;
+    }
+    b->sites = grown;
+    b->capsites = cap;
   }
   b->sites[b->nsites++] =
       (sj_site){s, sym, node, ref, is_write, b->order++, guard ? isl_set_copy(guard) : NULL, NULL};
+  return 0;
 }
 
 static int is_local(const sj_expr *e) {
@@ -199,8 +206,7 @@ static int collect_expr(builder *b, sj_pstmt *s, const sj_expr *e, __isl_keep is
   if (!lazy) {
     for (int i = 0; i < e->nargs; i++)
       if (collect_expr(b, s, e->args[i], guard)) return -1;
-    if (is_local(e)) add_site(b, s, e->sym, e, e, 0, guard);
-    return 0;
+    return is_local(e) ? add_site(b, s, e->sym, e, e, 0, guard) : 0;
   }
   if (collect_expr(b, s, e->args[0], guard)) return -1;
   isl_set *when = affine_guard(b, s, e->args[0], guard);
@@ -218,16 +224,12 @@ static int collect_stmt(builder *b, sj_pstmt *s, const sj_stmt *st) {
   if (st->rhs && collect_expr(b, s, st->rhs, NULL)) return -1;
   if (st->kind == SJ_S_DECL) {
     b->decl[st->sym->id] = s;
-    if (st->rhs) add_site(b, s, st->sym, st, NULL, 1, NULL);
-    return 0;
+    return st->rhs ? add_site(b, s, st->sym, st, NULL, 1, NULL) : 0;
   }
   const sj_expr *lhs = st->lhs;
   for (int i = 0; i < lhs->nargs; i++)
     if (collect_expr(b, s, lhs->args[i], NULL)) return -1;
-  if (is_local(lhs)) {
-    add_site(b, s, lhs->sym, lhs, lhs, 1, NULL);
-    return 0;
-  }
+  if (is_local(lhs)) return add_site(b, s, lhs->sym, lhs, lhs, 1, NULL);
   return add_access(b, s, lhs, 1, NULL);
 }
 
@@ -507,10 +509,12 @@ static int build_stmt(builder *b, __isl_keep isl_set *context, sj_stmt *st, buil
 static int eval_extents(sj_model *m, sj_error *err) {
   const sj_func *fn = m->fn;
   m->extents = calloc(fn->narrays ? fn->narrays : 1, sizeof *m->extents);
+  if (!m->extents) return sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
   for (int p = 0; p < fn->nparams; p++) {
     const sj_sym *a = fn->params[p];
     if (a->kind != SJ_SYM_ARRAY) continue;
-    long *ext = m->extents[a->id] = calloc(a->rank, sizeof *ext);
+    long *ext = m->extents[a->id] = calloc(a->rank ? a->rank : 1, sizeof *ext);
+    if (!ext) return sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
     long elems = 1;
     for (int k = 0; k < a->rank; k++) {
       if (sj_const_value(a->extents[k], m->shape, &ext[k]))

@@ -244,9 +244,9 @@ typedef enum sj_tiling {
   SJ_TILING_SPLIT
 } sj_tiling;
 typedef struct sj_tile_spec {
-  int off; /* "none" */
-  long h;  /* 0: chosen */
-  int nw;  /* widths given, outermost first */
+  int off;  /* "none" */
+  long h;   /* 0: chosen */
+  int nw;   /* widths given, outermost first */
   long w[3];
 } sj_tile_spec;
 /* 0, or -1 with why (cap bytes) saying what is wrong. */
@@ -267,8 +267,8 @@ int sj_schedule_cpu(sj_model *m, const sj_stencil *st, const sj_cpu_options *o, 
 /* The time-tiled schedule into plan (schedule, tiles: h, then the width of each space
  * dimension) with its lines of explanation: 0; or 1, with why it was not (why); isl's
  * failures are declines too. Spends at most its own budget of isl operations. */
-int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_options *o, sj_plan *plan,
-                          sj_buf *explain, sj_buf *why);
+int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_options *o,
+                          sj_plan *plan, sj_buf *explain, sj_buf *why);
 /* Whether the time-tiled schedule s runs every conflict of the stencil after its source
  * (composed through the whole schedule: for tests); 1 yes, 0 no, -1 when isl fails. */
 int sj_cpu_tiled_check(const sj_model *m, const sj_stencil *st, __isl_keep isl_schedule *s);
