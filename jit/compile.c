@@ -201,6 +201,9 @@ static int over_budget(isl_ctx *ictx, const jit_kernel *k, unsigned long budget,
 /* A stage may have taken a failed isl operation for an answer: never keep that code. */
 static int isl_verdict(isl_ctx *ictx, const jit_kernel *k, int rc, sj_error *err) {
   if (over_budget(ictx, k, k->settings.budget, k->settings.budget_from, err)) return JIT_ERR_LIMIT;
+  if (isl_ctx_last_error(ictx) == isl_error_alloc) /* whatever a stage made of it */
+    return sj_error_set(err, JIT_ERR_NOMEM, "out of memory in isl while compiling '%s'",
+                        k->fn->name);
   if (!rc && isl_ctx_last_error(ictx) != isl_error_none)
     return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed while compiling '%s' (error %d)",
                         k->fn->name, (int)isl_ctx_last_error(ictx));

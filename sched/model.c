@@ -628,11 +628,12 @@ static int add_local_accesses(builder *b) {
 int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const char *source_name,
                    sj_model **out, sj_error *err) {
   sj_model *m = calloc(1, sizeof *m);
+  *out = NULL;
+  if (!m) return sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
   m->ctx = ctx;
   m->fn = fn;
   m->shape = shape;
   m->source_name = source_name;
-  *out = NULL;
   if (eval_extents(m, err)) {
     sj_model_free(m);
     return err->status;
@@ -642,12 +643,15 @@ int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const cha
   b.m = m;
   b.err = err;
   b.iter_pos = malloc((fn->niters + 1) * sizeof *b.iter_pos);
-  for (int i = 0; i < fn->niters; i++) b.iter_pos[i] = -1;
   b.decl = calloc(fn->nlocals + 1, sizeof *b.decl);
-  isl_set *top = isl_set_universe(loop_space(ctx, 0));
   built root = {0};
-  int rc = build_stmt(&b, top, fn->body, &root);
-  isl_set_free(top);
+  int rc = b.iter_pos && b.decl ? 0 : sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
+  if (!rc) {
+    for (int i = 0; i < fn->niters; i++) b.iter_pos[i] = -1;
+    isl_set *top = isl_set_universe(loop_space(ctx, 0));
+    rc = build_stmt(&b, top, fn->body, &root);
+    isl_set_free(top);
+  }
   if (!rc) m->original = flush(&root);
   built_clear(&root);
   if (!rc && !m->original) /* no statement at all: an empty schedule */
@@ -660,7 +664,8 @@ int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const cha
   free(b.iter_pos);
   if (rc) {
     sj_model_free(m);
-    return err->status ? err->status : JIT_ERR_INTERNAL;
+    return err->status ? err->status
+                       : sj_error_set(err, JIT_ERR_INTERNAL, "isl failed on the model");
   }
   if (!m->original) /* no statement at all: an empty schedule */
     m->original = isl_schedule_empty(isl_space_params_alloc(ctx, 0));

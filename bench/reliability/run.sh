@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Writes bench/results/reliability.md from measurements on this machine:
+# Writes bench/results/reliability.md from measurements on this machine, one after the other
+# (each section says the load average it started under: the machine is shared):
 #   - compile time and peak memory against the number of loop nests (bench_nests, CPU);
 #   - RUNS (100) runs of the 8-thread stress on one emulator context, failures counted;
 #   - the stress and api tests under ThreadSanitizer, reports counted;
+#   - memory of one context after 10^4 distinct shapes against the cache bound (cache_bench);
 #   - the fuzzing counts recorded in tests/fuzz/README.md.
 # Needs build/ (normal) and build-tsan/ (SJ_SANITIZE_THREAD=ON) built.
 #
@@ -13,6 +15,7 @@ runs=${1:-100}
 out=bench/results/reliability.md
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+load() { echo "Load average at the start of this section: $(cut -d' ' -f1-3 /proc/loadavg)."; }
 
 {
   echo "# stenciljit reliability"
@@ -31,6 +34,8 @@ trap 'rm -rf "$tmp"' EXIT
   echo "\`time\`: all inside one time loop (stencil form); \`inplace\`: inside a time loop, each nest"
   echo "updating its array in place (not in stencil form: every pair of nests conflicts)."
   echo "Targets: 400 nests < 10 s; 1000 nests < 60 s (or refused by the budget in < 5 s); < 1 GB."
+  echo
+  load
   echo
   for form in flat time inplace; do
     build/bench/reliability/bench_nests --form "$form" 100 200 400 1000 2>"$tmp/nests.err"
@@ -51,6 +56,8 @@ With sj_print_ptx serialized by a mutex (an experiment, not committed), 0 of 100
 The race is rare: four earlier sets of 100 runs on 2026-11-24 failed 5, 1, 4 and 2 times.
 
 TXT
+  load
+  echo
   fails=0
   for i in $(seq "$runs"); do
     # no on-disk cache: a hit would skip the printers, the code a race would be in
@@ -71,6 +78,8 @@ TXT
   fi
   echo
   echo "## ThreadSanitizer"
+  echo
+  load
   echo
   reports=0
   total=0
@@ -94,6 +103,12 @@ ARGS
   echo "- \`hostile_test options_while_running\`: $n reports"
   echo
   echo "ThreadSanitizer reports in all: **$reports**."
+  echo
+  echo "## Memory after 10^4 distinct shapes on one context (bench/cache_bench)"
+  echo
+  load
+  build/bench/cache_bench --out "$tmp/cache.md" --reps 1 >/dev/null 2>"$tmp/cache.err"
+  sed -n '/^## (b)/,$p' "$tmp/cache.md" | tail -n +2
   echo
   echo "## Fuzzing"
   echo
