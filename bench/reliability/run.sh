@@ -25,7 +25,7 @@ load() { echo "Load average at the start of this section: $(cut -d' ' -f1-3 /pro
   echo "| date | $(date -u '+%Y-%m-%d %H:%M UTC') |"
   echo "| commit | $(git rev-parse --short HEAD) |"
   echo "| CPU | $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), nproc $(nproc) |"
-  echo "| load average at start | $(cut -d' ' -f1-3 /proc/loadavg) (shared machine) |"
+  echo "| load average at start | $(cut -d' ' -f1-3 /proc/loadavg) (shared machine), niceness $(nice) |"
   echo
   echo "## Compile time and peak memory against the number of loop nests (CPU device)"
   echo
