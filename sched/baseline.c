@@ -132,9 +132,18 @@ static void add_cost(gpu_state *st, __isl_keep isl_schedule_node *node, double p
       launches * (LAUNCH_COST + threads * IDLE_COST / GPU_THREADS) + vol / (busy > 1 ? busy : 1);
 }
 
+static void out_of_memory(gpu_state *st) {
+  if (!st->err->status) sj_error_set(st->err, JIT_ERR_NOMEM, "out of memory");
+  st->failed = 1;
+}
+
+/* NULL when out of memory (the mapping fails with JIT_ERR_NOMEM). */
 static sj_kernel *new_kernel(gpu_state *st) {
   sj_kernel *k = calloc(1, sizeof *k);
-  if (!k) abort();
+  if (!k) {
+    out_of_memory(st);
+    return NULL;
+  }
   k->tag = SJ_ID_KERNEL;
   k->id = st->plan->nkernels++;
   for (int d = 0; d < 3; d++) k->grid[d] = k->block[d] = 1;
@@ -144,6 +153,7 @@ static sj_kernel *new_kernel(gpu_state *st) {
 static __isl_give isl_schedule_node *single_thread(gpu_state *st,
                                                    __isl_take isl_schedule_node *node) {
   sj_kernel *k = new_kernel(st);
+  if (!k) return node;
   snprintf(k->why, sizeof k->why, "no parallel loop: runs in one thread");
   sj_buf_printf(st->explain, "  kernel %d: grid 1x1x1, block 1x1x1: %s\n", k->id, k->why);
   add_cost(st, node, 1, 1);
@@ -196,7 +206,10 @@ static int atomic_kind(const sj_reduction *r) {
  * the lanes of a warp would not share its element. */
 static sj_reduce *band_reductions(gpu_state *st, __isl_keep isl_schedule_node *band, int x) {
   sj_reduce *red = calloc(1, sizeof *red);
-  if (!red) abort();
+  if (!red) {
+    out_of_memory(st);
+    return NULL;
+  }
   red->tag = SJ_ID_REDUCE;
   int ok = 1;
   for (int i = 0; i < st->nred && ok; i++) {
@@ -208,8 +221,13 @@ static sj_reduce *band_reductions(gpu_state *st, __isl_keep isl_schedule_node *b
     int uniform = atomic_kind(r) ? sj_reduce_uniform(band, x, r) : 0;
     if (uniform < 0) st->failed = 1;
     ok = uniform == 1;
-    red->r = realloc(red->r, (size_t)(red->n + 1) * sizeof *red->r);
-    if (!red->r) abort();
+    sj_reduction *grown = realloc(red->r, (size_t)(red->n + 1) * sizeof *red->r);
+    if (!grown) {
+      out_of_memory(st);
+      ok = 0;
+      break;
+    }
+    red->r = grown;
     red->r[red->n++] = *r;
   }
   if (!ok || !red->n) {
@@ -274,7 +292,9 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
   int ppt, dim[3], x = 0;
   long lo[3] = {0, 0, 0}, hi[3], tile[3] = {1, 1, 1}, ext[3] = {1, 1, 1};
   for (int i = 0; i < nm; i++) dim[i] = nm - 1 - i; /* the innermost member runs along x */
-  if (nm > 1 && !st->m->stencil && sj_gpu_dims(st->m, node, nm, dim)) st->failed = 1;
+  int rc = nm > 1 && !st->m->stencil ? sj_gpu_dims(st->m, node, nm, dim) : 0;
+  if (rc == JIT_ERR_NOMEM) out_of_memory(st);
+  if (rc) st->failed = 1;
   sj_reduce *red = NULL;
   if (reduced) {
     reduction_x(nm, reduced, dim);
@@ -283,6 +303,10 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
     if (!red) return isl_schedule_node_free(node);
   }
   sj_kernel *k = new_kernel(st);
+  if (!k) {
+    if (red) free_reduce(red);
+    return node;
+  }
   for (int i = 0; i < nm; i++) {
     if (sj_member_range(node, i, &lo[i], &hi[i])) st->failed = 1;
     ext[dim[i]] = hi[i] >= lo[i] ? hi[i] - lo[i] + 1 : 1;
@@ -388,7 +412,9 @@ int sj_map_gpu(sj_model *m, __isl_take isl_schedule *schedule, int coincident,
   sj_buf explain = {0};
   memset(plan, 0, sizeof *plan);
   gpu_state st = {m, max_grid, plan, &explain, err, 0, coincident, 1, 0, NULL, 0};
-  if (m->reassociate && sj_reductions_find(m, &st.red, &st.nred)) st.failed = 1;
+  int rc = m->reassociate ? sj_reductions_find(m, &st.red, &st.nred) : 0;
+  if (rc == JIT_ERR_NOMEM) out_of_memory(&st);
+  if (rc) st.failed = 1;
   isl_schedule_node *root = isl_schedule_get_root(schedule);
   isl_schedule_free(schedule);
   if (m->nstmts) root = visit(&st, isl_schedule_node_child(root, 0));

@@ -10,6 +10,8 @@
 #include <isl/space.h>
 #include <isl/union_set.h>
 
+#include "stenciljit.h"
+
 /* Blocks a launch should have: two per multiprocessor of an H100 (132). A fixed number, not
  * the device's, so that the code (and the cache key) does not depend on the device model. */
 #define TARGET_BLOCKS 264
@@ -104,7 +106,7 @@ static int access_score(__isl_keep isl_map *full, int pos, __isl_keep isl_map *a
 int sj_gpu_dims(const sj_model *m, __isl_keep isl_schedule_node *band, int nm, int *dim) {
   int score[3] = {0, 0, 0};
   char *below = calloc((size_t)m->nstmts + 1, 1);
-  if (!below) abort();
+  if (!below) return JIT_ERR_NOMEM;
   isl_union_set *domain = isl_schedule_node_get_domain(band);
   void *fill[2] = {(void *)m, below};
   int rc = isl_union_set_foreach_set(domain, flag_stmt, fill) < 0 ? -1 : 0;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #include "base/buf.h"
+#include "stenciljit.h"
 
 /* The operand of rhs that reads the accumulated element (0 or 1) when rhs combines it with
  * one other operand by an associative and commutative operation (x - e is x + (-e)), else
@@ -134,8 +135,9 @@ static int stmt_reductions(const sj_model *m, __isl_keep isl_union_map *order, c
     int other = acc == isl_bool_true ? touched(m, order, r.write, r.read, d) : 0;
     if (acc < 0 || other < 0) return -1;
     if (acc != isl_bool_true || other) continue;
-    *out = realloc(*out, (size_t)(*n + 1) * sizeof **out);
-    if (!*out) abort();
+    sj_reduction *grown = realloc(*out, (size_t)(*n + 1) * sizeof **out);
+    if (!grown) return JIT_ERR_NOMEM;
+    *out = grown;
     r.loop = d;
     (*out)[(*n)++] = r;
   }
@@ -159,7 +161,10 @@ int sj_reductions_find(const sj_model *m, sj_reduction **out, int *n) {
 int sj_reductions_explain(const sj_model *m, sj_buf *note) {
   sj_reduction *r;
   int n;
-  if (sj_reductions_find(m, &r, &n)) return -1;
+  if (sj_reductions_find(m, &r, &n)) {
+    free(r);
+    return -1;
+  }
   for (int i = 0; i < n; i++)
     sj_buf_printf(note, "%s%s over loop '%s' (%s)", i ? ", " : "",
                   r[i].stmt->body[r[i].body]->lhs->sym->name, r[i].stmt->iters[r[i].loop]->name,

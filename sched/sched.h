@@ -298,7 +298,7 @@ int sj_map_gpu(sj_model *m, __isl_take isl_schedule *schedule, int coincident,
 /* Kernel shapes (sched/gpu_shape.c). dim[k]: the block/thread dimension of member k of the
  * nm parallel members of band: x for the member along which the accesses below step through
  * contiguous elements (ties: the innermost), then the others from the inside out. 0 on
- * success. */
+ * success, JIT_ERR_NOMEM out of memory, -1 when isl fails. */
 int sj_gpu_dims(const sj_model *m, __isl_keep isl_schedule_node *band, int nm, int *dim);
 /* Threads per block and points per thread along x for the parallel extents ext[d] (by
  * dimension, x first): blocks of up to 256 threads shrink, down to one warp, until the grid
@@ -360,7 +360,8 @@ typedef struct sj_reduction {
 } sj_reduction;
 
 /* Every reduction of the model, one per (statement, assignment, loop), in statement order:
- * *out is malloc'd (NULL when there is none). 0 on success, -1 when isl fails. */
+ * *out is malloc'd (NULL when there is none). 0 on success, -1 when isl fails,
+ * JIT_ERR_NOMEM out of memory. */
 int sj_reductions_find(const sj_model *m, sj_reduction **out, int *n);
 
 /* The user data of a `reduce` mark (freed with its id): the reductions whose assignments,
