@@ -98,12 +98,14 @@ static void tile_sizes(int split, const char *tile, int n, int *h, long *w) {
 /* The tiles of every color (hybrid: phase) of the tiling: F -> [L, color, T, S0, .., Sn];
  * *ncolors, and what they are in desc. NULL with why filled when the sizes do not fit. */
 static __isl_give isl_map *tiles_of(isl_ctx *ctx, int split, const sj_cone *c, int h, const long *w,
-                                    int *ncolors, sj_buf *desc, sj_buf *why) {
+                                    int *ncolors, isl_multi_aff **local, sj_buf *desc,
+                                    sj_buf *why) {
   isl_map *all = NULL;
   if (!split) {
     sj_hex t;
     if (sj_hybrid_shape(c, h, w, &t, why)) return NULL;
     *ncolors = 2;
+    *local = sj_hybrid_local(ctx, c, &t, hybrid_threads[c->n][0]);
     for (int p = 0; p < 2; p++) {
       isl_map *mine = sj_hybrid_tiles(ctx, c, &t, p);
       all = all ? isl_map_union(all, mine) : mine;
@@ -119,6 +121,7 @@ static __isl_give isl_map *tiles_of(isl_ctx *ctx, int split, const sj_cone *c, i
   }
   sj_split_shape(c, h, w, &t);
   *ncolors = 2 << c->n;
+  *local = sj_split_local(ctx, &t);
   for (int k = 0; k < *ncolors; k++) {
     isl_map *mine = sj_split_tiles(ctx, c, &t, k);
     all = all ? isl_map_union(all, mine) : mine;
@@ -184,24 +187,45 @@ static isl_bool respects(__isl_keep isl_union_map *deps, __isl_keep isl_map *til
 /* The tiled domain: each instance S[x] as S[x, L, p, T, S0, .., Sn], its tile coordinates
  * appended (sched/hybrid.h). Tile coordinates as dimensions, bound by affine constraints, leave
  * nothing to quantify existentially in the sets the AST generator works on; the printers read only
- * the statement's own leading coordinates. *back: S[x, ..] -> S[x]. */
+ * the statement's own leading coordinates. *point: each tiled instance's coordinates in its tile
+ * (local applied to its folded point and tile coordinates), what the kernels' bands and thread
+ * filters use: built as functions, not found by isl from relations, and defined on the whole
+ * space of each statement, so that the bands and filters carry no copy of the domain. */
 static __isl_give isl_union_set *tiled_domain(const sj_model *m, __isl_keep isl_union_map *tiles,
-                                              int n, isl_union_map **back) {
+                                              __isl_keep isl_union_map *fold,
+                                              __isl_keep isl_multi_aff *local, int n,
+                                              isl_multi_union_pw_aff **point) {
   isl_union_set *out = isl_union_set_empty(isl_union_set_get_space(m->domain));
-  *back = isl_union_map_empty(isl_union_set_get_space(m->domain));
+  isl_union_pw_multi_aff *pt = isl_union_pw_multi_aff_empty(isl_union_set_get_space(m->domain));
   for (int i = 0; i < m->nstmts; i++) {
     isl_set *dom = isl_set_copy(m->stmts[i]->domain);
     isl_space *space = isl_set_get_space(dom);
     isl_id *id = isl_set_get_tuple_id(dom);
+    int depth = (int)isl_space_dim(space, isl_dim_set);
     isl_map *r = isl_union_map_extract_map(
         tiles, isl_space_map_from_domain_and_range(isl_space_copy(space),
                                                    isl_space_set_alloc(m->ctx, 0, n + 4)));
+    isl_pw_multi_aff *f = isl_pw_multi_aff_from_map(isl_union_map_extract_map(
+        fold, isl_space_map_from_domain_and_range(isl_space_copy(space),
+                                                  isl_space_set_alloc(m->ctx, 0, n + 2))));
     isl_map *ext = isl_map_intersect_domain(isl_map_identity(isl_space_map_from_set(space)), dom);
     ext = isl_map_flat_range_product(ext, r);
     ext = isl_map_set_tuple_id(ext, isl_dim_out, id);
-    out = isl_union_set_add_set(out, isl_map_range(isl_map_copy(ext)));
-    *back = isl_union_map_add_map(*back, isl_map_reverse(ext));
+    isl_set *tiled = isl_map_range(ext);
+    /* S[x, c] -> [F(x), c] -> local */
+    isl_space *espace = isl_set_get_space(tiled);
+    isl_multi_aff *x =
+        isl_multi_aff_project_out_map(isl_space_copy(espace), isl_dim_set, depth, n + 4);
+    x = isl_multi_aff_set_tuple_id(x, isl_dim_out, isl_set_get_tuple_id(tiled));
+    isl_multi_aff *c = isl_multi_aff_project_out_map(espace, isl_dim_set, 0, depth);
+    f = isl_pw_multi_aff_pullback_multi_aff(f, x);
+    f = isl_pw_multi_aff_flat_range_product(f, isl_pw_multi_aff_from_multi_aff(c));
+    f = isl_pw_multi_aff_pullback_pw_multi_aff(
+        isl_pw_multi_aff_from_multi_aff(isl_multi_aff_copy(local)), f);
+    pt = isl_union_pw_multi_aff_add_pw_multi_aff(pt, f);
+    out = isl_union_set_add_set(out, tiled);
   }
+  *point = isl_multi_union_pw_aff_from_union_pw_multi_aff(pt);
   return out;
 }
 
@@ -215,12 +239,13 @@ static isl_stat add_coordinate(__isl_take isl_set *set, void *user) {
   int pos = (int)isl_set_dim(set, isl_dim_set) - a->from_end;
   isl_aff *aff =
       isl_aff_var_on_domain(isl_local_space_from_space(isl_set_get_space(set)), isl_dim_set, pos);
-  isl_pw_aff *pa = isl_pw_aff_intersect_domain(isl_pw_aff_from_aff(aff), set);
-  a->res = isl_union_pw_aff_add_pw_aff(a->res, pa);
+  isl_set_free(set);
+  a->res = isl_union_pw_aff_add_pw_aff(a->res, isl_pw_aff_from_aff(aff));
   return a->res ? isl_stat_ok : isl_stat_error;
 }
 
-/* Each instance's coordinate at position from_end counted from the end (1: the last). */
+/* Each instance's coordinate at position from_end counted from the end (1: the last), on the
+ * whole space of each set of dom: schedules and filters made of it carry no copy of dom. */
 static __isl_give isl_union_pw_aff *coordinate(__isl_keep isl_union_set *dom, int from_end) {
   coord_arg a = {from_end, isl_union_pw_aff_empty(isl_union_set_get_space(dom))};
   if (isl_union_set_foreach_set(dom, add_coordinate, &a) < 0) a.res = isl_union_pw_aff_free(a.res);
@@ -237,22 +262,18 @@ static int coordinate_range(__isl_keep isl_union_set *dom, int from_end, long *l
   return rc;
 }
 
-/* The instances of dom whose coordinate from_end is value. */
+/* The instances of the spaces of dom whose coordinate from_end is value. */
 static __isl_give isl_union_set *coordinate_is(__isl_keep isl_union_set *dom, int from_end,
                                                long value) {
   isl_union_pw_aff *v = coordinate(dom, from_end);
   v = isl_union_pw_aff_sub(
-      v, isl_union_pw_aff_val_on_domain(isl_union_set_copy(dom),
+      v, isl_union_pw_aff_val_on_domain(isl_union_set_universe(isl_union_set_copy(dom)),
                                         isl_val_int_from_si(isl_union_set_get_ctx(dom), value)));
   return isl_union_pw_aff_zero_union_set(v);
 }
 
-/* The union_pw_aff of member k of f (a single-valued union map). */
-static __isl_give isl_union_pw_aff *member(__isl_keep isl_union_map *f, int k) {
-  isl_multi_union_pw_aff *mupa = isl_multi_union_pw_aff_from_union_map(isl_union_map_copy(f));
-  isl_union_pw_aff *upa = isl_multi_union_pw_aff_get_union_pw_aff(mupa, k);
-  isl_multi_union_pw_aff_free(mupa);
-  return upa;
+static __isl_give isl_union_pw_aff *member(__isl_keep isl_multi_union_pw_aff *f, int k) {
+  return isl_multi_union_pw_aff_get_union_pw_aff(f, k);
 }
 
 /* The instances where v - offset - id (a block or thread id, v taken modulo mod when mod is
@@ -278,8 +299,8 @@ static __isl_give isl_schedule_node *insert_upa(__isl_take isl_schedule_node *no
  * of the sync statement for every outer schedule value. */
 static __isl_give isl_schedule_node *barrier_after(__isl_take isl_schedule_node *node) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  isl_union_map *prefix = isl_schedule_node_get_prefix_schedule_union_map(node);
-  isl_set *outer = isl_set_from_union_set(isl_union_map_range(prefix));
+  isl_set *outer =
+      isl_set_universe(isl_space_set_alloc(ctx, 0, isl_schedule_node_get_schedule_depth(node)));
   isl_set *sync = isl_set_universe(isl_space_set_alloc(ctx, 0, 0));
   sync = isl_set_set_tuple_id(sync, isl_id_alloc(ctx, "sync", (void *)&sj_sync_tag));
   isl_map *ext = isl_map_from_domain_and_range(outer, sync);
@@ -311,35 +332,32 @@ static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid
  * after each step, block filter, context, kernel mark. Returns the kernel mark. */
 static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *node,
                                                   __isl_keep isl_union_set *dom,
-                                                  __isl_keep isl_union_map *point, int n,
+                                                  __isl_keep isl_multi_union_pw_aff *point, int n,
                                                   sj_kernel *k, const long *lo) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  isl_multi_union_pw_aff *space = isl_multi_union_pw_aff_from_union_map(
-      isl_union_map_intersect_domain(isl_union_map_copy(point), isl_union_set_copy(dom)));
+  isl_multi_union_pw_aff *space = isl_multi_union_pw_aff_copy(point);
   space = isl_multi_union_pw_aff_drop_dims(space, isl_dim_set, 0, 1);
   node = isl_schedule_node_insert_partial_schedule(node, space);
   for (int i = 0; i <= n; i++)
     node = isl_schedule_node_band_member_set_ast_loop_type(node, i, isl_ast_loop_atomic);
-  isl_union_set *threads = isl_union_set_copy(dom);
+  isl_union_set *threads = NULL;
   for (int i = 0; i <= n; i++) { /* the innermost dimension along x */
     int d = n - i;
-    isl_union_pw_aff *v =
-        isl_union_pw_aff_intersect_domain(member(point, 1 + i), isl_union_set_copy(dom));
-    threads = isl_union_set_intersect(threads, bound_to(v, 0, k->block[d], sj_map_id(ctx, 1, d)));
+    isl_union_set *mine = bound_to(member(point, 1 + i), 0, k->block[d], sj_map_id(ctx, 1, d));
+    threads = threads ? isl_union_set_intersect(threads, mine) : mine;
   }
   node = isl_schedule_node_insert_filter(node, threads);
   node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
-  node = insert_upa(
-      node, isl_union_pw_aff_intersect_domain(member(point, 0), isl_union_set_copy(dom))); /* t */
+  node = insert_upa(node, member(point, 0)); /* t */
   node = barrier_after(isl_schedule_node_child(node, 0));
   while (node && isl_schedule_node_get_type(node) != isl_schedule_node_band)
     node = isl_schedule_node_parent(node);
-  isl_union_set *block = isl_union_set_copy(dom);
+  isl_union_set *block = NULL;
   int dims[SJ_HYBRID_MAX_SPACE];
   for (int d = 0; d <= n; d++) {
     dims[d] = d;
-    block = isl_union_set_intersect(
-        block, bound_to(coordinate(dom, n + 1 - d), lo[d], 0, sj_map_id(ctx, 0, d)));
+    isl_union_set *mine = bound_to(coordinate(dom, n + 1 - d), lo[d], 0, sj_map_id(ctx, 0, d));
+    block = block ? isl_union_set_intersect(block, mine) : mine;
   }
   node = isl_schedule_node_insert_filter(node, block);
   if (!node) return NULL;
@@ -372,10 +390,12 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
   long w[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
   tile_sizes(split, tile, n, &h, w);
   sj_buf desc = {0};
+  isl_multi_aff *local = NULL;
   isl_map *ftiles = sj_hybrid_cone(deps, n, &c, why)
                         ? NULL
-                        : tiles_of(ctx, split, &c, h, w, &ncolors, &desc, why);
+                        : tiles_of(ctx, split, &c, h, w, &ncolors, &local, &desc, why);
   if (!ftiles) {
+    isl_multi_aff_free(local);
     sj_buf_free(&desc);
     isl_union_map_free(deps);
     isl_union_map_free(fold);
@@ -387,6 +407,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
   isl_bool legal = getenv("JIT_CHECK_TILES") ? respects(deps, ftiles) : in_cone(deps, &c);
   isl_union_map_free(deps);
   if (legal != isl_bool_true) {
+    isl_multi_aff_free(local);
     sj_buf_free(&desc);
     isl_map_free(ftiles);
     isl_union_map_free(fold);
@@ -396,11 +417,11 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
   }
   isl_union_map *tiles =
       isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(ftiles));
-  isl_union_map *back;
-  isl_union_set *dom = tiled_domain(m, tiles, n, &back);
+  isl_multi_union_pw_aff *point;
+  isl_union_set *dom = tiled_domain(m, tiles, fold, local, n, &point);
   isl_union_map_free(tiles);
-  /* the folded point of each tiled instance */
-  isl_union_map *point = isl_union_map_apply_range(back, fold);
+  isl_union_map_free(fold);
+  isl_multi_aff_free(local);
 
   long first, last;
   if (coordinate_range(dom, n + 4, &first, &last)) first = 0, last = -1;
@@ -412,10 +433,13 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
   isl_union_set_list *phases = isl_union_set_list_alloc(ctx, ncolors);
   for (int p = 0; p < ncolors; p++) {
     isl_union_set *mine = coordinate_is(dom, n + 3, p);
-    if (isl_union_set_is_empty(mine) == isl_bool_false)
+    isl_union_set *used =
+        isl_union_set_intersect(isl_union_set_copy(mine), isl_union_set_copy(dom));
+    if (isl_union_set_is_empty(used) == isl_bool_false)
       phases = isl_union_set_list_add(phases, mine);
     else
       isl_union_set_free(mine);
+    isl_union_set_free(used);
   }
   int nphases = isl_union_set_list_n_union_set(phases);
   node = isl_schedule_node_insert_sequence(node, phases);
@@ -443,7 +467,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
     isl_union_set_free(mine);
   }
   isl_union_set_free(dom);
-  isl_union_map_free(point);
+  isl_multi_union_pw_aff_free(point);
   sj_buf_free(&desc);
   if (!failed && node) plan->schedule = isl_schedule_node_get_schedule(node);
   isl_schedule_node_free(node);

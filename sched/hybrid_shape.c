@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/aff.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/union_map.h>
@@ -184,4 +185,39 @@ __isl_give isl_map *sj_hybrid_tiles(isl_ctx *ctx, const sj_cone *c, const sj_hex
   isl_map *map = isl_map_read_from_str(ctx, s.data);
   sj_buf_free(&s);
   return map;
+}
+
+/* A tile's points relative to its origin: the hexagon coordinate b and along each
+ * parallelogram dimension the offset from the tile's skewed edge (0 to w - 1); the time stays
+ * (relative steps cost the kernels instructions). Bands over them visit the points in the
+ * order of F, and their bounds depend on the tile only where the iteration space cuts it: what
+ * keeps the AST generation cheap (the thread filters bind these too). A dimension with a
+ * fractional slope
+ * keeps its coordinate (its offsets would step by the denominator), and so does the innermost
+ * one, along which a warp's threads go, unless its tiles are boxes whose width is a multiple of
+ * x_block: a warp then touches the same 32-element windows of memory either way, where offsets
+ * from a tile that starts off a multiple of 32 would cost a sector at each end of a row. */
+__isl_give isl_multi_aff *sj_hybrid_local(isl_ctx *ctx, const sj_cone *c, const sj_hex *t,
+                                          long x_block) {
+  sj_buf s = {0};
+  sj_buf_puts(&s, "{ [t");
+  for (int i = 0; i <= t->n; i++) sj_buf_printf(&s, ", s%d", i);
+  sj_buf_puts(&s, ", L, p, T");
+  for (int i = 0; i <= t->n; i++) sj_buf_printf(&s, ", S%d", i);
+  long off = t->floor_up + t->w[0] + 1;
+  sj_buf_puts(&s, "] -> [t, ");
+  if (t->n == 0)
+    sj_buf_puts(&s, "s0");
+  else
+    sj_buf_printf(&s, "s0 + %ld - %ld*p + %ld*T - %ld*S0", off, off, t->D, t->W);
+  for (int i = 1; i <= t->n; i++) {
+    if (c->skew_den[i] == 1 && (i < t->n || t->w[i] % x_block == 0))
+      sj_buf_printf(&s, ", s%d + %ld*t - %ld*S%d", i, c->skew_num[i], t->w[i], i);
+    else
+      sj_buf_printf(&s, ", s%d", i);
+  }
+  sj_buf_puts(&s, "] }");
+  isl_multi_aff *ma = isl_multi_aff_read_from_str(ctx, s.data);
+  sj_buf_free(&s);
+  return ma;
 }

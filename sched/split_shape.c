@@ -11,6 +11,7 @@
  * the upright tops w wide. */
 #include "sched/hybrid.h"
 
+#include <isl/aff.h>
 #include <isl/map.h>
 
 #include "base/buf.h"
@@ -62,4 +63,22 @@ __isl_give isl_map *sj_split_tiles(isl_ctx *ctx, const sj_cone *c, const sj_spli
   isl_map *map = isl_map_read_from_str(ctx, s.data);
   sj_buf_free(&s);
   return map;
+}
+
+/* A tile's points relative to its origin (sj_hybrid_local): the step in the band and the
+ * offset along each dimension from the tile's period, but for the innermost dimension, whose
+ * rows are not boxes: it keeps its coordinate. */
+__isl_give isl_multi_aff *sj_split_local(isl_ctx *ctx, const sj_split *t) {
+  sj_buf s = {0};
+  sj_buf_puts(&s, "{ [t");
+  for (int d = 0; d <= t->n; d++) sj_buf_printf(&s, ", s%d", d);
+  sj_buf_puts(&s, ", L, c, T");
+  for (int d = 0; d <= t->n; d++) sj_buf_printf(&s, ", S%d", d);
+  sj_buf_printf(&s, "] -> [t - %d*T", t->h);
+  for (int d = 0; d < t->n; d++) sj_buf_printf(&s, ", s%d - %ld*S%d", d, t->period[d], d);
+  sj_buf_printf(&s, ", s%d", t->n);
+  sj_buf_puts(&s, "] }");
+  isl_multi_aff *ma = isl_multi_aff_read_from_str(ctx, s.data);
+  sj_buf_free(&s);
+  return ma;
 }
