@@ -10,11 +10,16 @@
  *                  └─ filter               the tile of this block (S_k = min_k + b_k)
  *                     └─ band [t]          the tile's time steps, in sequence
  *                        └─ sequence
- *                           ├─ mark "threads" - filter (s mod block = thread id) - band [s..]
+ *                           ├─ mark "threads" - per space dimension, x last:
+ *                           │    mark "spread" (dim) - band [s] - mark "spread_end"
  *                           └─ extension: a barrier after each time step
  *
  * The tile's points of one step are spread over the block's threads (the innermost space
- * dimension along x: coalesced), each thread looping over its share. */
+ * dimension along x: coalesced), each thread looping over its share: the lowering gives each
+ * thread the iterations of a `spread` loop congruent to its id modulo the block size (the
+ * space coordinates are offsets in the tile where that keeps the AST generation cheap,
+ * sj_hybrid_local). A dimension whose tiles are as wide as the block has a filter binding the
+ * offset to the thread id instead. */
 #include "sched/hybrid.h"
 
 #include <stdio.h>
@@ -98,14 +103,14 @@ static void tile_sizes(int split, const char *tile, int n, int *h, long *w) {
 /* The tiles of every color (hybrid: phase) of the tiling: F -> [L, color, T, S0, .., Sn];
  * *ncolors, and what they are in desc. NULL with why filled when the sizes do not fit. */
 static __isl_give isl_map *tiles_of(isl_ctx *ctx, int split, const sj_cone *c, int h, const long *w,
-                                    int *ncolors, isl_multi_aff **local, sj_buf *desc,
+                                    int *ncolors, isl_multi_aff **local, long *box, sj_buf *desc,
                                     sj_buf *why) {
   isl_map *all = NULL;
   if (!split) {
     sj_hex t;
     if (sj_hybrid_shape(c, h, w, &t, why)) return NULL;
     *ncolors = 2;
-    *local = sj_hybrid_local(ctx, c, &t, hybrid_threads[c->n][0]);
+    *local = sj_hybrid_local(ctx, c, &t, hybrid_threads[c->n][0], box);
     for (int p = 0; p < 2; p++) {
       isl_map *mine = sj_hybrid_tiles(ctx, c, &t, p);
       all = all ? isl_map_union(all, mine) : mine;
@@ -121,7 +126,7 @@ static __isl_give isl_map *tiles_of(isl_ctx *ctx, int split, const sj_cone *c, i
   }
   sj_split_shape(c, h, w, &t);
   *ncolors = 2 << c->n;
-  *local = sj_split_local(ctx, &t);
+  *local = sj_split_local(ctx, &t, box);
   for (int k = 0; k < *ncolors; k++) {
     isl_map *mine = sj_split_tiles(ctx, c, &t, k);
     all = all ? isl_map_union(all, mine) : mine;
@@ -332,21 +337,27 @@ static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid
  * after each step, block filter, context, kernel mark. Returns the kernel mark. */
 static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *node,
                                                   __isl_keep isl_union_set *dom,
-                                                  __isl_keep isl_multi_union_pw_aff *point, int n,
-                                                  sj_kernel *k, const long *lo) {
+                                                  __isl_keep isl_multi_union_pw_aff *point,
+                                                  const long *box, int n, sj_kernel *k,
+                                                  const long *lo) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  isl_multi_union_pw_aff *space = isl_multi_union_pw_aff_copy(point);
-  space = isl_multi_union_pw_aff_drop_dims(space, isl_dim_set, 0, 1);
-  node = isl_schedule_node_insert_partial_schedule(node, space);
-  for (int i = 0; i <= n; i++)
-    node = isl_schedule_node_band_member_set_ast_loop_type(node, i, isl_ast_loop_atomic);
-  isl_union_set *threads = NULL;
-  for (int i = 0; i <= n; i++) { /* the innermost dimension along x */
+  /* a band per space dimension, innermost (along x) last, each loop spread over the threads of
+   * its block dimension by the lowering: isl generates it whole, far cheaper than a filter of
+   * congruences; the end mark keeps an inner loop from taking a dropped loop's place. Where a
+   * tile is as wide as the block in every step the thread is the point: a filter binds it. */
+  for (int i = n; i >= 0; i--) {
     int d = n - i;
-    isl_union_set *mine = bound_to(member(point, 1 + i), 0, k->block[d], sj_map_id(ctx, 1, d));
-    threads = threads ? isl_union_set_intersect(threads, mine) : mine;
+    node = isl_schedule_node_insert_mark(
+        node, isl_id_alloc(ctx, "spread_end", (void *)&sj_spread_end_tag));
+    node = insert_upa(node, member(point, 1 + i));
+    node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, isl_ast_loop_atomic);
+    if (box[i] == (long)k->block[d])
+      node = isl_schedule_node_insert_filter(
+          node, bound_to(member(point, 1 + i), 0, 0, sj_map_id(ctx, 1, d)));
+    else
+      node = isl_schedule_node_insert_mark(node,
+                                           isl_id_alloc(ctx, "spread", (void *)&sj_spread_ids[d]));
   }
-  node = isl_schedule_node_insert_filter(node, threads);
   node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
   node = insert_upa(node, member(point, 0)); /* t */
   node = barrier_after(isl_schedule_node_child(node, 0));
@@ -391,9 +402,10 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
   tile_sizes(split, tile, n, &h, w);
   sj_buf desc = {0};
   isl_multi_aff *local = NULL;
+  long box[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
   isl_map *ftiles = sj_hybrid_cone(deps, n, &c, why)
                         ? NULL
-                        : tiles_of(ctx, split, &c, h, w, &ncolors, &local, &desc, why);
+                        : tiles_of(ctx, split, &c, h, w, &ncolors, &local, box, &desc, why);
   if (!ftiles) {
     isl_multi_aff_free(local);
     sj_buf_free(&desc);
@@ -461,7 +473,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
       sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
-      node = phase_kernel(node, mine, point, n, k, lo);
+      node = phase_kernel(node, mine, point, box, n, k, lo);
       node = isl_schedule_node_parent(isl_schedule_node_parent(node)); /* the sequence */
     }
     isl_union_set_free(mine);

@@ -49,9 +49,10 @@ __isl_give isl_set *sj_hybrid_phase(isl_ctx *ctx, const sj_cone *c, const sj_hex
  * wavefront and phase are independent; phase 0 of a wavefront runs before its phase 1. */
 __isl_give isl_map *sj_hybrid_tiles(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p);
 /* [F, L, p, T, S0, .., Sn] -> the point's coordinates relative to its tile, in the order of F
- * (x_block: the threads along the innermost dimension). */
+ * (x_block: the threads along the innermost dimension); box[d]: how many values space
+ * coordinate d takes in every tile at every step, 0 when that varies. */
 __isl_give isl_multi_aff *sj_hybrid_local(isl_ctx *ctx, const sj_cone *c, const sj_hex *t,
-                                          long x_block);
+                                          long x_block, long *box);
 
 /* Split tiling (sched/split_shape.c): in each band of h steps, per space dimension upright
  * trapezoids whose top is w wide (color bit 0) and the inverted ones between them (bit
@@ -68,8 +69,9 @@ void sj_split_shape(const sj_cone *c, int h, const long *w, sj_split *t);
 /* Color's tiles: F -> [L, color, T, S0, .., Sn] with L = T the band (the layout of
  * sj_hybrid_tiles). */
 __isl_give isl_map *sj_split_tiles(isl_ctx *ctx, const sj_cone *c, const sj_split *t, int color);
-/* [F, L, color, T, S0, .., Sn] -> the point's coordinates relative to its tile. */
-__isl_give isl_multi_aff *sj_split_local(isl_ctx *ctx, const sj_split *t);
+/* [F, L, color, T, S0, .., Sn] -> the point's coordinates relative to its tile; box as for
+ * sj_hybrid_local. */
+__isl_give isl_multi_aff *sj_split_local(isl_ctx *ctx, const sj_split *t, long *box);
 
 /* The time-tiled GPU schedule of a kernel in stencil form, into plan (sched/hybrid.c):
  * hybrid tiles, or split ones when split is set; tile: sizes in JIT_TILE's syntax or NULL.

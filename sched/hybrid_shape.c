@@ -196,9 +196,11 @@ __isl_give isl_map *sj_hybrid_tiles(isl_ctx *ctx, const sj_cone *c, const sj_hex
  * keeps its coordinate (its offsets would step by the denominator), and so does the innermost
  * one, along which a warp's threads go, unless its tiles are boxes whose width is a multiple of
  * x_block: a warp then touches the same 32-element windows of memory either way, where offsets
- * from a tile that starts off a multiple of 32 would cost a sector at each end of a row. */
+ * from a tile that starts off a multiple of 32 would cost a sector at each end of a row.
+ * box[d]: w_d where space coordinate d is such an offset (0 to w_d - 1 in every tile and step),
+ * else 0. */
 __isl_give isl_multi_aff *sj_hybrid_local(isl_ctx *ctx, const sj_cone *c, const sj_hex *t,
-                                          long x_block) {
+                                          long x_block, long *box) {
   sj_buf s = {0};
   sj_buf_puts(&s, "{ [t");
   for (int i = 0; i <= t->n; i++) sj_buf_printf(&s, ", s%d", i);
@@ -210,8 +212,10 @@ __isl_give isl_multi_aff *sj_hybrid_local(isl_ctx *ctx, const sj_cone *c, const 
     sj_buf_puts(&s, "s0");
   else
     sj_buf_printf(&s, "s0 + %ld - %ld*p + %ld*T - %ld*S0", off, off, t->D, t->W);
+  box[0] = 0;
   for (int i = 1; i <= t->n; i++) {
-    if (c->skew_den[i] == 1 && (i < t->n || t->w[i] % x_block == 0))
+    box[i] = c->skew_den[i] == 1 && (i < t->n || t->w[i] % x_block == 0) ? t->w[i] : 0;
+    if (box[i])
       sj_buf_printf(&s, ", s%d + %ld*t - %ld*S%d", i, c->skew_num[i], t->w[i], i);
     else
       sj_buf_printf(&s, ", s%d", i);
