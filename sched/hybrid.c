@@ -257,6 +257,26 @@ static __isl_give isl_union_pw_aff *coordinate(__isl_keep isl_union_set *dom, in
   return a.res;
 }
 
+typedef struct tiles_arg {
+  int ncoords;
+  isl_union_set *res;
+} tiles_arg;
+
+static isl_stat add_tiles(__isl_take isl_set *set, void *user) {
+  tiles_arg *a = user;
+  int dim = (int)isl_set_dim(set, isl_dim_set);
+  set = isl_set_reset_tuple_id(isl_set_project_out(set, isl_dim_set, 0, dim - a->ncoords));
+  a->res = isl_union_set_add_set(a->res, set);
+  return a->res ? isl_stat_ok : isl_stat_error;
+}
+
+/* The tiles [L, p, T, S0, .., Sn] of the instances of dom (their last coordinates). */
+static __isl_give isl_union_set *tiles_alone(__isl_keep isl_union_set *dom, int n) {
+  tiles_arg a = {n + 4, isl_union_set_empty(isl_union_set_get_space(dom))};
+  if (isl_union_set_foreach_set(dom, add_tiles, &a) < 0) a.res = isl_union_set_free(a.res);
+  return isl_union_set_coalesce(a.res);
+}
+
 /* The smallest and largest coordinate from_end over dom; 0 on success. */
 static int coordinate_range(__isl_keep isl_union_set *dom, int from_end, long *lo, long *hi) {
   isl_union_set *r = isl_union_set_apply(
@@ -435,30 +455,34 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
   isl_union_map_free(fold);
   isl_multi_aff_free(local);
 
+  /* the tiles alone: their ranges cost far less to find than over the instances */
+  isl_union_set *tileset = tiles_alone(dom, n);
   long first, last;
-  if (coordinate_range(dom, n + 4, &first, &last)) first = 0, last = -1;
+  if (coordinate_range(tileset, n + 4, &first, &last)) first = 0, last = -1;
   /* the tree: the host loop over wavefronts, then a kernel per color in sequence */
   isl_schedule_node *node =
       isl_schedule_node_child(isl_schedule_node_from_domain(isl_union_set_copy(dom)), 0);
   node = insert_upa(node, coordinate(dom, n + 4));
   node = isl_schedule_node_child(node, 0);
   isl_union_set_list *phases = isl_union_set_list_alloc(ctx, ncolors);
+  isl_union_set_list *used = isl_union_set_list_alloc(ctx, ncolors);
   for (int p = 0; p < ncolors; p++) {
-    isl_union_set *mine = coordinate_is(dom, n + 3, p);
-    isl_union_set *used =
-        isl_union_set_intersect(isl_union_set_copy(mine), isl_union_set_copy(dom));
-    if (isl_union_set_is_empty(used) == isl_bool_false)
-      phases = isl_union_set_list_add(phases, mine);
-    else
+    isl_union_set *mine = coordinate_is(tileset, n + 3, p);
+    mine = isl_union_set_intersect(mine, isl_union_set_copy(tileset));
+    if (isl_union_set_is_empty(mine) == isl_bool_false) {
+      phases = isl_union_set_list_add(phases, coordinate_is(dom, n + 3, p));
+      used = isl_union_set_list_add(used, mine);
+    } else {
       isl_union_set_free(mine);
-    isl_union_set_free(used);
+    }
   }
+  isl_union_set_free(tileset);
   int nphases = isl_union_set_list_n_union_set(phases);
   node = isl_schedule_node_insert_sequence(node, phases);
   int failed = 0;
   for (int i = 0; i < nphases && node && !failed; i++) {
     node = isl_schedule_node_child(isl_schedule_node_child(node, i), 0);
-    isl_union_set *mine = isl_schedule_node_get_domain(node);
+    isl_union_set *mine = isl_union_set_list_get_union_set(used, i);
     sj_kernel *k = calloc(1, sizeof *k);
     if (!k) abort();
     long lo[SJ_HYBRID_MAX_SPACE];
@@ -473,11 +497,12 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
       sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
-      node = phase_kernel(node, mine, point, box, n, k, lo);
+      node = phase_kernel(node, dom, point, box, n, k, lo);
       node = isl_schedule_node_parent(isl_schedule_node_parent(node)); /* the sequence */
     }
     isl_union_set_free(mine);
   }
+  isl_union_set_list_free(used);
   isl_union_set_free(dom);
   isl_multi_union_pw_aff_free(point);
   sj_buf_free(&desc);
