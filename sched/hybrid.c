@@ -195,13 +195,16 @@ static isl_bool respects(__isl_keep isl_union_map *deps, __isl_keep isl_map *til
  * the statement's own leading coordinates. *point: each tiled instance's coordinates in its tile
  * (local applied to its folded point and tile coordinates), what the kernels' bands and thread
  * filters use: built as functions, not found by isl from relations, and defined on the whole
- * space of each statement, so that the bands and filters carry no copy of the domain. */
+ * space of each statement, so that the bands and filters carry no copy of the domain.
+ * *back: S[x, ..] -> S[x]. */
 static __isl_give isl_union_set *tiled_domain(const sj_model *m, __isl_keep isl_union_map *tiles,
                                               __isl_keep isl_union_map *fold,
                                               __isl_keep isl_multi_aff *local, int n,
-                                              isl_multi_union_pw_aff **point) {
+                                              isl_multi_union_pw_aff **point,
+                                              isl_union_map **back) {
   isl_union_set *out = isl_union_set_empty(isl_union_set_get_space(m->domain));
   isl_union_pw_multi_aff *pt = isl_union_pw_multi_aff_empty(isl_union_set_get_space(m->domain));
+  *back = isl_union_map_empty(isl_union_set_get_space(m->domain));
   for (int i = 0; i < m->nstmts; i++) {
     isl_set *dom = isl_set_copy(m->stmts[i]->domain);
     isl_space *space = isl_set_get_space(dom);
@@ -216,7 +219,8 @@ static __isl_give isl_union_set *tiled_domain(const sj_model *m, __isl_keep isl_
     isl_map *ext = isl_map_intersect_domain(isl_map_identity(isl_space_map_from_set(space)), dom);
     ext = isl_map_flat_range_product(ext, r);
     ext = isl_map_set_tuple_id(ext, isl_dim_out, id);
-    isl_set *tiled = isl_map_range(ext);
+    isl_set *tiled = isl_map_range(isl_map_copy(ext));
+    *back = isl_union_map_add_map(*back, isl_map_reverse(ext));
     /* S[x, c] -> [F(x), c] -> local */
     isl_space *espace = isl_set_get_space(tiled);
     isl_multi_aff *x =
@@ -232,29 +236,6 @@ static __isl_give isl_union_set *tiled_domain(const sj_model *m, __isl_keep isl_
   }
   *point = isl_multi_union_pw_aff_from_union_pw_multi_aff(pt);
   return out;
-}
-
-typedef struct coord_arg {
-  int from_end; /* 1: the last coordinate */
-  isl_union_pw_aff *res;
-} coord_arg;
-
-static isl_stat add_coordinate(__isl_take isl_set *set, void *user) {
-  coord_arg *a = user;
-  int pos = (int)isl_set_dim(set, isl_dim_set) - a->from_end;
-  isl_aff *aff =
-      isl_aff_var_on_domain(isl_local_space_from_space(isl_set_get_space(set)), isl_dim_set, pos);
-  isl_set_free(set);
-  a->res = isl_union_pw_aff_add_pw_aff(a->res, isl_pw_aff_from_aff(aff));
-  return a->res ? isl_stat_ok : isl_stat_error;
-}
-
-/* Each instance's coordinate at position from_end counted from the end (1: the last), on the
- * whole space of each set of dom: schedules and filters made of it carry no copy of dom. */
-static __isl_give isl_union_pw_aff *coordinate(__isl_keep isl_union_set *dom, int from_end) {
-  coord_arg a = {from_end, isl_union_pw_aff_empty(isl_union_set_get_space(dom))};
-  if (isl_union_set_foreach_set(dom, add_coordinate, &a) < 0) a.res = isl_union_pw_aff_free(a.res);
-  return a.res;
 }
 
 typedef struct tiles_arg {
@@ -280,7 +261,7 @@ static __isl_give isl_union_set *tiles_alone(__isl_keep isl_union_set *dom, int 
 /* The smallest and largest coordinate from_end over dom; 0 on success. */
 static int coordinate_range(__isl_keep isl_union_set *dom, int from_end, long *lo, long *hi) {
   isl_union_set *r = isl_union_set_apply(
-      isl_union_set_copy(dom), isl_union_map_from_union_pw_aff(coordinate(dom, from_end)));
+      isl_union_set_copy(dom), isl_union_map_from_union_pw_aff(sj_coordinate(dom, from_end)));
   isl_set *set = isl_set_from_union_set(r);
   int rc = sj_set_dim_range(set, 0, lo, hi);
   isl_set_free(set);
@@ -290,7 +271,7 @@ static int coordinate_range(__isl_keep isl_union_set *dom, int from_end, long *l
 /* The instances of the spaces of dom whose coordinate from_end is value. */
 static __isl_give isl_union_set *coordinate_is(__isl_keep isl_union_set *dom, int from_end,
                                                long value) {
-  isl_union_pw_aff *v = coordinate(dom, from_end);
+  isl_union_pw_aff *v = sj_coordinate(dom, from_end);
   v = isl_union_pw_aff_sub(
       v, isl_union_pw_aff_val_on_domain(isl_union_set_universe(isl_union_set_copy(dom)),
                                         isl_val_int_from_si(isl_union_set_get_ctx(dom), value)));
@@ -299,19 +280,6 @@ static __isl_give isl_union_set *coordinate_is(__isl_keep isl_union_set *dom, in
 
 static __isl_give isl_union_pw_aff *member(__isl_keep isl_multi_union_pw_aff *f, int k) {
   return isl_multi_union_pw_aff_get_union_pw_aff(f, k);
-}
-
-/* The instances where v - offset - id (a block or thread id, v taken modulo mod when mod is
- * not 0) is 0. */
-static __isl_give isl_union_set *bound_to(__isl_take isl_union_pw_aff *v, long offset, long mod,
-                                          __isl_take isl_id *id) {
-  isl_ctx *ctx = isl_union_pw_aff_get_ctx(v);
-  isl_union_set *dom = isl_union_pw_aff_domain(isl_union_pw_aff_copy(v));
-  v = isl_union_pw_aff_sub(
-      v, isl_union_pw_aff_val_on_domain(isl_union_set_copy(dom), isl_val_int_from_si(ctx, offset)));
-  if (mod) v = isl_union_pw_aff_mod_val(v, isl_val_int_from_si(ctx, mod));
-  v = isl_union_pw_aff_sub(v, isl_union_pw_aff_param_on_domain_id(dom, id));
-  return isl_union_pw_aff_zero_union_set(v);
 }
 
 static __isl_give isl_schedule_node *insert_upa(__isl_take isl_schedule_node *node,
@@ -331,6 +299,15 @@ static __isl_give isl_schedule_node *barrier_after(__isl_take isl_schedule_node 
   isl_map *ext = isl_map_from_domain_and_range(outer, sync);
   isl_schedule_node *graft = isl_schedule_node_from_extension(isl_union_map_from_map(ext));
   return isl_schedule_node_graft_after(node, graft);
+}
+
+/* Shared memory a block may stage: the static limit of every CUDA device. */
+enum { SHARED_BUDGET = 48 * 1024 };
+
+/* Values between steps stay in shared memory unless JIT_STAGE=0. */
+static int staging(void) {
+  const char *v = getenv("JIT_STAGE");
+  return !v || strcmp(v, "0") != 0;
 }
 
 /* The grid of a phase: the range of its tiles along each space dimension (lo: the first).
@@ -355,11 +332,10 @@ static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid
 /* The kernel of one phase below the host loop, from the leaf node up: space band (each
  * thread its share of a step's points), threads filter and mark, [t] band with a barrier
  * after each step, block filter, context, kernel mark. Returns the kernel mark. */
-static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *node,
-                                                  __isl_keep isl_union_set *dom,
-                                                  __isl_keep isl_multi_union_pw_aff *point,
-                                                  const long *box, int n, sj_kernel *k,
-                                                  const long *lo) {
+static __isl_give isl_schedule_node *
+phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep isl_union_set *dom,
+             __isl_keep isl_multi_union_pw_aff *point, __isl_keep isl_union_map *back,
+             const long *box, int n, sj_kernel *k, const long *lo, sj_buf *desc) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   /* a band per space dimension, innermost (along x) last, each loop spread over the threads of
    * its block dimension by the lowering: isl generates it whole, far cheaper than a filter of
@@ -373,7 +349,7 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
     node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, isl_ast_loop_atomic);
     if (box[i] == (long)k->block[d])
       node = isl_schedule_node_insert_filter(
-          node, bound_to(member(point, 1 + i), 0, 0, sj_map_id(ctx, 1, d)));
+          node, sj_bound_to(member(point, 1 + i), 0, 0, sj_map_id(ctx, 1, d)));
     else
       node = isl_schedule_node_insert_mark(node,
                                            isl_id_alloc(ctx, "spread", (void *)&sj_spread_ids[d]));
@@ -387,10 +363,12 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
   int dims[SJ_HYBRID_MAX_SPACE];
   for (int d = 0; d <= n; d++) {
     dims[d] = d;
-    isl_union_set *mine = bound_to(coordinate(dom, n + 1 - d), lo[d], 0, sj_map_id(ctx, 0, d));
+    isl_union_set *mine =
+        sj_bound_to(sj_coordinate(dom, n + 1 - d), lo[d], 0, sj_map_id(ctx, 0, d));
     block = block ? isl_union_set_intersect(block, mine) : mine;
   }
   node = isl_schedule_node_insert_filter(node, block);
+  if (staging()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, SHARED_BUDGET, desc);
   if (!node) return NULL;
   node = isl_schedule_node_insert_context(
       node, sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), n + 1, dims, k->grid,
@@ -450,7 +428,8 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
   isl_union_map *tiles =
       isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(ftiles));
   isl_multi_union_pw_aff *point;
-  isl_union_set *dom = tiled_domain(m, tiles, fold, local, n, &point);
+  isl_union_map *back;
+  isl_union_set *dom = tiled_domain(m, tiles, fold, local, n, &point, &back);
   isl_union_map_free(tiles);
   isl_union_map_free(fold);
   isl_multi_aff_free(local);
@@ -462,7 +441,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
   /* the tree: the host loop over wavefronts, then a kernel per color in sequence */
   isl_schedule_node *node =
       isl_schedule_node_child(isl_schedule_node_from_domain(isl_union_set_copy(dom)), 0);
-  node = insert_upa(node, coordinate(dom, n + 4));
+  node = insert_upa(node, sj_coordinate(dom, n + 4));
   node = isl_schedule_node_child(node, 0);
   isl_union_set_list *phases = isl_union_set_list_alloc(ctx, ncolors);
   isl_union_set_list *used = isl_union_set_list_alloc(ctx, ncolors);
@@ -494,17 +473,25 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
       k->id = plan->nkernels++;
       snprintf(k->why, sizeof k->why, "%s %d of %s: a block per tile, a barrier per step",
                split ? "color" : "phase", i, desc.data);
+      sj_buf staged = {0};
       sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
-      node = phase_kernel(node, dom, point, box, n, k, lo);
-      node = isl_schedule_node_parent(isl_schedule_node_parent(node)); /* the sequence */
+      isl_union_set *inst = isl_schedule_node_get_domain(node); /* the phase's instances */
+      node = phase_kernel(node, m, inst, point, back, box, n, k, lo, &staged);
+      isl_union_set_free(inst);
+      if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);
+      sj_buf_free(&staged);
+      /* back to the sequence (isl put the copies' extension above the kernel mark) */
+      do node = isl_schedule_node_parent(node);
+      while (node && isl_schedule_node_get_type(node) != isl_schedule_node_sequence);
     }
     isl_union_set_free(mine);
   }
   isl_union_set_list_free(used);
   isl_union_set_free(dom);
   isl_multi_union_pw_aff_free(point);
+  isl_union_map_free(back);
   sj_buf_free(&desc);
   if (!failed && node) plan->schedule = isl_schedule_node_get_schedule(node);
   isl_schedule_node_free(node);

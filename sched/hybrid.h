@@ -73,6 +73,18 @@ __isl_give isl_map *sj_split_tiles(isl_ctx *ctx, const sj_cone *c, const sj_spli
  * sj_hybrid_local. */
 __isl_give isl_multi_aff *sj_split_local(isl_ctx *ctx, const sj_split *t, long *box);
 
+/* Stages the arrays the tiles of kernel k write in shared memory, as many as fit in budget
+ * bytes (sched/stage.c): records them in k and grafts the copies and a barrier before node,
+ * the filter of a block's tile over dom, the tiled instances S[x, L, p, T, S0, .., Sn];
+ * back takes them to the model's. Tile coordinate S_d is lo[d] + block id d. desc gets the
+ * arrays' boxes and the bytes staged. Returns
+ * what is in node's place: the sequence of copies, barrier and node when anything is staged. */
+__isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node, const sj_model *m,
+                                             __isl_keep isl_union_set *dom,
+                                             __isl_keep isl_union_map *back, int n,
+                                             const long *lo, sj_kernel *k, long budget,
+                                             sj_buf *desc);
+
 /* The time-tiled GPU schedule of a kernel in stencil form, into plan (sched/hybrid.c):
  * hybrid tiles, or split ones when split is set; tile: sizes in JIT_TILE's syntax or NULL.
  * 0; -1 with why filled when the tiling does not apply (the caller maps it another way); a
