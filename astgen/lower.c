@@ -129,7 +129,13 @@ static int lower_unrolled(sj_lower *l, __isl_keep isl_ast_node *node, lower_fn b
   return found == -1;
 }
 
-/* A for node as a loop; distributed: its iterations spread over the CPU workers. */
+/* How a loop's iterations are shared: by all (SHARE_NONE), over the CPU workers, or over the GPU
+ * threads of block dimension d (SHARE_THREADS + d). */
+enum { SHARE_NONE, SHARE_WORKERS, SHARE_THREADS };
+
+/* A for node as a loop, its iterations shared as distributed says. Over GPU threads each takes
+ * those whose iterator is congruent to its id modulo the block size (for a unit step): the
+ * congruence of the thread filters, which isl then need not carry through its bounds. */
 static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distributed, lower_fn body) {
   sj_irb *b = &l->b;
   if (!distributed && l->unroll_innermost && lower_unrolled(l, node, body)) return;
@@ -138,7 +144,17 @@ static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distribute
   isl_ast_expr *cond_e = isl_ast_node_for_get_cond(node);
   isl_id *id = isl_ast_expr_get_id(it);
   sj_ir_val init = sj_lw_iexpr(l, init_e), step = sj_lw_iexpr(l, inc_e);
-  if (distributed) {
+  if (distributed >= SHARE_THREADS) {
+    int d = distributed - SHARE_THREADS;
+    sj_ir_val width = sj_ir_int(SJ_IR_S64, (long)b->f->block[d]);
+    sj_ir_val diff = sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64,
+                               sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + d)), init);
+    sj_ir_val q = sj_irb_op(b, SJ_IR_FDIV, SJ_IR_S64, diff, width);
+    sj_ir_val r =
+        sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, diff, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, q, width));
+    init = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, init, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, step, r));
+    step = sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, step, width);
+  } else if (distributed == SHARE_WORKERS) {
     sj_ir_val tid = sj_irb_special(b, SJ_SPECIAL_CPU_TID),
               nth = sj_irb_special(b, SJ_SPECIAL_CPU_NTH);
     init = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, init, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, tid, step));
@@ -213,6 +229,31 @@ static void lower_user(sj_lower *l, __isl_keep isl_ast_node *node) {
   isl_ast_expr_free(call);
 }
 
+static void plain(sj_lower *l, __isl_keep isl_ast_node *node);
+
+/* A GPU loop spread over the threads of one block dimension (a `spread` mark): each thread its
+ * share of the iterations. No loop below the mark: isl dropped it (one iteration), and the
+ * first thread along the dimension runs it. */
+static void lower_spread(sj_lower *l, __isl_keep isl_ast_node *mark) {
+  isl_id *id = isl_ast_node_mark_get_id(mark);
+  int d = ((const sj_mapped_id *)isl_id_get_user(id))->dim;
+  isl_id_free(id);
+  isl_ast_node *child = isl_ast_node_mark_get_node(mark);
+  if (isl_ast_node_get_type(child) == isl_ast_node_for) {
+    lower_for(l, child, SHARE_THREADS + d, plain);
+  } else {
+    sj_irb *b = &l->b;
+    sj_ir_val first =
+        sj_irb_setp(b, SJ_CMP_EQ, sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + d)),
+                    sj_ir_int(SJ_IR_S64, 0));
+    sj_ir_node *n = sj_irb_if(b, first);
+    sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
+    plain(l, child);
+    sj_irb_leave(b, pos);
+  }
+  isl_ast_node_free(child);
+}
+
 /* Code that runs on the thread that reached it (a kernel's, or below a spread loop). */
 static void plain(sj_lower *l, __isl_keep isl_ast_node *node) {
   if (l->failed) return;
@@ -227,6 +268,10 @@ static void plain(sj_lower *l, __isl_keep isl_ast_node *node) {
     lower_children(l, node, plain);
     break;
   case isl_ast_node_mark:
+    if (mark_kind(node) == SJ_ID_SPREAD) {
+      lower_spread(l, node);
+      break;
+    }
     if (mark_kind(node) == SJ_ID_REDUCE) sj_lw_reduce_start(l, mark_reduce(node));
     lower_mark_child(l, node, plain);
     break;
@@ -284,7 +329,7 @@ static void spmd(sj_lower *l, __isl_keep isl_ast_node *node) {
     if (mark_kind(node) != SJ_ID_PARALLEL) {
       spmd(l, child);
     } else if (isl_ast_node_get_type(child) == isl_ast_node_for) {
-      lower_for(l, child, 1, plain);
+      lower_for(l, child, SHARE_WORKERS, plain);
       sj_irb_barrier(&l->b);
     } else {
       single(l, child); /* the spread loop had one iteration and isl dropped it */

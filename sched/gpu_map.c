@@ -32,8 +32,8 @@ static isl_stat add_coordinate(__isl_take isl_set *set, void *user) {
   int pos = (int)isl_set_dim(set, isl_dim_set) - a->from_end;
   isl_aff *aff =
       isl_aff_var_on_domain(isl_local_space_from_space(isl_set_get_space(set)), isl_dim_set, pos);
-  isl_pw_aff *pa = isl_pw_aff_intersect_domain(isl_pw_aff_from_aff(aff), set);
-  a->res = isl_union_pw_aff_add_pw_aff(a->res, pa);
+  isl_set_free(set);
+  a->res = isl_union_pw_aff_add_pw_aff(a->res, isl_pw_aff_from_aff(aff));
   return a->res ? isl_stat_ok : isl_stat_error;
 }
 
@@ -44,7 +44,7 @@ __isl_give isl_union_pw_aff *sj_coordinate(__isl_keep isl_union_set *dom, int fr
 }
 
 __isl_give isl_union_set *sj_bound_to(__isl_take isl_union_pw_aff *v, long offset, long mod,
-                                          __isl_take isl_id *id) {
+                                      __isl_take isl_id *id) {
   isl_ctx *ctx = isl_union_pw_aff_get_ctx(v);
   isl_union_set *dom = isl_union_pw_aff_domain(isl_union_pw_aff_copy(v));
   v = isl_union_pw_aff_sub(

@@ -10,11 +10,16 @@
  *                  └─ filter               the tile of this block (S_k = min_k + b_k)
  *                     └─ band [t]          the tile's time steps, in sequence
  *                        └─ sequence
- *                           ├─ mark "threads" - filter (s mod block = thread id) - band [s..]
+ *                           ├─ mark "threads" - per space dimension, x last:
+ *                           │    mark "spread" (dim) - band [s] - mark "spread_end"
  *                           └─ extension: a barrier after each time step
  *
  * The tile's points of one step are spread over the block's threads (the innermost space
- * dimension along x: coalesced), each thread looping over its share. */
+ * dimension along x: coalesced), each thread looping over its share: the lowering gives each
+ * thread the iterations of a `spread` loop congruent to its id modulo the block size (the
+ * space coordinates are offsets in the tile where that keeps the AST generation cheap,
+ * sj_hybrid_local). A dimension whose tiles are as wide as the block has a filter binding the
+ * offset to the thread id instead. */
 #include "sched/hybrid.h"
 
 #include <stdio.h>
@@ -98,12 +103,14 @@ static void tile_sizes(int split, const char *tile, int n, int *h, long *w) {
 /* The tiles of every color (hybrid: phase) of the tiling: F -> [L, color, T, S0, .., Sn];
  * *ncolors, and what they are in desc. NULL with why filled when the sizes do not fit. */
 static __isl_give isl_map *tiles_of(isl_ctx *ctx, int split, const sj_cone *c, int h, const long *w,
-                                    int *ncolors, sj_buf *desc, sj_buf *why) {
+                                    int *ncolors, isl_multi_aff **local, long *box, sj_buf *desc,
+                                    sj_buf *why) {
   isl_map *all = NULL;
   if (!split) {
     sj_hex t;
     if (sj_hybrid_shape(c, h, w, &t, why)) return NULL;
     *ncolors = 2;
+    *local = sj_hybrid_local(ctx, c, &t, hybrid_threads[c->n][0], box);
     for (int p = 0; p < 2; p++) {
       isl_map *mine = sj_hybrid_tiles(ctx, c, &t, p);
       all = all ? isl_map_union(all, mine) : mine;
@@ -119,6 +126,7 @@ static __isl_give isl_map *tiles_of(isl_ctx *ctx, int split, const sj_cone *c, i
   }
   sj_split_shape(c, h, w, &t);
   *ncolors = 2 << c->n;
+  *local = sj_split_local(ctx, &t, box);
   for (int k = 0; k < *ncolors; k++) {
     isl_map *mine = sj_split_tiles(ctx, c, &t, k);
     all = all ? isl_map_union(all, mine) : mine;
@@ -184,25 +192,70 @@ static isl_bool respects(__isl_keep isl_union_map *deps, __isl_keep isl_map *til
 /* The tiled domain: each instance S[x] as S[x, L, p, T, S0, .., Sn], its tile coordinates
  * appended (sched/hybrid.h). Tile coordinates as dimensions, bound by affine constraints, leave
  * nothing to quantify existentially in the sets the AST generator works on; the printers read only
- * the statement's own leading coordinates. *back: S[x, ..] -> S[x]. */
+ * the statement's own leading coordinates. *point: each tiled instance's coordinates in its tile
+ * (local applied to its folded point and tile coordinates), what the kernels' bands and thread
+ * filters use: built as functions, not found by isl from relations, and defined on the whole
+ * space of each statement, so that the bands and filters carry no copy of the domain.
+ * *back: S[x, ..] -> S[x]. */
 static __isl_give isl_union_set *tiled_domain(const sj_model *m, __isl_keep isl_union_map *tiles,
-                                              int n, isl_union_map **back) {
+                                              __isl_keep isl_union_map *fold,
+                                              __isl_keep isl_multi_aff *local, int n,
+                                              isl_multi_union_pw_aff **point,
+                                              isl_union_map **back) {
   isl_union_set *out = isl_union_set_empty(isl_union_set_get_space(m->domain));
+  isl_union_pw_multi_aff *pt = isl_union_pw_multi_aff_empty(isl_union_set_get_space(m->domain));
   *back = isl_union_map_empty(isl_union_set_get_space(m->domain));
   for (int i = 0; i < m->nstmts; i++) {
     isl_set *dom = isl_set_copy(m->stmts[i]->domain);
     isl_space *space = isl_set_get_space(dom);
     isl_id *id = isl_set_get_tuple_id(dom);
+    int depth = (int)isl_space_dim(space, isl_dim_set);
     isl_map *r = isl_union_map_extract_map(
         tiles, isl_space_map_from_domain_and_range(isl_space_copy(space),
                                                    isl_space_set_alloc(m->ctx, 0, n + 4)));
+    isl_pw_multi_aff *f = isl_pw_multi_aff_from_map(isl_union_map_extract_map(
+        fold, isl_space_map_from_domain_and_range(isl_space_copy(space),
+                                                  isl_space_set_alloc(m->ctx, 0, n + 2))));
     isl_map *ext = isl_map_intersect_domain(isl_map_identity(isl_space_map_from_set(space)), dom);
     ext = isl_map_flat_range_product(ext, r);
     ext = isl_map_set_tuple_id(ext, isl_dim_out, id);
-    out = isl_union_set_add_set(out, isl_map_range(isl_map_copy(ext)));
+    isl_set *tiled = isl_map_range(isl_map_copy(ext));
     *back = isl_union_map_add_map(*back, isl_map_reverse(ext));
+    /* S[x, c] -> [F(x), c] -> local */
+    isl_space *espace = isl_set_get_space(tiled);
+    isl_multi_aff *x =
+        isl_multi_aff_project_out_map(isl_space_copy(espace), isl_dim_set, depth, n + 4);
+    x = isl_multi_aff_set_tuple_id(x, isl_dim_out, isl_set_get_tuple_id(tiled));
+    isl_multi_aff *c = isl_multi_aff_project_out_map(espace, isl_dim_set, 0, depth);
+    f = isl_pw_multi_aff_pullback_multi_aff(f, x);
+    f = isl_pw_multi_aff_flat_range_product(f, isl_pw_multi_aff_from_multi_aff(c));
+    f = isl_pw_multi_aff_pullback_pw_multi_aff(
+        isl_pw_multi_aff_from_multi_aff(isl_multi_aff_copy(local)), f);
+    pt = isl_union_pw_multi_aff_add_pw_multi_aff(pt, f);
+    out = isl_union_set_add_set(out, tiled);
   }
+  *point = isl_multi_union_pw_aff_from_union_pw_multi_aff(pt);
   return out;
+}
+
+typedef struct tiles_arg {
+  int ncoords;
+  isl_union_set *res;
+} tiles_arg;
+
+static isl_stat add_tiles(__isl_take isl_set *set, void *user) {
+  tiles_arg *a = user;
+  int dim = (int)isl_set_dim(set, isl_dim_set);
+  set = isl_set_reset_tuple_id(isl_set_project_out(set, isl_dim_set, 0, dim - a->ncoords));
+  a->res = isl_union_set_add_set(a->res, set);
+  return a->res ? isl_stat_ok : isl_stat_error;
+}
+
+/* The tiles [L, p, T, S0, .., Sn] of the instances of dom (their last coordinates). */
+static __isl_give isl_union_set *tiles_alone(__isl_keep isl_union_set *dom, int n) {
+  tiles_arg a = {n + 4, isl_union_set_empty(isl_union_set_get_space(dom))};
+  if (isl_union_set_foreach_set(dom, add_tiles, &a) < 0) a.res = isl_union_set_free(a.res);
+  return isl_union_set_coalesce(a.res);
 }
 
 /* The smallest and largest coordinate from_end over dom; 0 on success. */
@@ -215,22 +268,18 @@ static int coordinate_range(__isl_keep isl_union_set *dom, int from_end, long *l
   return rc;
 }
 
-/* The instances of dom whose coordinate from_end is value. */
+/* The instances of the spaces of dom whose coordinate from_end is value. */
 static __isl_give isl_union_set *coordinate_is(__isl_keep isl_union_set *dom, int from_end,
                                                long value) {
   isl_union_pw_aff *v = sj_coordinate(dom, from_end);
   v = isl_union_pw_aff_sub(
-      v, isl_union_pw_aff_val_on_domain(isl_union_set_copy(dom),
+      v, isl_union_pw_aff_val_on_domain(isl_union_set_universe(isl_union_set_copy(dom)),
                                         isl_val_int_from_si(isl_union_set_get_ctx(dom), value)));
   return isl_union_pw_aff_zero_union_set(v);
 }
 
-/* The union_pw_aff of member k of f (a single-valued union map). */
-static __isl_give isl_union_pw_aff *member(__isl_keep isl_union_map *f, int k) {
-  isl_multi_union_pw_aff *mupa = isl_multi_union_pw_aff_from_union_map(isl_union_map_copy(f));
-  isl_union_pw_aff *upa = isl_multi_union_pw_aff_get_union_pw_aff(mupa, k);
-  isl_multi_union_pw_aff_free(mupa);
-  return upa;
+static __isl_give isl_union_pw_aff *member(__isl_keep isl_multi_union_pw_aff *f, int k) {
+  return isl_multi_union_pw_aff_get_union_pw_aff(f, k);
 }
 
 static __isl_give isl_schedule_node *insert_upa(__isl_take isl_schedule_node *node,
@@ -243,8 +292,8 @@ static __isl_give isl_schedule_node *insert_upa(__isl_take isl_schedule_node *no
  * of the sync statement for every outer schedule value. */
 static __isl_give isl_schedule_node *barrier_after(__isl_take isl_schedule_node *node) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  isl_union_map *prefix = isl_schedule_node_get_prefix_schedule_union_map(node);
-  isl_set *outer = isl_set_from_union_set(isl_union_map_range(prefix));
+  isl_set *outer =
+      isl_set_universe(isl_space_set_alloc(ctx, 0, isl_schedule_node_get_schedule_depth(node)));
   isl_set *sync = isl_set_universe(isl_space_set_alloc(ctx, 0, 0));
   sync = isl_set_set_tuple_id(sync, isl_id_alloc(ctx, "sync", (void *)&sj_sync_tag));
   isl_map *ext = isl_map_from_domain_and_range(outer, sync);
@@ -283,38 +332,40 @@ static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid
 /* The kernel of one phase below the host loop, from the leaf node up: space band (each
  * thread its share of a step's points), threads filter and mark, [t] band with a barrier
  * after each step, block filter, context, kernel mark. Returns the kernel mark. */
-static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *node,
-                                                  const sj_model *m, __isl_keep isl_union_set *dom,
-                                                  __isl_keep isl_union_map *point,
-                                                  __isl_keep isl_union_map *back, int n,
-                                                  sj_kernel *k, const long *lo, sj_buf *desc) {
+static __isl_give isl_schedule_node *
+phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep isl_union_set *dom,
+             __isl_keep isl_multi_union_pw_aff *point, __isl_keep isl_union_map *back,
+             const long *box, int n, sj_kernel *k, const long *lo, sj_buf *desc) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  isl_multi_union_pw_aff *space = isl_multi_union_pw_aff_from_union_map(
-      isl_union_map_intersect_domain(isl_union_map_copy(point), isl_union_set_copy(dom)));
-  space = isl_multi_union_pw_aff_drop_dims(space, isl_dim_set, 0, 1);
-  node = isl_schedule_node_insert_partial_schedule(node, space);
-  for (int i = 0; i <= n; i++)
-    node = isl_schedule_node_band_member_set_ast_loop_type(node, i, isl_ast_loop_atomic);
-  isl_union_set *threads = isl_union_set_copy(dom);
-  for (int i = 0; i <= n; i++) { /* the innermost dimension along x */
+  /* a band per space dimension, innermost (along x) last, each loop spread over the threads of
+   * its block dimension by the lowering: isl generates it whole, far cheaper than a filter of
+   * congruences; the end mark keeps an inner loop from taking a dropped loop's place. Where a
+   * tile is as wide as the block in every step the thread is the point: a filter binds it. */
+  for (int i = n; i >= 0; i--) {
     int d = n - i;
-    isl_union_pw_aff *v =
-        isl_union_pw_aff_intersect_domain(member(point, 1 + i), isl_union_set_copy(dom));
-    threads = isl_union_set_intersect(threads, sj_bound_to(v, 0, k->block[d], sj_map_id(ctx, 1, d)));
+    node = isl_schedule_node_insert_mark(
+        node, isl_id_alloc(ctx, "spread_end", (void *)&sj_spread_end_tag));
+    node = insert_upa(node, member(point, 1 + i));
+    node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, isl_ast_loop_atomic);
+    if (box[i] == (long)k->block[d])
+      node = isl_schedule_node_insert_filter(
+          node, sj_bound_to(member(point, 1 + i), 0, 0, sj_map_id(ctx, 1, d)));
+    else
+      node = isl_schedule_node_insert_mark(node,
+                                           isl_id_alloc(ctx, "spread", (void *)&sj_spread_ids[d]));
   }
-  node = isl_schedule_node_insert_filter(node, threads);
   node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
-  node = insert_upa(
-      node, isl_union_pw_aff_intersect_domain(member(point, 0), isl_union_set_copy(dom))); /* t */
+  node = insert_upa(node, member(point, 0)); /* t */
   node = barrier_after(isl_schedule_node_child(node, 0));
   while (node && isl_schedule_node_get_type(node) != isl_schedule_node_band)
     node = isl_schedule_node_parent(node);
-  isl_union_set *block = isl_union_set_copy(dom);
+  isl_union_set *block = NULL;
   int dims[SJ_HYBRID_MAX_SPACE];
   for (int d = 0; d <= n; d++) {
     dims[d] = d;
-    block = isl_union_set_intersect(
-        block, sj_bound_to(sj_coordinate(dom, n + 1 - d), lo[d], 0, sj_map_id(ctx, 0, d)));
+    isl_union_set *mine =
+        sj_bound_to(sj_coordinate(dom, n + 1 - d), lo[d], 0, sj_map_id(ctx, 0, d));
+    block = block ? isl_union_set_intersect(block, mine) : mine;
   }
   node = isl_schedule_node_insert_filter(node, block);
   if (staging()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, SHARED_BUDGET, desc);
@@ -348,10 +399,13 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
   long w[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
   tile_sizes(split, tile, n, &h, w);
   sj_buf desc = {0};
+  isl_multi_aff *local = NULL;
+  long box[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
   isl_map *ftiles = sj_hybrid_cone(deps, n, &c, why)
                         ? NULL
-                        : tiles_of(ctx, split, &c, h, w, &ncolors, &desc, why);
+                        : tiles_of(ctx, split, &c, h, w, &ncolors, &local, box, &desc, why);
   if (!ftiles) {
+    isl_multi_aff_free(local);
     sj_buf_free(&desc);
     isl_union_map_free(deps);
     isl_union_map_free(fold);
@@ -363,6 +417,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
   isl_bool legal = getenv("JIT_CHECK_TILES") ? respects(deps, ftiles) : in_cone(deps, &c);
   isl_union_map_free(deps);
   if (legal != isl_bool_true) {
+    isl_multi_aff_free(local);
     sj_buf_free(&desc);
     isl_map_free(ftiles);
     isl_union_map_free(fold);
@@ -372,33 +427,41 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
   }
   isl_union_map *tiles =
       isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(ftiles));
+  isl_multi_union_pw_aff *point;
   isl_union_map *back;
-  isl_union_set *dom = tiled_domain(m, tiles, n, &back);
+  isl_union_set *dom = tiled_domain(m, tiles, fold, local, n, &point, &back);
   isl_union_map_free(tiles);
-  /* the folded point of each tiled instance */
-  isl_union_map *point = isl_union_map_apply_range(isl_union_map_copy(back), fold);
+  isl_union_map_free(fold);
+  isl_multi_aff_free(local);
 
+  /* the tiles alone: their ranges cost far less to find than over the instances */
+  isl_union_set *tileset = tiles_alone(dom, n);
   long first, last;
-  if (coordinate_range(dom, n + 4, &first, &last)) first = 0, last = -1;
+  if (coordinate_range(tileset, n + 4, &first, &last)) first = 0, last = -1;
   /* the tree: the host loop over wavefronts, then a kernel per color in sequence */
   isl_schedule_node *node =
       isl_schedule_node_child(isl_schedule_node_from_domain(isl_union_set_copy(dom)), 0);
   node = insert_upa(node, sj_coordinate(dom, n + 4));
   node = isl_schedule_node_child(node, 0);
   isl_union_set_list *phases = isl_union_set_list_alloc(ctx, ncolors);
+  isl_union_set_list *used = isl_union_set_list_alloc(ctx, ncolors);
   for (int p = 0; p < ncolors; p++) {
-    isl_union_set *mine = coordinate_is(dom, n + 3, p);
-    if (isl_union_set_is_empty(mine) == isl_bool_false)
-      phases = isl_union_set_list_add(phases, mine);
-    else
+    isl_union_set *mine = coordinate_is(tileset, n + 3, p);
+    mine = isl_union_set_intersect(mine, isl_union_set_copy(tileset));
+    if (isl_union_set_is_empty(mine) == isl_bool_false) {
+      phases = isl_union_set_list_add(phases, coordinate_is(dom, n + 3, p));
+      used = isl_union_set_list_add(used, mine);
+    } else {
       isl_union_set_free(mine);
+    }
   }
+  isl_union_set_free(tileset);
   int nphases = isl_union_set_list_n_union_set(phases);
   node = isl_schedule_node_insert_sequence(node, phases);
   int failed = 0;
   for (int i = 0; i < nphases && node && !failed; i++) {
     node = isl_schedule_node_child(isl_schedule_node_child(node, i), 0);
-    isl_union_set *mine = isl_schedule_node_get_domain(node);
+    isl_union_set *mine = isl_union_set_list_get_union_set(used, i);
     sj_kernel *k = calloc(1, sizeof *k);
     if (!k) abort();
     long lo[SJ_HYBRID_MAX_SPACE];
@@ -414,18 +477,20 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
       sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
-      node = phase_kernel(node, m, mine, point, back, n, k, lo, &staged);
+      isl_union_set *inst = isl_schedule_node_get_domain(node); /* the phase's instances */
+      node = phase_kernel(node, m, inst, point, back, box, n, k, lo, &staged);
+      isl_union_set_free(inst);
       if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);
       sj_buf_free(&staged);
       /* back to the sequence (isl put the copies' extension above the kernel mark) */
-      do
-        node = isl_schedule_node_parent(node);
+      do node = isl_schedule_node_parent(node);
       while (node && isl_schedule_node_get_type(node) != isl_schedule_node_sequence);
     }
     isl_union_set_free(mine);
   }
+  isl_union_set_list_free(used);
   isl_union_set_free(dom);
-  isl_union_map_free(point);
+  isl_multi_union_pw_aff_free(point);
   isl_union_map_free(back);
   sj_buf_free(&desc);
   if (!failed && node) plan->schedule = isl_schedule_node_get_schedule(node);

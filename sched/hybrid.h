@@ -3,6 +3,7 @@
 #ifndef SJ_HYBRID_H
 #define SJ_HYBRID_H
 
+#include <isl/aff.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/union_map.h>
@@ -47,6 +48,11 @@ __isl_give isl_set *sj_hybrid_phase(isl_ctx *ctx, const sj_cone *c, const sj_hex
  * dimension and L = T + S1 + .. + Sn the wavefront the tile runs in: the tiles of one
  * wavefront and phase are independent; phase 0 of a wavefront runs before its phase 1. */
 __isl_give isl_map *sj_hybrid_tiles(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p);
+/* [F, L, p, T, S0, .., Sn] -> the point's coordinates relative to its tile, in the order of F
+ * (x_block: the threads along the innermost dimension); box[d]: how many values space
+ * coordinate d takes in every tile at every step, 0 when that varies. */
+__isl_give isl_multi_aff *sj_hybrid_local(isl_ctx *ctx, const sj_cone *c, const sj_hex *t,
+                                          long x_block, long *box);
 
 /* Split tiling (sched/split_shape.c): in each band of h steps, per space dimension upright
  * trapezoids whose top is w wide (color bit 0) and the inverted ones between them (bit
@@ -63,6 +69,9 @@ void sj_split_shape(const sj_cone *c, int h, const long *w, sj_split *t);
 /* Color's tiles: F -> [L, color, T, S0, .., Sn] with L = T the band (the layout of
  * sj_hybrid_tiles). */
 __isl_give isl_map *sj_split_tiles(isl_ctx *ctx, const sj_cone *c, const sj_split *t, int color);
+/* [F, L, color, T, S0, .., Sn] -> the point's coordinates relative to its tile; box as for
+ * sj_hybrid_local. */
+__isl_give isl_multi_aff *sj_split_local(isl_ctx *ctx, const sj_split *t, long *box);
 
 /* Stages the arrays the tiles of kernel k write in shared memory, as many as fit in budget
  * bytes (sched/stage.c): records them in k and grafts the copies and a barrier before node,

@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/aff.h>
+#include <isl/ilp.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/union_map.h>
@@ -52,30 +54,76 @@ static long floor_div(long a, long b) {
 
 typedef struct cone_scan {
   sj_cone *c;
-  int n; /* space dimensions */
-  int bad;
+  int n;     /* space dimensions */
+  int bad;   /* a distance with dt < 1 */
+  int big;   /* distances too many to scan */
+  long left; /* distances still to be scanned one by one */
 } cone_scan;
+
+/* The slopes of the distance (dt, ds0, .., dsn). */
+static void scan_distance(cone_scan *s, long dt, const long *ds) {
+  if (dt < 1) {
+    s->bad = 1;
+    return;
+  }
+  keep_max(&s->c->up_num, &s->c->up_den, ds[0], dt);
+  keep_max(&s->c->down_num, &s->c->down_den, -ds[0], dt);
+  for (int i = 1; i <= s->n; i++) {
+    keep_max(&s->c->skew_num[i], &s->c->skew_den[i], -ds[i], dt);
+    keep_max(&s->c->lead_num[i], &s->c->lead_den[i], ds[i], dt);
+  }
+}
+
+static long coordinate(__isl_keep isl_point *p, int pos) {
+  isl_val *v = isl_point_get_coordinate_val(p, isl_dim_set, pos);
+  long x = isl_val_get_num_si(v);
+  isl_val_free(v);
+  return x;
+}
 
 static isl_stat scan_point(__isl_take isl_point *p, void *user) {
   cone_scan *s = user;
-  isl_val *v = isl_point_get_coordinate_val(p, isl_dim_set, 0);
-  long dt = isl_val_get_num_si(v);
-  isl_val_free(v);
-  if (dt < 1) s->bad = 1;
-  for (int i = 0; i <= s->n && dt >= 1; i++) {
-    v = isl_point_get_coordinate_val(p, isl_dim_set, 1 + i);
-    long ds = isl_val_get_num_si(v);
-    isl_val_free(v);
-    if (i == 0) {
-      keep_max(&s->c->up_num, &s->c->up_den, ds, dt);
-      keep_max(&s->c->down_num, &s->c->down_den, -ds, dt);
-    } else {
-      keep_max(&s->c->skew_num[i], &s->c->skew_den[i], -ds, dt);
-      keep_max(&s->c->lead_num[i], &s->c->lead_den[i], ds, dt);
-    }
-  }
+  long ds[SJ_HYBRID_MAX_SPACE];
+  for (int i = 0; i <= s->n; i++) ds[i] = coordinate(p, 1 + i);
+  scan_distance(s, coordinate(p, 0), ds);
   isl_point_free(p);
   return s->bad ? isl_stat_error : isl_stat_ok;
+}
+
+/* A piece of the distances. Where its space distances are fixed, the slopes are largest at its
+ * smallest dt, which stands for all of it (the distances through a buffer of 2 time steps
+ * are every odd dt up to T: thousands of points, one slope each). Other pieces are scanned point
+ * by point, when bounded and not too many. */
+static isl_stat scan_piece(__isl_take isl_basic_set *piece, void *user) {
+  cone_scan *s = user;
+  long ds[SJ_HYBRID_MAX_SPACE];
+  int fixed = 1;
+  isl_set *set = isl_set_from_basic_set(piece);
+  for (int i = 0; i <= s->n && fixed; i++) {
+    isl_val *v = isl_set_plain_get_val_if_fixed(set, isl_dim_set, 1 + i);
+    fixed = v && isl_val_is_int(v);
+    if (fixed) ds[i] = isl_val_get_num_si(v);
+    isl_val_free(v);
+  }
+  if (fixed) {
+    isl_val *lo = isl_set_dim_min_val(isl_set_copy(set), 0);
+    if (isl_val_is_int(lo))
+      scan_distance(s, isl_val_get_num_si(lo), ds);
+    else if (!isl_val_is_nan(lo)) /* unbounded below: no dt is the least */
+      s->bad = 1;
+    isl_val_free(lo);
+  } else {
+    isl_val *count = isl_set_is_bounded(set) == isl_bool_true ? isl_set_count_val(set) : NULL;
+    if (count && isl_val_is_int(count) && isl_val_get_num_si(count) <= s->left) {
+      s->left -= isl_val_get_num_si(count);
+      isl_set_foreach_point(set, scan_point, s);
+    } else {
+      s->big = 1;
+    }
+    isl_val_free(count);
+  }
+  isl_set_free(set);
+  return s->bad || s->big ? isl_stat_error : isl_stat_ok;
 }
 
 int sj_hybrid_cone(__isl_keep isl_union_map *deps, int n, sj_cone *c, sj_buf *why) {
@@ -90,17 +138,13 @@ int sj_hybrid_cone(__isl_keep isl_union_map *deps, int n, sj_cone *c, sj_buf *wh
     return 0;
   }
   isl_set *set = isl_set_from_union_set(deltas);
-  isl_val *count = isl_set_is_bounded(set) == isl_bool_true ? isl_set_count_val(set) : NULL;
-  int small = count && isl_val_is_int(count) && isl_val_get_num_si(count) <= 4096;
-  isl_val_free(count);
-  if (!small) {
-    isl_set_free(set);
+  cone_scan s = {c, n, 0, 0, 4096};
+  isl_set_foreach_basic_set(set, scan_piece, &s);
+  isl_set_free(set);
+  if (s.big) {
     sj_buf_printf(why, "the dependence distances are not a small constant set");
     return -1;
   }
-  cone_scan s = {c, n, 0};
-  isl_set_foreach_point(set, scan_point, &s);
-  isl_set_free(set);
   if (s.bad) {
     sj_buf_printf(why, "a dependence does not go forward in the folded time");
     return -1;
@@ -184,4 +228,43 @@ __isl_give isl_map *sj_hybrid_tiles(isl_ctx *ctx, const sj_cone *c, const sj_hex
   isl_map *map = isl_map_read_from_str(ctx, s.data);
   sj_buf_free(&s);
   return map;
+}
+
+/* A tile's points relative to its origin: the hexagon coordinate b and along each
+ * parallelogram dimension the offset from the tile's skewed edge (0 to w - 1); the time stays
+ * (relative steps cost the kernels instructions). Bands over them visit the points in the
+ * order of F, and their bounds depend on the tile only where the iteration space cuts it: what
+ * keeps the AST generation cheap (the thread filters bind these too). A dimension with a
+ * fractional slope
+ * keeps its coordinate (its offsets would step by the denominator), and so does the innermost
+ * one, along which a warp's threads go, unless its tiles are boxes whose width is a multiple of
+ * x_block: a warp then touches the same 32-element windows of memory either way, where offsets
+ * from a tile that starts off a multiple of 32 would cost a sector at each end of a row.
+ * box[d]: w_d where space coordinate d is such an offset (0 to w_d - 1 in every tile and step),
+ * else 0. */
+__isl_give isl_multi_aff *sj_hybrid_local(isl_ctx *ctx, const sj_cone *c, const sj_hex *t,
+                                          long x_block, long *box) {
+  sj_buf s = {0};
+  sj_buf_puts(&s, "{ [t");
+  for (int i = 0; i <= t->n; i++) sj_buf_printf(&s, ", s%d", i);
+  sj_buf_puts(&s, ", L, p, T");
+  for (int i = 0; i <= t->n; i++) sj_buf_printf(&s, ", S%d", i);
+  long off = t->floor_up + t->w[0] + 1;
+  sj_buf_puts(&s, "] -> [t, ");
+  if (t->n == 0)
+    sj_buf_puts(&s, "s0");
+  else
+    sj_buf_printf(&s, "s0 + %ld - %ld*p + %ld*T - %ld*S0", off, off, t->D, t->W);
+  box[0] = 0;
+  for (int i = 1; i <= t->n; i++) {
+    box[i] = c->skew_den[i] == 1 && (i < t->n || t->w[i] % x_block == 0) ? t->w[i] : 0;
+    if (box[i])
+      sj_buf_printf(&s, ", s%d + %ld*t - %ld*S%d", i, c->skew_num[i], t->w[i], i);
+    else
+      sj_buf_printf(&s, ", s%d", i);
+  }
+  sj_buf_puts(&s, "] }");
+  isl_multi_aff *ma = isl_multi_aff_read_from_str(ctx, s.data);
+  sj_buf_free(&s);
+  return ma;
 }

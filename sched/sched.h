@@ -20,19 +20,22 @@
 /* What the user data of an isl_id made here is: each such struct starts with this tag.
  * Ids without user data are isl's own (loop iterators) or name arrays. */
 typedef enum sj_id_kind {
-  SJ_ID_STMT = 1, /* a statement of the C function: sj_pstmt */
-  SJ_ID_KERNEL,   /* mark: the subtree is one GPU kernel (sj_kernel) */
-  SJ_ID_PARALLEL, /* mark: the loop below is spread over the CPU workers */
-  SJ_ID_THREADS,  /* mark: the band below is mapped to GPU threads */
-  SJ_ID_BLOCK,    /* parameter: a block id (sj_mapped_id) */
-  SJ_ID_THREAD,   /* parameter: a thread id (sj_mapped_id) */
-  SJ_ID_SYNC,     /* statement: a barrier of the GPU block (extension node) */
-  SJ_ID_COPY,     /* statement: a copy from global to shared memory (sj_copy) */
-  SJ_ID_SPREAD_END, /* mark: right below a `parallel` mark's band, so that when isl drops that
-                      band's loop (one iteration) no inner loop takes its place under it */
+  SJ_ID_STMT = 1,   /* a statement of the C function: sj_pstmt */
+  SJ_ID_KERNEL,     /* mark: the subtree is one GPU kernel (sj_kernel) */
+  SJ_ID_PARALLEL,   /* mark: the loop below is spread over the CPU workers */
+  SJ_ID_THREADS,    /* mark: the band below is mapped to GPU threads */
+  SJ_ID_BLOCK,      /* parameter: a block id (sj_mapped_id) */
+  SJ_ID_THREAD,     /* parameter: a thread id (sj_mapped_id) */
+  SJ_ID_SYNC,       /* statement: a barrier of the GPU block (extension node) */
+  SJ_ID_COPY,       /* statement: a copy from global to shared memory (sj_copy) */
+  SJ_ID_SPREAD_END, /* mark: right below a `parallel` or `spread` mark's band, so that when isl
+                       drops that band's loop (one iteration) no inner loop takes its place
+                       under it */
   /* mark: below it, the reductions of an sj_reduce accumulate in registers and are combined
    * once per warp (GPU, reassociation allowed) */
-  SJ_ID_REDUCE
+  SJ_ID_REDUCE,
+  SJ_ID_SPREAD /* mark (sj_mapped_id): the GPU loop below is spread over the threads of one
+                  block dimension, each taking the iterations congruent to its id */
 } sj_id_kind;
 
 typedef struct sj_mapped_id {
@@ -41,7 +44,7 @@ typedef struct sj_mapped_id {
 } sj_mapped_id;
 
 /* The user data of the block and thread ids and of the other tags without data. */
-extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3];
+extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3], sj_spread_ids[3];
 extern const sj_id_kind sj_parallel_tag, sj_threads_tag, sj_sync_tag, sj_spread_end_tag;
 
 /* One polyhedral statement: a maximal run of straight-line assignments and declarations
@@ -197,7 +200,9 @@ typedef struct sj_plan {
 /* --- GPU mappings (sched/gpu_map.c) --- */
 /* Puts k on a kernel mark above node (the mark's id owns k). */
 __isl_give isl_schedule_node *sj_mark_kernel(__isl_take isl_schedule_node *node, sj_kernel *k);
-/* Each instance's coordinate at position from_end counted from the end (1: the last). */
+/* Each instance's coordinate at position from_end counted from the end (1: the last), on the
+ * whole space of each set of dom: schedules and filters made of it carry no copy of dom (which
+ * costs the AST generator in every set it derives from them). */
 __isl_give isl_union_pw_aff *sj_coordinate(__isl_keep isl_union_set *dom, int from_end);
 /* The instances where v - offset - id (a block or thread id, v taken modulo mod when mod is
  * not 0) is 0. */

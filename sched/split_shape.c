@@ -11,6 +11,7 @@
  * the upright tops w wide. */
 #include "sched/hybrid.h"
 
+#include <isl/aff.h>
 #include <isl/map.h>
 
 #include "base/buf.h"
@@ -62,4 +63,22 @@ __isl_give isl_map *sj_split_tiles(isl_ctx *ctx, const sj_cone *c, const sj_spli
   isl_map *map = isl_map_read_from_str(ctx, s.data);
   sj_buf_free(&s);
   return map;
+}
+
+/* A tile's points relative to its origin (sj_hybrid_local): the step in the band; the space
+ * coordinates stay, the rows of trapezoids being no boxes (offsets from the tile's period would
+ * cost the kernels instructions and, along x, sectors). */
+__isl_give isl_multi_aff *sj_split_local(isl_ctx *ctx, const sj_split *t, long *box) {
+  sj_buf s = {0};
+  sj_buf_puts(&s, "{ [t");
+  for (int d = 0; d <= t->n; d++) sj_buf_printf(&s, ", s%d", d);
+  sj_buf_puts(&s, ", L, c, T");
+  for (int d = 0; d <= t->n; d++) sj_buf_printf(&s, ", S%d", d);
+  for (int d = 0; d <= t->n; d++) box[d] = 0; /* trapezoids */
+  sj_buf_printf(&s, "] -> [t - %d*T", t->h);
+  for (int d = 0; d <= t->n; d++) sj_buf_printf(&s, ", s%d", d);
+  sj_buf_puts(&s, "] }");
+  isl_multi_aff *ma = isl_multi_aff_read_from_str(ctx, s.data);
+  sj_buf_free(&s);
+  return ma;
 }

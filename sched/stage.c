@@ -61,8 +61,8 @@ static __isl_give isl_union_map *footprint(__isl_keep isl_union_set *dom,
                                            __isl_keep isl_union_map *back,
                                            __isl_keep isl_union_map *coords,
                                            __isl_keep isl_union_map *rel) {
-  isl_union_map *acc = isl_union_map_intersect_domain(isl_union_map_copy(back),
-                                                      isl_union_set_copy(dom));
+  isl_union_map *acc =
+      isl_union_map_intersect_domain(isl_union_map_copy(back), isl_union_set_copy(dom));
   acc = isl_union_map_apply_range(acc, isl_union_map_copy(rel));
   return isl_union_map_apply_domain(acc, isl_union_map_copy(coords));
 }
@@ -109,7 +109,8 @@ static int box_of(__isl_keep isl_map *foot, sj_staged *s) {
 
 /* { x : aff(x) >= 0 } */
 static __isl_give isl_set *nonneg(__isl_take isl_aff *aff) {
-  return isl_set_from_basic_set(isl_aff_neg_basic_set(isl_aff_add_constant_si(isl_aff_neg(aff), -1)));
+  return isl_set_from_basic_set(
+      isl_aff_neg_basic_set(isl_aff_add_constant_si(isl_aff_neg(aff), -1)));
 }
 
 /* foot's domain -> the elements of s's box that lie in the array (extents ext). */
@@ -129,8 +130,7 @@ static __isl_give isl_map *box_elements(__isl_keep isl_map *foot, const sj_stage
     isl_aff *hi = isl_aff_add_constant_si(isl_aff_neg(isl_aff_copy(rel)), s->size[d] - 1);
     isl_aff *ahi = isl_aff_add_constant_si(isl_aff_neg(isl_aff_copy(a)), ext[d] - 1);
     isl_aff *bounds[] = {rel, hi, a, ahi};
-    for (int i = 0; i < 4; i++)
-      wrapped = isl_set_intersect(wrapped, nonneg(bounds[i]));
+    for (int i = 0; i < 4; i++) wrapped = isl_set_intersect(wrapped, nonneg(bounds[i]));
   }
   isl_local_space_free(ls);
   m = isl_set_unwrap(wrapped);
@@ -157,30 +157,34 @@ static __isl_give isl_schedule_node *copy_graft(__isl_take isl_map *elems,
     dom = isl_union_set_intersect(
         dom, sj_bound_to(sj_coordinate(dom, n + 1 + rank - d), lo[d], 0, sj_map_id(ctx, 0, d)));
   isl_set *bound = isl_set_from_union_set(isl_union_set_copy(dom));
-  isl_map *elem = isl_set_identity(isl_set_universe(isl_set_get_space(bound)));
   isl_map *ext = isl_map_from_domain_and_range(prefix, bound);
   ext = isl_map_equate(ext, isl_dim_in, 0, isl_dim_out, 0);
   isl_schedule_node *node = isl_schedule_node_from_extension(isl_union_map_from_map(ext));
   node = isl_schedule_node_child(node, 0);
-  elem = isl_map_project_out(elem, isl_dim_out, 0, (unsigned)(n + 2));
-  elem = isl_map_reset_tuple_id(elem, isl_dim_out);
-  node = isl_schedule_node_insert_partial_schedule(
-      node, isl_multi_union_pw_aff_from_union_map(isl_union_map_from_map(elem)));
-  for (int d = 0; d < rank; d++)
-    node = isl_schedule_node_band_member_set_ast_loop_type(node, d, isl_ast_loop_atomic);
-  /* the innermost element dimension along x: coalesced; thread dimensions beyond the rank
-   * stay at 0 */
-  isl_union_set *threads = isl_union_set_copy(dom);
-  for (int d = 0; d < 3; d++) {
+  /* a band per element dimension, the innermost along x (coalesced), each spread over the
+   * threads of its block dimension by the lowering (cheaper for isl than a filter of
+   * congruences, see sched/hybrid.c); thread dimensions beyond the rank stay at 0 */
+  for (int r = rank - 1; r >= 0; r--) {
+    int d = rank - 1 - r;
+    node = isl_schedule_node_insert_mark(
+        node, isl_id_alloc(ctx, "spread_end", (void *)&sj_spread_end_tag));
+    node = isl_schedule_node_insert_partial_schedule(
+        node, isl_multi_union_pw_aff_from_union_pw_aff(sj_coordinate(dom, rank - r)));
+    node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, isl_ast_loop_atomic);
+    if (d < 3 && k->block[d] > 1)
+      node = isl_schedule_node_insert_mark(node,
+                                           isl_id_alloc(ctx, "spread", (void *)&sj_spread_ids[d]));
+  }
+  isl_union_set *threads = NULL;
+  for (int d = rank; d < 3; d++) {
     if (k->block[d] == 1) continue;
-    isl_union_pw_aff *v =
-        d < rank ? sj_coordinate(dom, 1 + d)
-                 : isl_union_pw_aff_val_on_domain(isl_union_set_copy(dom), isl_val_zero(ctx));
-    threads = isl_union_set_intersect(
-        threads, sj_bound_to(v, 0, d < rank ? k->block[d] : 0, sj_map_id(ctx, 1, d)));
+    isl_union_pw_aff *zero = isl_union_pw_aff_val_on_domain(
+        isl_union_set_universe(isl_union_set_copy(dom)), isl_val_zero(ctx));
+    isl_union_set *mine = sj_bound_to(zero, 0, 0, sj_map_id(ctx, 1, d));
+    threads = threads ? isl_union_set_intersect(threads, mine) : mine;
   }
   isl_union_set_free(dom);
-  node = isl_schedule_node_insert_filter(node, threads);
+  if (threads) node = isl_schedule_node_insert_filter(node, threads);
   node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
   return isl_schedule_node_parent(node); /* the extension */
 }
@@ -240,9 +244,8 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
 
 __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node, const sj_model *m,
                                              __isl_keep isl_union_set *dom,
-                                             __isl_keep isl_union_map *back, int n,
-                                             const long *lo, sj_kernel *k, long budget,
-                                             sj_buf *desc) {
+                                             __isl_keep isl_union_map *back, int n, const long *lo,
+                                             sj_kernel *k, long budget, sj_buf *desc) {
   isl_ctx *ctx = m->ctx;
   isl_union_map *coords = tile_coords(dom, n);
   stage_arg a = {m,
@@ -277,8 +280,8 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
   for (int i = 0; i < k->nstaged && node; i++) {
     isl_map *in = isl_map_list_get_map(a.in, i);
     if (isl_map_is_empty(in) == isl_bool_false)
-      node = isl_schedule_node_graft_before(
-          node, copy_graft(in, isl_set_copy(prefix), i, n, lo, k));
+      node =
+          isl_schedule_node_graft_before(node, copy_graft(in, isl_set_copy(prefix), i, n, lo, k));
     else
       isl_map_free(in);
   }

@@ -107,8 +107,66 @@ static void check(isl_ctx *ctx, const sj_cone *c, int h, const long *w, const ch
   check_tiles(ctx, c, tiles, what, "split", 2 * h + 2, w[0]);
 }
 
+/* The cone of the dependences deps (source box [0, 8) in each dimension), against the slopes
+ * expected (num, den pairs: up, down, then skew and lead of dimension 1), or its refusal. */
+static void check_cone(isl_ctx *ctx, int n, const char *deps, const long *want, const char *what) {
+  isl_union_map *d = isl_union_map_read_from_str(ctx, deps);
+  sj_cone c;
+  sj_buf why = {0};
+  int rc = sj_hybrid_cone(d, n, &c, &why);
+  isl_union_map_free(d);
+  if (!want) {
+    if (rc == 0) fprintf(stderr, "FAIL cone %s: accepted, expected a refusal\n", what), failures++;
+    sj_buf_free(&why);
+    return;
+  }
+  long got[8] = {c.up_num, c.up_den, c.down_num, c.down_den};
+  if (n >= 1)
+    got[4] = c.skew_num[1], got[5] = c.skew_den[1], got[6] = c.lead_num[1], got[7] = c.lead_den[1];
+  if (rc != 0 || memcmp(got, want, (size_t)(n >= 1 ? 8 : 4) * sizeof *got)) {
+    fprintf(stderr, "FAIL cone %s: rc %d (%s), up %ld/%ld down %ld/%ld", what, rc,
+            why.data ? why.data : "", got[0], got[1], got[2], got[3]);
+    if (n >= 1) fprintf(stderr, " skew %ld/%ld lead %ld/%ld", got[4], got[5], got[6], got[7]);
+    fprintf(stderr, "\n");
+    failures++;
+  }
+  sj_buf_free(&why);
+}
+
+/* The dependence cone from distances: a double-buffered stencil over 10^4 steps (every odd
+ * distance in time, a piece per space distance: the smallest dt stands for each), the
+ * asymmetric pattern of A[t][i] from A[t-1][i+1] and A[t-2][i-3], a piece whose space distance
+ * is a range (scanned point by point), rational slopes, and distances that do not go forward. */
+static void check_cones(isl_ctx *ctx) {
+  const char *src = "0 <= t < 8 and 0 <= s < 8";
+  char buf[1024];
+  snprintf(buf, sizeof buf,
+           "{ [t, s] -> [t2, s - 1] : exists k: t2 = t + 1 + 2k and 0 <= k < 5000 and %s; "
+           "[t, s] -> [t2, s] : exists k: t2 = t + 1 + 2k and 0 <= k < 5000 and %s; "
+           "[t, s] -> [t2, s + 1] : exists k: t2 = t + 1 + 2k and 0 <= k < 5000 and %s }",
+           src, src, src);
+  const long radius1[] = {1, 1, 1, 1};
+  check_cone(ctx, 0, buf, radius1, "double buffer, 10^4 steps");
+  snprintf(buf, sizeof buf, "{ [t, s] -> [t + 1, s - 1] : %s; [t, s] -> [t + 2, s + 3] : %s }", src,
+           src);
+  const long asym[] = {3, 2, 1, 1};
+  check_cone(ctx, 0, buf, asym, "asymmetric");
+  snprintf(buf, sizeof buf,
+           "{ [t, s, u] -> [t + 1, s2, u] : -1 <= s2 - s <= 1 and %s and 0 <= u < 8; "
+           "[t, s, u] -> [t + 2, s, u - 3] : %s and 0 <= u < 8; "
+           "[t, s, u] -> [t + 4, s, u + 1] : %s and 0 <= u < 8 }",
+           src, src, src);
+  const long range[] = {1, 1, 1, 1, 3, 2, 1, 4};
+  check_cone(ctx, 1, buf, range, "a range of space distances, rational slopes");
+  snprintf(buf, sizeof buf, "{ [t, s] -> [t, s + 1] : %s }", src);
+  check_cone(ctx, 0, buf, NULL, "a distance within one step");
+  snprintf(buf, sizeof buf, "{ [t, s] -> [t + 1, s2] : -5000 <= s2 - s <= 5000 and %s }", src);
+  check_cone(ctx, 0, buf, NULL, "too many distances to scan");
+}
+
 int main(void) {
   isl_ctx *ctx = isl_ctx_alloc();
+  check_cones(ctx);
   struct {
     const char *what;
     sj_cone c;
