@@ -3,15 +3,11 @@
  * finds best for the tilings; JIT_TILING forces one, JIT_TILE the sizes. */
 #include "sched/tile_model.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stenciljit.h"
-
-/* A tiling is chosen over the per-step mapping only when its modeled time is at most this
- * fraction of the per-step one: the model is calibrated within about 15% on an H100, and a
- * tiled kernel costs ten times more to compile. */
-#define TILED_MARGIN 0.8
 
 static const char *const tiling_names[] = {"hybrid hexagonal/parallelogram", "split"};
 
@@ -46,17 +42,19 @@ static void explain_choice(sj_buf *b, const weighed *w, sj_tm_kind chosen, sj_ti
   if (tiling != SJ_TILING_AUTO) {
     sj_buf_printf(b, "%s forced by JIT_TILING", sj_tm_kind_names[chosen]);
   } else if (chosen != SJ_TM_PER_STEP) {
-    sj_buf_printf(b, "%s tiles model %.3f ms against %.3f ms per step (at most %.1fx needed)",
-                  sj_tm_kind_names[chosen], w->best[chosen][0].time * 1e3, ps, TILED_MARGIN);
+    sj_buf_printf(b, "%s tiles, modeled %.3f ms against %.3f ms per step", sj_tm_kind_names[chosen],
+                  w->best[chosen][0].time * 1e3, ps);
   } else {
-    sj_buf_printf(b, "the per-step mapping (%.3f ms)", ps);
+    sj_buf_printf(b, "the per-step mapping, modeled %.3f ms", ps);
     for (int k = SJ_TM_HYBRID; k < SJ_TM_KINDS; k++)
       if (w->nbest[k])
-        sj_buf_printf(b, "; %s tiles model %.3f ms, more than %.1fx", sj_tm_kind_names[k],
-                      w->best[k][0].time * 1e3, TILED_MARGIN);
+        sj_buf_printf(b, "; %s tiles %.3f ms", sj_tm_kind_names[k], w->best[k][0].time * 1e3);
       else
         sj_buf_printf(b, "; no %s tiles fit (%s)", sj_tm_kind_names[k], w->best[k][0].why);
   }
+  if (tiling == SJ_TILING_AUTO)
+    sj_buf_printf(b, " (a tiling wins at %.1fx the per-step time or less, and %.0f ms less)",
+                  SJ_TM_TILED_MARGIN, SJ_TM_TILED_SAVING * 1e3);
   sj_buf_puts(b, "; the candidates (modeled DRAM bytes and instructions per update, blocks with "
                  "work per launch and in the grid, threads, launches, shared memory, time):\n");
   list_candidates(b, w);
@@ -69,12 +67,14 @@ static int pointwise(const sj_cone *c) {
   return zero;
 }
 
-/* Which mapping: the forced one, or the fastest modeled (a tiling by TILED_MARGIN). */
+/* Which mapping: the forced one, or the fastest modeled (a tiling by SJ_TM_TILED_MARGIN). */
 static sj_tm_kind choose(const weighed *w, sj_tiling tiling) {
   if (tiling == SJ_TILING_HYBRID) return SJ_TM_HYBRID;
   if (tiling == SJ_TILING_SPLIT) return SJ_TM_SPLIT;
   sj_tm_kind best = SJ_TM_PER_STEP;
-  double limit = tiling == SJ_TILING_TIME ? 1e300 : w->per_step.time * TILED_MARGIN;
+  double ps = w->per_step.time;
+  double limit =
+      tiling == SJ_TILING_TIME ? 1e300 : fmin(ps * SJ_TM_TILED_MARGIN, ps - SJ_TM_TILED_SAVING);
   for (int k = SJ_TM_HYBRID; k < SJ_TM_KINDS; k++)
     if (w->nbest[k] && w->best[k][0].time < limit) best = k, limit = w->best[k][0].time;
   return best;
@@ -101,21 +101,55 @@ static int untiled(sj_model *m, const sj_gpu_device *dev, sj_buf *note, sj_plan 
   return rc;
 }
 
-/* Weighs the mappings of st: 0; -1 with why when the model cannot describe it; a jit_status. */
-static int weigh(sj_model *m, const sj_stencil *st, const sj_tile_spec *spec,
-                 const sj_gpu_device *dev, weighed *w, sj_buf *why, sj_error *err) {
-  memset(w, 0, sizeof *w);
-  sj_tm_stencil *in = &w->input;
-  int rc = sj_tm_read(m, st, in, why, err);
-  if (rc) return rc;
-  sj_tm_search(in, SJ_TM_PER_STEP, 0, NULL, dev, &w->per_step);
+/* The best sizes of each tiling for w->input. */
+static void search_tilings(weighed *w, const sj_tile_spec *spec, const sj_gpu_device *dev,
+                           const sj_buf *why) {
   for (int k = SJ_TM_HYBRID; k < SJ_TM_KINDS; k++) {
-    w->nbest[k] = sj_tm_search(in, k, SJ_TM_TILES_STAGED, spec, dev, w->best[k]);
-    if (!in->tileable) snprintf(w->best[k][0].why, sizeof w->best[k][0].why, "%s", why->data);
+    w->nbest[k] = sj_tm_search(&w->input, k, SJ_TM_TILES_STAGED, spec, dev, w->best[k]);
+    if (!w->input.tileable)
+      snprintf(w->best[k][0].why, sizeof w->best[k][0].why, "%s", why->data ? why->data : "");
   }
-  if (!in->tileable) return -1;
-  sj_buf_free(why);
-  return 0;
+}
+
+/* Weighs the mappings of st (with the exact cone when exact is set): 0; -1 with why when the
+ * tilings do not apply; a jit_status. */
+static int weigh(sj_model *m, const sj_stencil *st, const sj_tile_spec *spec,
+                 const sj_gpu_device *dev, int exact, weighed *w, sj_buf *why, sj_error *err) {
+  memset(w, 0, sizeof *w);
+  int rc = sj_tm_read(m, st, exact, &w->input, why, err);
+  if (rc) return rc;
+  sj_tm_search(&w->input, SJ_TM_PER_STEP, 0, NULL, dev, &w->per_step);
+  search_tilings(w, spec, dev, why);
+  return w->input.tileable ? 0 : -1;
+}
+
+/* The time-tiled schedule with the best sizes of kind into plan, note above its explanation. A
+ * forced tiling that does not apply is refused; otherwise the untiled schedule runs. */
+static int tiled(sj_model *m, const sj_stencil *st, const sj_tm_cost *best, sj_tiling tiling,
+                 const sj_gpu_device *dev, sj_buf *note, sj_plan *plan, sj_error *err) {
+  sj_time_tiles sizes = {best->c.kind == SJ_TM_SPLIT, best->c.h, {0, 0, 0}, {0, 0, 0}};
+  memcpy(sizes.w, best->c.w, sizeof sizes.w);
+  memcpy(sizes.block, best->c.block, sizeof sizes.block);
+  memset(plan, 0, sizeof *plan);
+  sj_buf tiles = {0};
+  int rc = sj_schedule_time_tiled(m, st, &sizes, dev->max_grid, plan, &tiles, err);
+  if (rc == 0) {
+    plan->nthreads = 1;
+    sj_buf_printf(note, "GPU schedule: %s time tiling:\n%s", tiling_names[sizes.split], tiles.data);
+    plan->explain = sj_buf_take(note);
+  } else {
+    sj_plan_clear(plan);
+    if (rc < 0 && tiling != SJ_TILING_AUTO) {
+      rc = refuse(m, tiling, tiles.data, err);
+    } else if (rc < 0) {
+      sj_buf_printf(note, "%s time tiling does not apply: %s\n", tiling_names[sizes.split],
+                    tiles.data);
+      rc = untiled(m, dev, note, plan, err);
+    }
+  }
+  sj_buf_free(&tiles);
+  sj_buf_free(note);
+  return rc;
 }
 
 int sj_schedule_gpu(sj_model *m, const sj_stencil *st, sj_tiling tiling, const char *tile,
@@ -124,6 +158,7 @@ int sj_schedule_gpu(sj_model *m, const sj_stencil *st, sj_tiling tiling, const c
   sj_tile_spec spec;
   char bad[8];
   int sized = tile && !sj_tile_spec_parse(tile, &spec, bad, sizeof bad); /* checked by the API */
+  const sj_tile_spec *sizes = sized ? &spec : NULL;
   int forced = tiling != SJ_TILING_AUTO;
   if (tiling == SJ_TILING_NONE || (sized && spec.off)) {
     sj_buf_printf(&note, "time tiling off (%s)\n",
@@ -139,59 +174,35 @@ int sj_schedule_gpu(sj_model *m, const sj_stencil *st, sj_tiling tiling, const c
     return untiled(m, dev, &note, plan, err);
   }
   weighed w;
-  int rc = weigh(m, st, sized ? &spec : NULL, dev, &w, &why, err);
-  if (rc > 0) return rc;
-  if (rc < 0 && forced) {
-    rc = refuse(m, tiling, why.data, err);
-    sj_buf_free(&why);
-    return rc;
-  }
-  if (rc < 0) {
-    sj_buf_printf(&note, "time tiling does not apply: %s\n", why.data);
-    sj_buf_free(&why);
-    return untiled(m, dev, &note, plan, err);
-  }
-  if (!forced && pointwise(&w.input.cone)) {
+  int rc = weigh(m, st, sizes, dev, forced, &w, &why, err);
+  if (rc == 0 && !forced && pointwise(&w.input.cone)) {
     sj_buf_puts(&note, "time tiling not needed: every dependence stays at one space point, so "
                        "the untiled schedule may run the time loop inside the kernel\n");
     return untiled(m, dev, &note, plan, err);
   }
-  sj_tm_kind kind = choose(&w, tiling);
+  sj_tm_kind kind = rc ? SJ_TM_PER_STEP : choose(&w, tiling);
+  /* weighed with a bound of the cone: the exact one decides a tiling */
+  if (kind != SJ_TM_PER_STEP && !w.input.exact_cone) {
+    rc = sj_tm_exact_cone(m, st, &w.input, &why) ? 0 : -1;
+    search_tilings(&w, sizes, dev, &why);
+    kind = rc ? SJ_TM_PER_STEP : choose(&w, tiling);
+  }
+  if (rc > 0) return rc;
+  if (rc < 0 || (kind == SJ_TM_PER_STEP && forced)) { /* forced: illegal, or no size fits */
+    const char *reason = rc < 0 ? why.data : w.best[SJ_TM_HYBRID][0].why;
+    if (forced)
+      rc = refuse(m, tiling, reason, err);
+    else
+      sj_buf_printf(&note, "time tiling does not apply: %s\n", reason);
+    sj_buf_free(&why);
+    return forced ? rc : untiled(m, dev, &note, plan, err);
+  }
+  sj_buf_free(&why);
   explain_choice(&note, &w, kind, tiling, dev);
-  if (kind == SJ_TM_PER_STEP && forced) { /* JIT_TILING=time and no size fits */
-    sj_buf_free(&note);
-    return refuse(m, tiling, w.best[SJ_TM_HYBRID][0].why, err);
-  }
   if (kind == SJ_TM_PER_STEP) return untiled(m, dev, &note, plan, err);
-  if (!w.nbest[kind]) {
-    rc = forced ? refuse(m, tiling, w.best[kind][0].why, err)
-                : sj_error_set(err, JIT_ERR_INTERNAL, "the tile model chose no sizes");
+  if (!w.nbest[kind]) { /* a forced kind no size fits */
     sj_buf_free(&note);
-    return rc;
+    return refuse(m, tiling, w.best[kind][0].why, err);
   }
-  const sj_tm_cost *best = &w.best[kind][0];
-  sj_time_tiles sizes = {kind == SJ_TM_SPLIT, best->c.h, {0, 0, 0}, {0, 0, 0}};
-  memcpy(sizes.w, best->c.w, sizeof sizes.w);
-  memcpy(sizes.block, best->c.block, sizeof sizes.block);
-  memset(plan, 0, sizeof *plan);
-  sj_buf tiles = {0};
-  rc = sj_schedule_time_tiled(m, st, &sizes, dev->max_grid, plan, &tiles, err);
-  if (rc == 0) {
-    plan->nthreads = 1;
-    sj_buf_printf(&note, "GPU schedule: %s time tiling:\n%s", tiling_names[sizes.split],
-                  tiles.data);
-    plan->explain = sj_buf_take(&note);
-  } else {
-    sj_plan_clear(plan);
-    if (rc < 0 && forced) {
-      rc = refuse(m, tiling, tiles.data, err);
-    } else if (rc < 0) {
-      sj_buf_printf(&note, "%s time tiling does not apply: %s\n", tiling_names[sizes.split],
-                    tiles.data);
-      rc = untiled(m, dev, &note, plan, err);
-    }
-  }
-  sj_buf_free(&tiles);
-  sj_buf_free(&note);
-  return rc;
+  return tiled(m, st, &w.best[kind][0], tiling, dev, &note, plan, err);
 }

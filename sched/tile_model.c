@@ -36,21 +36,21 @@ void sj_gpu_device_h100(sj_gpu_device *d) {
 }
 
 /* --- constants, calibrated on an H100 --- */
-#define LAUNCH_S 2.4e-6      /* a launch after the previous one */
+#define LAUNCH_S 2.3e-6      /* a launch after the previous one */
 #define IDLE_BLOCK_S 0.02e-6 /* multiprocessor time of a block that exits at once */
-#define DRAM_EFF 0.85        /* of the DRAM bandwidth a streaming kernel reaches */
+#define DRAM_EFF 0.83        /* of the DRAM bandwidth a streaming kernel reaches */
 #define L2_SPEEDUP 2.0       /* L2 bandwidth over DRAM's, when every array stays in L2 */
 #define L2_FIT 0.75          /* of L2 that data may fill and stay in it */
 #define L1_BYTES_CLK 128.0   /* per multiprocessor: global (L1) and shared loads and stores */
-#define SECTOR_WASTE 1.09    /* L1 bytes moved per byte used */
+#define SECTOR_WASTE 1.1     /* L1 bytes moved per byte used */
 #define ISSUE_CLK 4.0        /* warp instructions per multiprocessor and clock */
 #define SAT_THREADS 512.0    /* resident threads per multiprocessor that keep DRAM busy */
 #define LAT_ITER_S 0.2e-6    /* a thread's iteration over a point whose loads go to global */
 #define LAT_SHARED_S 0.05e-6 /* the same from shared memory */
 #define LAT_BARRIER_S 0.3e-6 /* a barrier, in a tile's chain of steps */
 #define LAT_BLOCK_S 1.0e-6   /* a per-step block: its unrolled points' loads in flight at once */
-#define BARRIER_CLK 200.0    /* multiprocessor clocks a block's barrier costs */
-#define OVERLAP_POINTS 5.2   /* points per thread between barriers for half the overlap */
+#define BARRIER_CLK 250.0    /* multiprocessor clocks a block's barrier costs */
+#define OVERLAP_POINTS 2.9   /* points per thread between barriers for half the overlap */
 /* instructions per update: the statement's loads, stores and operations, plus addressing and
  * loop control of the per-step mapping by space dimensions */
 static const double addressing[SJ_HYBRID_MAX_SPACE] = {5.25, 10.5, 19.8};
@@ -87,6 +87,9 @@ typedef struct geometry {
   double widest[SJ_HYBRID_MAX_SPACE]; /* its widest step: the block is sized by it */
   double tiles;                       /* tiles with points in the run */
   long grid, launches;                /* the largest grid of a phase or color; launches per run */
+  /* step a's extent along d, of the two orientations of split tiles (hybrid: twice the same):
+   * the sums over the colors of products over the dimensions are products of their sums */
+  double ext[SJ_TM_MAX_STEPS][SJ_HYBRID_MAX_SPACE][2];
 } geometry;
 
 /* The rows of hexagon row a (0 <= a <= 2h + 1) in b (hybrid_shape.c's constraints (8)-(15)). */
@@ -108,27 +111,29 @@ static long ceil_scaled(long x, long num, long den) {
   return ceil_div(x * num, den);
 }
 
-/* The extent along d of step a of a tile; split: the mean of the upright and inverted tiles,
- * so that products over the dimensions are means over the colors. f applied per orientation
- * (f NULL: the extent itself). */
-static double step_extent(const geometry *g, const sj_cone *c, int kind, int a, int d,
-                          double (*f)(double, unsigned), unsigned arg) {
-  if (kind == SJ_TM_HYBRID) {
-    double e;
-    if (d == 0) {
-      long lo, hi;
-      hex_row(c, &g->hex, a, &lo, &hi);
-      e = (double)lmax(0, hi - lo + 1);
-    } else {
-      e = (double)g->hex.w[d];
+/* Fills g->ext for the kind of tiles. */
+static void step_extents(geometry *g, const sj_cone *c, int kind) {
+  for (int a = 0; a < g->steps; a++)
+    for (int d = 0; d <= g->n; d++) {
+      if (kind == SJ_TM_HYBRID) {
+        long lo, hi;
+        hex_row(c, &g->hex, a, &lo, &hi);
+        g->ext[a][d][0] = g->ext[a][d][1] = d ? (double)g->hex.w[d] : (double)lmax(0, hi - lo + 1);
+        continue;
+      }
+      long rn, rd, ln, ld;
+      split_slopes(c, d, &rn, &rd, &ln, &ld);
+      long grow = ceil_scaled(a, rn, rd) + ceil_scaled(a, ln, ld);
+      g->ext[a][d][0] = (double)(g->split.base[d] - grow); /* upright */
+      g->ext[a][d][1] = (double)(g->split.w[d] + grow);    /* inverted */
     }
-    return f ? f(e, arg) : e;
-  }
-  long rn, rd, ln, ld;
-  split_slopes(c, d, &rn, &rd, &ln, &ld);
-  long grow = ceil_scaled(a, rn, rd) + ceil_scaled(a, ln, ld);
-  double up = (double)(g->split.base[d] - grow), inv = (double)(g->split.w[d] + grow);
-  return f ? (f(up, arg) + f(inv, arg)) / 2 : (up + inv) / 2;
+}
+
+/* The mean over the orientations of f(extent of step a along d, arg) (f NULL: the extent). */
+static double step_extent(const geometry *g, int a, int d, double (*f)(double, unsigned),
+                          unsigned arg) {
+  const double *e = g->ext[a][d];
+  return f ? (f(e[0], arg) + f(e[1], arg)) / 2 : (e[0] + e[1]) / 2;
 }
 
 /* Hybrid: tiles per phase and band, wavefronts, grids. */
@@ -137,7 +142,9 @@ static void hybrid_counts(const sj_tm_stencil *s, geometry *g) {
   const sj_cone *c = &s->cone;
   g->tiles = 0;
   g->grid = 0;
-  g->launches = 0;
+  /* the host loops over the wavefronts of both phases and launches each phase's kernel in
+   * every iteration (sched/hybrid.c) */
+  long first = 0, last = -1, phases = 0;
   for (int p = 0; p < 2; p++) {
     long start = p == 0 ? t->h + 1 : 0, off = p == 0 ? t->floor_up + t->w[0] + 1 : 0;
     long tlo = s->t0, thi = s->t0 + s->steps - 1;
@@ -171,8 +178,11 @@ static void hybrid_counts(const sj_tm_stencil *s, geometry *g) {
     long grid = 1;
     for (int d = 0; d <= s->n; d++) grid *= smax[d] - smin[d] + 1;
     g->grid = lmax(g->grid, grid);
-    g->launches += Lmax - Lmin + 1;
+    if (last < first) first = Lmin, last = Lmax;
+    first = lmin(first, Lmin), last = lmax(last, Lmax);
+    phases++;
   }
+  g->launches = phases * (last - first + 1);
 }
 
 /* Split: tiles per dimension and orientation, bands, colors. */
@@ -208,7 +218,10 @@ static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geome
                          size_t cap) {
   memset(g, 0, sizeof *g);
   g->n = s->n;
-  if (c->h < 1) return snprintf(why, cap, "the height h = %d is below 1", c->h), -1;
+  if (c->h < 1 || 2 * c->h + 2 > SJ_TM_MAX_STEPS)
+    return snprintf(why, cap, "the height h = %d is not between 1 and %d", c->h,
+                    SJ_TM_MAX_STEPS / 2 - 1),
+           -1;
   for (int d = 0; d <= s->n; d++)
     if (c->w[d] < 1) return snprintf(why, cap, "width %d is below 1", d), -1;
   if (c->kind == SJ_TM_HYBRID) {
@@ -228,6 +241,7 @@ static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geome
       g->lo_b = lmin(g->lo_b, lo), g->hi_b = lmax(g->hi_b, hi);
       g->widest[0] = fmax(g->widest[0], (double)(hi - lo + 1));
     }
+    step_extents(g, &s->cone, SJ_TM_HYBRID);
     g->proj[0] = (double)(g->hi_b - g->lo_b + 1);
     g->pts = rows;
     for (int d = 1; d <= s->n; d++) {
@@ -240,6 +254,7 @@ static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geome
   } else {
     sj_split_shape(&s->cone, c->h, c->w, &g->split);
     g->steps = c->h;
+    step_extents(g, &s->cone, SJ_TM_SPLIT);
     g->pts = c->h;
     for (int d = 0; d <= s->n; d++) {
       g->widest[d] = g->proj[d] = (double)g->split.base[d];
@@ -289,6 +304,7 @@ typedef struct per_tile {
   double warp_instr;   /* warp instructions */
   double thread_instr; /* instructions summed over the threads */
   double dram;         /* DRAM bytes */
+  double l2;           /* bytes between L2 and the multiprocessors */
   double l1;           /* global and shared bytes through L1 */
   double latency;      /* seconds of its chain of steps */
   double barriers;
@@ -322,17 +338,23 @@ static double body_instr(const sj_tm_stencil *s) {
 /* A tile of hybrid or split tiles with block: its work, bytes and latency. */
 static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const geometry *g,
                        unsigned threads, per_tile *t, long *shared) {
-  double warp_iters = 0, thread_iters = 0, warps = ceil(threads / 32.0);
+  double warp_iters = 0, thread_iters = 0, warps = ceil(threads / 32.0), l2 = 0;
+  long halo[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
+  for (int a = 0; a < s->narrays; a++)
+    for (int d = 0; d <= s->n; d++) halo[d] = lmax(halo[d], s->arrays[a].halo[d]);
   for (int a = 0; a < g->steps; a++) {
-    double rows = 1, iters = 1;
+    double rows = 1, iters = 1, area = 1, reach = 1;
     for (int d = 0; d <= s->n; d++) {
       unsigned b = c->block[s->n - d];
-      rows *= d < s->n ? step_extent(g, &s->cone, c->kind, a, d, NULL, 0)
-                       : step_extent(g, &s->cone, c->kind, a, d, warp_chunks, 0);
-      iters *= step_extent(g, &s->cone, c->kind, a, d, ceil_per_block, b);
+      double e = step_extent(g, a, d, NULL, 0);
+      rows *= d < s->n ? e : step_extent(g, a, d, warp_chunks, 0);
+      iters *= step_extent(g, a, d, ceil_per_block, b);
+      area *= e;
+      reach *= e + (double)halo[d];
     }
     warp_iters += rows;
     thread_iters += iters;
+    l2 += s->read_bytes * reach + s->write_bytes * area; /* unstaged: every step from L2 */
   }
   double iter_instr = body_instr(s) + TILE_ITER_INSTR;
   t->pts = g->pts;
@@ -344,6 +366,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   double in, out, elems;
   boxes(s, g, &in, &out, &elems);
   t->dram = in + out;
+  t->l2 = l2;
   *shared = 0;
   if (!c->staged) {
     t->latency = thread_iters * LAT_ITER_S + g->steps * LAT_BARRIER_S;
@@ -354,6 +377,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   t->warp_instr += elems / 32 * COPY_INSTR;
   t->thread_instr += elems * COPY_INSTR;
   t->l1 += (in + out) * SECTOR_WASTE;
+  t->l2 = in + g->pts * s->write_bytes; /* the box in, each step's results written through */
   t->barriers += 1;
   t->latency = thread_iters * LAT_SHARED_S + (g->steps + 1) * LAT_BARRIER_S +
                ceil(elems / threads) * LAT_ITER_S;
@@ -383,7 +407,7 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
   t->warp_instr = ceil(threads / 32.0) * ppt * body_instr(s);
   t->thread_instr = t->pts * body_instr(s);
   t->l1 = t->pts * s->access_bytes * SECTOR_WASTE;
-  t->dram = t->pts * (s->read_bytes + s->write_bytes);
+  t->dram = t->l2 = t->pts * (s->read_bytes + s->write_bytes);
   t->latency = LAT_BLOCK_S;
   t->barriers = 0;
   t->per_thread_step = 1e30;
@@ -432,8 +456,8 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
   double slots = d->sms * resident, waves = ceil(B / slots);
   double per_sm = ceil(B / d->sms), running = fmin(B, slots);
   double occupancy = fmin(1, running * threads / (d->sms * SAT_THREADS));
-  double in_l2 = s->footprint <= L2_FIT * (double)d->l2_bytes;
-  double bw = d->dram_bw * DRAM_EFF * (in_l2 ? L2_SPEEDUP : 1) * occupancy;
+  int in_l2 = s->footprint <= L2_FIT * (double)d->l2_bytes;
+  double bw = d->dram_bw * DRAM_EFF * occupancy, l2_bw = bw * L2_SPEEDUP;
   double dram = t.dram;
   if (g && !c->staged) { /* resident tiles beyond L2 lose their reuse */
     double working = running * t.dram, room = L2_FIT * (double)d->l2_bytes;
@@ -441,21 +465,15 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
       dram += (working - room) / working * (t.pts * (s->read_bytes + s->write_bytes) - dram);
   }
   double l1_bw = L1_BYTES_CLK * d->clock_hz;
-  double memory = B * dram / bw + per_sm * t.l1 / l1_bw;
+  double memory = fmax(in_l2 ? 0 : B * dram / bw, B * t.l2 / l2_bw) + per_sm * t.l1 / l1_bw;
   double issue = per_sm * (t.warp_instr / ISSUE_CLK + t.barriers * BARRIER_CLK) / d->clock_hz;
   double overlap = t.per_thread_step / (t.per_thread_step + OVERLAP_POINTS);
   double work = fmax(memory, issue) + (1 - overlap) * fmin(memory, issue);
   double latency = waves * t.latency;
   double idle = ((double)out->grid - B > 0 ? (double)out->grid - B : 0) / d->sms * IDLE_BLOCK_S;
-#ifdef TM_DEBUG
-  fprintf(stderr,
-          "  B %.0f waves %.0f per_sm %.0f occ %.2f mem %.1f (dram %.1f) issue %.1f lat %.1f "
-          "overlap %.2f idle %.1f us/launch\n",
-          B, waves, per_sm, occupancy, memory * 1e6, B * dram / bw * 1e6, issue * 1e6,
-          latency * 1e6, overlap, idle * 1e6);
-#endif
   out->active = B;
-  out->bytes_per_update = in_l2 ? 0 : dram / t.pts;
+  out->bytes_per_update = dram / t.pts;
+  out->in_l2 = in_l2;
   out->instr_per_update = t.thread_instr / t.pts;
   out->time = (double)out->launches * (LAUNCH_S + fmax(work, latency) + idle);
   out->ok = 1;
@@ -474,7 +492,7 @@ int sj_tm_evaluate(const sj_tm_stencil *s, const sj_tm_candidate *c, const sj_gp
   if (tile_geometry(s, c, &g, out->why, sizeof out->why)) return -1;
   if (c->block[0]) return cost_of(s, c, &g, d, out);
   /* the block: the fastest of a few thread budgets */
-  static const unsigned budgets[] = {128, 256, 512, 1024};
+  static const unsigned budgets[] = {128, 256, 512};
   int found = -1;
   for (size_t i = 0; i < sizeof budgets / sizeof *budgets; i++) {
     if ((int)budgets[i] > d->threads_per_block) break;
@@ -501,7 +519,8 @@ void sj_tm_describe(sj_buf *b, const sj_tm_cost *c) {
   }
   sj_buf_printf(b,
                 ": %.2f B/update, %.1f instr/update, %.0f of %ld blocks per launch (%ux%ux%u), "
-                "%ld launches, %ld B shared, %.3f ms",
+                "%ld launches, %ld B shared, %.3f ms%s",
                 c->bytes_per_update, c->instr_per_update, c->active, c->grid, c->c.block[0],
-                c->c.block[1], c->c.block[2], c->launches, c->shared, c->time * 1e3);
+                c->c.block[1], c->c.block[2], c->launches, c->shared, c->time * 1e3,
+                c->in_l2 ? " (the arrays fit the L2)" : "");
 }

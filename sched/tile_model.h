@@ -15,11 +15,18 @@
 
 #include "sched/hybrid.h"
 
-enum { SJ_TM_MAX_ARRAYS = 16, SJ_TM_TOP = 3 };
+enum { SJ_TM_MAX_ARRAYS = 16, SJ_TM_TOP = 3, SJ_TM_MAX_STEPS = 130 /* h = 64: JIT_TILE's most */ };
 
 /* Whether the time-tiled kernels of sched/hybrid.c copy each tile's footprint into shared
  * memory (the staged variant of the model) or read and write global memory at every step. */
 #define SJ_TM_TILES_STAGED 0
+
+/* A tiling is chosen over the per-step mapping only when its modeled time is at most
+ * SJ_TM_TILED_MARGIN of the per-step one (the model is calibrated within about 15% on an H100)
+ * and saves at least SJ_TM_TILED_SAVING seconds a run: a tiled kernel costs 0.1 to a few
+ * seconds more to compile, which only runs that long repay. */
+#define SJ_TM_TILED_MARGIN 0.8
+#define SJ_TM_TILED_SAVING 1e-3
 
 /* One array of the kernel as the staged model sees it. */
 typedef struct sj_tm_array {
@@ -40,8 +47,9 @@ typedef struct sj_tm_stencil {
   long ext[SJ_HYBRID_MAX_SPACE]; /* points along each folded space dimension, s0 first */
   long t0, steps;                /* the first folded time step; steps: T times the nests */
   int nests;
-  sj_cone cone; /* the dependence cone; all zero when none was found */
-  int tileable; /* the cone exists: hybrid and split tiles are legal */
+  sj_cone cone;   /* the dependence cone; all zero when none was found */
+  int tileable;   /* the cone exists: hybrid and split tiles are legal */
+  int exact_cone; /* from the dependences; else a bound from the offsets */
   /* per update (statement instance), averaged over the statements */
   double loads, stores, ops;      /* array reads, writes, arithmetic operations */
   double access_bytes;            /* bytes the reads and writes move */
@@ -74,7 +82,8 @@ typedef struct sj_tm_cost {
   long launches;           /* per run */
   unsigned threads;        /* per block */
   long shared;             /* bytes per block */
-  double bytes_per_update; /* modeled DRAM bytes */
+  double bytes_per_update; /* modeled DRAM bytes (L2 bytes when the arrays fit it) */
+  int in_l2;               /* every array fits the L2, which serves them */
   double instr_per_update; /* modeled instructions, summed over threads */
   double time;             /* modeled seconds for the run */
 } sj_tm_cost;
@@ -96,8 +105,13 @@ int sj_tm_search(const sj_tm_stencil *s, sj_tm_kind kind, int staged, const sj_t
  * launch, 146 launches, 0 B shared, 6.14 ms". */
 void sj_tm_describe(sj_buf *b, const sj_tm_cost *c);
 
-/* The model's view of the stencil st of m (sched/tile_input.c): extents, accesses, the cone
- * when the tilings apply (else tileable = 0 and why says why). 0; a jit_status when isl fails. */
-int sj_tm_read(sj_model *m, const sj_stencil *st, sj_tm_stencil *out, sj_buf *why, sj_error *err);
+/* The model's view of the stencil st of m (sched/tile_input.c): extents, accesses, and the
+ * cone: the exact one when exact is set or an access is not a plane plus offsets (tileable = 0
+ * with why when there is none), else a bound from the offsets (exact_cone = 0). 0; -1 with why
+ * when the model cannot describe the stencil; a jit_status when isl fails. */
+int sj_tm_read(sj_model *m, const sj_stencil *st, int exact, sj_tm_stencil *out, sj_buf *why,
+               sj_error *err);
+/* The exact cone of st from its dependences into s (tileable, cone, exact_cone); tileable. */
+int sj_tm_exact_cone(sj_model *m, const sj_stencil *st, sj_tm_stencil *s, sj_buf *why);
 
 #endif

@@ -8,8 +8,11 @@
 
 static const int hybrid_heights[] = {1, 2, 3, 4, 5, 6, 7, 8};
 static const int split_heights[] = {1, 2, 3, 4, 6, 8, 12, 16}; /* as many */
-static const long inner_widths[] = {32, 64, 128, 256, 512};    /* 512: 1-D only */
-static const long outer_widths[] = {4, 8, 16, 32, 64};
+/* by the number of space dimensions after s0, zero-terminated: wider rows in fewer
+ * dimensions, fewer candidates in 3-D (each one costs a few microseconds) */
+static const long inner_widths[SJ_HYBRID_MAX_SPACE][6] = {
+    {32, 64, 128, 256, 512}, {32, 64, 128, 256}, {32, 64, 128}};
+static const long outer_widths[SJ_HYBRID_MAX_SPACE][6] = {{0}, {4, 8, 16, 32, 64}, {4, 8, 16, 32}};
 #define COUNT(a) ((int)(sizeof a / sizeof *a))
 
 typedef struct search {
@@ -51,10 +54,8 @@ static void widths_from(search *q, const sj_tile_spec *forced, int d) {
     widths_from(q, forced, d + 1);
     return;
   }
-  int inner = d == q->s->n;
-  const long *set = inner ? inner_widths : outer_widths;
-  int n = inner ? COUNT(inner_widths) - (q->s->n > 0) : COUNT(outer_widths);
-  for (int i = 0; i < n; i++) {
+  const long *set = (d == q->s->n ? inner_widths : outer_widths)[q->s->n];
+  for (int i = 0; set[i]; i++) {
     q->c.w[d] = set[i];
     widths_from(q, forced, d + 1);
   }
