@@ -13,9 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/file.h"
+#include "kernel_file.h"
 #include "sched/tile_model.h"
-#include "stenciljit.h"
 
 static int failures;
 
@@ -186,24 +185,12 @@ static void monotonic(const sj_gpu_device *d) {
  * the forced sizes against the kernels: the largest grid, the launches summed, the block. */
 static void against_schedule(const char *dir, const char *file, const int *ints, int nints,
                              const char *tiling, const char *tile) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, file);
   setenv("JIT_TILING", tiling, 1);
   setenv("JIT_TILE", tile, 1);
-  char *src = sj_read_file(path, NULL);
   jit_context *ctx = jit_context_create(JIT_DEVICE_EMU);
-  jit_param_info params[8];
-  jit_arg args[8];
-  int count = 0, used = 0;
-  jit_kernel *k = NULL;
-  if (!src || !ctx || jit_function_params(ctx, src, NULL, params, 8, &count)) {
-    CHECK(0, "%s: cannot set up", file);
-  } else {
-    for (int i = 0; i < count; i++)
-      args[i] = params[i].kind == JIT_ARG_INT ? JIT_INT(ints[used++ % nints]) : JIT_PTR(NULL);
-    CHECK(jit_kernel_compile(ctx, src, NULL, args, count, &k) == 0, "%s: %s", file,
-          jit_context_error(ctx));
-  }
+  jit_kernel *k;
+  CHECK(sj_compile_kernel_file(ctx, dir, file, ints, nints, &k) == 0, "%s: %s", file,
+        ctx ? jit_context_error(ctx) : jit_last_error());
   const char *text = k ? jit_kernel_schedule(k) : NULL;
   const char *line =
       text ? strstr(text, tiling[0] == 'h' ? "    hybrid h=" : "    split h=") : NULL;
@@ -236,7 +223,6 @@ static void against_schedule(const char *dir, const char *file, const int *ints,
         "%s %s %s: the model and the schedule differ", file, tiling, tile);
   jit_kernel_release(k);
   jit_context_destroy(ctx);
-  free(src);
   unsetenv("JIT_TILING");
   unsetenv("JIT_TILE");
 }
