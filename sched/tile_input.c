@@ -242,12 +242,15 @@ static int read_statements(const sj_model *m, reader *r) {
 
 /* A bound of the cone from the offsets: a dependence joins a write at offset w to an access at
  * offset r of the same array, at least one folded step later, so its slope along each
- * dimension is at most |w - r|. */
-static void cone_bound(const reader *r, sj_tm_stencil *s) {
+ * dimension is at most |w - r|. 0 when that does not hold: an array written but not indexed
+ * along some dimension joins instances any distance apart along it. */
+static int cone_bound(const reader *r, sj_tm_stencil *s) {
   sj_cone *c = &s->cone;
   memset(c, 0, sizeof *c);
   c->n = s->n;
   c->up_den = c->down_den = 1;
+  for (int a = 0; a < s->narrays; a++)
+    if (s->arrays[a].written && s->arrays[a].dims != (2u << s->n) - 1) return 0;
   for (int d = 0; d <= s->n; d++) {
     long slope = 0;
     for (int a = 0; a < s->narrays; a++)
@@ -257,6 +260,7 @@ static void cone_bound(const reader *r, sj_tm_stencil *s) {
     c->skew_num[d] = c->lead_num[d] = slope;
     c->skew_den[d] = c->lead_den[d] = 1;
   }
+  return 1;
 }
 
 int sj_tm_exact_cone(sj_model *m, const sj_stencil *st, sj_tm_stencil *s, sj_buf *why) {
@@ -290,11 +294,9 @@ int sj_tm_read(sj_model *m, const sj_stencil *st, int exact, sj_tm_stencil *out,
   if (read_statements(m, &r))
     return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed reading the stencil for the tile model");
   /* the exact cone costs as much as the rest of a compile: a bound does to weigh the mappings */
-  if (exact || !out->stageable) {
+  if (exact || !out->stageable || !cone_bound(&r, out))
     sj_tm_exact_cone(m, st, out, why);
-  } else {
-    cone_bound(&r, out);
+  else
     out->tileable = 1;
-  }
   return 0;
 }
