@@ -335,6 +335,14 @@ int main(int argc, char **argv) {
             "tiling is picked only when it models at most %.1f of the per-step time and %.0f ms "
             "less.\n\n",
             SJ_TM_TILED_MARGIN, SJ_TM_TILED_SAVING * 1e3);
+    double load = -1;
+    FILE *l = fopen("/proc/loadavg", "r");
+    if (l && fscanf(l, "%lf", &load) != 1) load = -1;
+    if (l) fclose(l);
+    fprintf(f,
+            "The last column is this machine's CPU time (load %.2f): what the model adds to a "
+            "compile.\n\n",
+            load);
     choice_table(f, &d, staged);
   }
   fprintf(f,
