@@ -77,6 +77,8 @@ int sj_ir_is_pure(const sj_ir_ins *ins) {
   case SJ_IR_BARRIER:
   case SJ_IR_LAUNCH:
   case SJ_IR_TRAP:
+  case SJ_IR_SHFL: /* the whole warp's, where it is */
+  case SJ_IR_ATOM:
     return 0;
   default:
     return 1;
@@ -100,6 +102,7 @@ void sj_ir_func_free(sj_ir_func *f) {
   sj_ir_block_clear(&f->body);
   free(f->name);
   free(f->params);
+  free(f->shared);
   free(f->regs);
   free(f->why);
   free(f);
@@ -117,6 +120,12 @@ int sj_ir_add_param(sj_ir_func *f, sj_ir_param p) {
   f->params = xrealloc(f->params, (f->nparams + 1) * sizeof *f->params);
   f->params[f->nparams] = p;
   return f->nparams++;
+}
+
+int sj_ir_add_shared(sj_ir_func *f, sj_ir_shared a) {
+  f->shared = xrealloc(f->shared, (f->nshared + 1) * sizeof *f->shared);
+  f->shared[f->nshared] = a;
+  return f->nshared++;
 }
 
 int sj_ir_find_param(const sj_ir_func *f, sj_ir_param_kind kind, int index) {

@@ -75,6 +75,7 @@ typedef enum sj_ir_op {
   SJ_IR_PTRADD,  /* dst (pointer) = a (pointer) + b (S64 elements) */
   SJ_IR_ARRAY,   /* dst (pointer) = the array parameter of the function with index imm */
   SJ_IR_PARAM,   /* dst = the scalar parameter of the function with index imm */
+  SJ_IR_SHARED,  /* dst (pointer) = the kernel's shared array imm (sj_ir_func.shared) */
   SJ_IR_SPECIAL, /* dst (S64) = the special value imm (sj_ir_special) */
   SJ_IR_LD,      /* dst = *(a + imm) */
   SJ_IR_ST,      /* *(a + imm) = b */
@@ -88,6 +89,11 @@ typedef enum sj_ir_op {
   SJ_IR_BAND,    /* integers: a & b */
   SJ_IR_BOR,     /* integers: a | b */
   SJ_IR_BITCAST, /* dst = the bits of a (a float and an integer of one size) as type */
+  /* Warps (GPU kernels whose block is a whole number of warps wide along x): */
+  SJ_IR_SHFL, /* dst = the value a has in lane (this lane xor imm) of the warp; every lane of
+                 the warp runs it, never under a guard or a branch; not pure: never moved */
+  SJ_IR_ATOM, /* *(a + imm) = *(a + imm) red b, atomically (floats' min and max as fmin and
+                 fmax: a NaN operand yields the other one); no destination */
   SJ_IR_NOPS
 } sj_ir_op;
 
@@ -163,6 +169,7 @@ typedef struct sj_ir_ins {
   int nc;     /* LD: the array is never written by this function (read-only cache) */
   int nargs;  /* LAUNCH */
   sj_ir_val *args;
+  sj_ir_op red; /* ATOM: how the element combines with b (SJ_IR_ADD, SJ_IR_MIN, SJ_IR_MAX) */
 } sj_ir_ins;
 
 typedef struct sj_ir_node sj_ir_node;
@@ -199,6 +206,12 @@ typedef struct sj_ir_param {
   const char *name;
 } sj_ir_param;
 
+/* An array in the shared memory of a GPU block: staged values a kernel works on. */
+typedef struct sj_ir_shared {
+  sj_ir_type elem;
+  long count; /* elements */
+} sj_ir_shared;
+
 typedef enum sj_ir_func_kind { SJ_FUNC_CPU, SJ_FUNC_KERNEL, SJ_FUNC_HOST } sj_ir_func_kind;
 
 typedef struct sj_ir_func {
@@ -210,6 +223,8 @@ typedef struct sj_ir_func {
   sj_ir_reg *regs;
   sj_ir_block body;
   unsigned grid[3], block[3]; /* kernels */
+  int nshared;                /* kernels: arrays in shared memory */
+  sj_ir_shared *shared;
   int traps;                  /* some TRAP may fire */
   char *why;                  /* kernels: a line for the explanation */
 } sj_ir_func;
@@ -243,6 +258,7 @@ sj_ir_func *sj_ir_func_new(sj_ir_func_kind kind, const char *name);
 void sj_ir_func_free(sj_ir_func *f);
 void sj_ir_module_free(sj_ir_module *m);
 int sj_ir_add_param(sj_ir_func *f, sj_ir_param p); /* its position */
+int sj_ir_add_shared(sj_ir_func *f, sj_ir_shared a); /* its index */
 /* The position of the parameter of kind and index, or -1. */
 int sj_ir_find_param(const sj_ir_func *f, sj_ir_param_kind kind, int index);
 int sj_ir_new_reg(sj_ir_func *f, sj_ir_type type, int level);

@@ -25,11 +25,19 @@ static int mark_kind(__isl_keep isl_ast_node *node) {
   return kind;
 }
 
-static const sj_kernel *mark_kernel(__isl_keep isl_ast_node *node) {
+static const void *mark_data(__isl_keep isl_ast_node *node) {
   isl_id *id = isl_ast_node_mark_get_id(node);
-  const sj_kernel *k = isl_id_get_user(id);
+  const void *data = isl_id_get_user(id);
   isl_id_free(id);
-  return k;
+  return data;
+}
+
+static const sj_kernel *mark_kernel(__isl_keep isl_ast_node *node) {
+  return mark_data(node);
+}
+
+static const sj_reduce *mark_reduce(__isl_keep isl_ast_node *node) {
+  return mark_data(node);
 }
 
 typedef void (*lower_fn)(sj_lower *l, __isl_keep isl_ast_node *node);
@@ -196,6 +204,8 @@ static void lower_user(sj_lower *l, __isl_keep isl_ast_node *node) {
   const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
   if (tag && *tag == SJ_ID_SYNC)
     sj_irb_barrier(&l->b);
+  else if (tag && *tag == SJ_ID_COPY)
+    sj_lw_copy(l, call, (const sj_copy *)tag);
   else
     sj_lw_stmt(l, call);
   isl_id_free(id);
@@ -217,6 +227,7 @@ static void plain(sj_lower *l, __isl_keep isl_ast_node *node) {
     lower_children(l, node, plain);
     break;
   case isl_ast_node_mark:
+    if (mark_kind(node) == SJ_ID_REDUCE) sj_lw_reduce_start(l, mark_reduce(node));
     lower_mark_child(l, node, plain);
     break;
   case isl_ast_node_user:
@@ -336,9 +347,12 @@ static void start(sj_lower *l, const sj_model *m, sj_ir_module *mod, sj_ir_func 
 
 static void finish(sj_lower *l) {
   sj_irb_finish(&l->b);
+  free(l->partial);
+  free(l->target);
   free(l->local_var);
   free(l->binds);
   free(l->host_ids);
+  free(l->staged_base);
 }
 
 static void add_func(sj_ir_module *mod, sj_ir_func *f) {
@@ -388,7 +402,7 @@ typedef struct access_scan {
 
 static void find_stores(sj_ir_ins *ins, void *user) {
   access_scan *s = user;
-  if (ins->op == SJ_IR_ST && s->f->regs[ins->a.reg].array >= 0)
+  if ((ins->op == SJ_IR_ST || ins->op == SJ_IR_ATOM) && s->f->regs[ins->a.reg].array >= 0)
     s->written[s->f->regs[ins->a.reg].array] = 1;
 }
 
@@ -444,7 +458,17 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   kl.contract = l->contract;
   kl.approx_div = l->approx_div;
   kl.free_ids_are_params = 1;
+  kl.kernel = k;
+  kl.staged_base = calloc((size_t)k->nstaged + 1, sizeof *kl.staged_base);
+  if (!kl.staged_base) abort();
+  for (int i = 0; i < k->nstaged; i++) {
+    long count = 1;
+    for (int d = 0; d < k->staged[i].rank; d++) count *= k->staged[i].size[d];
+    int pos = sj_ir_find_param(f, SJ_PARAM_ARRAY, k->staged[i].array);
+    sj_ir_add_shared(f, (sj_ir_shared){f->params[pos].type, count});
+  }
   lower_mark_child(&kl, mark, plain);
+  if (kl.reduce) sj_lw_reduce_finish(&kl); /* every lane of every warp, at the end */
   if (f->traps) {
     sj_ir_param err = {SJ_PARAM_ERROR, SJ_IR_S32, 0, 0, "error"};
     sj_ir_add_param(f, err);

@@ -303,11 +303,11 @@ static int iter_arg(const sj_pstmt *s, const sj_sym *sym) {
 
 static sj_ir_val uval(sj_lower *l, const sj_expr *e);
 
-/* The row-major element offset of ref: user terms over iterators expanded through the
- * instance's iterator values, other terms computed as values. */
-static void lin_ref(sj_lower *l, lin *f, const sj_expr *ref) {
+/* The row-major element offset of ref in an array of extents ext: user terms over iterators
+ * expanded through the instance's iterator values, other terms computed as values. */
+static void lin_ref(sj_lower *l, lin *f, const sj_expr *ref, const long *ext) {
   sj_linear form;
-  sj_linearize(ref, l->m->extents[ref->sym->id], l->m->shape, &form);
+  sj_linearize(ref, ext, l->m->shape, &form);
   f->constant += form.constant;
   for (int i = 0; i < form.n; i++) {
     const sj_expr *atom = form.terms[i].atom;
@@ -336,24 +336,91 @@ static void lin_ref(sj_lower *l, lin *f, const sj_expr *ref) {
   sj_linear_free(&form);
 }
 
-/* ref's element as a pointer and a constant offset in elements. */
-static sj_ir_val element(sj_lower *l, const sj_expr *ref, long *offset) {
+/* base + f as a pointer and a constant offset in elements; frees f. */
+static sj_ir_val address(sj_lower *l, lin *f, sj_ir_val ptr, long *offset) {
   sj_irb *b = &l->b;
-  lin f = {0, 0, 0, NULL};
-  lin_ref(l, &f, ref);
-  sort_terms(&f, b->f->regs);
-  sj_ir_val ptr = sj_irb_param(b, sj_ir_find_param(b->f, SJ_PARAM_ARRAY, ref->sym->id));
-  for (int i = 0; i < f.n;) { /* a pointer per loop depth: each computed where it changes */
-    int level = b->f->regs[f.t[i].reg].level, from = i;
-    while (i < f.n && b->f->regs[f.t[i].reg].level == level) i++;
-    ptr = sj_irb_ptradd(b, ptr, sum(l, &f, from, i));
+  sort_terms(f, b->f->regs);
+  for (int i = 0; i < f->n;) { /* a pointer per loop depth: each computed where it changes */
+    int level = b->f->regs[f->t[i].reg].level, from = i;
+    while (i < f->n && b->f->regs[f->t[i].reg].level == level) i++;
+    ptr = sj_irb_ptradd(b, ptr, sum(l, f, from, i));
   }
-  *offset = f.constant;
-  free(f.t);
+  *offset = f->constant;
+  free(f->t);
   return ptr;
 }
 
-/* --- user expressions --- */
+/* The kernel's staged copy of array (sched/stage.c), or -1. */
+static int staged_index(const sj_lower *l, int array) {
+  for (int i = 0; l->kernel && i < l->kernel->nstaged; i++)
+    if (l->kernel->staged[i].array == array) return i;
+  return -1;
+}
+
+static sj_ir_val staged_base(sj_lower *l, int i) {
+  if (l->staged_base[i].kind == SJ_V_NONE) l->staged_base[i] = sj_irb_shared(&l->b, i);
+  return l->staged_base[i];
+}
+
+/* f -= the origin of staged box s for the instance whose tile coordinates are the call's
+ * arguments: L at first_l, S0, .. from first_s. In elements of the box, row-major. */
+static void minus_origin(sj_lower *l, lin *f, const sj_staged *s, int first_l, int first_s) {
+  long stride = 1;
+  for (int d = s->rank - 1; d >= 0; d--) {
+    f->constant -= stride * s->origin[d][0];
+    for (int k = 0; k < s->ncoords; k++) {
+      if (!s->origin[d][1 + k]) continue;
+      isl_ast_expr *arg = isl_ast_expr_op_get_arg(l->call, k ? first_s + k - 1 : first_l);
+      lin_isl(l, f, arg, -stride * s->origin[d][1 + k]);
+      isl_ast_expr_free(arg);
+    }
+    stride *= s->size[d];
+  }
+}
+
+/* ref's element in global memory as a pointer and a constant offset in elements. */
+static sj_ir_val global_element(sj_lower *l, const sj_expr *ref, long *offset) {
+  lin f = {0, 0, 0, NULL};
+  lin_ref(l, &f, ref, l->m->extents[ref->sym->id]);
+  int param = sj_ir_find_param(l->b.f, SJ_PARAM_ARRAY, ref->sym->id);
+  return address(l, &f, sj_irb_param(&l->b, param), offset);
+}
+
+/* ref's element as a pointer and a constant offset in elements: in the kernel's shared copy
+ * of the array when it has one. */
+static sj_ir_val element(sj_lower *l, const sj_expr *ref, long *offset) {
+  int staged = staged_index(l, ref->sym->id);
+  if (staged < 0) return global_element(l, ref, offset);
+  lin f = {0, 0, 0, NULL};
+  const sj_staged *s = &l->kernel->staged[staged];
+  int depth = l->stmt->depth; /* the call: iterators, then L, p, T, S0, .. */
+  lin_ref(l, &f, ref, s->size);
+  minus_origin(l, &f, s, depth + 1, depth + 4);
+  return address(l, &f, staged_base(l, staged), offset);
+}
+
+void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c) {
+  const sj_staged *s = &l->kernel->staged[c->staged];
+  const long *ext = l->m->extents[s->array];
+  lin global = {0, 0, 0, NULL}, shared = {0, 0, 0, NULL};
+  long gstride = 1, sstride = 1;
+  l->call = call; /* copy[L, S0, .., Sn, a0, ..] */
+  for (int d = s->rank - 1; d >= 0; d--) {
+    isl_ast_expr *arg = isl_ast_expr_op_get_arg(call, 1 + s->ncoords + d);
+    lin_isl(l, &global, arg, gstride);
+    lin_isl(l, &shared, arg, sstride);
+    isl_ast_expr_free(arg);
+    gstride *= ext[d];
+    sstride *= s->size[d];
+  }
+  minus_origin(l, &shared, s, 1, 2);
+  long goff, soff;
+  int param = sj_ir_find_param(l->b.f, SJ_PARAM_ARRAY, s->array);
+  sj_ir_val gptr = address(l, &global, sj_irb_param(&l->b, param), &goff);
+  sj_ir_val sptr = address(l, &shared, staged_base(l, c->staged), &soff);
+  sj_irb_store(&l->b, sptr, soff, sj_irb_load(&l->b, gptr, goff));
+  l->call = NULL;
+}
 
 sj_ir_type sj_lw_type(sj_type t) {
   static const sj_ir_type types[SJ_NTYPES] = {
@@ -598,7 +665,40 @@ static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
   return as_int(l, ucond(l, e), e->type); /* a condition as an int value */
 }
 
-static void body_stmt(sj_lower *l, const sj_stmt *st) {
+sj_ir_op sj_lw_red_op(sj_red_op op) {
+  return op == SJ_RED_MIN ? SJ_IR_MIN : op == SJ_RED_MAX ? SJ_IR_MAX : SJ_IR_ADD;
+}
+
+sj_ir_type sj_lw_red_type(const sj_reduction *r) {
+  return sj_lw_type(r->stmt->body[r->body]->lhs->type);
+}
+
+/* A reduction's assignment under a `reduce` mark (astgen/lower_reduce.c): its term into the
+ * thread's partial, and the element's address kept for the combination at the end of the
+ * kernel. 1 when assignment k of the statement is one. */
+static int accumulate(sj_lower *l, int k) {
+  sj_irb *b = &l->b;
+  for (int i = 0; i < l->reduce->n; i++) {
+    const sj_reduction *r = &l->reduce->r[i];
+    if (r->stmt != l->stmt || r->body != k) continue;
+    const sj_stmt *st = l->stmt->body[k];
+    sj_ir_type t = sj_lw_red_type(r);
+    sj_ir_val term = sj_irb_cvt(b, t, uval(l, st->rhs->args[r->operand]));
+    if (r->negate) term = sj_irb_op(b, SJ_IR_NEG, t, term, (sj_ir_val){0});
+    sj_ir_val sum = sj_irb_op(b, sj_lw_red_op(r->op), t, sj_ir_reg_val(b->f, l->partial[i]), term);
+    sj_irb_assign(b, l->partial[i], sum);
+    long offset;
+    const sj_expr *mem = sj_model_local_ref(l->m, st->lhs);
+    sj_ir_val ptr = element(l, mem ? mem : st->lhs, &offset);
+    sj_irb_assign(b, l->target[i], sj_irb_ptradd(b, ptr, sj_ir_int(SJ_IR_S64, offset)));
+    return 1;
+  }
+  return 0;
+}
+
+static void body_stmt(sj_lower *l, int k) {
+  const sj_stmt *st = l->stmt->body[k];
+  if (l->reduce && accumulate(l, k)) return;
   sj_irb *b = &l->b;
   const sj_expr *mem = sj_model_local_ref(l->m, st->kind == SJ_S_DECL ? (const void *)st : st->lhs);
   if (!mem && (st->kind == SJ_S_DECL || st->lhs->kind == SJ_E_VAR)) {
@@ -611,8 +711,13 @@ static void body_stmt(sj_lower *l, const sj_stmt *st) {
   }
   sj_ir_val v = uval(l, st->rhs);
   long offset;
-  sj_ir_val ptr = element(l, mem ? mem : st->lhs, &offset);
+  const sj_expr *ref = mem ? mem : st->lhs;
+  sj_ir_val ptr = element(l, ref, &offset);
   sj_irb_store(b, ptr, offset, v);
+  if (staged_index(l, ref->sym->id) >= 0) { /* written through: global holds every result */
+    ptr = global_element(l, ref, &offset);
+    sj_irb_store(b, ptr, offset, v);
+  }
 }
 
 void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call) {
@@ -627,6 +732,6 @@ void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call) {
   }
   l->stmt = (const sj_pstmt *)tag;
   l->call = call;
-  for (int k = 0; k < l->stmt->nbody && !l->failed; k++) body_stmt(l, l->stmt->body[k]);
+  for (int k = 0; k < l->stmt->nbody && !l->failed; k++) body_stmt(l, k);
   l->call = NULL;
 }

@@ -207,7 +207,7 @@ static int remove_dead(sj_ir_func *f, sj_ir_block *b, const int *uses) {
     }
     const sj_ir_ins *ins = &n->ins;
     int dead = ins->op != SJ_IR_ST && ins->op != SJ_IR_BARRIER && ins->op != SJ_IR_TRAP &&
-               ins->op != SJ_IR_LAUNCH &&
+               ins->op != SJ_IR_LAUNCH && ins->op != SJ_IR_ATOM && ins->op != SJ_IR_SHFL &&
                (!ins->dst || (!uses[ins->dst] && !f->regs[ins->dst].is_var));
     if (dead && ins->op == SJ_IR_MOV && ins->dst) dead = !f->regs[ins->dst].is_var;
     if (dead && ins->dst && ins->op != SJ_IR_LD && !sj_ir_is_pure(ins)) dead = 0;
@@ -242,7 +242,7 @@ static int predicable(const sj_ir_node *n, int max) {
   for (int i = 0; i < n->then.n; i++) {
     const sj_ir_node *c = n->then.v[i];
     if (c->kind != SJ_IR_INS || c->ins.guard || c->ins.op == SJ_IR_TRAP ||
-        c->ins.op == SJ_IR_BARRIER)
+        c->ins.op == SJ_IR_BARRIER || c->ins.op == SJ_IR_SHFL)
       return 0;
   }
   return 1;

@@ -325,11 +325,10 @@ int main(int argc, char **argv) {
              "emulator's through its L2 model, the model's from the tile's footprint read once "
              "per tile and what it wrote (per step: the planes each step reads and writes).\n\n");
   emulator_table(f, &d);
-  for (int staged = 0; staged <= 1; staged++) {
-    fprintf(f, "\n## %d. What the model picks %s\n\n", 3 + staged,
-            staged ? "once the tiles are staged in shared memory (a forecast: the staged kernels "
-                     "do not exist yet)"
-                   : "now (tiles not staged; JIT_TILING unset)");
+  for (int staged = 1; staged >= 0; staged--) {
+    fprintf(f, "\n## %d. What the model picks, JIT_TILING unset, %s\n\n", 4 - staged,
+            staged ? "tiles staged in shared memory (the default: sched/stage.c)"
+                   : "tiles in global memory (JIT_STAGE=0)");
     fprintf(f,
             "The best sizes and blocks of each tiling by the search (sched/tile_search.c); a "
             "tiling is picked only when it models at most %.1f of the per-step time and %.0f ms "
@@ -354,13 +353,15 @@ int main(int argc, char **argv) {
           "built from the statement (loads, stores, operations) and the loop structure, the "
           "emulator's is counted on the PTX. Its DRAM bytes are the staged-box formula (the tile's "
           "footprint in, what it wrote out); the emulator's are through its 50 MB L2 model.\n"
-          "- Sections 3 and 4 are predictions. Where the model picks a tiling today (unstaged "
-          "hybrid tiles of other sizes and blocks than were measured: jacobi-2d 4096², fdtd-2d "
-          "2048²), that choice is outside the calibrated sizes and no GPU has confirmed it yet; "
-          "on a GPU, `JIT_TILING=baseline` against `JIT_TILING` unset with "
-          "`gpu_timing --sizes2d 4096 -T 100` (bench/gpu) measures it. The staged forecast "
-          "assumes the tile's whole footprint in shared memory (48 KB per block): in 3-D that "
-          "leaves tiles too small to pay, as PPCG found.\n");
+          "- Sections 3 and 4 are predictions. The staged kernels and the unstaged tiles of "
+          "other sizes and blocks than were measured are outside the calibration: no GPU has "
+          "timed the mappings the model picks for jacobi-2d and heat-2d 4096² and fdtd-2d 2048² "
+          "yet; on a GPU, `JIT_TILING=baseline` against `JIT_TILING` unset with "
+          "`gpu_timing --sizes2d 4096 -T 100` (bench/gpu) measures it. Staged, an array is in "
+          "shared memory only when the box of its tile's footprint fits the block's 48 KB "
+          "(sched/stage.c; the model's shared memory is the scheduler's, checked by "
+          "tests/sched/tile_model_test.c): in 3-D that leaves tiles too small to pay, as PPCG "
+          "found.\n");
   if (f != stdout) fclose(f);
   return 0;
 }

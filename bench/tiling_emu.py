@@ -42,8 +42,14 @@ def updates(sizes, kernel):
     return t * n
 
 
-def run(build, kernel, sizes, tiling):
-    env = dict(os.environ, JIT_CACHE="off")
+# (row label, JIT_TILING, JIT_STAGE): the steps of the thesis's Table 4 side by side
+MODES = [("per step", "", "1"), ("hybrid, global memory", "hybrid", "0"),
+         ("hybrid, shared memory", "hybrid", "1"), ("split, global memory", "split", "0"),
+         ("split, shared memory", "split", "1")]
+
+
+def run(build, kernel, sizes, tiling, stage):
+    env = dict(os.environ, JIT_CACHE="off", JIT_STAGE=stage)
     env.pop("JIT_TILING", None)
     if tiling:
         env["JIT_TILING"] = tiling
@@ -65,7 +71,8 @@ def run(build, kernel, sizes, tiling):
             launches += 1
             blocks = max(blocks, rec["grid"][0] * rec["grid"][1] * rec["grid"][2])
             for key in ("instructions", "global_sectors", "unique_sectors",
-                        "l2_model_dram_bytes", "barriers", "shared_loads"):
+                        "l2_model_dram_bytes", "barriers", "shared_loads", "shared_stores",
+                        "bank_conflicts"):
                 sums[key] = sums.get(key, 0) + rec.get(key, 0)
     os.unlink(stats)
     compile_ms = re.search(r"compile: ([0-9.]+) ms", out)
@@ -88,29 +95,37 @@ def main():
             sizes = {k: QUICK[k] for k in sizes}
             label = kernel + " (quick)"
         n = updates(sizes, kernel)
-        for mode in ("", "hybrid", "split"):
-            r = run(build, kernel, sizes, mode)
-            rows.append((label, mode or "per step", n, r))
-            print(label, mode or "per step", r, flush=True)
+        for mode, tiling, stage in MODES:
+            r = run(build, kernel, sizes, tiling, stage)
+            rows.append((label, mode, n, r))
+            print(label, mode, r, flush=True)
     load = open("/proc/loadavg").read().split()[0]
     with open(results, "w") as out:
         out.write("# Per-step mapping against hybrid and split time tiling (emulator model)\n\n")
         out.write("Written by `bench/tiling_emu.py`. No GPU: every count is the project's PTX "
                   "emulator's **model** (instructions summed over threads; global sectors "
                   "touched; unique 32-byte sectors per launch; DRAM bytes through the modeled "
-                  "50 MB L2 with the blocks of a wave advancing together). Both mappings of a "
+                  "50 MB L2 with the blocks of a wave advancing together). Time-tiled kernels run "
+                  "with their values in global memory (JIT_STAGE=0) and staged in shared memory "
+                  "(each block copies the box its tile touches in, computes every step there and "
+                  "writes each result through to global memory). All mappings of a "
                   "kernel run in the same invocation, on the same data, each checked "
                   "bit-identical against the C function (`--check`). Compile: cold, JIT_CACHE=off, "
                   "this CPU (load %s). Blocks: the largest grid of a launch; in a hybrid launch "
                   "the blocks whose tile lies outside the wavefront exit at once. Tile sizes: "
                   "the defaults of sched/hybrid.c.\n\n" % load)
         out.write("| kernel | mapping | bit-identical | launches | blocks/launch | instr/update "
-                  "| global sectors/update | unique B/update | L2-model DRAM B/update "
-                  "| barriers | compile ms |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+                  "| global sectors/update | shared requests/update | bank conflicts/update "
+                  "| unique B/update "
+                  "| L2-model DRAM B/update | barriers | compile ms |\n"
+                  "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
         for label, mode, n, r in rows:
-            out.write("| %s | %s | %s | %d | %d | %.2f | %.3f | %.3f | %.3f | %d | %.1f |\n" % (
+            out.write("| %s | %s | %s | %d | %d | %.2f | %.3f | %.3f | %.3f | %.3f | %.3f | %d "
+                      "| %.1f |\n" % (
                 label, mode, "yes" if r["ok"] else "**NO**", r["launches"], r["blocks"],
                 r.get("instructions", 0) / n, r.get("global_sectors", 0) / n,
+                (r.get("shared_loads", 0) + r.get("shared_stores", 0)) / n,
+                r.get("bank_conflicts", 0) / n,
                 32.0 * r.get("unique_sectors", 0) / n, r.get("l2_model_dram_bytes", 0) / n,
                 r.get("barriers", 0), r["compile_ms"]))
     return 0 if all(r["ok"] for _, _, _, r in rows) else 1

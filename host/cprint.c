@@ -275,7 +275,7 @@ static int has_effect(const cprint *p, const sj_ir_node *n) {
   const sj_ir_ins *ins = &n->ins;
   if (ins->op == SJ_IR_MOV) return p->f->regs[ins->dst].is_var;
   return ins->op == SJ_IR_ST || ins->op == SJ_IR_BARRIER || ins->op == SJ_IR_TRAP ||
-         ins->op == SJ_IR_LAUNCH;
+         ins->op == SJ_IR_LAUNCH || ins->op == SJ_IR_ATOM;
 }
 
 static int foldable(const cprint *p, const sj_ir_block *b, int i) {
@@ -317,6 +317,10 @@ static void print_ins(cprint *p, const sj_ir_block *b, int i) {
     sj_buf_puts(o, "if (");
     operand(p, ins->a);
     sj_buf_printf(o, " && !*__sj_err) *__sj_err = %ld", ins->imm); /* the first check reports */
+    break;
+  case SJ_IR_SHFL: /* only GPU kernels have warps (astgen/lower_reduce.c) */
+  case SJ_IR_ATOM:
+    sj_buf_puts(o, "\n#error \"a warp operation in C code\"\n");
     break;
   case SJ_IR_LAUNCH:
     sj_buf_puts(o, "{ const long __sj_h[] = {0");

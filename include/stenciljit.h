@@ -181,6 +181,11 @@ typedef struct jit_options {
    * model finds fastest. NULL = $JIT_TILE (same syntax). $JIT_TILING=auto|time|hybrid|split|
    * none forces the choice. Copied; part of the cache key. */
   const char *tile;
+  /* Allow reductions (x = x + e, fmin, fmax over a loop) to be reassociated: on a GPU they
+   * run in parallel (partials per thread, warp shuffles, one atomic per warp), so float
+   * sums round differently from the C order (within (n-1)*eps*sum|x_i|, doc/reductions.md).
+   * fast_math implies it; so does JIT_REASSOCIATE=1. Part of the cache key. */
+  int reassociate;
 } jit_options;
 
 /* Counters of a context, for tests and tools. */

@@ -34,7 +34,7 @@ typedef struct define {
 typedef struct cli {
   const char *cmd, *file, *entry;
   jit_device device;
-  int device_given, check, repeat, corrupt, fast_math, threads;
+  int device_given, check, repeat, corrupt, fast_math, reassociate, threads;
   const char *tile;
   define defs[MAX_DEFINES];
   int ndefs;
@@ -164,6 +164,8 @@ static int parse_args(int argc, char **argv, cli *c) {
       c->check = 1;
     } else if (strcmp(a, "--fast-math") == 0) {
       c->fast_math = 1;
+    } else if (strcmp(a, "--reassociate") == 0) {
+      c->reassociate = 1;
     } else if (strcmp(a, "--corrupt-result") == 0) {
       c->corrupt = 1;
     } else if (is_help(a)) {
@@ -471,6 +473,7 @@ int main(int argc, char **argv) {
   memset(&opts, 0, sizeof opts);
   opts.source_name = c.file;
   opts.fast_math = c.fast_math;
+  opts.reassociate = c.reassociate;
   opts.threads = c.threads;
   opts.tile = c.tile;
   if (jit_context_set_options(ctx, &opts)) {

@@ -28,7 +28,8 @@ static const char overview[] =
   "                  (TinyCC's first, the system compiler's once ready; $JIT_TIER)\n"             \
   "  --tiling M      time tiling: auto, time, hybrid, split or none ($JIT_TILING)\n"          \
   "  --tile SPEC     time tile sizes h=H,w=W0xW1..., or none ($JIT_TILE)\n"                      \
-  "  --fast-math     allow contraction and approximate division\n"
+  "  --fast-math     allow contraction and approximate division (implies --reassociate)\n"      \
+  "  --reassociate   reductions may run in parallel, rounding differently ($JIT_REASSOCIATE)\n"
 
 static const struct {
   const char *name, *text;

@@ -182,6 +182,7 @@ static void take_settings(jit_kernel *k) {
   s->nthreads = sj_pool_size(ctx->pool);
   s->tiling = ctx->tiling;
   s->fast_math = ctx->opts.fast_math;
+  s->reassociate = sj_reassociates(ctx);
   s->budget = compile_budget(ctx, &s->budget_from);
 }
 
@@ -346,6 +347,7 @@ static int build(jit_kernel *k, isl_ctx *ictx, int second, jit_stage_times *t, s
   int cpu = k->device == JIT_DEVICE_CPU;
   if (!rc) {
     sj_stencil_recognize(m, &st);
+    m->reassociate = k->settings.reassociate;
     if (cpu) {
       sj_cpu_options o;
       cpu_options(k, second, &o);

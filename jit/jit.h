@@ -73,6 +73,7 @@ typedef enum sj_tier_state {
 typedef struct sj_settings {
   char *source_name, *tile; /* owned copies, or NULL */
   int nthreads, tiling, fast_math;
+  int reassociate;      /* sj_reassociates */
   unsigned long budget; /* isl operations per compile */
   const char *budget_from;
 } sj_settings;
@@ -206,6 +207,9 @@ int sj_cache_get(jit_context *ctx, const char *source, const char *entry, const 
 void sj_cache_init(sj_cache *c);
 void sj_cache_clear(sj_cache *c);
 /* The key of a call: everything it compiles from, normalized (jit/key.c); malloc'd. */
+/* Whether the context's compiles may reassociate reductions: jit_options.reassociate or
+ * fast_math, or JIT_REASSOCIATE set (to anything but "" and "0"). */
+int sj_reassociates(const jit_context *ctx);
 char *sj_call_key(const jit_context *ctx, const char *source, const char *entry,
                   const jit_arg *args, int nargs, size_t *len);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "base/env.h"
 
 static int is_blank(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
@@ -41,15 +42,20 @@ static void normalize(sj_buf *b, const char *s) {
   b->len = (size_t)(out - b->data);
 }
 
+int sj_reassociates(const jit_context *ctx) {
+  return ctx->opts.reassociate || ctx->opts.fast_math || sj_env_flag("JIT_REASSOCIATE");
+}
+
 char *sj_call_key(const jit_context *ctx, const char *source, const char *entry,
                   const jit_arg *args, int nargs, size_t *len) {
   sj_buf b = {0};
-  sj_buf_printf(&b, "stenciljit %s|dev %d|fast %d|threads %d|tiling %d|tile %s|entry %s|",
-                SJ_VERSION, ctx->device, ctx->opts.fast_math, ctx->opts.threads, ctx->tiling,
-                ctx->tile ? ctx->tile : "", entry ? entry : "");
+  sj_buf_printf(&b,
+                "stenciljit %s|dev %d|fast %d|reassoc %d|threads %d|tiling %d|tile %s|entry %s|",
+                SJ_VERSION, ctx->device, ctx->opts.fast_math, sj_reassociates(ctx),
+                ctx->opts.threads, ctx->tiling, ctx->tile ? ctx->tile : "", entry ? entry : "");
   /* read by sched/ from the environment */
-  const char *check = getenv("JIT_CHECK_TILES");
-  sj_buf_printf(&b, "check tiles %s|", check ? check : "");
+  const char *check = getenv("JIT_CHECK_TILES"), *stage = getenv("JIT_STAGE");
+  sj_buf_printf(&b, "check tiles %s|stage %s|", check ? check : "", stage ? stage : "");
   for (int i = 0; i < nargs; i++) {
     if (args[i].kind == JIT_ARG_INT)
       sj_buf_printf(&b, "i%d,", args[i].v.i);

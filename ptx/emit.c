@@ -278,6 +278,89 @@ static void multiply_add(px *x, const char *guard, const sj_ir_ins *add, const s
   line(x, guard, "mad.lo%s %s, %s, %s, %s", type_suffix[add->type], d, a, b, c);
 }
 
+/* --- warps (reductions in parallel, astgen/lower_reduce.c) --- */
+
+static void place_label(px *x, int label) {
+  sj_buf_printf(&x->body, "$L__%s_%d:\n", x->f->name, label);
+}
+
+/* A butterfly shuffle over the whole warp; 64-bit values as their two 32-bit halves. */
+static void shuffle(px *x, const sj_ir_ins *ins) {
+  char d[40], a[40];
+  reg(x, ins->dst, d, sizeof d);
+  in_reg(x, "", ins->a, ins->type, a, sizeof a);
+  if (sj_ir_type_size(ins->type) == 4) {
+    line(x, "", "shfl.sync.bfly.b32 %s, %s, %ld, 31, -1", d, a, ins->imm);
+    return;
+  }
+  char h[4][40];
+  for (int k = 0; k < 4; k++) sj_px_reg_text(PX_B32, sj_px_temp(x, PX_B32), h[k], sizeof h[k]);
+  line(x, "", "mov.b64 {%s, %s}, %s", h[0], h[1], a);
+  line(x, "", "shfl.sync.bfly.b32 %s, %s, %ld, 31, -1", h[2], h[0], ins->imm);
+  line(x, "", "shfl.sync.bfly.b32 %s, %s, %ld, 31, -1", h[3], h[1], ins->imm);
+  line(x, "", "mov.b64 %s, {%s, %s}", d, h[2], h[3]);
+}
+
+/* fmin or fmax into a float element: a compare-and-swap loop on its bits (no float atomic
+ * has C's NaN rule), skipped when the element would not change. */
+static void atomic_float_min_max(px *x, const char *guard, const sj_ir_ins *ins, const char *a,
+                                 const char *b) {
+  int wide = ins->type == SJ_IR_F64, fcls = wide ? PX_F64 : PX_F32, bcls = wide ? PX_B64 : PX_B32;
+  const char *t = wide ? ".f64" : ".f32", *w = wide ? ".b64" : ".b32";
+  char old[40], val[40], ob[40], nb[40], got[40], p[40], q[40];
+  sj_px_reg_text(fcls, sj_px_temp(x, fcls), old, sizeof old);
+  sj_px_reg_text(fcls, sj_px_temp(x, fcls), val, sizeof val);
+  sj_px_reg_text(bcls, sj_px_temp(x, bcls), ob, sizeof ob);
+  sj_px_reg_text(bcls, sj_px_temp(x, bcls), nb, sizeof nb);
+  sj_px_reg_text(bcls, sj_px_temp(x, bcls), got, sizeof got);
+  sj_px_reg_text(PX_PRED, sj_px_temp(x, PX_PRED), p, sizeof p);
+  sj_px_reg_text(PX_PRED, sj_px_temp(x, PX_PRED), q, sizeof q);
+  int again = x->labels++, done = x->labels++;
+  if (*guard)
+    sj_buf_printf(&x->body, "\t@!%.*s bra $L__%s_%d;\n", (int)strlen(guard) - 2, guard + 1,
+                  x->f->name, done);
+  line(x, "", "ld.global%s %s, [%s]", t, old, a);
+  place_label(x, again);
+  line(x, "", "setp%s%s %s, %s, %s", ins->red == SJ_IR_MIN ? ".lt" : ".gt", t, p, old, b);
+  line(x, "", "setp.nan%s %s, %s, %s", t, q, b, b);
+  line(x, "", "or.pred %s, %s, %s", p, p, q);
+  line(x, "", "selp%s %s, %s, %s, %s", t, val, old, b, p);
+  line(x, "", "mov%s %s, %s", w, ob, old);
+  line(x, "", "mov%s %s, %s", w, nb, val);
+  line(x, "", "setp.eq%s %s, %s, %s", w, p, ob, nb);
+  sj_buf_printf(&x->body, "\t@%s bra $L__%s_%d;\n", p, x->f->name, done);
+  line(x, "", "atom.global.cas%s %s, [%s], %s, %s", w, got, a, ob, nb);
+  line(x, "", "setp.ne%s %s, %s, %s", w, p, got, ob);
+  line(x, "", "mov%s %s, %s", w, old, got);
+  sj_buf_printf(&x->body, "\t@%s bra $L__%s_%d;\n", p, x->f->name, again);
+  place_label(x, done);
+}
+
+/* One atomic combination into a global element: red (no result) where PTX has the
+ * operation at the type, else the loop above. */
+static void atomic(px *x, const char *guard, const sj_ir_ins *ins) {
+  static const char *const op_name[SJ_IR_NOPS] = {
+      [SJ_IR_ADD] = "add", [SJ_IR_MIN] = "min", [SJ_IR_MAX] = "max"};
+  /* atom.add has no .s64: the same bits as .u64 */
+  static const char *const add_type[SJ_IR_NTYPES] = {
+      [SJ_IR_S32] = ".s32", [SJ_IR_U32] = ".u32", [SJ_IR_S64] = ".u64",
+      [SJ_IR_U64] = ".u64", [SJ_IR_F32] = ".f32", [SJ_IR_F64] = ".f64"};
+  static const char *const order_type[SJ_IR_NTYPES] = {
+      [SJ_IR_S32] = ".s32", [SJ_IR_U32] = ".u32", [SJ_IR_S64] = ".s64", [SJ_IR_U64] = ".u64"};
+  char a[40], b[40];
+  in_reg(x, guard, ins->a, SJ_IR_PTR, a, sizeof a);
+  in_reg(x, guard, ins->b, ins->type, b, sizeof b);
+  const char *type = (ins->red == SJ_IR_ADD ? add_type : order_type)[ins->type];
+  if (type && op_name[ins->red]) {
+    line(x, guard, "red.global.%s%s [%s], %s", op_name[ins->red], type, a, b);
+  } else if (sj_ir_type_is_float(ins->type) && (ins->red == SJ_IR_MIN || ins->red == SJ_IR_MAX)) {
+    atomic_float_min_max(x, guard, ins, a, b);
+  } else {
+    x->failed = 1;
+    snprintf(x->why, sizeof x->why, "no atomic for operation %d on type %d", ins->red, ins->type);
+  }
+}
+
 void sj_px_ins(px *x, const sj_ir_ins *ins) {
   char guard[48] = "", p[40];
   if (ins->dst && x->folded[ins->dst]) return; /* printed inside its add */
@@ -311,11 +394,23 @@ void sj_px_ins(px *x, const sj_ir_ins *ins) {
   case SJ_IR_SPECIAL:
     special(x, guard, ins);
     return;
+  case SJ_IR_SHFL:
+    shuffle(x, ins);
+    return;
+  case SJ_IR_ATOM:
+    atomic(x, guard, ins);
+    return;
   case SJ_IR_ARRAY: {
     char d[40];
     reg(x, ins->dst, d, sizeof d);
     line(x, guard, "ld.param.u64 %s, [%s_param_%ld]", d, x->f->name, ins->imm);
     line(x, guard, "cvta.to.global.u64 %s, %s", d, d);
+    return;
+  }
+  case SJ_IR_SHARED: {
+    char d[40];
+    reg(x, ins->dst, d, sizeof d);
+    line(x, guard, "mov.u64 %s, %s_sh%ld", d, x->f->name, ins->imm);
     return;
   }
   case SJ_IR_TRAP: { /* the first failed check of the run reports */

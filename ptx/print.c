@@ -154,6 +154,9 @@ static int kernel(sj_buf *out, sj_ir_func *f, sj_error *err) {
     if (x.count[c])
       sj_buf_printf(out, "\t.reg %s %s<%d>;\n", sj_px_class_type[c], sj_px_class_prefix[c],
                     x.count[c] + 1);
+  for (int i = 0; i < f->nshared; i++)
+    sj_buf_printf(out, "\t.shared .align 16 .b8 %s_sh%d[%ld];\n", f->name, i,
+                  f->shared[i].count * sj_ir_type_size(f->shared[i].elem));
   sj_buf_printf(out, "\n%s}\n", x.body.data ? x.body.data : "");
   free(x.num);
   sj_buf_free(&x.body);

@@ -37,9 +37,11 @@ typedef struct gpu_state {
   sj_buf *explain;
   sj_error *err;
   int failed;
-  int coincident;  /* the tree is isl's: its coincidence flags tell the parallel members */
-  double launches; /* trips of the host loops around the node being mapped */
-  double cost;     /* the modeled time of the kernels mapped so far */
+  int coincident;    /* the tree is isl's: its coincidence flags tell the parallel members */
+  double launches;   /* trips of the host loops around the node being mapped */
+  double cost;       /* the modeled time of the kernels mapped so far */
+  sj_reduction *red; /* the model's reductions when it may reassociate them, else NULL */
+  int nred;
 } gpu_state;
 
 /* The parallel flags of band's members; 0 on success. */
@@ -148,23 +150,147 @@ static __isl_give isl_schedule_node *single_thread(gpu_state *st,
   return sj_mark_kernel(node, k);
 }
 
+/* --- reductions in parallel (reassociation allowed) --- */
+
+/* reduced[k]: member k of band is parallel once the accumulations of reductions are left
+ * out, and only then. Where the band's plain parallel members already fill the GPU, none
+ * is: a reduction in parallel costs shuffles and atomics. Returns how many there are. */
+static int reduction_members(gpu_state *st, __isl_keep isl_schedule_node *band, const int *parallel,
+                             int *reduced) {
+  int n = isl_schedule_node_band_n_member(band), any = 0, others[16];
+  for (int k = 0; k < n; k++) reduced[k] = 0;
+  if (!st->nred || sj_band_parallel_reduced(st->m, band, st->red, st->nred, others)) return 0;
+  double plain = trips(st, band, 0, 0);
+  for (int k = 0; k < n; k++) {
+    reduced[k] = others[k] && !parallel[k];
+    any += reduced[k];
+    if (parallel[k]) plain *= trips(st, band, k, k + 1);
+  }
+  if (plain >= GPU_THREADS) any = 0;
+  for (int k = 0; k < n && !any; k++) reduced[k] = 0;
+  return any;
+}
+
+/* Whether the statement of r has instances below node. */
+static int below(__isl_keep isl_schedule_node *node, const sj_reduction *r) {
+  isl_union_set *dom = isl_schedule_node_get_domain(node);
+  isl_union_set *mine = isl_union_set_intersect(
+      isl_union_set_copy(dom), isl_union_set_from_set(isl_set_copy(r->stmt->domain)));
+  isl_bool empty = isl_union_set_is_empty(mine);
+  isl_union_set_free(mine);
+  isl_union_set_free(dom);
+  return empty == isl_bool_false;
+}
+
+/* Whether the GPU combines r's element type and operation with one atomic: +, min and max
+ * on 32- and 64-bit integers and floats. */
+static int atomic_kind(const sj_reduction *r) {
+  sj_type t = r->stmt->body[r->body]->lhs->type;
+  int wide = t == SJ_TY_INT || t == SJ_TY_UINT || t == SJ_TY_LONG || t == SJ_TY_ULONG ||
+             t == SJ_TY_FLOAT || t == SJ_TY_DOUBLE;
+  return wide && r->op != SJ_RED_MUL;
+}
+
+/* The reductions of the band (one per assignment) for its `reduce` mark, with the member x
+ * that runs along the warp; NULL when they cannot run in parallel: one has no atomic, or
+ * the lanes of a warp would not share its element. */
+static sj_reduce *band_reductions(gpu_state *st, __isl_keep isl_schedule_node *band, int x) {
+  sj_reduce *red = calloc(1, sizeof *red);
+  if (!red) abort();
+  red->tag = SJ_ID_REDUCE;
+  int ok = 1;
+  for (int i = 0; i < st->nred && ok; i++) {
+    const sj_reduction *r = &st->red[i];
+    if (!below(band, r)) continue;
+    int seen = 0;
+    for (int j = 0; j < red->n; j++) seen |= red->r[j].stmt == r->stmt && red->r[j].body == r->body;
+    if (seen) continue;
+    int uniform = atomic_kind(r) ? sj_reduce_uniform(band, x, r) : 0;
+    if (uniform < 0) st->failed = 1;
+    ok = uniform == 1;
+    red->r = realloc(red->r, (size_t)(red->n + 1) * sizeof *red->r);
+    if (!red->r) abort();
+    red->r[red->n++] = *r;
+  }
+  if (!ok || !red->n) {
+    free(red->r);
+    free(red);
+    return NULL;
+  }
+  return red;
+}
+
+static void free_reduce(void *user) {
+  sj_reduce *red = user;
+  free(red->r);
+  free(red);
+}
+
+/* Above the threads mark, two levels below node: a `reduce` mark that owns red. */
+static __isl_give isl_schedule_node *mark_reduce(__isl_take isl_schedule_node *node,
+                                                 sj_reduce *red) {
+  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
+  isl_id *id = isl_id_set_free_user(isl_id_alloc(ctx, "reduce", red), free_reduce);
+  node = isl_schedule_node_child(isl_schedule_node_child(node, 0), 0);
+  node = isl_schedule_node_insert_mark(node, id);
+  return isl_schedule_node_parent(isl_schedule_node_parent(node));
+}
+
+static void explain_reduce(const sj_reduce *red, char *why, size_t size) {
+  size_t len = strlen(why);
+  len += (size_t)snprintf(why + len, size - len, "; reductions in parallel:");
+  for (int i = 0; i < red->n && len < size; i++) {
+    const sj_reduction *r = &red->r[i];
+    len += (size_t)snprintf(why + len, size - len, " %s (%s)",
+                            r->stmt->body[r->body]->lhs->sym->name, r->stmt->name);
+  }
+  if (len < size)
+    snprintf(why + len, size - len, ": partials per thread, shfl in the warp, an atomic per warp");
+}
+
 /* Maps the band of nm parallel members: tiles of the band go to blocks, the points of a
  * tile to threads, ppt points a block width apart along x (coalesced), unrolled; isl
  * guards only the copies that may leave the domain. The tree becomes kernel mark - context
  * (id bounds) - filter (bind_points) - threads mark - [points band] - the band's child. */
-static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_schedule_node *node) {
+/* With reductions, x goes to a member they accumulate over (the innermost such, when the
+ * coalesced one is not), so that a warp's lanes share each reduction's element. */
+static void reduction_x(int nm, const int *reduced, int *dim) {
+  int x = 0;
+  while (dim[x] != 0) x++;
+  if (reduced[x]) return;
+  x = nm - 1;
+  while (!reduced[x]) x--;
+  dim[x] = 0;
+  for (int k = nm - 1, d = 1; k >= 0; k--)
+    if (k != x) dim[k] = d++;
+}
+
+/* reduced[k]: member k is parallel only as a reduction (NULL: none is). Returns NULL when
+ * those reductions cannot run in parallel, leaving node as it was. */
+static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_schedule_node *node,
+                                              const int *reduced) {
   int nm = isl_schedule_node_band_n_member(node);
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  sj_kernel *k = new_kernel(st);
-  int ppt, dim[3];
+  int ppt, dim[3], x = 0;
   long lo[3] = {0, 0, 0}, hi[3], tile[3] = {1, 1, 1}, ext[3] = {1, 1, 1};
   for (int i = 0; i < nm; i++) dim[i] = nm - 1 - i; /* the innermost member runs along x */
   if (nm > 1 && !st->m->stencil && sj_gpu_dims(st->m, node, nm, dim)) st->failed = 1;
+  sj_reduce *red = NULL;
+  if (reduced) {
+    reduction_x(nm, reduced, dim);
+    while (dim[x] != 0) x++;
+    red = band_reductions(st, node, x);
+    if (!red) return isl_schedule_node_free(node);
+  }
+  sj_kernel *k = new_kernel(st);
   for (int i = 0; i < nm; i++) {
     if (sj_member_range(node, i, &lo[i], &hi[i])) st->failed = 1;
     ext[dim[i]] = hi[i] >= lo[i] ? hi[i] - lo[i] + 1 : 1;
   }
-  sj_gpu_block_shape(nm, ext, k->block, &ppt);
+  if (red)
+    sj_gpu_block_shape_warp_x(nm, ext, k->block, &ppt);
+  else
+    sj_gpu_block_shape(nm, ext, k->block, &ppt);
   double par = 1;
   for (int i = 0; i < nm; i++) {
     int d = dim[i];
@@ -186,7 +312,7 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
     par *= (double)ext[d];
     sj_plan_add_tile(st->plan, tile[i]);
   }
-  int points = ppt, x = 0;
+  int points = ppt;
   while (dim[x] != 0) x++;
   double threads = 1;
   for (int d = 0; d < 3; d++) threads *= (double)k->grid[d] * k->block[d];
@@ -195,10 +321,12 @@ static __isl_give isl_schedule_node *map_band(gpu_state *st, __isl_take isl_sche
   node = isl_schedule_node_insert_context(
       node,
       sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), nm, dim, k->grid, k->block));
+  if (red) node = mark_reduce(node, red);
   snprintf(k->why, sizeof k->why,
            "%d parallel loop%s (member %d of %d on x): %d point%s per thread along x, %u apart, "
            "unrolled",
            nm, nm > 1 ? "s" : "", x, nm, points, points > 1 ? "s" : "", k->block[0]);
+  if (red) explain_reduce(red, k->why, sizeof k->why);
   sj_buf_printf(st->explain, "  kernel %d: grid %ux%ux%u, block %ux%ux%u: %s\n", k->id, k->grid[0],
                 k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->why);
   return sj_mark_kernel(node, k);
@@ -223,8 +351,10 @@ static __isl_give isl_schedule_node *visit(void *user, __isl_take isl_schedule_n
   enum isl_schedule_node_type type = isl_schedule_node_get_type(node);
   if (type == isl_schedule_node_leaf) return single_thread(st, node);
   if (type != isl_schedule_node_band) return sj_each_child(node, visit, st);
-  int n = isl_schedule_node_band_n_member(node), p = 0, parallel[16];
+  int n = isl_schedule_node_band_n_member(node), p = 0, parallel[16], reduced[16];
   if (band_flags(st, node, parallel)) return node;
+  int reductions = reduction_members(st, node, parallel, reduced);
+  for (int k = 0; k < n; k++) parallel[k] |= reduced[k];
   while (p < n && !parallel[p]) p++;
   if (p == n && !any_parallel_below(st, node)) return single_thread(st, node);
   if (p == n) return host_loops(st, node, n); /* sequential here, parallel below */
@@ -235,14 +365,30 @@ static __isl_give isl_schedule_node *visit(void *user, __isl_take isl_schedule_n
   if (q < n) node = isl_schedule_node_band_split(node, q);
   if (q > 3) /* the outer parallel members beyond three launch from the host */
     return host_loops(st, isl_schedule_node_band_split(node, q - 3), q - 3);
-  return map_band(st, node);
+  int mapped = 0;
+  for (int k = 0; k < q; k++) mapped += reduced[k];
+  if (reductions && mapped) {
+    isl_schedule_node *done = map_band(st, isl_schedule_node_copy(node), reduced);
+    if (done) {
+      isl_schedule_node_free(node);
+      return done;
+    }
+    /* as if there were no reductions: the members parallel without them */
+    int nred = st->nred;
+    st->nred = 0;
+    node = visit(st, node);
+    st->nred = nred;
+    return node;
+  }
+  return map_band(st, node, NULL);
 }
 
 int sj_map_gpu(sj_model *m, __isl_take isl_schedule *schedule, int coincident,
                const unsigned max_grid[3], sj_plan *plan, double *cost, sj_error *err) {
   sj_buf explain = {0};
   memset(plan, 0, sizeof *plan);
-  gpu_state st = {m, max_grid, plan, &explain, err, 0, coincident, 1, 0};
+  gpu_state st = {m, max_grid, plan, &explain, err, 0, coincident, 1, 0, NULL, 0};
+  if (m->reassociate && sj_reductions_find(m, &st.red, &st.nred)) st.failed = 1;
   isl_schedule_node *root = isl_schedule_get_root(schedule);
   isl_schedule_free(schedule);
   if (m->nstmts) root = visit(&st, isl_schedule_node_child(root, 0));
@@ -252,6 +398,7 @@ int sj_map_gpu(sj_model *m, __isl_take isl_schedule *schedule, int coincident,
   plan->nthreads = 1;
   plan->explain = sj_buf_take(&explain);
   *cost = st.cost;
+  free(st.red);
   if (st.failed || !plan->schedule) {
     int status = err->status ? err->status : JIT_ERR_INTERNAL;
     if (!err->status) sj_error_set(err, status, "isl failed while mapping to the GPU");

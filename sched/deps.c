@@ -45,6 +45,7 @@ int sj_model_dependences(sj_model *m, sj_error *err) {
 /* The accesses (and schedule, when one is asked for) of one statement's instances. */
 typedef struct stmt_part {
   isl_union_map *reads, *writes, *sched;
+  const sj_pstmt *stmt;
 } stmt_part;
 
 typedef struct gather {
@@ -63,6 +64,7 @@ static isl_stat gather_set(__isl_take isl_set *set, void *user) {
   }
   isl_union_set *u = isl_union_set_from_set(set);
   stmt_part *p = &g->parts[g->n++];
+  p->stmt = s;
   p->reads = isl_union_map_intersect_domain(isl_union_map_copy(s->reads), isl_union_set_copy(u));
   p->writes = isl_union_map_intersect_domain(isl_union_map_copy(s->writes), isl_union_set_copy(u));
   p->sched = g->sched ? isl_union_map_intersect_domain(isl_union_map_copy(g->sched), u) : NULL;
@@ -173,11 +175,59 @@ static int narrow(__isl_take isl_union_map *c, const stmt_part *a, const stmt_pa
   return rc;
 }
 
+/* The accumulations of the reductions of part a's statement among red (their reads and
+ * writes of x[f]) as a part of their own, *red, and the rest of a's accesses, *rest; 0 when
+ * the statement has none. */
+static int split_reductions(const stmt_part *a, const sj_reduction *red, int nred, stmt_part *acc,
+                            stmt_part *rest) {
+  isl_union_set *dom = isl_union_map_domain(isl_union_map_copy(a->sched));
+  isl_space *space = isl_union_map_get_space(a->reads);
+  acc->reads = isl_union_map_empty(isl_space_copy(space));
+  acc->writes = isl_union_map_empty(space);
+  int found = 0;
+  for (int i = 0; i < nred; i++) {
+    if (red[i].stmt != a->stmt) continue;
+    found = 1;
+    acc->reads = isl_union_map_add_map(acc->reads, isl_map_copy(red[i].read->rel));
+    acc->writes = isl_union_map_add_map(acc->writes, isl_map_copy(red[i].write->rel));
+  }
+  acc->reads = isl_union_map_intersect_domain(acc->reads, isl_union_set_copy(dom));
+  acc->writes = isl_union_map_intersect_domain(acc->writes, dom);
+  acc->sched = rest->sched = a->sched;
+  acc->stmt = rest->stmt = a->stmt;
+  rest->reads =
+      isl_union_map_subtract(isl_union_map_copy(a->reads), isl_union_map_copy(acc->reads));
+  rest->writes =
+      isl_union_map_subtract(isl_union_map_copy(a->writes), isl_union_map_copy(acc->writes));
+  return found;
+}
+
+/* Narrows the members by the conflicts of a with b; where a is b and its statement has
+ * reductions among red, the conflicts among their accumulations are left out (each with
+ * the rest, and the rest among itself, remain). */
+static int narrow_pair(const stmt_part *a, const stmt_part *b, const sj_reduction *red, int nred,
+                       int n, int *parallel, int *live) {
+  stmt_part acc, rest;
+  if (a != b || !nred || !split_reductions(a, red, nred, &acc, &rest)) {
+    if (a == b && nred) { /* split_reductions made them */
+      isl_union_map_free(acc.reads), isl_union_map_free(acc.writes);
+      isl_union_map_free(rest.reads), isl_union_map_free(rest.writes);
+    }
+    return narrow(pair_conflicts(a, b), a, b, n, parallel, live);
+  }
+  int rc = narrow(pair_conflicts(&rest, &rest), a, b, n, parallel, live);
+  if (!rc) rc = narrow(pair_conflicts(&rest, &acc), a, b, n, parallel, live);
+  isl_union_map_free(acc.reads), isl_union_map_free(acc.writes);
+  isl_union_map_free(rest.reads), isl_union_map_free(rest.writes);
+  return rc;
+}
+
 /* Pair by pair of statements, never the band's whole relation (quadratic in size), and
  * nearest pairs first: a statement with itself or its neighbour usually settles every
  * member, and the search stops when no member is left parallel. A distance and its
  * negation settle the same members, so each pair is tested in one order. */
-int sj_band_parallel(const sj_model *m, __isl_keep isl_schedule_node *band, int *parallel) {
+int sj_band_parallel_reduced(const sj_model *m, __isl_keep isl_schedule_node *band,
+                             const sj_reduction *red, int nred, int *parallel) {
   int n = isl_schedule_node_band_n_member(band);
   if (m->stencil) { /* proven already: only the time loop carries conflicts */
     int depth = isl_schedule_node_get_schedule_depth(band);
@@ -196,12 +246,14 @@ int sj_band_parallel(const sj_model *m, __isl_keep isl_schedule_node *band, int 
   int live = n;
   for (int k = 0; k < n; k++) parallel[k] = 1;
   for (int d = 0; d < g.n && live && !rc; d++)
-    for (int i = 0; i + d < g.n && live && !rc; i++) {
-      const stmt_part *a = &g.parts[i], *b = &g.parts[i + d];
-      rc = narrow(pair_conflicts(a, b), a, b, n, parallel, &live);
-    }
+    for (int i = 0; i + d < g.n && live && !rc; i++)
+      rc = narrow_pair(&g.parts[i], &g.parts[i + d], red, nred, n, parallel, &live);
   gather_free(&g);
   return rc;
+}
+
+int sj_band_parallel(const sj_model *m, __isl_keep isl_schedule_node *band, int *parallel) {
+  return sj_band_parallel_reduced(m, band, NULL, 0, parallel);
 }
 
 int sj_set_dim_range(__isl_keep isl_set *set, int pos, long *lo, long *hi) {

@@ -37,11 +37,16 @@ static isl_bool pointwise(sj_model *m) {
   return same;
 }
 
-/* Appends the reductions found to the explanation: kept in order, whatever the options. */
+/* Appends the reductions found to the explanation: in exact mode kept in order; with
+ * reassociation allowed, the kernels whose line says so run them in parallel. */
 static void explain_reductions(const sj_model *m, sj_buf *why) {
   sj_buf list = {0};
   if (sj_reductions_explain(m, &list) == 0 && list.len)
-    sj_buf_printf(why, "  reductions kept in the C order (not reassociated): %s\n", list.data);
+    sj_buf_printf(why,
+                  m->reassociate ? "  reductions (reassociation allowed: in parallel where a "
+                                   "kernel line says so, else in the C order): %s\n"
+                                 : "  reductions kept in the C order (not reassociated): %s\n",
+                  list.data);
   sj_buf_free(&list);
 }
 

@@ -105,7 +105,7 @@ static int untiled(sj_model *m, const sj_gpu_device *dev, sj_buf *note, sj_plan 
 static void search_tilings(weighed *w, const sj_tile_spec *spec, const sj_gpu_device *dev,
                            const sj_buf *why) {
   for (int k = SJ_TM_HYBRID; k < SJ_TM_KINDS; k++) {
-    w->nbest[k] = sj_tm_search(&w->input, k, SJ_TM_TILES_STAGED, spec, dev, w->best[k]);
+    w->nbest[k] = sj_tm_search(&w->input, k, sj_time_tiles_staged(), spec, dev, w->best[k]);
     if (!w->input.tileable)
       snprintf(w->best[k][0].why, sizeof w->best[k][0].why, "%s", why->data ? why->data : "");
   }

@@ -11,10 +11,47 @@
 #include <isl/union_set.h>
 #include <isl/val.h>
 
+static void free_kernel(void *k) {
+  free(((sj_kernel *)k)->staged);
+  free(k);
+}
+
 __isl_give isl_schedule_node *sj_mark_kernel(__isl_take isl_schedule_node *node, sj_kernel *k) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  isl_id *id = isl_id_set_free_user(isl_id_alloc(ctx, "kernel", k), free);
+  isl_id *id = isl_id_set_free_user(isl_id_alloc(ctx, "kernel", k), free_kernel);
   return isl_schedule_node_insert_mark(node, id);
+}
+
+typedef struct coord_arg {
+  int from_end; /* 1: the last coordinate */
+  isl_union_pw_aff *res;
+} coord_arg;
+
+static isl_stat add_coordinate(__isl_take isl_set *set, void *user) {
+  coord_arg *a = user;
+  int pos = (int)isl_set_dim(set, isl_dim_set) - a->from_end;
+  isl_aff *aff =
+      isl_aff_var_on_domain(isl_local_space_from_space(isl_set_get_space(set)), isl_dim_set, pos);
+  isl_pw_aff *pa = isl_pw_aff_intersect_domain(isl_pw_aff_from_aff(aff), set);
+  a->res = isl_union_pw_aff_add_pw_aff(a->res, pa);
+  return a->res ? isl_stat_ok : isl_stat_error;
+}
+
+__isl_give isl_union_pw_aff *sj_coordinate(__isl_keep isl_union_set *dom, int from_end) {
+  coord_arg a = {from_end, isl_union_pw_aff_empty(isl_union_set_get_space(dom))};
+  if (isl_union_set_foreach_set(dom, add_coordinate, &a) < 0) a.res = isl_union_pw_aff_free(a.res);
+  return a.res;
+}
+
+__isl_give isl_union_set *sj_bound_to(__isl_take isl_union_pw_aff *v, long offset, long mod,
+                                          __isl_take isl_id *id) {
+  isl_ctx *ctx = isl_union_pw_aff_get_ctx(v);
+  isl_union_set *dom = isl_union_pw_aff_domain(isl_union_pw_aff_copy(v));
+  v = isl_union_pw_aff_sub(
+      v, isl_union_pw_aff_val_on_domain(isl_union_set_copy(dom), isl_val_int_from_si(ctx, offset)));
+  if (mod) v = isl_union_pw_aff_mod_val(v, isl_val_int_from_si(ctx, mod));
+  v = isl_union_pw_aff_sub(v, isl_union_pw_aff_param_on_domain_id(dom, id));
+  return isl_union_pw_aff_zero_union_set(v);
 }
 
 __isl_give isl_id *sj_map_id(isl_ctx *ctx, int thread, int dim) {

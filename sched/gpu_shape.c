@@ -134,3 +134,19 @@ int sj_gpu_dims(const sj_model *m, __isl_keep isl_schedule_node *band, int nm, i
     if (k != x) dim[k] = d++;
   return rc;
 }
+
+/* A reduction's thread ends with a combination across its warp (some forty instructions):
+ * up to this many points per thread along x share it, while the grid still fills the GPU. */
+#define REDUCTION_POINTS 16
+
+void sj_gpu_block_shape_warp_x(int nm, const long *ext, unsigned *block, int *ppt) {
+  sj_gpu_block_shape(nm, ext, block, ppt);
+  unsigned total = block[0] * block[1] * block[2];
+  while (block[0] < WARP) {
+    block[0] *= 2, total *= 2;
+    int d = block[2] > block[1] ? 2 : 1;
+    if (total > MAX_THREADS && block[d] > 1) block[d] /= 2, total /= 2;
+  }
+  while (*ppt < REDUCTION_POINTS && blocks_for(nm, ext, block, 2 * *ppt) >= TARGET_BLOCKS)
+    *ppt *= 2;
+}

@@ -184,32 +184,10 @@ static __isl_give isl_union_set *tiled_domain(const sj_model *m, __isl_keep isl_
   return out;
 }
 
-typedef struct coord_arg {
-  int from_end; /* 1: the last coordinate */
-  isl_union_pw_aff *res;
-} coord_arg;
-
-static isl_stat add_coordinate(__isl_take isl_set *set, void *user) {
-  coord_arg *a = user;
-  int pos = (int)isl_set_dim(set, isl_dim_set) - a->from_end;
-  isl_aff *aff =
-      isl_aff_var_on_domain(isl_local_space_from_space(isl_set_get_space(set)), isl_dim_set, pos);
-  isl_pw_aff *pa = isl_pw_aff_intersect_domain(isl_pw_aff_from_aff(aff), set);
-  a->res = isl_union_pw_aff_add_pw_aff(a->res, pa);
-  return a->res ? isl_stat_ok : isl_stat_error;
-}
-
-/* Each instance's coordinate at position from_end counted from the end (1: the last). */
-static __isl_give isl_union_pw_aff *coordinate(__isl_keep isl_union_set *dom, int from_end) {
-  coord_arg a = {from_end, isl_union_pw_aff_empty(isl_union_set_get_space(dom))};
-  if (isl_union_set_foreach_set(dom, add_coordinate, &a) < 0) a.res = isl_union_pw_aff_free(a.res);
-  return a.res;
-}
-
 /* The smallest and largest coordinate from_end over dom; 0 on success. */
 static int coordinate_range(__isl_keep isl_union_set *dom, int from_end, long *lo, long *hi) {
   isl_union_set *r = isl_union_set_apply(
-      isl_union_set_copy(dom), isl_union_map_from_union_pw_aff(coordinate(dom, from_end)));
+      isl_union_set_copy(dom), isl_union_map_from_union_pw_aff(sj_coordinate(dom, from_end)));
   isl_set *set = isl_set_from_union_set(r);
   int rc = sj_set_dim_range(set, 0, lo, hi);
   isl_set_free(set);
@@ -219,7 +197,7 @@ static int coordinate_range(__isl_keep isl_union_set *dom, int from_end, long *l
 /* The instances of dom whose coordinate from_end is value. */
 static __isl_give isl_union_set *coordinate_is(__isl_keep isl_union_set *dom, int from_end,
                                                long value) {
-  isl_union_pw_aff *v = coordinate(dom, from_end);
+  isl_union_pw_aff *v = sj_coordinate(dom, from_end);
   v = isl_union_pw_aff_sub(
       v, isl_union_pw_aff_val_on_domain(isl_union_set_copy(dom),
                                         isl_val_int_from_si(isl_union_set_get_ctx(dom), value)));
@@ -232,19 +210,6 @@ static __isl_give isl_union_pw_aff *member(__isl_keep isl_union_map *f, int k) {
   isl_union_pw_aff *upa = isl_multi_union_pw_aff_get_union_pw_aff(mupa, k);
   isl_multi_union_pw_aff_free(mupa);
   return upa;
-}
-
-/* The instances where v - offset - id (a block or thread id, v taken modulo mod when mod is
- * not 0) is 0. */
-static __isl_give isl_union_set *bound_to(__isl_take isl_union_pw_aff *v, long offset, long mod,
-                                          __isl_take isl_id *id) {
-  isl_ctx *ctx = isl_union_pw_aff_get_ctx(v);
-  isl_union_set *dom = isl_union_pw_aff_domain(isl_union_pw_aff_copy(v));
-  v = isl_union_pw_aff_sub(
-      v, isl_union_pw_aff_val_on_domain(isl_union_set_copy(dom), isl_val_int_from_si(ctx, offset)));
-  if (mod) v = isl_union_pw_aff_mod_val(v, isl_val_int_from_si(ctx, mod));
-  v = isl_union_pw_aff_sub(v, isl_union_pw_aff_param_on_domain_id(dom, id));
-  return isl_union_pw_aff_zero_union_set(v);
 }
 
 static __isl_give isl_schedule_node *insert_upa(__isl_take isl_schedule_node *node,
@@ -264,6 +229,14 @@ static __isl_give isl_schedule_node *barrier_after(__isl_take isl_schedule_node 
   isl_map *ext = isl_map_from_domain_and_range(outer, sync);
   isl_schedule_node *graft = isl_schedule_node_from_extension(isl_union_map_from_map(ext));
   return isl_schedule_node_graft_after(node, graft);
+}
+
+/* Shared memory a block may stage: the static limit of every CUDA device. */
+enum { SHARED_BUDGET = 48 * 1024 };
+
+int sj_time_tiles_staged(void) {
+  const char *v = getenv("JIT_STAGE");
+  return !v || strcmp(v, "0") != 0;
 }
 
 /* The grid of a phase: the range of its tiles along each space dimension (lo: the first).
@@ -289,9 +262,10 @@ static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid
  * thread its share of a step's points), threads filter and mark, [t] band with a barrier
  * after each step, block filter, context, kernel mark. Returns the kernel mark. */
 static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *node,
-                                                  __isl_keep isl_union_set *dom,
-                                                  __isl_keep isl_union_map *point, int n,
-                                                  sj_kernel *k, const long *lo) {
+                                                  const sj_model *m, __isl_keep isl_union_set *dom,
+                                                  __isl_keep isl_union_map *point,
+                                                  __isl_keep isl_union_map *back, int n,
+                                                  sj_kernel *k, const long *lo, sj_buf *desc) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   isl_multi_union_pw_aff *space = isl_multi_union_pw_aff_from_union_map(
       isl_union_map_intersect_domain(isl_union_map_copy(point), isl_union_set_copy(dom)));
@@ -304,7 +278,7 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
     int d = n - i;
     isl_union_pw_aff *v =
         isl_union_pw_aff_intersect_domain(member(point, 1 + i), isl_union_set_copy(dom));
-    threads = isl_union_set_intersect(threads, bound_to(v, 0, k->block[d], sj_map_id(ctx, 1, d)));
+    threads = isl_union_set_intersect(threads, sj_bound_to(v, 0, k->block[d], sj_map_id(ctx, 1, d)));
   }
   node = isl_schedule_node_insert_filter(node, threads);
   node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
@@ -318,9 +292,10 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
   for (int d = 0; d <= n; d++) {
     dims[d] = d;
     block = isl_union_set_intersect(
-        block, bound_to(coordinate(dom, n + 1 - d), lo[d], 0, sj_map_id(ctx, 0, d)));
+        block, sj_bound_to(sj_coordinate(dom, n + 1 - d), lo[d], 0, sj_map_id(ctx, 0, d)));
   }
   node = isl_schedule_node_insert_filter(node, block);
+  if (sj_time_tiles_staged()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, SHARED_BUDGET, desc);
   if (!node) return NULL;
   node = isl_schedule_node_insert_context(
       node, sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), n + 1, dims, k->grid,
@@ -378,14 +353,14 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
   isl_union_set *dom = tiled_domain(m, tiles, n, &back);
   isl_union_map_free(tiles);
   /* the folded point of each tiled instance */
-  isl_union_map *point = isl_union_map_apply_range(back, fold);
+  isl_union_map *point = isl_union_map_apply_range(isl_union_map_copy(back), fold);
 
   long first, last;
   if (coordinate_range(dom, n + 4, &first, &last)) first = 0, last = -1;
   /* the tree: the host loop over wavefronts, then a kernel per color in sequence */
   isl_schedule_node *node =
       isl_schedule_node_child(isl_schedule_node_from_domain(isl_union_set_copy(dom)), 0);
-  node = insert_upa(node, coordinate(dom, n + 4));
+  node = insert_upa(node, sj_coordinate(dom, n + 4));
   node = isl_schedule_node_child(node, 0);
   isl_union_set_list *phases = isl_union_set_list_alloc(ctx, ncolors);
   for (int p = 0; p < ncolors; p++) {
@@ -412,16 +387,23 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
       k->id = plan->nkernels++;
       snprintf(k->why, sizeof k->why, "%s %d of %s: a block per tile, a barrier per step",
                split ? "color" : "phase", i, desc.data);
+      sj_buf staged = {0};
       sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
-      node = phase_kernel(node, mine, point, n, k, lo);
-      node = isl_schedule_node_parent(isl_schedule_node_parent(node)); /* the sequence */
+      node = phase_kernel(node, m, mine, point, back, n, k, lo, &staged);
+      if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);
+      sj_buf_free(&staged);
+      /* back to the sequence (isl put the copies' extension above the kernel mark) */
+      do
+        node = isl_schedule_node_parent(node);
+      while (node && isl_schedule_node_get_type(node) != isl_schedule_node_sequence);
     }
     isl_union_set_free(mine);
   }
   isl_union_set_free(dom);
   isl_union_map_free(point);
+  isl_union_map_free(back);
   sj_buf_free(&desc);
   if (!failed && node) plan->schedule = isl_schedule_node_get_schedule(node);
   isl_schedule_node_free(node);

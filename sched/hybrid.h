@@ -64,6 +64,18 @@ void sj_split_shape(const sj_cone *c, int h, const long *w, sj_split *t);
  * sj_hybrid_tiles). */
 __isl_give isl_map *sj_split_tiles(isl_ctx *ctx, const sj_cone *c, const sj_split *t, int color);
 
+/* Stages the arrays the tiles of kernel k write in shared memory, as many as fit in budget
+ * bytes (sched/stage.c): records them in k and grafts the copies and a barrier before node,
+ * the filter of a block's tile over dom, the tiled instances S[x, L, p, T, S0, .., Sn];
+ * back takes them to the model's. Tile coordinate S_d is lo[d] + block id d. desc gets the
+ * arrays' boxes and the bytes staged. Returns
+ * what is in node's place: the sequence of copies, barrier and node when anything is staged. */
+__isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node, const sj_model *m,
+                                             __isl_keep isl_union_set *dom,
+                                             __isl_keep isl_union_map *back, int n,
+                                             const long *lo, sj_kernel *k, long budget,
+                                             sj_buf *desc);
+
 /* Each statement's instances as points of the folded space [k t + i, s0, .., sn], n + 1 the
  * largest number of space dimensions (sched/hybrid.c); NULL when n + 1 is not between 1 and
  * SJ_HYBRID_MAX_SPACE. */
@@ -78,6 +90,10 @@ typedef struct sj_time_tiles {
   long w[SJ_HYBRID_MAX_SPACE]; /* s0 first */
   unsigned block[3];           /* threads; x: the innermost space dimension */
 } sj_time_tiles;
+
+/* Whether the time-tiled kernels stage their tiles in shared memory: unless JIT_STAGE=0
+ * (sched/hybrid.c). */
+int sj_time_tiles_staged(void);
 
 /* The time-tiled GPU schedule of a kernel in stencil form, into plan (sched/hybrid.c), with
  * the tiles of sizes. 0; -1 with why filled when the tiling does not apply (the caller maps it

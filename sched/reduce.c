@@ -4,28 +4,44 @@
  * other access of the statement, no other statement inside the loop), so that the values e
  * take do not depend on the order of the accumulation. Such a loop could run in any order
  * (a tree of partial results): integers would give the same result, floats would round
- * differently. Nothing is reassociated: every reduction keeps the C order, bit-exact, and the
- * explanation lists the ones found (where a parallel reduction would apply). */
+ * differently. In exact mode nothing is reassociated: every reduction keeps the C order,
+ * bit-exact, and the explanation lists the ones found. When the user allows reassociation
+ * the GPU mapping (sched/baseline.c) runs them in parallel: the conflicts among a reduction's
+ * own accumulations are ignored when it asks which members are parallel
+ * (sj_band_parallel_reduced), and a `reduce` mark tells the lowering which assignments
+ * accumulate in registers. */
 #include "sched/sched.h"
 
 #include <isl/map.h>
 #include <isl/space.h>
 #include <isl/union_map.h>
 
+#include <stdlib.h>
+
 #include "base/buf.h"
 
-/* The read of the accumulated element in rhs when rhs combines it with one other operand
- * by an associative and commutative operation (x - e is x + (-e)), else NULL. */
-static const sj_expr *accumulated(const sj_expr *lhs, const sj_expr *rhs) {
+/* The operand of rhs that reads the accumulated element (0 or 1) when rhs combines it with
+ * one other operand by an associative and commutative operation (x - e is x + (-e)), else
+ * -1; *op and *negate say how. lhs and the operand are the elements themselves (locals:
+ * the elements that replace them). */
+static int accumulated(const sj_model *m, const sj_expr *lhs, const sj_expr *rhs, sj_red_op *op,
+                       int *negate) {
   int two = rhs->kind == SJ_E_BINARY || (rhs->kind == SJ_E_CALL && rhs->nargs == 2);
-  const sj_expr *a = two ? rhs->args[0] : NULL, *b = two ? rhs->args[1] : NULL;
-  int assoc = (rhs->kind == SJ_E_BINARY && (rhs->op == SJ_OP_ADD || rhs->op == SJ_OP_MUL)) ||
-              (rhs->kind == SJ_E_CALL && rhs->op >= SJ_FN_FMIN && rhs->op <= SJ_FN_FMAXF);
-  int same_a = a && a->kind == SJ_E_INDEX && a->sym == lhs->sym;
-  int same_b = b && b->kind == SJ_E_INDEX && b->sym == lhs->sym;
-  if (rhs->kind == SJ_E_BINARY && rhs->op == SJ_OP_SUB) return same_a ? a : NULL;
-  if (!assoc) return NULL;
-  return same_a ? a : same_b ? b : NULL;
+  if (!two || rhs->type != lhs->type) return -1;
+  if (rhs->kind == SJ_E_BINARY && rhs->op != SJ_OP_ADD && rhs->op != SJ_OP_SUB &&
+      rhs->op != SJ_OP_MUL)
+    return -1;
+  if (rhs->kind == SJ_E_CALL && (rhs->op < SJ_FN_FMIN || rhs->op > SJ_FN_FMAXF)) return -1;
+  *negate = rhs->kind == SJ_E_BINARY && rhs->op == SJ_OP_SUB;
+  *op = rhs->kind == SJ_E_CALL ? (rhs->op <= SJ_FN_FMINF ? SJ_RED_MIN : SJ_RED_MAX)
+        : rhs->op == SJ_OP_MUL ? SJ_RED_MUL
+                               : SJ_RED_ADD;
+  for (int k = 0; k < 2; k++) {
+    const sj_expr *a = rhs->args[k], *mem = a ? sj_model_local_ref(m, a) : NULL;
+    if (mem) a = mem;
+    if (a && a->kind == SJ_E_INDEX && a->sym == lhs->sym && (k == 0 || !*negate)) return k;
+  }
+  return -1;
 }
 
 static const sj_access *access_of(const sj_model *m, const sj_expr *ref, int is_write) {
@@ -98,29 +114,74 @@ static isl_bool accumulates(const sj_access *w, int d) {
   return empty < 0 ? isl_bool_error : empty ? isl_bool_false : isl_bool_true;
 }
 
-int sj_reductions_explain(const sj_model *m, sj_buf *note) {
+/* The reductions of assignment b of s, appended to *out. 0, or -1 when isl fails. */
+static int stmt_reductions(const sj_model *m, __isl_keep isl_union_map *order, const sj_pstmt *s,
+                           int b, sj_reduction **out, int *n) {
+  const sj_stmt *st = s->body[b];
+  if (st->kind != SJ_S_ASSIGN) return 0;
+  const sj_expr *lhs = sj_model_local_ref(m, st->lhs);
+  if (!lhs) lhs = st->lhs;
+  sj_reduction r = {s, b, 0, SJ_RED_ADD, 0, 0, NULL, NULL};
+  r.operand = lhs->kind == SJ_E_INDEX ? accumulated(m, lhs, st->rhs, &r.op, &r.negate) : -1;
+  if (r.operand < 0) return 0;
+  const sj_expr *x = st->rhs->args[r.operand], *mem = sj_model_local_ref(m, x);
+  r.write = access_of(m, lhs, 1);
+  r.read = access_of(m, mem ? mem : x, 0);
+  if (!r.write || !r.read || isl_map_is_equal(r.write->rel, r.read->rel) != isl_bool_true) return 0;
+  r.operand = 1 - r.operand; /* from here on: e's position */
+  for (int d = 0; d < s->depth; d++) {
+    isl_bool acc = accumulates(r.write, d);
+    int other = acc == isl_bool_true ? touched(m, order, r.write, r.read, d) : 0;
+    if (acc < 0 || other < 0) return -1;
+    if (acc != isl_bool_true || other) continue;
+    *out = realloc(*out, (size_t)(*n + 1) * sizeof **out);
+    if (!*out) abort();
+    r.loop = d;
+    (*out)[(*n)++] = r;
+  }
+  return 0;
+}
+
+int sj_reductions_find(const sj_model *m, sj_reduction **out, int *n) {
   isl_union_map *order = isl_schedule_get_map(m->original);
-  int found = 0, rc = order ? 0 : -1;
+  int rc = order ? 0 : -1;
+  *out = NULL;
+  *n = 0;
   for (int i = 0; i < m->nstmts && !rc; i++) {
     const sj_pstmt *s = m->stmts[i];
     if (isl_set_is_empty(s->domain) == isl_bool_true) continue; /* never runs: no reduction */
-    for (int b = 0; b < s->nbody && !rc; b++) {
-      const sj_stmt *st = s->body[b];
-      const sj_expr *x = st->kind == SJ_S_ASSIGN && st->lhs->kind == SJ_E_INDEX
-                             ? accumulated(st->lhs, st->rhs)
-                             : NULL;
-      const sj_access *w = x ? access_of(m, st->lhs, 1) : NULL, *r = x ? access_of(m, x, 0) : NULL;
-      if (!w || !r || isl_map_is_equal(w->rel, r->rel) != isl_bool_true) continue;
-      for (int d = 0; d < s->depth && !rc; d++) {
-        isl_bool acc = accumulates(w, d);
-        int other = acc == isl_bool_true ? touched(m, order, w, r, d) : 0;
-        if (acc < 0 || other < 0) rc = -1;
-        if (acc != isl_bool_true || other) continue;
-        sj_buf_printf(note, "%s%s over loop '%s' (%s)", found++ ? ", " : "", st->lhs->sym->name,
-                      s->iters[d]->name, s->name);
-      }
-    }
+    for (int b = 0; b < s->nbody && !rc; b++) rc = stmt_reductions(m, order, s, b, out, n);
   }
   isl_union_map_free(order);
   return rc;
+}
+
+int sj_reductions_explain(const sj_model *m, sj_buf *note) {
+  sj_reduction *r;
+  int n;
+  if (sj_reductions_find(m, &r, &n)) return -1;
+  for (int i = 0; i < n; i++)
+    sj_buf_printf(note, "%s%s over loop '%s' (%s)", i ? ", " : "",
+                  r[i].stmt->body[r[i].body]->lhs->sym->name, r[i].stmt->iters[r[i].loop]->name,
+                  r[i].stmt->name);
+  free(r);
+  return 0;
+}
+
+int sj_reduce_uniform(__isl_keep isl_schedule_node *band, int x, const sj_reduction *r) {
+  isl_union_map *sched =
+      isl_union_map_flat_range_product(isl_schedule_node_get_prefix_schedule_union_map(band),
+                                       isl_schedule_node_band_get_partial_schedule_union_map(band));
+  int at = isl_schedule_node_get_schedule_depth(band) + x;
+  sched =
+      isl_union_map_intersect_domain(sched, isl_union_set_from_set(isl_set_copy(r->stmt->domain)));
+  isl_map *s = isl_map_from_union_map(sched);
+  s = isl_map_project_out(s, isl_dim_out, at, 1);
+  /* the instances that agree with each one on everything but member x */
+  isl_map *back = isl_map_reverse(isl_map_copy(s));
+  isl_map *same = isl_map_apply_range(s, back);
+  isl_map *targets = isl_map_apply_range(same, isl_map_copy(r->write->rel));
+  isl_bool one = isl_map_is_single_valued(targets);
+  isl_map_free(targets);
+  return one < 0 ? -1 : one == isl_bool_true;
 }

@@ -27,8 +27,12 @@ typedef enum sj_id_kind {
   SJ_ID_BLOCK,    /* parameter: a block id (sj_mapped_id) */
   SJ_ID_THREAD,   /* parameter: a thread id (sj_mapped_id) */
   SJ_ID_SYNC,     /* statement: a barrier of the GPU block (extension node) */
-  SJ_ID_SPREAD_END /* mark: right below a `parallel` mark's band, so that when isl drops that
+  SJ_ID_COPY,     /* statement: a copy from global to shared memory (sj_copy) */
+  SJ_ID_SPREAD_END, /* mark: right below a `parallel` mark's band, so that when isl drops that
                       band's loop (one iteration) no inner loop takes its place under it */
+  /* mark: below it, the reductions of an sj_reduce accumulate in registers and are combined
+   * once per warp (GPU, reassociation allowed) */
+  SJ_ID_REDUCE
 } sj_id_kind;
 
 typedef struct sj_mapped_id {
@@ -94,6 +98,9 @@ typedef struct sj_model {
   /* set by sj_stencil_recognize: no two instances of one (folded) time step conflict, so
    * every loop below schedule depth 0 is parallel */
   int stencil;
+  /* set by the caller before scheduling: reductions may be reassociated (jit_options
+   * reassociate or fast_math), so the GPU mapping may run them in parallel */
+  int reassociate;
 } sj_model;
 
 /* Builds domains, accesses and the original schedule; checks that every access stays in the
@@ -142,12 +149,35 @@ typedef struct sj_stencil {
 int sj_stencil_recognize(sj_model *m, sj_stencil *out);
 void sj_stencil_clear(sj_stencil *s);
 
+/* An array a kernel stages in its block's shared memory (sched/stage.c): the box of what a
+ * tile touches, size[d] elements along dimension d from an origin that moves with the tile.
+ * Along d the origin is origin[d][0] + sum over k of origin[d][1 + k] * c_k, where c is the
+ * tile coordinates (L, S0, .., Sn) of the instance (sched/hybrid.h): a statement's follow its
+ * own coordinates and p, T; a copy's come first. */
+enum { SJ_STAGE_MAX_RANK = 4, SJ_STAGE_COEFS = 5 };
+typedef struct sj_staged {
+  int array; /* the model's array id */
+  int rank;
+  int ncoords; /* n + 2 */
+  long size[SJ_STAGE_MAX_RANK];
+  long origin[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS];
+} sj_staged;
+
+/* A copy statement: its instances copy[L, S0, .., Sn, a0, .., a(rank-1)] copy element a of
+ * the kernel's staged array `staged` from global to shared memory. */
+typedef struct sj_copy {
+  sj_id_kind tag; /* SJ_ID_COPY */
+  int staged;
+} sj_copy;
+
 /* A GPU kernel: the user data of its kernel mark (freed with the mark's id). */
 typedef struct sj_kernel {
   sj_id_kind tag; /* SJ_ID_KERNEL */
   int id;
   unsigned grid[3], block[3];
-  char why[160]; /* for the explanation */
+  char why[256]; /* for the explanation */
+  int nstaged;
+  sj_staged *staged; /* malloc'd, freed with the kernel */
 } sj_kernel;
 
 /* What a schedule decided, for jit_kernel_schedule() and jit_kernel_tile_sizes(). */
@@ -163,6 +193,12 @@ typedef struct sj_plan {
 /* --- GPU mappings (sched/gpu_map.c) --- */
 /* Puts k on a kernel mark above node (the mark's id owns k). */
 __isl_give isl_schedule_node *sj_mark_kernel(__isl_take isl_schedule_node *node, sj_kernel *k);
+/* Each instance's coordinate at position from_end counted from the end (1: the last). */
+__isl_give isl_union_pw_aff *sj_coordinate(__isl_keep isl_union_set *dom, int from_end);
+/* The instances where v - offset - id (a block or thread id, v taken modulo mod when mod is
+ * not 0) is 0. */
+__isl_give isl_union_set *sj_bound_to(__isl_take isl_union_pw_aff *v, long offset, long mod,
+                                      __isl_take isl_id *id);
 /* The block (thread = 0) or thread id of dimension dim (0: x). */
 __isl_give isl_id *sj_map_id(isl_ctx *ctx, int thread, int dim);
 /* 0 <= block id < grid and 0 <= thread id < block for the n dimensions dim[], as the
@@ -280,6 +316,8 @@ int sj_gpu_dims(const sj_model *m, __isl_keep isl_schedule_node *band, int nm, i
  * dimension, x first): blocks of up to 256 threads shrink, down to one warp, until the grid
  * has enough blocks to fill a GPU. */
 void sj_gpu_block_shape(int nm, const long *ext, unsigned *block, int *ppt);
+/* The same with x at least a warp wide (so that a warp never spans two values of y or z). */
+void sj_gpu_block_shape_warp_x(int nm, const long *ext, unsigned *block, int *ppt);
 
 /* isl's scheduler (sched/reorder.c) on the exact dependences: up to SJ_REORDER_MAX
  * schedules (isl's options for outer parallelism, for deep bands, and with statements split
@@ -311,5 +349,45 @@ int sj_watchdog_stop(sj_watchdog *w);
  * success. Exact mode keeps their order; the list explains where reassociation would
  * apply. */
 int sj_reductions_explain(const sj_model *m, struct sj_buf *note);
+
+/* How a reduction combines: x + e (x - e is x + (-e)), x * e, fmin(x, e), fmax(x, e). */
+typedef enum sj_red_op { SJ_RED_ADD, SJ_RED_MUL, SJ_RED_MIN, SJ_RED_MAX } sj_red_op;
+
+/* One reduction: assignment body of stmt, x[f] = x[f] op e, accumulating over loop `loop`
+ * (an index into stmt->iters). */
+typedef struct sj_reduction {
+  const sj_pstmt *stmt;
+  int body; /* index into stmt->body */
+  int loop; /* the loop it accumulates over */
+  sj_red_op op;
+  int negate;  /* x - e: the terms are -e */
+  int operand; /* which argument of the right-hand side is e (the other reads x[f]) */
+  const sj_access *write, *read; /* of x[f] */
+} sj_reduction;
+
+/* Every reduction of the model, one per (statement, assignment, loop), in statement order:
+ * *out is malloc'd (NULL when there is none). 0 on success, -1 when isl fails. */
+int sj_reductions_find(const sj_model *m, sj_reduction **out, int *n);
+
+/* The user data of a `reduce` mark (freed with its id): the reductions whose assignments,
+ * under the mark, accumulate into a private partial per thread, combined once per warp
+ * (every lane of a warp accumulates into the same element: sj_reduce_uniform). */
+typedef struct sj_reduce {
+  sj_id_kind tag; /* SJ_ID_REDUCE */
+  int n;
+  sj_reduction *r; /* owned */
+} sj_reduce;
+
+/* Whether every instance of r's statement below band that agrees with another on the
+ * prefix schedule and on every member of band but member x writes the same element (the
+ * lanes and points of one warp, whose only difference is x, share a target): 1 yes, 0 no,
+ * -1 when isl fails. */
+int sj_reduce_uniform(__isl_keep isl_schedule_node *band, int x, const sj_reduction *r);
+
+/* Like sj_band_parallel, with the conflicts between the accumulations of the reductions red
+ * (their read and write of x[f], among themselves) ignored: the members along which only
+ * reductions accumulate come out parallel too. */
+int sj_band_parallel_reduced(const sj_model *m, __isl_keep isl_schedule_node *band,
+                             const sj_reduction *red, int nred, int *parallel);
 
 #endif

@@ -59,6 +59,7 @@ static int array_of(reader *r, const sj_sym *sym) {
   r->sym_of[a] = sym->id;
   for (int k = 0; k < MAX_RANK; k++) r->kind[a][k] = UNSEEN;
   s->arrays[a].elem = sj_type_size(sym->type);
+  s->arrays[a].temp = sym->id >= r->m->fn->narrays;
   s->arrays[a].planes = 1;
   double bytes = s->arrays[a].elem;
   for (int d = 0; d < sym->rank; d++) bytes *= (double)r->m->extents[sym->id][d];

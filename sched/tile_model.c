@@ -318,11 +318,18 @@ typedef struct per_tile {
   double per_thread_step; /* points per thread between barriers (per step: infinite) */
 } per_tile;
 
-/* Bytes of the bounding boxes of the tile's footprint in each array (in) and of what it
- * wrote (out); *elems: the elements of both. */
-static void boxes(const sj_tm_stencil *s, const geometry *g, double *in, double *out,
-                  double *elems) {
-  *in = *out = *elems = 0;
+/* The tile's traffic by array: the bounding box of its footprint (bytes, elements) and what
+ * it wrote (bytes), over every array (in, elems, out) and over those staged in shared memory
+ * (staged, staged_elems): as sched/stage.c, the arrays the kernel writes, in turn, while their
+ * boxes fit budget bytes. */
+typedef struct footprint {
+  double in, elems, out, staged, staged_elems;
+  int all_staged; /* no array left in global memory */
+} footprint;
+
+static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, footprint *f) {
+  memset(f, 0, sizeof *f);
+  f->all_staged = 1;
   for (int a = 0; a < s->narrays; a++) {
     const sj_tm_array *arr = &s->arrays[a];
     double planes = arr->time_planes && arr->planes > g->steps ? g->steps : (double)arr->planes;
@@ -332,9 +339,15 @@ static void boxes(const sj_tm_stencil *s, const geometry *g, double *in, double 
         box *= g->proj[d] + (double)arr->halo[d];
         written *= g->proj[d];
       }
-    *in += box * arr->elem;
-    *out += written * arr->elem;
-    *elems += box + written;
+    f->in += box * arr->elem;
+    f->out += written * arr->elem;
+    f->elems += box;
+    if (arr->written && !arr->temp && f->staged + box * arr->elem <= (double)budget) {
+      f->staged += box * arr->elem;
+      f->staged_elems += box;
+    } else {
+      f->all_staged = 0;
+    }
   }
 }
 
@@ -344,7 +357,7 @@ static double body_instr(const sj_tm_stencil *s) {
 
 /* A tile of hybrid or split tiles with block: its work, bytes and latency. */
 static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const geometry *g,
-                       unsigned threads, per_tile *t, long *shared) {
+                       unsigned threads, long budget, per_tile *t, long *shared) {
   double warp_iters = 0, thread_iters = 0, warps = ceil(threads / 32.0), l2 = 0;
   long halo[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
   for (int a = 0; a < s->narrays; a++)
@@ -370,24 +383,25 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   t->warp_instr = warp_iters * iter_instr + warps * g->steps * STEP_INSTR;
   t->thread_instr = g->pts * iter_instr + (double)threads * g->steps * STEP_INSTR;
   t->l1 = g->pts * s->access_bytes * SECTOR_WASTE;
-  double in, out, elems;
-  boxes(s, g, &in, &out, &elems);
-  t->dram = in + out;
+  footprint f;
+  boxes(s, g, budget, &f);
+  t->dram = f.in + f.out;
   t->l2 = l2;
   *shared = 0;
-  if (!c->staged) {
+  if (!c->staged || f.staged <= 0) {
     t->latency = thread_iters * LAT_ITER_S + g->steps * LAT_BARRIER_S;
     return;
   }
-  /* copy-in, the steps from shared memory, copy-out */
-  *shared = (long)ceil(in);
-  t->warp_instr += elems / 32 * COPY_INSTR;
-  t->thread_instr += elems * COPY_INSTR;
-  t->l1 += (in + out) * SECTOR_WASTE;
-  t->l2 = in + g->pts * s->write_bytes; /* the box in, each step's results written through */
+  /* the boxes copied in, the steps from shared memory, each result stored to shared memory
+   * and written through to global memory */
+  *shared = (long)ceil(f.staged);
+  t->warp_instr += f.staged_elems / 32 * COPY_INSTR + warp_iters * s->stores;
+  t->thread_instr += f.staged_elems * COPY_INSTR + g->pts * s->stores;
+  t->l1 += (f.staged + g->pts * s->write_bytes) * SECTOR_WASTE;
+  t->l2 = f.in + g->pts * s->write_bytes;
   t->barriers += 1;
-  t->latency = thread_iters * LAT_SHARED_S + (g->steps + 1) * LAT_BARRIER_S +
-               ceil(elems / threads) * LAT_ITER_S;
+  t->latency = thread_iters * (f.all_staged ? LAT_SHARED_S : LAT_ITER_S) +
+               (g->steps + 1) * LAT_BARRIER_S + ceil(f.staged_elems / threads) * LAT_ITER_S;
 }
 
 /* The per-step mapping's block (sched/gpu_shape.c) and its costs. */
@@ -435,7 +449,8 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
     out->grid = g->grid;
     out->launches = g->launches;
     tiles = g->tiles;
-    tile_costs(s, c, g, c->block[0] * c->block[1] * c->block[2], &t, &shared);
+    tile_costs(s, c, g, c->block[0] * c->block[1] * c->block[2], d->shared_per_block, &t, &shared);
+    out->c.staged = shared > 0;
   }
   unsigned threads = out->c.block[0] * out->c.block[1] * out->c.block[2];
   out->threads = threads;

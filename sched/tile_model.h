@@ -17,10 +17,6 @@
 
 enum { SJ_TM_MAX_ARRAYS = 16, SJ_TM_TOP = 3, SJ_TM_MAX_STEPS = 130 /* h = 64: JIT_TILE's most */ };
 
-/* Whether the time-tiled kernels of sched/hybrid.c copy each tile's footprint into shared
- * memory (the staged variant of the model) or read and write global memory at every step. */
-#define SJ_TM_TILES_STAGED 0
-
 /* A tiling is chosen over the per-step mapping only when its modeled time is at most
  * SJ_TM_TILED_MARGIN of the per-step one (the model is calibrated within about 15% on an H100)
  * and saves at least SJ_TM_TILED_SAVING seconds a run: a tiled kernel costs 0.1 to a few
@@ -32,6 +28,7 @@ enum { SJ_TM_MAX_ARRAYS = 16, SJ_TM_TOP = 3, SJ_TM_MAX_STEPS = 130 /* h = 64: JI
 typedef struct sj_tm_array {
   int elem;        /* bytes per element */
   int written;     /* some statement writes it */
+  int temp;        /* a local kept in memory (sched/locals.c): never staged */
   long planes;     /* elements of its dimensions that no space loop indexes, per tile */
   int time_planes; /* those dimensions follow the time loop (A[t % 2]): at most the
                       tile's steps of them are touched */

@@ -3,7 +3,7 @@
  * compiler (a module loaded with dlopen and called through libffi).
  *
  *   kernel_driver --device cpu|emu|cuda|auto [--tier tcc|cc|auto] [--tiling auto|time|none]
- *                 [--tile SPEC] [--expect-tiled] FILE.c MODULE.so
+ *                 [--tile SPEC] [--expect-tiled] [--reassociate] FILE.c MODULE.so
  *
  * --tier, --tiling and --tile set JIT_TIER, JIT_TILING and jit_options.tile: the CPU tiers and
  * time tiling (forced with small tiles: sizes smaller than a tile, T shorter than its height).
@@ -13,22 +13,28 @@
  * that configuration is reported and counts as passing. With --tier cc and no system compiler the
  * driver exits with 77, which ctest counts as skipped.
  *
+ * --reassociate sets jit_options.reassociate: floating arrays are then compared with the bound
+ * of the file's `// reassociate:` line (kernel_bound.h), every other array bit for bit.
+ *
  * Kernel file conventions:
  *   // run: T=0 N=5 M=7 alpha=0.5   one configuration: every int/long parameter by name;
  *                                   float/double parameters optional (default 0.75)
  *   // fill: A=0..1 B=-5..5         value range of integer arrays (default 0..9);
  *                                   floating arrays get pseudo-random values in [-1, 1)
+ *   // reassociate: terms=N*M expect=parallel   see kernel_bound.h
  */
 #include <stenciljit.h>
 
 #include <dlfcn.h>
 #include <ffi.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "base/file.h"
+#include "kernel_bound.h"
 
 #define MAX_PARAMS 64
 #define MAX_KV 64
@@ -46,6 +52,9 @@ typedef struct fill_range {
 static const char *g_file;
 static char g_entry[1024]; /* fe_long_name.c: over 500 characters */
 static int g_tiled;        /* configurations that ran time-tiled */
+static int g_reassociate;  /* --reassociate */
+static kb_spec g_bound;    /* the file's `// reassociate:` line */
+static int g_parallel;     /* configurations that ran a reduction in parallel */
 /* JIT_TILING=hybrid|split|time on a GPU refuses a configuration where time tiling is illegal
  * (not in stencil form at those sizes): that counts as passing unless --expect-tiled */
 static int g_refusals_ok, g_refused;
@@ -253,6 +262,26 @@ static int compare(const char *what, const char *cfg, const jit_param_info *pi, 
   return 1;
 }
 
+static long run_value(const char *name, void *user) {
+  const kv *run = ((const kv *const *)user)[0];
+  int n = *((const int *const *)user)[1];
+  const char *v = kv_get(run, n, name);
+  return v ? strtol(v, NULL, 10) : -1;
+}
+
+/* got against want: with --reassociate and a bound, floating arrays within it (abs_want: the
+ * function on the absolute values); else bit for bit. */
+static int check(const char *what, const char *cfg, const jit_param_info *pi, const void *want,
+                 const void *got, const void *abs_want, size_t elems, long terms) {
+  int floating = pi->elem_kind == JIT_ARG_FLOAT || pi->elem_kind == JIT_ARG_DOUBLE;
+  if (!abs_want || !floating) return compare(what, cfg, pi, want, got, elems);
+  size_t over = kb_compare(what, pi->elem_kind, want, got, abs_want, elems, terms);
+  if (over)
+    fprintf(stderr, "MISMATCH %s: kernel %s [%s], array %s: %zu elements over the bound\n", what,
+            g_entry, cfg, pi->name, over);
+  return over != 0;
+}
+
 static jit_device parse_device(const char *s) {
   if (strcmp(s, "cpu") == 0) return JIT_DEVICE_CPU;
   if (strcmp(s, "emu") == 0) return JIT_DEVICE_EMU;
@@ -356,6 +385,7 @@ static int run_config(jit_context *ctx, const char *src, void (*ref)(void), cons
   }
   const char *why = jit_kernel_schedule(k);
   if (why && (strstr(why, "\n  time-tiled") || strstr(why, " time tiling:\n"))) g_tiled++;
+  if (why && strstr(why, "reductions in parallel")) g_parallel++;
   if (jit_kernel_param_count(k) != np) {
     fprintf(stderr, "FAIL %s [%s]: jit_kernel_param_count %d, jit_function_params %d\n", g_entry,
             cfg, jit_kernel_param_count(k), np);
@@ -376,9 +406,14 @@ static int run_config(jit_context *ctx, const char *src, void (*ref)(void), cons
   }
   jit_kernel_release(k);
 
-  /* Four copies of every array: initial data, reference, first run, second run. */
+  /* Four copies of every array: initial data, reference, first run, second run; with a bound,
+   * a fifth: the reference on the absolute values. */
   void *init[MAX_PARAMS] = {0}, *refd[MAX_PARAMS] = {0}, *jit1[MAX_PARAMS] = {0},
-       *jit2[MAX_PARAMS] = {0};
+       *jit2[MAX_PARAMS] = {0}, *absd[MAX_PARAMS] = {0};
+  int bounded = g_reassociate && g_bound.terms[0];
+  const void *lookup[2] = {run, &nrun};
+  long terms = bounded ? kb_terms(&g_bound, run_value, lookup) : 0;
+  if (terms < 0) die("the reassociate line names an unknown parameter: %s", g_bound.terms);
   int failures = 0;
   for (int i = 0; i < np; i++) {
     if (params[i].kind != JIT_ARG_PTR) continue;
@@ -398,6 +433,15 @@ static int run_config(jit_context *ctx, const char *src, void (*ref)(void), cons
     memcpy(refd[i], init[i], bytes);
     memcpy(jit1[i], init[i], bytes);
     memcpy(jit2[i], init[i], bytes);
+    if (bounded) {
+      absd[i] = malloc(alloc);
+      if (!absd[i]) die("out of memory%s", "");
+      memcpy(absd[i], init[i], bytes);
+      for (size_t e = 0; e < elems[i] && params[i].elem_kind == JIT_ARG_FLOAT; e++)
+        ((float *)absd[i])[e] = fabsf(((float *)absd[i])[e]);
+      for (size_t e = 0; e < elems[i] && params[i].elem_kind == JIT_ARG_DOUBLE; e++)
+        ((double *)absd[i])[e] = fabs(((double *)absd[i])[e]);
+    }
   }
 
   /* Reference: the kernel compiled by the system compiler, called through libffi. */
@@ -429,6 +473,11 @@ static int run_config(jit_context *ctx, const char *src, void (*ref)(void), cons
   double t1 = now_ms();
   ffi_call(&cif, ref, NULL, values);
   double t_ref = now_ms() - t1;
+  if (bounded) {
+    for (int i = 0; i < np; i++)
+      if (params[i].kind == JIT_ARG_PTR) values[i] = &absd[i];
+    ffi_call(&cif, ref, NULL, values);
+  }
 
   /* First run: may compile (or hit what jit_kernel_compile put in the cache). */
   jit_arg run_args[MAX_PARAMS];
@@ -454,7 +503,8 @@ static int run_config(jit_context *ctx, const char *src, void (*ref)(void), cons
   }
   for (int i = 0; i < np; i++)
     if (params[i].kind == JIT_ARG_PTR)
-      failures += compare("vs reference", cfg, &params[i], refd[i], jit1[i], elems[i]);
+      failures +=
+          check("vs reference", cfg, &params[i], refd[i], jit1[i], absd[i], elems[i], terms);
 
   /* Second run of the same shape on fresh data: a cache hit with the same result. */
   for (int i = 0; i < np; i++)
@@ -479,8 +529,12 @@ static int run_config(jit_context *ctx, const char *src, void (*ref)(void), cons
             cfg, s1.cache_hits, s2.cache_hits);
     failures++;
   }
+  /* reassociated: atomics may combine in another order each run */
   for (int i = 0; i < np; i++)
-    if (params[i].kind == JIT_ARG_PTR)
+    if (params[i].kind == JIT_ARG_PTR && bounded)
+      failures += check("second run vs reference", cfg, &params[i], refd[i], jit2[i], absd[i],
+                        elems[i], terms);
+    else if (params[i].kind == JIT_ARG_PTR)
       failures += compare("second run vs first run", cfg, &params[i], jit1[i], jit2[i], elems[i]);
 
   printf("%s %-20s [%s] compile %.1f ms, run %.2f ms, cached run %.2f ms, gcc %.2f ms\n",
@@ -491,6 +545,7 @@ out:
     free(refd[i]);
     free(jit1[i]);
     free(jit2[i]);
+    free(absd[i]);
   }
   return failures;
 }
@@ -509,6 +564,8 @@ int main(int argc, char **argv) {
       tile = argv[++i];
     else if (strcmp(argv[i], "--expect-tiled") == 0)
       expect_tiled = 1;
+    else if (strcmp(argv[i], "--reassociate") == 0)
+      g_reassociate = 1;
     else if (!file)
       file = argv[i];
     else if (!module)
@@ -518,8 +575,8 @@ int main(int argc, char **argv) {
   }
   if (!file || !module) {
     fprintf(stderr, "usage: kernel_driver [--device cpu|emu|cuda|auto] [--tier tcc|cc|auto] "
-                    "[--tiling auto|time|none] [--tile SPEC] [--expect-tiled] FILE.c "
-                    "MODULE.so\n");
+                    "[--tiling auto|time|none] [--tile SPEC] [--expect-tiled] [--reassociate] "
+                    "FILE.c MODULE.so\n");
     return 2;
   }
   g_file = file;
@@ -536,6 +593,8 @@ int main(int argc, char **argv) {
       if (nruns == MAX_KV) die("too many run lines%s", "");
       nkv[nruns] = parse_kv(p + 7, runs[nruns], MAX_KV);
       nruns++;
+    } else if (strncmp(p, "// reassociate:", 15) == 0) {
+      if (kb_parse(p + 15, &g_bound)) die("malformed reassociate line: %.60s", p);
     } else if (strncmp(p, "// fill:", 8) == 0) {
       kv f[MAX_KV];
       int n = parse_kv(p + 8, f, MAX_KV);
@@ -568,6 +627,7 @@ int main(int argc, char **argv) {
   memset(&opts, 0, sizeof opts);
   opts.source_name = file;
   opts.tile = tile;
+  opts.reassociate = g_reassociate;
   if (jit_context_set_options(ctx, &opts)) {
     fprintf(stderr, "FAIL: jit_context_set_options: %s\n", jit_context_error(ctx));
     return 1;
@@ -592,6 +652,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "FAIL %s: no configuration ran time-tiled\n", g_entry);
     failures++;
   }
+  if (g_reassociate && g_bound.expect_parallel && jit_context_device(ctx) != JIT_DEVICE_CPU &&
+      !g_parallel) {
+    fprintf(stderr, "FAIL %s: no configuration ran a reduction in parallel\n", g_entry);
+    failures++;
+  }
   jit_context_destroy(ctx);
   dlclose(mod);
   free(src);
@@ -599,7 +664,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: %d failure(s)\n", file, failures);
     return 1;
   }
-  printf("%s: all %d configurations bit-identical (%d time-tiled, %d refused time tiling)\n",
-         g_entry, nruns - g_refused, g_tiled, g_refused);
+  if (g_reassociate && g_bound.terms[0])
+    printf("%s: all %d configurations within the bound (%d with reductions in parallel)\n", g_entry,
+           nruns, g_parallel);
+  else
+    printf("%s: all %d configurations bit-identical (%d time-tiled, %d refused time tiling)\n",
+           g_entry, nruns - g_refused, g_tiled, g_refused);
   return 0;
 }

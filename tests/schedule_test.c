@@ -152,6 +152,29 @@ int main(int argc, char **argv) {
          (const char *const[]){"(not reassociated): C over loop 'k' (S1)\n", NULL}, NULL);
   expect(dir, "forward_subst.c", JIT_DEVICE_EMU, wide, 1,
          (const char *const[]){"(not reassociated): x over loop 'j' (S1)\n", NULL}, NULL);
+  /* with reassociation allowed, the same reductions run in parallel where the loops over the
+   * outputs do not fill the GPU: a dot product over the whole grid, rows over y with the
+   * columns along the warps; never where they do (gemm) nor in exact mode */
+  const int dot_n[] = {100003}, rows_nm[] = {64, 4099};
+  expect(dir, "red_dot.c", JIT_DEVICE_EMU, dot_n, 1,
+         (const char *const[]){"kernel 0: grid 1x1x1", "not reassociated", NULL}, "in parallel");
+  opts.reassociate = 1;
+  expect(dir, "red_dot.c", JIT_DEVICE_EMU, dot_n, 1,
+         (const char *const[]){"kernel 1: grid 391x1x1, block 256x1x1",
+                               "reductions in parallel: s (S1): partials per thread, shfl in the "
+                               "warp, an atomic per warp",
+                               "kernel 3: grid 391x1x1, block 256x1x1",
+                               "reductions in parallel: sq (S3)",
+                               "reductions (reassociation allowed", NULL},
+         "not reassociated");
+  expect(dir, "red_rows.c", JIT_DEVICE_EMU, rows_nm, 2,
+         (const char *const[]){"kernel 0: grid 33x8x1, block 32x8x1: 2 parallel loops (member 1 "
+                               "of 2 on x)",
+                               "reductions in parallel: y (S0) r (S0)", NULL},
+         NULL);
+  expect(dir, "gemm.c", JIT_DEVICE_EMU, large_mm, 3,
+         (const char *const[]){"reductions (reassociation allowed", NULL}, "in parallel:");
+  opts.reassociate = 0;
   /* what reads the accumulated element inside the loop is no reduction, nor a stencil */
   expect(dir, "running_total.c", JIT_DEVICE_EMU, square, 2,
          (const char *const[]){"GPU schedule", NULL}, "reductions");
@@ -191,9 +214,9 @@ int main(int argc, char **argv) {
   setenv("JIT_TILE", "h=3,w=7x32", 1);
   setenv("JIT_TILING", "hybrid", 1);
   expect(dir, "jacobi2d_5pt.c", JIT_DEVICE_EMU, jac, 3,
-         (const char *const[]){"hybrid forced by JIT_TILING",
-                               "\n    hybrid h=3 w=7x32: ", "\n    split h=3 w=7x32: ",
-                               "time tiling:", "hybrid tiles h=3 (8 steps), w0=7", NULL},
+         (const char *const[]){"hybrid forced by JIT_TILING", "\n    hybrid h=3 w=7x32 staged: ",
+                               "\n    split h=3 w=7x32 staged: ", "time tiling:",
+                               "hybrid tiles h=3 (8 steps), w0=7", NULL},
          "hybrid h=4");
   unsetenv("JIT_TILING");
   unsetenv("JIT_TILE");

@@ -47,7 +47,7 @@ class Options(Structure):
     """jit_options"""
     _fields_ = [("fast_math", c_int), ("threads", c_int), ("source_name", c_char_p),
                 ("cache_bytes", c_size_t), ("max_compile_ops", ctypes.c_ulong),
-                ("tile", c_char_p)]
+                ("tile", c_char_p), ("reassociate", c_int)]
 
 
 STAGES = ("parse", "model", "dependences", "schedule", "ast", "print", "compile", "total")

@@ -4,6 +4,7 @@
 // run: NI=33 NJ=17 NK=9
 // run: NI=64 NJ=96 NK=32
 // run: NI=47 NJ=129 NK=65
+// reassociate: terms=NK+1 expect=parallel
 void matmul_kij(int NI, int NJ, int NK, float C[NI][NJ], const float A[NI][NK],
                 const float B[NK][NJ]) {
   for (int k = 0; k < NK; k++)

@@ -9,6 +9,7 @@
 // run: N=33 M=97
 // run: N=64 M=128
 // run: N=129 M=257
+// reassociate: terms=N+M+1
 void row_sums(int N, int M, const float A[N][M], float rows[N], float peak[N], float cols[M]) {
   for (int i = 0; i < N; i++) {
     rows[i] = 0.0f;

@@ -8,6 +8,7 @@
 // run: N=33
 // run: N=256
 // run: N=4099
+// reassociate: terms=N+1 expect=parallel
 void vector_sum(int N, const float x[N], const double y[N], float sum[1], double dot[1],
                 float low[1]) {
   sum[0] = 0.0f;

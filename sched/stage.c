@@ -1,0 +1,289 @@
+/* Shared-memory staging of a time-tiled kernel (thesis §5): each block copies the box of
+ * what its tile touches into shared memory and runs every time step of the tile there; each
+ * value computed is written to shared memory and through to global memory.
+ *
+ *   sequence
+ *   ├─ extension: copy-in ─ mark "threads" ─ filter (a mod block = thread id) ─ band [a]
+ *   ├─ extension: barrier
+ *   └─ filter (the block's tile) ─ band [t] ...    the tile's steps, a barrier after each
+ *
+ * Why this is right: the tiles of one launch run concurrently, so no dependence joins them.
+ * A value a tile reads was therefore written before the launch or by the tile itself, and no
+ * other tile of the launch writes an element this tile touches: copying the whole box in
+ * reads elements other tiles may be writing, but this tile never uses them.
+ *
+ * Why write through rather than copy the tile's results out at the end: the set of elements
+ * a tile wrote is the projection of the tile along time, which isl can state exactly only
+ * with existentially quantified variables; scanning it cost seconds of AST generation in 3D.
+ * The stores of a step go to L2, where the next step's stores to the same sectors merge with
+ * them, so the DRAM sees about one write per element and band. */
+#include "sched/hybrid.h"
+
+#include <stdlib.h>
+
+#include <isl/aff.h>
+#include <isl/fixed_box.h>
+#include <isl/id.h>
+#include <isl/local_space.h>
+#include <isl/map.h>
+#include <isl/schedule_node.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+#include <isl/val.h>
+
+typedef struct coords_arg {
+  int n;
+  isl_union_map *res;
+} coords_arg;
+
+static isl_stat add_coords(__isl_take isl_set *set, void *user) {
+  coords_arg *a = user;
+  int dims = (int)isl_set_dim(set, isl_dim_set), depth = dims - (a->n + 4);
+  isl_map *c = isl_set_identity(set);
+  c = isl_map_project_out(c, isl_dim_out, depth + 1, 2); /* p, T */
+  c = isl_map_project_out(c, isl_dim_out, 0, depth);
+  c = isl_map_reset_tuple_id(c, isl_dim_out);
+  a->res = isl_union_map_add_map(a->res, c);
+  return a->res ? isl_stat_ok : isl_stat_error;
+}
+
+/* Each tiled instance S[x, L, p, T, S0, .., Sn] -> [L, S0, .., Sn]. */
+static __isl_give isl_union_map *tile_coords(__isl_keep isl_union_set *dom, int n) {
+  coords_arg a = {n, isl_union_map_empty(isl_union_set_get_space(dom))};
+  if (isl_union_set_foreach_set(dom, add_coords, &a) < 0) a.res = isl_union_map_free(a.res);
+  return a.res;
+}
+
+/* [L, S..] -> element, of the elements the instances dom touch through rel. */
+static __isl_give isl_union_map *footprint(__isl_keep isl_union_set *dom,
+                                           __isl_keep isl_union_map *back,
+                                           __isl_keep isl_union_map *coords,
+                                           __isl_keep isl_union_map *rel) {
+  isl_union_map *acc = isl_union_map_intersect_domain(isl_union_map_copy(back),
+                                                      isl_union_set_copy(dom));
+  acc = isl_union_map_apply_range(acc, isl_union_map_copy(rel));
+  return isl_union_map_apply_domain(acc, isl_union_map_copy(coords));
+}
+
+/* The integer affine function aff of the tile coordinates into row, or -1 when it has
+ * divisions or a denominator. */
+static int affine_row(__isl_keep isl_aff *aff, int ncoords, long *row) {
+  if (!aff || isl_aff_dim(aff, isl_dim_div) != 0) return -1;
+  isl_val *den = isl_aff_get_denominator_val(aff);
+  int whole = isl_val_is_one(den) == isl_bool_true;
+  isl_val_free(den);
+  if (!whole) return -1;
+  isl_val *c = isl_aff_get_constant_val(aff);
+  row[0] = isl_val_get_num_si(c);
+  isl_val_free(c);
+  for (int k = 0; k < ncoords; k++) {
+    c = isl_aff_get_coefficient_val(aff, isl_dim_in, k);
+    row[1 + k] = isl_val_get_num_si(c);
+    isl_val_free(c);
+  }
+  return 0;
+}
+
+/* The box of the elements foot ([L, S..] -> A) touches, in s; -1 when it is not one of a
+ * fixed size at an integer affine origin. */
+static int box_of(__isl_keep isl_map *foot, sj_staged *s) {
+  isl_fixed_box *box = isl_map_get_range_simple_fixed_box_hull(foot);
+  int rc = isl_fixed_box_is_valid(box) == isl_bool_true ? 0 : -1;
+  isl_multi_aff *origin = rc ? NULL : isl_fixed_box_get_offset(box);
+  isl_multi_val *size = rc ? NULL : isl_fixed_box_get_size(box);
+  for (int d = 0; d < s->rank && !rc; d++) {
+    isl_aff *aff = isl_multi_aff_get_aff(origin, d);
+    rc = affine_row(aff, s->ncoords, s->origin[d]);
+    isl_aff_free(aff);
+    isl_val *v = isl_multi_val_get_val(size, d);
+    s->size[d] = isl_val_get_num_si(v);
+    isl_val_free(v);
+  }
+  isl_multi_aff_free(origin);
+  isl_multi_val_free(size);
+  isl_fixed_box_free(box);
+  return rc;
+}
+
+/* { x : aff(x) >= 0 } */
+static __isl_give isl_set *nonneg(__isl_take isl_aff *aff) {
+  return isl_set_from_basic_set(isl_aff_neg_basic_set(isl_aff_add_constant_si(isl_aff_neg(aff), -1)));
+}
+
+/* foot's domain -> the elements of s's box that lie in the array (extents ext). */
+static __isl_give isl_map *box_elements(__isl_keep isl_map *foot, const sj_staged *s,
+                                        const long *ext) {
+  isl_map *m = isl_map_universe(isl_map_get_space(foot));
+  isl_space *space = isl_map_get_space(m);
+  isl_local_space *ls = isl_local_space_from_space(isl_space_wrap(space));
+  isl_set *wrapped = isl_map_wrap(m);
+  for (int d = 0; d < s->rank; d++) {
+    /* 0 <= a_d - origin_d < size_d and 0 <= a_d < ext_d */
+    isl_aff *rel = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, s->ncoords + d);
+    isl_aff *a = isl_aff_copy(rel);
+    rel = isl_aff_add_constant_si(rel, -s->origin[d][0]);
+    for (int k = 0; k < s->ncoords; k++)
+      rel = isl_aff_add_coefficient_si(rel, isl_dim_in, k, -s->origin[d][1 + k]);
+    isl_aff *hi = isl_aff_add_constant_si(isl_aff_neg(isl_aff_copy(rel)), s->size[d] - 1);
+    isl_aff *ahi = isl_aff_add_constant_si(isl_aff_neg(isl_aff_copy(a)), ext[d] - 1);
+    isl_aff *bounds[] = {rel, hi, a, ahi};
+    for (int i = 0; i < 4; i++)
+      wrapped = isl_set_intersect(wrapped, nonneg(bounds[i]));
+  }
+  isl_local_space_free(ls);
+  m = isl_set_unwrap(wrapped);
+  /* only for tiles that exist at L, as far as a simple hull tells (cheap to scan) */
+  isl_set *tiles = isl_set_from_basic_set(isl_set_simple_hull(isl_map_domain(isl_map_copy(foot))));
+  return isl_map_intersect_domain(m, tiles);
+}
+
+/* The copy statement of elems ([L, S..] -> A), bound to the block's tile, as an extension of
+ * the prefix schedule [L] (prefix: its universe) whose instances the threads share out:
+ * extension - mark "threads" - filter - band [a]. */
+static __isl_give isl_schedule_node *copy_graft(__isl_take isl_map *elems,
+                                                __isl_take isl_set *prefix, int staged, int n,
+                                                const long *lo, const sj_kernel *k) {
+  isl_ctx *ctx = isl_map_get_ctx(elems);
+  int rank = (int)isl_map_dim(elems, isl_dim_out);
+  sj_copy *c = malloc(sizeof *c);
+  if (!c) abort();
+  *c = (sj_copy){SJ_ID_COPY, staged};
+  isl_id *id = isl_id_set_free_user(isl_id_alloc(ctx, "copy_in", c), free);
+  isl_set *inst = isl_set_set_tuple_id(isl_set_flatten(isl_map_wrap(elems)), id);
+  isl_union_set *dom = isl_union_set_from_set(inst);
+  for (int d = 0; d <= n; d++) /* S_d = lo_d + block id d */
+    dom = isl_union_set_intersect(
+        dom, sj_bound_to(sj_coordinate(dom, n + 1 + rank - d), lo[d], 0, sj_map_id(ctx, 0, d)));
+  isl_set *bound = isl_set_from_union_set(isl_union_set_copy(dom));
+  isl_map *elem = isl_set_identity(isl_set_universe(isl_set_get_space(bound)));
+  isl_map *ext = isl_map_from_domain_and_range(prefix, bound);
+  ext = isl_map_equate(ext, isl_dim_in, 0, isl_dim_out, 0);
+  isl_schedule_node *node = isl_schedule_node_from_extension(isl_union_map_from_map(ext));
+  node = isl_schedule_node_child(node, 0);
+  elem = isl_map_project_out(elem, isl_dim_out, 0, (unsigned)(n + 2));
+  elem = isl_map_reset_tuple_id(elem, isl_dim_out);
+  node = isl_schedule_node_insert_partial_schedule(
+      node, isl_multi_union_pw_aff_from_union_map(isl_union_map_from_map(elem)));
+  for (int d = 0; d < rank; d++)
+    node = isl_schedule_node_band_member_set_ast_loop_type(node, d, isl_ast_loop_atomic);
+  /* the innermost element dimension along x: coalesced; thread dimensions beyond the rank
+   * stay at 0 */
+  isl_union_set *threads = isl_union_set_copy(dom);
+  for (int d = 0; d < 3; d++) {
+    if (k->block[d] == 1) continue;
+    isl_union_pw_aff *v =
+        d < rank ? sj_coordinate(dom, 1 + d)
+                 : isl_union_pw_aff_val_on_domain(isl_union_set_copy(dom), isl_val_zero(ctx));
+    threads = isl_union_set_intersect(
+        threads, sj_bound_to(v, 0, d < rank ? k->block[d] : 0, sj_map_id(ctx, 1, d)));
+  }
+  isl_union_set_free(dom);
+  node = isl_schedule_node_insert_filter(node, threads);
+  node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
+  return isl_schedule_node_parent(node); /* the extension */
+}
+
+/* A barrier, as an extension of the prefix schedule (prefix: its universe). */
+static __isl_give isl_schedule_node *sync_graft(__isl_take isl_set *prefix) {
+  isl_ctx *ctx = isl_set_get_ctx(prefix);
+  isl_set *sync = isl_set_universe(isl_space_set_alloc(ctx, 0, 0));
+  sync = isl_set_set_tuple_id(sync, isl_id_alloc(ctx, "sync", (void *)&sj_sync_tag));
+  isl_map *ext = isl_map_from_domain_and_range(prefix, sync);
+  return isl_schedule_node_from_extension(isl_union_map_from_map(ext));
+}
+
+typedef struct stage_arg {
+  const sj_model *m;
+  int n;
+  long budget;
+  const long *lo;
+  sj_kernel *k;
+  isl_union_map *reads, *writes; /* [L, S..] -> element */
+  isl_map_list *in;              /* per staged array: what is copied in */
+  sj_buf *desc;
+} stage_arg;
+
+static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *array) {
+  sj_staged s = {.array = sym->id, .rank = sym->rank, .ncoords = a->n + 2};
+  if (sym->rank < 1 || sym->rank > SJ_STAGE_MAX_RANK || s.ncoords + 1 > SJ_STAGE_COEFS) return;
+  isl_space *space = isl_space_map_from_domain_and_range(
+      isl_space_set_alloc(isl_space_get_ctx(array), 0, s.ncoords), isl_space_copy(array));
+  isl_map *r = isl_union_map_extract_map(a->reads, isl_space_copy(space));
+  isl_map *w = isl_union_map_extract_map(a->writes, space);
+  isl_map *all = isl_map_union(isl_map_copy(r), isl_map_copy(w));
+  long bytes = sj_type_size(sym->type);
+  int boxed = isl_map_is_empty(w) == isl_bool_false && box_of(all, &s) == 0;
+  if (boxed) {
+    sj_buf_printf(a->desc, "%s %s", a->desc->len ? "," : "", sym->name);
+    for (int d = 0; d < s.rank; d++) {
+      bytes *= s.size[d];
+      sj_buf_printf(a->desc, "%s%ld", d ? "x" : " ", s.size[d]);
+    }
+    if (bytes > a->budget) sj_buf_printf(a->desc, " (%ld bytes: over, in global memory)", bytes);
+  }
+  if (boxed && bytes <= a->budget) {
+    a->budget -= bytes;
+    a->k->staged = realloc(a->k->staged, (size_t)(a->k->nstaged + 1) * sizeof s);
+    if (!a->k->staged) abort();
+    a->k->staged[a->k->nstaged++] = s;
+    isl_map *in = isl_map_is_empty(r) == isl_bool_false
+                      ? box_elements(all, &s, a->m->extents[sym->id])
+                      : isl_map_empty(isl_map_get_space(all));
+    a->in = isl_map_list_add(a->in, in);
+  }
+  isl_map_free(r);
+  isl_map_free(w);
+  isl_map_free(all);
+}
+
+__isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node, const sj_model *m,
+                                             __isl_keep isl_union_set *dom,
+                                             __isl_keep isl_union_map *back, int n,
+                                             const long *lo, sj_kernel *k, long budget,
+                                             sj_buf *desc) {
+  isl_ctx *ctx = m->ctx;
+  isl_union_map *coords = tile_coords(dom, n);
+  stage_arg a = {m,
+                 n,
+                 budget,
+                 lo,
+                 k,
+                 footprint(dom, back, coords, m->reads),
+                 footprint(dom, back, coords, m->writes),
+                 isl_map_list_alloc(ctx, 1),
+                 desc};
+  isl_union_map_free(coords);
+  char *seen = calloc((size_t)m->fn->narrays + 1, 1);
+  if (!seen) abort();
+  for (int i = 0; i < m->naccesses; i++) {
+    const sj_access *acc = &m->accesses[i];
+    const sj_sym *sym = acc->ref->sym;
+    if (!acc->is_write || sym->id >= m->fn->narrays || seen[sym->id]) continue;
+    seen[sym->id] = 1;
+    isl_space *array = isl_space_range(isl_map_get_space(acc->rel));
+    add_staged(&a, sym, array);
+    isl_space_free(array);
+  }
+  free(seen);
+  isl_union_map_free(a.reads);
+  isl_union_map_free(a.writes);
+  if (k->nstaged) sj_buf_printf(desc, " staged in %ld bytes of shared memory", budget - a.budget);
+  isl_set *outer = isl_set_from_union_set(
+      isl_union_map_range(isl_schedule_node_get_prefix_schedule_union_map(node)));
+  isl_set *prefix = isl_set_universe(isl_set_get_space(outer));
+  isl_set_free(outer);
+  for (int i = 0; i < k->nstaged && node; i++) {
+    isl_map *in = isl_map_list_get_map(a.in, i);
+    if (isl_map_is_empty(in) == isl_bool_false)
+      node = isl_schedule_node_graft_before(
+          node, copy_graft(in, isl_set_copy(prefix), i, n, lo, k));
+    else
+      isl_map_free(in);
+  }
+  if (k->nstaged) node = isl_schedule_node_graft_before(node, sync_graft(isl_set_copy(prefix)));
+  isl_set_free(prefix);
+  isl_map_list_free(a.in);
+  return k->nstaged ? isl_schedule_node_parent(isl_schedule_node_parent(node)) : node;
+}
