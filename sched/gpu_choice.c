@@ -187,9 +187,12 @@ int sj_schedule_gpu(sj_model *m, const sj_stencil *st, sj_tiling tiling, const c
     search_tilings(&w, sizes, dev, &why);
     kind = rc ? SJ_TM_PER_STEP : choose(&w, tiling);
   }
-  if (rc > 0) return rc;
+  if (rc > 0) {
+    sj_buf_free(&why);
+    return rc;
+  }
   if (rc < 0 || (kind == SJ_TM_PER_STEP && forced)) { /* forced: illegal, or no size fits */
-    const char *reason = rc < 0 ? why.data : w.best[SJ_TM_HYBRID][0].why;
+    const char *reason = rc == 0 ? w.best[SJ_TM_HYBRID][0].why : why.data ? why.data : "no cone";
     if (forced)
       rc = refuse(m, tiling, reason, err);
     else

@@ -388,7 +388,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   t->dram = f.in + f.out;
   t->l2 = l2;
   *shared = 0;
-  if (!c->staged || f.staged <= 0) {
+  if (!c->staged || !s->stageable || f.staged <= 0) { /* nothing boxed: all in global memory */
     t->latency = thread_iters * LAT_ITER_S + g->steps * LAT_BARRIER_S;
     return;
   }
@@ -509,8 +509,6 @@ int sj_tm_evaluate(const sj_tm_stencil *s, const sj_tm_candidate *c, const sj_gp
   out->c = *c;
   geometry g;
   if (!s->tileable) return snprintf(out->why, sizeof out->why, "no dependence cone"), -1;
-  if (c->staged && !s->stageable)
-    return snprintf(out->why, sizeof out->why, "an access is not a plane plus offsets"), -1;
   if (tile_geometry(s, c, &g, out->why, sizeof out->why)) return -1;
   if (c->block[0]) return cost_of(s, c, &g, d, out);
   /* the block: the fastest of a few thread budgets */
