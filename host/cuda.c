@@ -168,11 +168,15 @@ static int resolve(sj_cuda *c, const char *path, sj_error *err) {
 static int read_attrs(sj_cuda *c, sj_error *err) {
   sj_cuda_props *p = &c->props;
 #define ATTR(field, name)                                                                          \
-  { field, CU_DEVICE_ATTRIBUTE_##name, #name }
+  { field, CU_DEVICE_ATTRIBUTE_##name, #name, 0 }
+/* for the tile model only: 0 when the driver does not tell (newer ones drop the clocks) */
+#define MODEL_ATTR(field, name)                                                                    \
+  { field, CU_DEVICE_ATTRIBUTE_##name, #name, 1 }
   const struct {
     int *out;
     CUdevice_attribute which;
     const char *name;
+    int optional;
   } a[] = {
       ATTR(&p->cc_major, COMPUTE_CAPABILITY_MAJOR),
       ATTR(&p->cc_minor, COMPUTE_CAPABILITY_MINOR),
@@ -188,11 +192,21 @@ static int read_attrs(sj_cuda *c, sj_error *err) {
       ATTR(&p->shared_per_block_optin, MAX_SHARED_MEMORY_PER_BLOCK_OPTIN),
       ATTR(&p->regs_per_block, MAX_REGISTERS_PER_BLOCK),
       ATTR(&p->warp_size, WARP_SIZE),
+      MODEL_ATTR(&p->threads_per_sm, MAX_THREADS_PER_MULTIPROCESSOR),
+      MODEL_ATTR(&p->blocks_per_sm, MAX_BLOCKS_PER_MULTIPROCESSOR),
+      MODEL_ATTR(&p->shared_per_sm, MAX_SHARED_MEMORY_PER_MULTIPROCESSOR),
+      MODEL_ATTR(&p->l2_bytes, L2_CACHE_SIZE),
+      MODEL_ATTR(&p->clock_khz, CLOCK_RATE),
+      MODEL_ATTR(&p->mem_clock_khz, MEMORY_CLOCK_RATE),
+      MODEL_ATTR(&p->bus_bits, GLOBAL_MEMORY_BUS_WIDTH),
   };
 #undef ATTR
+#undef MODEL_ATTR
   for (size_t i = 0; i < sizeof a / sizeof *a; i++) {
     CUresult r = c->cu.cuDeviceGetAttribute(a[i].out, a[i].which, c->dev);
     if (r == CUDA_SUCCESS) continue;
+    *a[i].out = 0;
+    if (a[i].optional) continue;
     char call[128];
     snprintf(call, sizeof call, "cuDeviceGetAttribute(%s)", a[i].name);
     return cu_fail_emu(c, err, call, r);

@@ -22,7 +22,11 @@ typedef struct sj_cuda_props {
   int shared_per_block_optin; /* with the opt-in attribute, bytes */
   int regs_per_block;
   int warp_size;
-  int driver_version; /* e.g. 13000 */
+  /* for the tile model (sched/tile_model.h) */
+  int threads_per_sm, blocks_per_sm, shared_per_sm;
+  int l2_bytes;
+  int clock_khz, mem_clock_khz, bus_bits; /* DRAM: 2 x clock x bus width */
+  int driver_version;                     /* e.g. 13000 */
   size_t total_mem;
   char ptx_version[16]; /* ".version" operand this driver accepts, e.g. "9.0" */
   char ptx_target[16];  /* ".target" operand for this device, e.g. "sm_90" */

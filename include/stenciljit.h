@@ -171,11 +171,15 @@ typedef struct jit_options {
    * else 100000000 (about 10 s; ordinary kernels need under 1%, 1000 loop nests 25-70%).
    * Not part of the cache key. */
   unsigned long max_compile_ops;
-  /* Time tiling of stencils (CPU): "h=H,w=W0xW1..." forces the tile height H (time steps
-   * per band) and the widths of the space dimensions, outermost first ("w=64" gives the
-   * first only; the others are then chosen); "none" turns time tiling off. NULL = $JIT_TILE
-   * (same syntax), else sizes chosen from the caches the machine reports. $JIT_TILING=
-   * auto|time|none forces the choice. Copied; part of the cache key. */
+  /* Time tiling of stencils: "h=H,w=W0xW1..." forces the tile height H and the widths of
+   * the space dimensions, outermost first ("w=64" gives the first only; the others are then
+   * chosen); "none" turns time tiling off. On the CPU, H is the time steps per band; the
+   * sizes not given are chosen from the caches the machine reports. On a GPU, for hybrid
+   * tiles H makes bands of 2H+2 steps, W0 is the hexagon's top width and the others the
+   * parallelograms' widths; for split tiles H is the band height and the widths the upright
+   * trapezoids' tops; the sizes not given (and the threads per block) are the ones the tile
+   * model finds fastest. NULL = $JIT_TILE (same syntax). $JIT_TILING=auto|time|hybrid|split|
+   * none forces the choice. Copied; part of the cache key. */
   const char *tile;
   /* Allow reductions (x = x + e, fmin, fmax over a loop) to be reassociated: on a GPU they
    * run in parallel (partials per thread, warp shuffles, one atomic per warp), so float

@@ -130,7 +130,8 @@ jit_context *jit_context_create(jit_device device) {
   if ((int)d < 0 || d > JIT_DEVICE_CUDA || tier < 0 || tiling < 0) {
     snprintf(sj_last_error, sizeof sj_last_error, "%s",
              tier < 0     ? "unknown tier (JIT_TIER must be auto, tcc or cc)"
-             : tiling < 0 ? "unknown tiling (JIT_TILING must be auto, time, hybrid, split or none)"
+             : tiling < 0 ? "unknown tiling (JIT_TILING must be auto, time, hybrid, split, none "
+                            "or baseline)"
                           : "unknown device (JIT_DEVICE must be auto, cpu, emu or cuda)");
     return NULL;
   }

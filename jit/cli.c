@@ -155,7 +155,7 @@ static int parse_args(int argc, char **argv, cli *c) {
       i++;
     } else if (strcmp(a, "--tier") == 0 || strcmp(a, "--tiling") == 0) {
       /* the library reads these when a context is made: the tool's own run only */
-      if (!next) return usage_error(c, "--tier needs tcc|cc|auto, --tiling auto|time|none", NULL);
+      if (!next) return usage_error(c, "--tier needs tcc|cc|auto, --tiling auto|time|hybrid|split|none", NULL);
       setenv(a[6] ? "JIT_TILING" : "JIT_TIER", argv[++i], 1);
     } else if (strcmp(a, "--tile") == 0) {
       if (!next) return usage_error(c, "--tile needs h=H,w=W0xW1... or none", NULL);

@@ -26,7 +26,7 @@ static const char overview[] =
   "  --threads N     CPU worker threads (default: $JIT_THREADS, else one per CPU)\n"            \
   "  --tier T        CPU code: tcc (TinyCC only), cc (the system compiler only) or auto\n"       \
   "                  (TinyCC's first, the system compiler's once ready; $JIT_TIER)\n"             \
-  "  --tiling M      CPU time tiling: auto, time (forced) or none ($JIT_TILING)\n"               \
+  "  --tiling M      time tiling: auto, time, hybrid, split or none ($JIT_TILING)\n"          \
   "  --tile SPEC     time tile sizes h=H,w=W0xW1..., or none ($JIT_TILE)\n"                      \
   "  --fast-math     allow contraction and approximate division (implies --reassociate)\n"      \
   "  --reassociate   reductions may run in parallel, rounding differently ($JIT_REASSOCIATE)\n"

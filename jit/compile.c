@@ -316,6 +316,23 @@ static void cpu_options(const jit_kernel *k, int second, sj_cpu_options *o) {
   }
 }
 
+/* The device as the GPU schedules see it: the driver's attributes, an H100's figures for those
+ * it does not report. */
+static void gpu_device(const sj_cuda_props *p, sj_gpu_device *d) {
+  sj_gpu_device_h100(d);
+  for (int i = 0; i < 3; i++) d->max_grid[i] = (unsigned)p->max_grid[i];
+  d->sms = p->multiprocessors;
+  d->threads_per_block = p->max_threads_per_block;
+  d->shared_per_block = p->shared_per_block;
+  if (p->threads_per_sm > 0) d->threads_per_sm = p->threads_per_sm;
+  if (p->blocks_per_sm > 0) d->blocks_per_sm = p->blocks_per_sm;
+  if (p->shared_per_sm > 0) d->shared_per_sm = p->shared_per_sm;
+  if (p->l2_bytes > 0) d->l2_bytes = p->l2_bytes;
+  if (p->clock_khz > 0) d->clock_hz = p->clock_khz * 1e3;
+  if (p->mem_clock_khz > 0 && p->bus_bits > 0) /* double data rate */
+    d->dram_bw = 2.0 * p->mem_clock_khz * 1e3 * (p->bus_bits / 8.0);
+}
+
 /* Model, schedule, AST and code of one tier: the first (TinyCC's, or the GPU's), or the
  * second (the system compiler's: c_code2, schedule2, tiles2), which is not compiled here. */
 static int build(jit_kernel *k, isl_ctx *ictx, int second, jit_stage_times *t, sj_error *err) {
@@ -347,10 +364,9 @@ static int build(jit_kernel *k, isl_ctx *ictx, int second, jit_stage_times *t, s
       cpu_options(k, second, &o);
       rc = sj_schedule_cpu(m, &st, &o, &plan, err);
     } else {
-      const sj_cuda_props *props = sj_cuda_get_props(k->ctx->cuda);
-      unsigned max_grid[3];
-      for (int d = 0; d < 3; d++) max_grid[d] = (unsigned)props->max_grid[d];
-      rc = sj_schedule_gpu(m, &st, (sj_tiling)k->settings.tiling, k->settings.tile, max_grid, &plan,
+      sj_gpu_device dev;
+      gpu_device(sj_cuda_get_props(k->ctx->cuda), &dev);
+      rc = sj_schedule_gpu(m, &st, (sj_tiling)k->settings.tiling, k->settings.tile, &dev, &plan,
                            err);
     }
     if (rc) sj_stencil_clear(&st);

@@ -39,15 +39,11 @@
 
 #include "stenciljit.h"
 
-/* Threads per block by the number of space dimensions (x first: the innermost one). */
-static const unsigned hybrid_threads[SJ_HYBRID_MAX_SPACE][3] = {
-    {128, 1, 1}, {32, 8, 1}, {32, 4, 2}};
-
 /* Each statement's instances as points of the folded space [k t + i, s0, .., sn], n + 1 the
  * largest number of space dimensions; a statement with fewer space loops (fdtd-2d's boundary
  * row) takes its loops as the innermost ones and 0 for the outer ones. NULL when n + 1 is
  * not between 1 and SJ_HYBRID_MAX_SPACE. */
-static __isl_give isl_union_map *to_folded(const sj_model *m, const sj_stencil *st, int *n) {
+__isl_give isl_union_map *sj_fold_space(const sj_model *m, const sj_stencil *st, int *n) {
   int depth = 0;
   for (int i = 0; i < m->nstmts; i++)
     if (m->stmts[i]->depth > depth) depth = m->stmts[i]->depth;
@@ -73,8 +69,7 @@ static __isl_give isl_union_map *to_folded(const sj_model *m, const sj_stencil *
 
 /* The dependences in the folded space: conflicts of distinct instances, oriented forward in
  * the folded time (in stencil form no two instances of one step conflict). */
-static __isl_give isl_union_map *folded_deps(const sj_model *m, __isl_keep isl_union_map *fold,
-                                             int n) {
+__isl_give isl_union_map *sj_fold_deps(const sj_model *m, __isl_keep isl_union_map *fold, int n) {
   isl_union_map *c = sj_model_conflicts(m, m->domain);
   c = isl_union_map_apply_domain(c, isl_union_map_copy(fold));
   c = isl_union_map_apply_range(c, isl_union_map_copy(fold));
@@ -84,33 +79,17 @@ static __isl_give isl_union_map *folded_deps(const sj_model *m, __isl_keep isl_u
   return isl_union_map_intersect(c, isl_union_map_from_map(later));
 }
 
-/* Tile sizes: tile (JIT_TILE's syntax: "h=H,w=W0xW1xW2", omitted ones default) or the
- * defaults by tiling and dimension. */
-static void tile_sizes(int split, const char *tile, int n, int *h, long *w) {
-  /* hybrid: the fastest of the few sizes measured on an H100 (bench/results/gpu-*.md) */
-  static const long widths[2][SJ_HYBRID_MAX_SPACE][SJ_HYBRID_MAX_SPACE] = {
-      {{128, 0, 0}, {32, 64, 0}, {8, 8, 32}}, {{128, 0, 0}, {8, 32, 0}, {4, 4, 32}}};
-  static const int heights[2][SJ_HYBRID_MAX_SPACE] = {{7, 7, 2}, {8, 4, 2}};
-  *h = heights[split][n];
-  for (int i = 0; i <= n; i++) w[i] = widths[split][n][i];
-  sj_tile_spec spec;
-  char why[8];
-  if (!tile || sj_tile_spec_parse(tile, &spec, why, sizeof why)) return; /* checked by the API */
-  if (spec.h > 0) *h = (int)spec.h;
-  for (int i = 0; i < spec.nw && i <= n; i++) w[i] = spec.w[i];
-}
-
 /* The tiles of every color (hybrid: phase) of the tiling: F -> [L, color, T, S0, .., Sn];
  * *ncolors, and what they are in desc. NULL with why filled when the sizes do not fit. */
 static __isl_give isl_map *tiles_of(isl_ctx *ctx, int split, const sj_cone *c, int h, const long *w,
-                                    int *ncolors, isl_multi_aff **local, long *box, sj_buf *desc,
+                                    unsigned x_block, int *ncolors, isl_multi_aff **local, long *box, sj_buf *desc,
                                     sj_buf *why) {
   isl_map *all = NULL;
   if (!split) {
     sj_hex t;
     if (sj_hybrid_shape(c, h, w, &t, why)) return NULL;
     *ncolors = 2;
-    *local = sj_hybrid_local(ctx, c, &t, hybrid_threads[c->n][0], box);
+    *local = sj_hybrid_local(ctx, c, &t, x_block, box);
     for (int p = 0; p < 2; p++) {
       isl_map *mine = sj_hybrid_tiles(ctx, c, &t, p);
       all = all ? isl_map_union(all, mine) : mine;
@@ -304,16 +283,15 @@ static __isl_give isl_schedule_node *barrier_after(__isl_take isl_schedule_node 
 /* Shared memory a block may stage: the static limit of every CUDA device. */
 enum { SHARED_BUDGET = 48 * 1024 };
 
-/* Values between steps stay in shared memory unless JIT_STAGE=0. */
-static int staging(void) {
+int sj_time_tiles_staged(void) {
   const char *v = getenv("JIT_STAGE");
   return !v || strcmp(v, "0") != 0;
 }
 
 /* The grid of a phase: the range of its tiles along each space dimension (lo: the first).
  * -1 with why filled when a dimension exceeds the device's grid. */
-static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid[3], sj_kernel *k,
-                   long *lo, sj_buf *why) {
+static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid[3],
+                   const unsigned block[3], sj_kernel *k, long *lo, sj_buf *why) {
   for (int d = 0; d < 3; d++) k->grid[d] = k->block[d] = 1;
   for (int d = 0; d <= n; d++) {
     long hi;
@@ -324,7 +302,7 @@ static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid
       return -1;
     }
     k->grid[d] = (unsigned)(count > 0 ? count : 1);
-    k->block[d] = hybrid_threads[n][d];
+    k->block[d] = block[d];
   }
   return 0;
 }
@@ -368,7 +346,7 @@ phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep i
     block = block ? isl_union_set_intersect(block, mine) : mine;
   }
   node = isl_schedule_node_insert_filter(node, block);
-  if (staging()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, SHARED_BUDGET, desc);
+  if (sj_time_tiles_staged()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, SHARED_BUDGET, desc);
   if (!node) return NULL;
   node = isl_schedule_node_insert_context(
       node, sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), n + 1, dims, k->grid,
@@ -376,7 +354,7 @@ phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep i
   return sj_mark_kernel(node, k);
 }
 
-int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const char *tile,
+int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tiles *sizes,
                            const unsigned max_grid[3], sj_plan *plan, sj_buf *why, sj_error *err) {
   isl_ctx *ctx = m->ctx;
   if (!st->is_stencil) {
@@ -388,22 +366,21 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
     return -1;
   }
   int n;
-  isl_union_map *fold = to_folded(m, st, &n);
+  isl_union_map *fold = sj_fold_space(m, st, &n);
   if (!fold) {
     sj_buf_printf(why, "the statements do not have 1 to %d space loops", SJ_HYBRID_MAX_SPACE);
     return -1;
   }
-  isl_union_map *deps = folded_deps(m, fold, n);
+  isl_union_map *deps = sj_fold_deps(m, fold, n);
   sj_cone c;
-  int h, ncolors = 0;
-  long w[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
-  tile_sizes(split, tile, n, &h, w);
+  int h = sizes->h, split = sizes->split, ncolors = 0;
+  const long *w = sizes->w;
   sj_buf desc = {0};
   isl_multi_aff *local = NULL;
   long box[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
   isl_map *ftiles = sj_hybrid_cone(deps, n, &c, why)
                         ? NULL
-                        : tiles_of(ctx, split, &c, h, w, &ncolors, &local, box, &desc, why);
+                        : tiles_of(ctx, split, &c, h, w, sizes->block[0], &ncolors, &local, box, &desc, why);
   if (!ftiles) {
     isl_multi_aff_free(local);
     sj_buf_free(&desc);
@@ -465,7 +442,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const c
     sj_kernel *k = calloc(1, sizeof *k);
     if (!k) abort();
     long lo[SJ_HYBRID_MAX_SPACE];
-    if (grid_of(mine, n, max_grid, k, lo, why)) {
+    if (grid_of(mine, n, max_grid, sizes->block, k, lo, why)) {
       failed = -1;
       free(k);
     } else {

@@ -85,11 +85,29 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                                              const long *lo, sj_kernel *k, long budget,
                                              sj_buf *desc);
 
-/* The time-tiled GPU schedule of a kernel in stencil form, into plan (sched/hybrid.c):
- * hybrid tiles, or split ones when split is set; tile: sizes in JIT_TILE's syntax or NULL.
- * 0; -1 with why filled when the tiling does not apply (the caller maps it another way); a
- * jit_status with err on failure. */
-int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, int split, const char *tile,
+/* Each statement's instances as points of the folded space [k t + i, s0, .., sn], n + 1 the
+ * largest number of space dimensions (sched/hybrid.c); NULL when n + 1 is not between 1 and
+ * SJ_HYBRID_MAX_SPACE. */
+__isl_give isl_union_map *sj_fold_space(const sj_model *m, const sj_stencil *st, int *n);
+/* The dependences between points of the folded space fold gives. */
+__isl_give isl_union_map *sj_fold_deps(const sj_model *m, __isl_keep isl_union_map *fold, int n);
+
+/* The sizes of a time tiling (chosen by the tile model, sched/tile_model.h, or JIT_TILE). */
+typedef struct sj_time_tiles {
+  int split; /* split tiles; else hybrid */
+  int h;
+  long w[SJ_HYBRID_MAX_SPACE]; /* s0 first */
+  unsigned block[3];           /* threads; x: the innermost space dimension */
+} sj_time_tiles;
+
+/* Whether the time-tiled kernels stage their tiles in shared memory: unless JIT_STAGE=0
+ * (sched/hybrid.c). */
+int sj_time_tiles_staged(void);
+
+/* The time-tiled GPU schedule of a kernel in stencil form, into plan (sched/hybrid.c), with
+ * the tiles of sizes. 0; -1 with why filled when the tiling does not apply (the caller maps it
+ * another way or refuses); a jit_status with err on failure. */
+int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tiles *sizes,
                            const unsigned max_grid[3], sj_plan *plan, sj_buf *why, sj_error *err);
 
 #endif

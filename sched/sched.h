@@ -284,12 +284,28 @@ void sj_plan_clear(sj_plan *plan);
  * finds faster. max_grid: the device's grid limit per dimension. */
 int sj_schedule_untiled(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err);
 
-/* The GPU schedule (sched/gpu_choice.c): time tiling where it is asked for (tiling TIME or
- * HYBRID: hybrid tiles, SPLIT: split tiles; tile: sizes in JIT_TILE's syntax or NULL) and
- * applies, else sj_schedule_untiled (a forced tiling that does not apply falls back and the
- * explanation says why). */
+/* What the GPU schedules need to know of the device (from the driver's attributes; the
+ * tile model's inputs, sched/tile_model.h). */
+typedef struct sj_gpu_device {
+  unsigned max_grid[3];
+  int sms; /* multiprocessors */
+  int threads_per_block, threads_per_sm, blocks_per_sm;
+  long shared_per_block; /* static shared memory a block may use, bytes */
+  long shared_per_sm;
+  long l2_bytes;
+  double dram_bw;  /* bytes per second */
+  double clock_hz; /* multiprocessor clock */
+} sj_gpu_device;
+/* An H100 SXM's figures: for what the driver does not tell. */
+void sj_gpu_device_h100(sj_gpu_device *d);
+
+/* The GPU schedule (sched/gpu_choice.c). tiling AUTO: the per-step mapping, hybrid or split
+ * tiles, whichever the tile model (sched/tile_model.h) finds fastest on dev; HYBRID or SPLIT
+ * (TIME: the faster of the two) forces time tiling and fails with JIT_ERR_UNSUPPORTED where
+ * it is illegal for the kernel; NONE: sj_schedule_untiled. tile: sizes in JIT_TILE's syntax
+ * or NULL (then the model chooses them). */
 int sj_schedule_gpu(sj_model *m, const sj_stencil *st, sj_tiling tiling, const char *tile,
-                    const unsigned max_grid[3], sj_plan *plan, sj_error *err);
+                    const sj_gpu_device *dev, sj_plan *plan, sj_error *err);
 
 /* The GPU mapping of a tree (sched/baseline.c, PPCG's default for stencils): host loops
  * outside, one kernel per parallel band and launch, the parallel loops tiled into blocks of

@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stenciljit.h"
-#include "base/file.h"
+#include "kernel_file.h"
 
 static int failures;
 static jit_options opts; /* for every context (zero: the defaults) */
@@ -19,46 +18,53 @@ static jit_options opts; /* for every context (zero: the defaults) */
  * that the explanation contains every wanted fragment and none of the unwanted one. */
 static void expect(const char *dir, const char *file, jit_device device, const int *ints, int n,
                    const char *const *wanted, const char *unwanted) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, file);
-  char *src = sj_read_file(path, NULL);
   jit_context *ctx = jit_context_create(device);
   if (ctx && jit_context_set_options(ctx, &opts)) {
     jit_context_destroy(ctx);
     ctx = NULL;
   }
-  jit_param_info params[16];
-  int count = 0, used = 0;
-  jit_arg args[16];
-  if (!src || !ctx || jit_function_params(ctx, src, NULL, params, 16, &count)) {
-    printf("FAIL %s: cannot set up (%s)\n", file, ctx ? jit_context_error(ctx) : jit_last_error());
+  jit_kernel *k;
+  int st = sj_compile_kernel_file(ctx, dir, file, ints, n, &k);
+  if (st) {
+    printf("FAIL %s: %s\n", file, ctx ? jit_context_error(ctx) : jit_last_error());
     failures++;
   } else {
-    for (int i = 0; i < count; i++)
-      args[i] = params[i].kind == JIT_ARG_INT      ? JIT_INT(ints[used++ % n])
-                : params[i].kind == JIT_ARG_FLOAT  ? JIT_FLOAT(0.5f)
-                : params[i].kind == JIT_ARG_DOUBLE ? JIT_DOUBLE(0.5)
-                                                   : JIT_PTR(NULL);
-    jit_kernel *k;
-    if (jit_kernel_compile(ctx, src, NULL, args, count, &k)) {
-      printf("FAIL %s: %s\n", file, jit_context_error(ctx));
-      failures++;
-    } else {
-      const char *text = jit_kernel_schedule(k);
-      for (int i = 0; wanted[i]; i++)
-        if (!strstr(text, wanted[i])) {
-          printf("FAIL %s: the schedule does not say \"%s\":\n%s\n", file, wanted[i], text);
-          failures++;
-        }
-      if (unwanted && strstr(text, unwanted)) {
-        printf("FAIL %s: the schedule says \"%s\"\n", file, unwanted);
+    const char *text = jit_kernel_schedule(k);
+    for (int i = 0; wanted[i]; i++)
+      if (!strstr(text, wanted[i])) {
+        printf("FAIL %s: the schedule does not say \"%s\":\n%s\n", file, wanted[i], text);
         failures++;
       }
-      jit_kernel_release(k);
+    if (unwanted && strstr(text, unwanted)) {
+      printf("FAIL %s: the schedule says \"%s\"\n", file, unwanted);
+      failures++;
     }
+    jit_kernel_release(k);
   }
   jit_context_destroy(ctx);
-  free(src);
+}
+
+/* dir/file under JIT_TILING=tiling on the emulator: the compile fails with
+ * JIT_ERR_UNSUPPORTED and a message holding every wanted fragment. */
+static void expect_refused(const char *dir, const char *file, const int *ints, int n,
+                           const char *tiling, const char *const *wanted) {
+  setenv("JIT_TILING", tiling, 1);
+  jit_context *ctx = jit_context_create(JIT_DEVICE_EMU);
+  jit_kernel *k;
+  int st = sj_compile_kernel_file(ctx, dir, file, ints, n, &k);
+  const char *msg = ctx ? jit_context_error(ctx) : jit_last_error();
+  if (st != JIT_ERR_UNSUPPORTED || k) {
+    printf("FAIL %s: JIT_TILING=%s gave %d, not JIT_ERR_UNSUPPORTED: %s\n", file, tiling, st, msg);
+    failures++;
+  }
+  for (int i = 0; wanted[i]; i++)
+    if (!strstr(msg, wanted[i])) {
+      printf("FAIL %s: the refusal does not say \"%s\": %s\n", file, wanted[i], msg);
+      failures++;
+    }
+  jit_kernel_release(k);
+  jit_context_destroy(ctx);
+  unsetenv("JIT_TILING");
 }
 
 int main(int argc, char **argv) {
@@ -201,6 +207,35 @@ int main(int argc, char **argv) {
   expect(dir, "fe_heat3d_mod1.c", JIT_DEVICE_EMU, heat, 4,
          (const char *const[]){"GPU schedule: the C order", "the original order is kept", NULL},
          "GPU schedule: isl's");
+  /* GPU time tiling (the tile model, sched/gpu_choice.c): unasked, a stencil's explanation
+   * weighs the per-step mapping against the best hybrid and split sizes and says why the
+   * winner won; at this size (every array in L2, a few launches) per step wins */
+  const int jac[] = {20, 200, 300};
+  expect(dir, "jacobi2d_5pt.c", JIT_DEVICE_EMU, jac, 3,
+         (const char *const[]){
+             "tile model (132 multiprocessors", "the per-step mapping, modeled",
+             "a tiling wins at 0.8x the per-step time or less", "\n    per step: 8.00 B/update",
+             "\n    hybrid h=", "\n    split h=", "GPU schedule: the C order, per time step", NULL},
+         "time tiling:");
+  /* JIT_TILE's sizes are the candidates; JIT_TILING=hybrid takes them */
+  setenv("JIT_TILE", "h=3,w=7x32", 1);
+  setenv("JIT_TILING", "hybrid", 1);
+  expect(dir, "jacobi2d_5pt.c", JIT_DEVICE_EMU, jac, 3,
+         (const char *const[]){"hybrid forced by JIT_TILING", "\n    hybrid h=3 w=7x32 staged: ",
+                               "\n    split h=3 w=7x32 staged: ", "time tiling:",
+                               "hybrid tiles h=3 (8 steps), w0=7", NULL},
+         "hybrid h=4");
+  unsetenv("JIT_TILING");
+  unsetenv("JIT_TILE");
+  /* a forced tiling where it is illegal fails, saying where and why */
+  expect_refused(dir, "matmul.c", mm, 3, "split",
+                 (const char *const[]){":7:6: JIT_TILING=split: time tiling does not apply "
+                                       "to 'matmul': not in stencil form",
+                                       NULL});
+  expect_refused(dir, "seidel2d.c", seidel, 2, "hybrid",
+                 (const char *const[]){"JIT_TILING=hybrid: time tiling does not apply to "
+                                       "'seidel2d': not in stencil form",
+                                       NULL});
   printf("%s\n", failures ? "FAILED" : "ok");
   return failures != 0;
 }

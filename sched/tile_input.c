@@ -1,0 +1,303 @@
+/* What the tile model reads of a stencil (sched/tile_model.h): the folded space's extents, the
+ * dependence cone, and per statement its loads, stores and operations and the shape of its
+ * accesses. An access index is a plane (no space loop in it: A[t % 2]), a space dimension
+ * plus a constant (A[i - 1]) or anything else, which the staged model cannot box. */
+#include "sched/tile_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/val.h>
+
+#include "stenciljit.h"
+
+static long lmax(long a, long b) {
+  return a > b ? a : b;
+}
+
+/* Arithmetic of a value (not of indices: that is addressing). */
+static double ops_of(const sj_expr *e) {
+  if (!e || e->kind == SJ_E_INDEX || e->kind == SJ_E_VAR || e->kind == SJ_E_INT ||
+      e->kind == SJ_E_FLOAT)
+    return 0;
+  double n = e->kind == SJ_E_CALL ? 8 : 1; /* a math function: a short sequence */
+  for (int i = 0; i < e->nargs; i++) n += ops_of(e->args[i]);
+  return n;
+}
+
+enum { MAX_RANK = 8, UNSEEN = -3 };
+
+/* What the accesses read so far say, by array: the offsets along each folded dimension (of
+ * every access, and of the writes), and what each array dimension is (UNSEEN, -1 a plane, or
+ * the folded dimension it follows): an array dimension that is a plane in one access and a
+ * space dimension in another (fdtd-2d's ey[0][j]) is not boxed. */
+typedef struct reader {
+  sj_tm_stencil *out;
+  const sj_model *m;
+  int sym_of[SJ_TM_MAX_ARRAYS];
+  long lo[SJ_TM_MAX_ARRAYS][SJ_HYBRID_MAX_SPACE], hi[SJ_TM_MAX_ARRAYS][SJ_HYBRID_MAX_SPACE];
+  long wlo[SJ_TM_MAX_ARRAYS][SJ_HYBRID_MAX_SPACE], whi[SJ_TM_MAX_ARRAYS][SJ_HYBRID_MAX_SPACE];
+  int seen[SJ_TM_MAX_ARRAYS][SJ_HYBRID_MAX_SPACE], wseen[SJ_TM_MAX_ARRAYS][SJ_HYBRID_MAX_SPACE];
+  int kind[SJ_TM_MAX_ARRAYS][MAX_RANK];
+} reader;
+
+/* Widens [*lo, *hi] (*seen: not empty) to v. */
+static void widen(long *lo, long *hi, int *seen, long v) {
+  if (!*seen || v < *lo) *lo = v;
+  if (!*seen || v > *hi) *hi = v;
+  *seen = 1;
+}
+
+/* The model's array for sym (added on first sight); -1 beyond SJ_TM_MAX_ARRAYS. */
+static int array_of(reader *r, const sj_sym *sym) {
+  sj_tm_stencil *s = r->out;
+  for (int a = 0; a < s->narrays; a++)
+    if (r->sym_of[a] == sym->id) return a;
+  if (s->narrays == SJ_TM_MAX_ARRAYS) return -1;
+  int a = s->narrays++;
+  r->sym_of[a] = sym->id;
+  for (int k = 0; k < MAX_RANK; k++) r->kind[a][k] = UNSEEN;
+  s->arrays[a].elem = sj_type_size(sym->type);
+  s->arrays[a].temp = sym->id >= r->m->fn->narrays;
+  s->arrays[a].planes = 1;
+  double bytes = s->arrays[a].elem;
+  for (int d = 0; d < sym->rank; d++) bytes *= (double)r->m->extents[sym->id][d];
+  s->footprint += bytes;
+  return a;
+}
+
+/* Index k of access ma of a statement with `space` space loops whose folded dimensions start at
+ * pad: 0 for a folded dimension (*dim) plus an offset (*off), -1 for a plane (*timed: it
+ * follows t; *off: its value when constant, *dim -2 when not), -2 for anything else. */
+static int classify(__isl_keep isl_multi_aff *ma, int k, int space, int pad, int *dim, long *off,
+                    int *timed) {
+  isl_aff *aff = isl_multi_aff_get_aff(ma, k);
+  int kind = -2;
+  if (isl_aff_involves_dims(aff, isl_dim_in, 1, (unsigned)space) == isl_bool_false) {
+    kind = -1;
+    *timed = isl_aff_involves_dims(aff, isl_dim_in, 0, 1) == isl_bool_true;
+    isl_val *c = isl_aff_is_cst(aff) == isl_bool_true ? isl_aff_get_constant_val(aff) : NULL;
+    if (c && isl_val_is_int(c) == isl_bool_true)
+      *off = isl_val_get_num_si(c);
+    else
+      *dim = -2;
+    isl_val_free(c);
+  } else if (isl_aff_dim(aff, isl_dim_div) == 0 &&
+             isl_aff_involves_dims(aff, isl_dim_in, 0, 1) == isl_bool_false) {
+    int unit = -1, others = 0;
+    for (int j = 1; j <= space; j++) {
+      isl_val *v = isl_aff_get_coefficient_val(aff, isl_dim_in, j);
+      if (isl_val_is_one(v) == isl_bool_true && unit < 0)
+        unit = j;
+      else if (isl_val_is_zero(v) != isl_bool_true)
+        others = 1;
+      isl_val_free(v);
+    }
+    isl_val *c = isl_aff_get_constant_val(aff);
+    if (unit > 0 && !others && isl_val_is_int(c) == isl_bool_true) {
+      kind = 0;
+      *dim = pad + unit - 1;
+      *off = isl_val_get_num_si(c);
+    }
+    isl_val_free(c);
+  }
+  isl_aff_free(aff);
+  return kind;
+}
+
+static isl_stat only_piece(__isl_take isl_set *set, __isl_take isl_multi_aff *ma, void *user) {
+  isl_set_free(set);
+  *(isl_multi_aff **)user = ma;
+  return isl_stat_ok;
+}
+
+/* Reads access acc of statement st (space loops, pad) into r; the plane of the access as a text
+ * in key (for the distinct planes a step reads). */
+static void read_access(reader *r, const sj_access *acc, int space, int pad, sj_buf *key) {
+  sj_tm_stencil *s = r->out;
+  int a = array_of(r, acc->ref->sym);
+  isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(isl_map_copy(acc->rel));
+  isl_multi_aff *ma = NULL;
+  if (isl_pw_multi_aff_n_piece(pma) == 1) isl_pw_multi_aff_foreach_piece(pma, only_piece, &ma);
+  isl_pw_multi_aff_free(pma);
+  sj_buf_printf(key, "%d:", acc->ref->sym->id);
+  int rank = ma ? (int)isl_multi_aff_dim(ma, isl_dim_out) : 0;
+  if (!ma || a < 0 || rank > MAX_RANK) {
+    s->stageable = 0;
+    sj_buf_printf(key, "%p", (const void *)acc);
+    isl_multi_aff_free(ma);
+    return;
+  }
+  sj_tm_array *arr = &s->arrays[a];
+  arr->written |= acc->is_write;
+  for (int k = 0; k < rank; k++) {
+    int dim = -1, timed;
+    long off;
+    int kind = classify(ma, k, space, pad, &dim, &off, &timed);
+    /* a constant index along a dimension the statement lacks (it sits at 0 there: fdtd-2d's
+     * ey[0][j]) is that dimension plus the constant */
+    if (kind == -1 && dim == -1 && r->kind[a][k] >= 0 && r->kind[a][k] < pad)
+      kind = 0, dim = r->kind[a][k];
+    if (dim == -2) dim = -1;
+    if (kind != -2 && r->kind[a][k] != UNSEEN && r->kind[a][k] != dim) kind = -2;
+    r->kind[a][k] = dim;
+    if (kind == -1) {
+      isl_aff *aff = isl_multi_aff_get_aff(ma, k);
+      char *text = isl_aff_to_str(aff);
+      sj_buf_printf(key, "%s,", text);
+      free(text);
+      isl_aff_free(aff);
+      arr->time_planes |= timed;
+      /* a plane that follows time may be any of the dimension's; a fixed one is one */
+      if (timed && arr->planes < r->m->extents[acc->ref->sym->id][k])
+        arr->planes = r->m->extents[acc->ref->sym->id][k];
+    } else if (kind == 0) {
+      arr->dims |= 1u << dim;
+      widen(&r->lo[a][dim], &r->hi[a][dim], &r->seen[a][dim], off);
+      if (acc->is_write) widen(&r->wlo[a][dim], &r->whi[a][dim], &r->wseen[a][dim], off);
+      arr->halo[dim] = r->hi[a][dim] - r->lo[a][dim];
+    } else {
+      s->stageable = 0;
+    }
+  }
+  isl_multi_aff_free(ma);
+}
+
+/* The statement's range along each of its loops into lo, hi; 0, or -1 when isl fails. */
+static int ranges(const sj_pstmt *p, long *lo, long *hi) {
+  for (int j = 0; j < p->depth; j++)
+    if (sj_set_dim_range(p->domain, j, &lo[j], &hi[j])) return -1;
+  return 0;
+}
+
+/* The reads (write 0) or writes of statement p into r: how many, their bytes, and the bytes of
+ * the distinct planes they touch (a step moves each once between DRAM and the chip). */
+static void read_accesses(reader *r, const sj_pstmt *p, int write, int pad, char **keys,
+                          double *count, double *bytes, double *planes) {
+  const sj_model *m = r->m;
+  int nkeys = 0;
+  *count = *bytes = *planes = 0;
+  for (int a = 0; a < m->naccesses; a++) {
+    const sj_access *acc = &m->accesses[a];
+    if (acc->stmt != p || acc->is_write != write) continue;
+    sj_buf key = {0};
+    read_access(r, acc, p->depth - 1, pad, &key);
+    int size = sj_type_size(acc->ref->sym->type), first = 1;
+    for (int k = 0; k < nkeys && first; k++) first = strcmp(keys[k], key.data) != 0;
+    keys[nkeys++] = sj_buf_take(&key);
+    *count += 1;
+    *bytes += size;
+    if (first) *planes += size;
+  }
+  for (int k = 0; k < nkeys; k++) free(keys[k]);
+}
+
+/* The folded extents (a statement with fewer space loops sits at 0 along the outer ones),
+ * and loads, stores, operations and planes per update, averaged over the statements by their
+ * points per step. */
+static int read_statements(const sj_model *m, reader *r) {
+  sj_tm_stencil *s = r->out;
+  double weight = 0;
+  long flo[SJ_HYBRID_MAX_SPACE + 1] = {0}, fhi[SJ_HYBRID_MAX_SPACE + 1] = {0};
+  int fseen[SJ_HYBRID_MAX_SPACE + 1] = {0};
+  char **keys = calloc((size_t)m->naccesses + 1, sizeof *keys);
+  if (!keys) abort();
+  /* the statements with every space loop first: what their indices are tells the others' */
+  for (int i = 0; i < 2 * m->nstmts; i++) {
+    const sj_pstmt *p = m->stmts[i % m->nstmts];
+    if ((p->depth == s->n + 2) != (i < m->nstmts)) continue;
+    long lo[SJ_HYBRID_MAX_SPACE + 1], hi[SJ_HYBRID_MAX_SPACE + 1];
+    if (ranges(p, lo, hi)) {
+      free(keys);
+      return -1;
+    }
+    int pad = s->n + 2 - p->depth;
+    double w = 1, ops = 0, n[2], bytes[2], planes[2];
+    widen(&flo[0], &fhi[0], &fseen[0], lo[0]), widen(&flo[0], &fhi[0], &fseen[0], hi[0]);
+    for (int f = 0; f <= s->n; f++) {
+      int j = f - pad + 1; /* the statement's loop along folded dimension f, if any */
+      widen(&flo[f + 1], &fhi[f + 1], &fseen[f + 1], j >= 1 ? lo[j] : 0);
+      widen(&flo[f + 1], &fhi[f + 1], &fseen[f + 1], j >= 1 ? hi[j] : 0);
+      if (j >= 1) w *= hi[j] >= lo[j] ? (double)(hi[j] - lo[j] + 1) : 0;
+    }
+    for (int b = 0; b < p->nbody; b++) ops += ops_of(p->body[b]->rhs);
+    for (int write = 0; write <= 1; write++)
+      read_accesses(r, p, write, pad, keys, &n[write], &bytes[write], &planes[write]);
+    s->loads += w * n[0], s->stores += w * n[1], s->ops += w * ops;
+    s->access_bytes += w * (bytes[0] + bytes[1]);
+    s->read_bytes += w * planes[0], s->write_bytes += w * planes[1];
+    weight += w;
+  }
+  free(keys);
+  if (weight > 0) {
+    s->loads /= weight, s->stores /= weight, s->ops /= weight, s->access_bytes /= weight;
+    s->read_bytes /= weight, s->write_bytes /= weight;
+  }
+  /* folded time: nest i of step t at nests t + i */
+  s->t0 = s->nests * flo[0];
+  s->steps = fhi[0] >= flo[0] ? s->nests * (fhi[0] - flo[0] + 1) : 0;
+  for (int f = 0; f <= s->n; f++) s->lo[f] = flo[f + 1], s->ext[f] = fhi[f + 1] - flo[f + 1] + 1;
+  return 0;
+}
+
+/* A bound of the cone from the offsets: a dependence joins a write at offset w to an access at
+ * offset r of the same array, at least one folded step later, so its slope along each
+ * dimension is at most |w - r|. 0 when that does not hold: an array written but not indexed
+ * along some dimension joins instances any distance apart along it. */
+static int cone_bound(const reader *r, sj_tm_stencil *s) {
+  sj_cone *c = &s->cone;
+  memset(c, 0, sizeof *c);
+  c->n = s->n;
+  c->up_den = c->down_den = 1;
+  for (int a = 0; a < s->narrays; a++)
+    if (s->arrays[a].written && s->arrays[a].dims != (2u << s->n) - 1) return 0;
+  for (int d = 0; d <= s->n; d++) {
+    long slope = 0;
+    for (int a = 0; a < s->narrays; a++)
+      if (r->wseen[a][d])
+        slope = lmax(slope, lmax(r->whi[a][d] - r->lo[a][d], r->hi[a][d] - r->wlo[a][d]));
+    if (d == 0) c->up_num = c->down_num = slope;
+    c->skew_num[d] = c->lead_num[d] = slope;
+    c->skew_den[d] = c->lead_den[d] = 1;
+  }
+  return 1;
+}
+
+int sj_tm_exact_cone(sj_model *m, const sj_stencil *st, sj_tm_stencil *s, sj_buf *why) {
+  int n;
+  isl_union_map *fold = sj_fold_space(m, st, &n);
+  if (!fold) return s->tileable = 0;
+  isl_union_map *deps = sj_fold_deps(m, fold, n);
+  isl_union_map_free(fold);
+  s->tileable = sj_hybrid_cone(deps, n, &s->cone, why) == 0;
+  s->exact_cone = 1;
+  isl_union_map_free(deps);
+  return s->tileable;
+}
+
+int sj_tm_read(sj_model *m, const sj_stencil *st, int exact, sj_tm_stencil *out, sj_buf *why,
+               sj_error *err) {
+  memset(out, 0, sizeof *out);
+  out->nests = st->nests;
+  int depth = 0;
+  for (int i = 0; i < m->nstmts; i++)
+    if (m->stmts[i]->depth > depth) depth = m->stmts[i]->depth;
+  out->n = depth - 2;
+  if (out->n < 0 || out->n >= SJ_HYBRID_MAX_SPACE) {
+    sj_buf_printf(why, "the statements do not have 1 to %d space loops", SJ_HYBRID_MAX_SPACE);
+    return -1;
+  }
+  reader r;
+  memset(&r, 0, sizeof r);
+  r.out = out, r.m = m;
+  out->stageable = 1;
+  if (read_statements(m, &r))
+    return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed reading the stencil for the tile model");
+  /* the exact cone costs as much as the rest of a compile: a bound does to weigh the mappings */
+  if (exact || !out->stageable || !cone_bound(&r, out))
+    sj_tm_exact_cone(m, st, out, why);
+  else
+    out->tileable = 1;
+  return 0;
+}

@@ -1,0 +1,546 @@
+/* The GPU cost model of a stencil's mappings (sched/tile_model.h): tiles, blocks and launches
+ * for the concrete sizes, then bytes, instructions and time.
+ *
+ * A launch of B blocks with work costs LAUNCH plus the longest of
+ *   memory:  the longer of its DRAM bytes over the bandwidth the resident threads can draw and
+ *            its L2 bytes over L2's, plus the busiest multiprocessor's global and shared-memory
+ *            bytes over its L1 bandwidth;
+ *   issue:   the busiest multiprocessor's warp instructions (a warp-iteration for every row
+ *            of a step's points and every 32 along x that it touches) and barriers;
+ *   latency: per wave of resident blocks, a tile's chain of steps: per step its slowest
+ *            thread's iterations and a barrier;
+ * where memory and issue overlap less the fewer points a thread has between two barriers
+ * (none between them in a per-step launch). A block outside the launch's wavefront exits at
+ * once. Without staging a tile reads and writes global memory at every step, through L2, and
+ * the L2 holds the tile between its steps, so its DRAM traffic is that of the staged tile (the
+ * bounding box of its footprint in, what it wrote out) until the resident tiles outgrow L2.
+ * Staged, each step reads shared memory and writes through to L2.
+ * The constants are calibrated on the H100 (bench/results/tile-model.md). */
+#include "sched/tile_model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const sj_tm_kind_names[SJ_TM_KINDS] = {"per step", "hybrid", "split"};
+
+void sj_gpu_device_h100(sj_gpu_device *d) {
+  *d = (sj_gpu_device){{2147483647u, 65535, 65535},
+                       132,
+                       1024,
+                       2048,
+                       32,
+                       48L << 10,
+                       228L << 10,
+                       50L << 20,
+                       3.35e12,
+                       1.98e9};
+}
+
+/* --- constants, calibrated on an H100 --- */
+#define LAUNCH_S 2.3e-6      /* a launch after the previous one */
+#define IDLE_BLOCK_S 0.02e-6 /* multiprocessor time of a block that exits at once */
+#define DRAM_EFF 0.83        /* of the DRAM bandwidth a streaming kernel reaches */
+#define L2_SPEEDUP 2.0       /* L2 bandwidth over DRAM's, when every array stays in L2 */
+#define L2_FIT 0.75          /* of L2 that data may fill and stay in it */
+#define L1_BYTES_CLK 128.0   /* per multiprocessor: global (L1) and shared loads and stores */
+#define SECTOR_WASTE 1.1     /* L1 bytes moved per byte used */
+#define ISSUE_CLK 4.0        /* warp instructions per multiprocessor and clock */
+#define SAT_THREADS 512.0    /* resident threads per multiprocessor that keep DRAM busy */
+#define LAT_ITER_S 0.2e-6    /* a thread's iteration over a point whose loads go to global */
+#define LAT_SHARED_S 0.05e-6 /* the same from shared memory */
+#define LAT_BARRIER_S 0.3e-6 /* a barrier, in a tile's chain of steps */
+#define LAT_BLOCK_S 1.0e-6   /* a per-step block: its unrolled points' loads in flight at once */
+#define BARRIER_CLK 250.0    /* multiprocessor clocks a block's barrier costs */
+#define OVERLAP_POINTS 2.9   /* points per thread between barriers for half the overlap */
+/* instructions per update: the statement's loads, stores and operations, plus addressing and
+ * loop control of the per-step mapping by space dimensions */
+static const double addressing[SJ_HYBRID_MAX_SPACE] = {5.25, 10.5, 19.8};
+#define TILE_ITER_INSTR 17.0 /* per point of a tile's step loop: its bounds and guards */
+#define STEP_INSTR 30.0      /* per thread and step of a tile: the step's bounds, the barrier */
+#define COPY_INSTR 6.0       /* per element a warp copies between global and shared memory */
+
+static long floor_div(long a, long b) {
+  long q = a / b;
+  return q * b != a && (a < 0) != (b < 0) ? q - 1 : q;
+}
+
+static long ceil_div(long a, long b) {
+  return -floor_div(-a, b);
+}
+
+static long lmax(long a, long b) {
+  return a > b ? a : b;
+}
+
+static long lmin(long a, long b) {
+  return a < b ? a : b;
+}
+
+/* --- geometry: what a tile is, how many, how many launches --- */
+
+typedef struct geometry {
+  int n, steps;                       /* space dimensions after s0; a full tile's steps */
+  sj_hex hex;                         /* hybrid */
+  sj_split split;                     /* split */
+  long lo_b, hi_b;                    /* hybrid: the hexagon's rows span b in [lo_b, hi_b] */
+  double pts;                         /* points of a full tile (split: averaged over colors) */
+  double proj[SJ_HYBRID_MAX_SPACE];   /* a tile's extent over all its steps */
+  double widest[SJ_HYBRID_MAX_SPACE]; /* its widest step: the block is sized by it */
+  double tiles;                       /* tiles with points in the run */
+  long grid, launches;                /* the largest grid of a phase or color; launches per run */
+  /* step a's extent along d, of the two orientations of split tiles (hybrid: twice the same):
+   * the sums over the colors of products over the dimensions are products of their sums */
+  double ext[SJ_TM_MAX_STEPS][SJ_HYBRID_MAX_SPACE][2];
+} geometry;
+
+/* The rows of hexagon row a (0 <= a <= 2h + 1) in b (hybrid_shape.c's constraints (8)-(15)). */
+static void hex_row(const sj_cone *c, const sj_hex *t, long a, long *lo, long *hi) {
+  long h = t->h, p0 = c->up_num, q0 = c->up_den, p1 = c->down_num, q1 = c->down_den;
+  long fu = t->floor_up, fd = t->floor_down, w0 = t->w[0];
+  *lo = lmax(0, lmax(ceil_div(p0 * (a - 2 * h - 1), q0) + fu, ceil_div(p1 * (h - a) - q1 + 1, q1)));
+  *hi = lmin(t->W - 1, lmin(floor_div(p1 * (2 * h + 1 - a), q1) + fu + w0,
+                            floor_div(p0 * (a - h) + q0 - 1, q0) + fu + w0 + fd));
+}
+
+/* The slopes of split dimension d, as in split_shape.c: right r, left l. */
+static void split_slopes(const sj_cone *c, int d, long *rn, long *rd, long *ln, long *ld) {
+  *rn = d ? c->lead_num[d] : c->up_num, *rd = d ? c->lead_den[d] : c->up_den;
+  *ln = d ? c->skew_num[d] : c->down_num, *ld = d ? c->skew_den[d] : c->down_den;
+}
+
+static long ceil_scaled(long x, long num, long den) {
+  return ceil_div(x * num, den);
+}
+
+/* Fills g->ext for the kind of tiles. */
+static void step_extents(geometry *g, const sj_cone *c, int kind) {
+  for (int a = 0; a < g->steps; a++)
+    for (int d = 0; d <= g->n; d++) {
+      if (kind == SJ_TM_HYBRID) {
+        long lo, hi;
+        hex_row(c, &g->hex, a, &lo, &hi);
+        g->ext[a][d][0] = g->ext[a][d][1] = d ? (double)g->hex.w[d] : (double)lmax(0, hi - lo + 1);
+        continue;
+      }
+      long rn, rd, ln, ld;
+      split_slopes(c, d, &rn, &rd, &ln, &ld);
+      long grow = ceil_scaled(a, rn, rd) + ceil_scaled(a, ln, ld);
+      g->ext[a][d][0] = (double)(g->split.base[d] - grow); /* upright */
+      g->ext[a][d][1] = (double)(g->split.w[d] + grow);    /* inverted */
+    }
+}
+
+/* The mean over the orientations of f(extent of step a along d, arg) (f NULL: the extent). */
+static double step_extent(const geometry *g, int a, int d, double (*f)(double, unsigned),
+                          unsigned arg) {
+  const double *e = g->ext[a][d];
+  return f ? (f(e[0], arg) + f(e[1], arg)) / 2 : (e[0] + e[1]) / 2;
+}
+
+/* Hybrid: tiles per phase and band, wavefronts, grids. The extremes of the tile coordinates
+ * are those of the first and last bands. */
+enum { EXACT_BANDS = 16 };
+static void hybrid_counts(const sj_tm_stencil *s, geometry *g) {
+  const sj_hex *t = &g->hex;
+  const sj_cone *c = &s->cone;
+  g->tiles = 0;
+  g->grid = 0;
+  /* the host loops over the wavefronts of both phases and launches each phase's kernel in
+   * every iteration (sched/hybrid.c) */
+  long first = 0, last = -1, phases = 0;
+  for (int p = 0; p < 2; p++) {
+    long start = p == 0 ? t->h + 1 : 0, off = p == 0 ? t->floor_up + t->w[0] + 1 : 0;
+    long tlo = s->t0, thi = s->t0 + s->steps - 1;
+    long Tlo = ceil_div(tlo + start - (2 * t->h + 1), t->H), Thi = floor_div(thi + start, t->H);
+    long smin[SJ_HYBRID_MAX_SPACE], smax[SJ_HYBRID_MAX_SPACE], Lmin = 0, Lmax = -1;
+    for (int d = 0; d <= s->n; d++) smin[d] = 1L << 40, smax[d] = -(1L << 40);
+    /* the bands at either end exactly, those between (alike but for rounding) sampled */
+    long stride = lmax(1, (Thi - Tlo - 2 * EXACT_BANDS) / EXACT_BANDS), step;
+    for (long T = Tlo; T <= Thi; T += step) {
+      step = T - Tlo < EXACT_BANDS || Thi - T < EXACT_BANDS + stride ? 1 : stride;
+      long t0 = lmax(tlo, t->H * T - start), t1 = lmin(thi, t->H * T - start + 2 * t->h + 1);
+      if (t0 > t1) continue;
+      long lo[SJ_HYBRID_MAX_SPACE], hi[SJ_HYBRID_MAX_SPACE];
+      long shift = off + t->D * T; /* b = s0 + shift - W S0 */
+      lo[0] = ceil_div(s->lo[0] + shift - g->hi_b, t->W);
+      hi[0] = floor_div(s->lo[0] + s->ext[0] - 1 + shift - g->lo_b, t->W);
+      double count = (double)lmax(0, hi[0] - lo[0] + 1);
+      long L0 = T, L1 = T;
+      for (int d = 1; d <= s->n; d++) {
+        long den = c->skew_den[d], num = c->skew_num[d], width = den * t->w[d];
+        lo[d] = floor_div(den * s->lo[d] + num * t0, width);
+        hi[d] = floor_div(den * (s->lo[d] + s->ext[d] - 1) + num * t1, width);
+        count *= (double)lmax(0, hi[d] - lo[d] + 1);
+        L0 += lo[d], L1 += hi[d];
+      }
+      if (count <= 0) continue;
+      g->tiles += count * (double)step;
+      for (int d = 0; d <= s->n; d++)
+        smin[d] = lmin(smin[d], lo[d]), smax[d] = lmax(smax[d], hi[d]);
+      if (Lmax < Lmin) Lmin = L0, Lmax = L1;
+      Lmin = lmin(Lmin, L0), Lmax = lmax(Lmax, L1);
+    }
+    if (Lmax < Lmin) continue;
+    long grid = 1;
+    for (int d = 0; d <= s->n; d++) grid *= smax[d] - smin[d] + 1;
+    g->grid = lmax(g->grid, grid);
+    if (last < first) first = Lmin, last = Lmax;
+    first = lmin(first, Lmin), last = lmax(last, Lmax);
+    phases++;
+  }
+  g->launches = phases * (last - first + 1);
+}
+
+/* Split: tiles per dimension and orientation, bands, colors. */
+static void split_counts(const sj_tm_stencil *s, geometry *g) {
+  const sj_split *t = &g->split;
+  long bands = floor_div(s->t0 + s->steps - 1, t->h) - floor_div(s->t0, t->h) + 1;
+  long count[SJ_HYBRID_MAX_SPACE][2];
+  for (int d = 0; d <= s->n; d++) {
+    long rn, rd, ln, ld, last = lmin(t->h, s->steps) - 1;
+    split_slopes(&s->cone, d, &rn, &rd, &ln, &ld);
+    long lo = s->lo[d], hi = s->lo[d] + s->ext[d] - 1, period = t->period[d];
+    /* upright: x = s - period S in [0, base - 1]; inverted: [base - l(h-1), period - 1 + r(h-1)] */
+    long xlo[2] = {0, t->base[d] - ceil_scaled(last, ln, ld)};
+    long xhi[2] = {t->base[d] - 1, period - 1 + ceil_scaled(last, rn, rd)};
+    for (int o = 0; o < 2; o++)
+      count[d][o] = lmax(0, floor_div(hi - xlo[o], period) - ceil_div(lo - xhi[o], period) + 1);
+  }
+  g->tiles = 0;
+  g->grid = 0;
+  g->launches = 0;
+  for (int color = 0; color < 2 << s->n; color++) {
+    long grid = 1;
+    for (int d = 0; d <= s->n; d++) grid *= count[d][color >> d & 1];
+    if (!grid) continue;
+    g->tiles += (double)(grid * bands);
+    g->grid = lmax(g->grid, grid);
+    g->launches += bands;
+  }
+}
+
+/* The geometry of candidate c; -1 with why when its sizes do not make tiles. */
+static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geometry *g, char *why,
+                         size_t cap) {
+  memset(g, 0, sizeof *g);
+  g->n = s->n;
+  if (c->h < 1 || 2 * c->h + 2 > SJ_TM_MAX_STEPS)
+    return snprintf(why, cap, "the height h = %d is not between 1 and %d", c->h,
+                    SJ_TM_MAX_STEPS / 2 - 1),
+           -1;
+  for (int d = 0; d <= s->n; d++)
+    if (c->w[d] < 1) return snprintf(why, cap, "width %d is below 1", d), -1;
+  if (c->kind == SJ_TM_HYBRID) {
+    sj_buf b = {0};
+    int bad = sj_hybrid_shape(&s->cone, c->h, c->w, &g->hex, &b);
+    if (bad) snprintf(why, cap, "%s", b.data ? b.data : "no hexagon");
+    sj_buf_free(&b);
+    if (bad) return -1;
+    g->steps = (int)g->hex.H;
+    g->lo_b = 1L << 40, g->hi_b = -(1L << 40);
+    double rows = 0;
+    for (long a = 0; a < g->hex.H; a++) {
+      long lo, hi;
+      hex_row(&s->cone, &g->hex, a, &lo, &hi);
+      if (hi < lo) continue;
+      rows += (double)(hi - lo + 1);
+      g->lo_b = lmin(g->lo_b, lo), g->hi_b = lmax(g->hi_b, hi);
+      g->widest[0] = fmax(g->widest[0], (double)(hi - lo + 1));
+    }
+    step_extents(g, &s->cone, SJ_TM_HYBRID);
+    g->proj[0] = (double)(g->hi_b - g->lo_b + 1);
+    g->pts = rows;
+    for (int d = 1; d <= s->n; d++) {
+      long den = s->cone.skew_den[d];
+      g->widest[d] = (double)c->w[d];
+      g->proj[d] = (double)(c->w[d] + ceil_div(s->cone.skew_num[d] * (g->hex.H - 1), den));
+      g->pts *= (double)c->w[d];
+    }
+    hybrid_counts(s, g);
+  } else {
+    sj_split_shape(&s->cone, c->h, c->w, &g->split);
+    g->steps = c->h;
+    step_extents(g, &s->cone, SJ_TM_SPLIT);
+    g->pts = c->h;
+    for (int d = 0; d <= s->n; d++) {
+      g->widest[d] = g->proj[d] = (double)g->split.base[d];
+      g->pts *= (double)g->split.period[d] / 2;
+    }
+    split_counts(s, g);
+  }
+  return 0;
+}
+
+/* --- blocks --- */
+
+static unsigned pow2_at_least(double v) {
+  unsigned p = 1;
+  while (p < v && p < 1024) p *= 2;
+  return p;
+}
+
+/* Threads for the tile (the innermost space dimension on x, a multiple of 32): x covers the
+ * widest step up to the budget, the other dimensions take powers of 2 in what is left. */
+static void tile_block(const geometry *g, unsigned budget, unsigned block[3]) {
+  block[0] = block[1] = block[2] = 1;
+  unsigned x = (unsigned)ceil(g->widest[g->n] / 32) * 32;
+  block[0] = x < budget ? x : budget;
+  unsigned left = budget / block[0];
+  for (int i = 1; i <= g->n; i++) {
+    unsigned want = pow2_at_least(g->widest[g->n - i]), b = 1;
+    while (b * 2 <= left && b < want) b *= 2;
+    block[i] = b;
+    left /= b;
+  }
+}
+
+static double ceil_per_block(double e, unsigned b) {
+  return ceil(e / b);
+}
+
+static double warp_chunks(double e, unsigned unused) {
+  (void)unused;
+  return e > 0 ? (e + 31) / 32 : 0;
+}
+
+/* --- costs --- */
+
+typedef struct per_tile {
+  double pts;          /* points */
+  double warp_instr;   /* warp instructions */
+  double thread_instr; /* instructions summed over the threads */
+  double dram;         /* DRAM bytes */
+  double l2;           /* bytes between L2 and the multiprocessors */
+  double l1;           /* global and shared bytes through L1 */
+  double latency;      /* seconds of its chain of steps */
+  double barriers;
+  double per_thread_step; /* points per thread between barriers (per step: infinite) */
+} per_tile;
+
+/* The tile's traffic by array: the bounding box of its footprint (bytes, elements) and what
+ * it wrote (bytes), over every array (in, elems, out) and over those staged in shared memory
+ * (staged, staged_elems): as sched/stage.c, the arrays the kernel writes, in turn, while their
+ * boxes fit budget bytes. */
+typedef struct footprint {
+  double in, elems, out, staged, staged_elems;
+  int all_staged; /* no array left in global memory */
+} footprint;
+
+static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, footprint *f) {
+  memset(f, 0, sizeof *f);
+  f->all_staged = 1;
+  for (int a = 0; a < s->narrays; a++) {
+    const sj_tm_array *arr = &s->arrays[a];
+    double planes = arr->time_planes && arr->planes > g->steps ? g->steps : (double)arr->planes;
+    double box = planes, written = arr->written ? planes : 0;
+    for (int d = 0; d <= s->n; d++)
+      if (arr->dims >> d & 1) {
+        box *= g->proj[d] + (double)arr->halo[d];
+        written *= g->proj[d];
+      }
+    f->in += box * arr->elem;
+    f->out += written * arr->elem;
+    f->elems += box;
+    if (arr->written && !arr->temp && f->staged + box * arr->elem <= (double)budget) {
+      f->staged += box * arr->elem;
+      f->staged_elems += box;
+    } else {
+      f->all_staged = 0;
+    }
+  }
+}
+
+static double body_instr(const sj_tm_stencil *s) {
+  return s->loads + s->stores + s->ops + addressing[s->n];
+}
+
+/* A tile of hybrid or split tiles with block: its work, bytes and latency. */
+static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const geometry *g,
+                       unsigned threads, long budget, per_tile *t, long *shared) {
+  double warp_iters = 0, thread_iters = 0, warps = ceil(threads / 32.0), l2 = 0;
+  long halo[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
+  for (int a = 0; a < s->narrays; a++)
+    for (int d = 0; d <= s->n; d++) halo[d] = lmax(halo[d], s->arrays[a].halo[d]);
+  for (int a = 0; a < g->steps; a++) {
+    double rows = 1, iters = 1, area = 1, reach = 1;
+    for (int d = 0; d <= s->n; d++) {
+      unsigned b = c->block[s->n - d];
+      double e = step_extent(g, a, d, NULL, 0);
+      rows *= d < s->n ? e : step_extent(g, a, d, warp_chunks, 0);
+      iters *= step_extent(g, a, d, ceil_per_block, b);
+      area *= e;
+      reach *= e + (double)halo[d];
+    }
+    warp_iters += rows;
+    thread_iters += iters;
+    l2 += s->read_bytes * reach + s->write_bytes * area; /* unstaged: every step from L2 */
+  }
+  double iter_instr = body_instr(s) + TILE_ITER_INSTR;
+  t->pts = g->pts;
+  t->barriers = g->steps;
+  t->per_thread_step = g->pts / g->steps / threads;
+  t->warp_instr = warp_iters * iter_instr + warps * g->steps * STEP_INSTR;
+  t->thread_instr = g->pts * iter_instr + (double)threads * g->steps * STEP_INSTR;
+  t->l1 = g->pts * s->access_bytes * SECTOR_WASTE;
+  footprint f;
+  boxes(s, g, budget, &f);
+  t->dram = f.in + f.out;
+  t->l2 = l2;
+  *shared = 0;
+  if (!c->staged || !s->stageable || f.staged <= 0) { /* nothing boxed: all in global memory */
+    t->latency = thread_iters * LAT_ITER_S + g->steps * LAT_BARRIER_S;
+    return;
+  }
+  /* the boxes copied in, the steps from shared memory, each result stored to shared memory
+   * and written through to global memory */
+  *shared = (long)ceil(f.staged);
+  t->warp_instr += f.staged_elems / 32 * COPY_INSTR + warp_iters * s->stores;
+  t->thread_instr += f.staged_elems * COPY_INSTR + g->pts * s->stores;
+  t->l1 += (f.staged + g->pts * s->write_bytes) * SECTOR_WASTE;
+  t->l2 = f.in + g->pts * s->write_bytes;
+  t->barriers += 1;
+  t->latency = thread_iters * (f.all_staged ? LAT_SHARED_S : LAT_ITER_S) +
+               (g->steps + 1) * LAT_BARRIER_S + ceil(f.staged_elems / threads) * LAT_ITER_S;
+}
+
+/* The per-step mapping's block (sched/gpu_shape.c) and its costs. */
+static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t, double *tiles) {
+  long ext[3] = {1, 1, 1};
+  for (int d = 0; d <= s->n; d++) ext[d] = s->ext[s->n - d];
+  int ppt;
+  sj_gpu_block_shape(s->n + 1, ext, out->c.block, &ppt);
+  /* tiles along x start on a multiple of the block width (sched/baseline.c) */
+  long bx = out->c.block[0], x0 = s->lo[s->n] - ((s->lo[s->n] % bx) + bx) % bx;
+  ext[0] = s->lo[s->n] + s->ext[s->n] - x0;
+  long grid = 1;
+  for (int d = 0; d <= s->n; d++) {
+    long per = (long)out->c.block[d] * (d == 0 ? ppt : 1);
+    grid *= (ext[d] + per - 1) / per;
+  }
+  double points = (double)s->steps;
+  for (int d = 0; d <= s->n; d++) points *= (double)s->ext[d];
+  out->grid = grid;
+  out->launches = s->steps;
+  *tiles = (double)grid * (double)s->steps;
+  unsigned threads = out->c.block[0] * out->c.block[1] * out->c.block[2];
+  t->pts = points / *tiles;
+  t->warp_instr = ceil(threads / 32.0) * ppt * body_instr(s);
+  t->thread_instr = t->pts * body_instr(s);
+  t->l1 = t->pts * s->access_bytes * SECTOR_WASTE;
+  t->dram = t->l2 = t->pts * (s->read_bytes + s->write_bytes);
+  t->latency = LAT_BLOCK_S;
+  t->barriers = 0;
+  t->per_thread_step = 1e30;
+}
+
+/* The cost of c (its block set) with geometry g (NULL: the per-step mapping). */
+static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geometry *g,
+                   const sj_gpu_device *d, sj_tm_cost *out) {
+  memset(out, 0, sizeof *out);
+  out->c = *c;
+  per_tile t;
+  double tiles;
+  long shared = 0;
+  if (!g) {
+    out->c.staged = 0;
+    per_step_costs(s, out, &t, &tiles);
+  } else {
+    out->grid = g->grid;
+    out->launches = g->launches;
+    tiles = g->tiles;
+    tile_costs(s, c, g, c->block[0] * c->block[1] * c->block[2], d->shared_per_block, &t, &shared);
+    out->c.staged = shared > 0;
+  }
+  unsigned threads = out->c.block[0] * out->c.block[1] * out->c.block[2];
+  out->threads = threads;
+  out->shared = shared;
+  out->points_per_tile = t.pts;
+  if (out->launches < 1 || tiles <= 0)
+    return snprintf(out->why, sizeof out->why, "no tile has points"), -1;
+  if ((int)threads > d->threads_per_block)
+    return snprintf(out->why, sizeof out->why, "%u threads per block, the limit is %d", threads,
+                    d->threads_per_block),
+           -1;
+  if (shared > d->shared_per_block)
+    return snprintf(out->why, sizeof out->why, "%ld B of shared memory per block, the limit is %ld",
+                    shared, d->shared_per_block),
+           -1;
+  if (out->grid > (long)d->max_grid[0])
+    return snprintf(out->why, sizeof out->why, "%ld blocks exceed the grid", out->grid), -1;
+  /* resident blocks per multiprocessor */
+  double resident = fmin(d->blocks_per_sm, floor((double)d->threads_per_sm / threads));
+  if (shared > 0) resident = fmin(resident, floor((double)d->shared_per_sm / (double)shared));
+  if (resident < 1)
+    return snprintf(out->why, sizeof out->why, "no block fits a multiprocessor"), -1;
+
+  double B = tiles / (double)out->launches; /* blocks with work per launch */
+  double slots = d->sms * resident, waves = ceil(B / slots);
+  double per_sm = ceil(B / d->sms), running = fmin(B, slots);
+  double occupancy = fmin(1, running * threads / (d->sms * SAT_THREADS));
+  int in_l2 = s->footprint <= L2_FIT * (double)d->l2_bytes;
+  double bw = d->dram_bw * DRAM_EFF * occupancy, l2_bw = bw * L2_SPEEDUP;
+  double dram = t.dram;
+  if (g && !c->staged) { /* resident tiles beyond L2 lose their reuse */
+    double working = running * t.dram, room = L2_FIT * (double)d->l2_bytes;
+    if (working > room)
+      dram += (working - room) / working * (t.pts * (s->read_bytes + s->write_bytes) - dram);
+  }
+  double l1_bw = L1_BYTES_CLK * d->clock_hz;
+  double memory = fmax(in_l2 ? 0 : B * dram / bw, B * t.l2 / l2_bw) + per_sm * t.l1 / l1_bw;
+  double issue = per_sm * (t.warp_instr / ISSUE_CLK + t.barriers * BARRIER_CLK) / d->clock_hz;
+  double overlap = t.per_thread_step / (t.per_thread_step + OVERLAP_POINTS);
+  double work = fmax(memory, issue) + (1 - overlap) * fmin(memory, issue);
+  double latency = waves * t.latency;
+  double idle = ((double)out->grid - B > 0 ? (double)out->grid - B : 0) / d->sms * IDLE_BLOCK_S;
+  out->active = B;
+  out->bytes_per_update = dram / t.pts;
+  out->in_l2 = in_l2;
+  out->instr_per_update = t.thread_instr / t.pts;
+  out->time = (double)out->launches * (LAUNCH_S + fmax(work, latency) + idle);
+  out->ok = 1;
+  return 0;
+}
+
+int sj_tm_evaluate(const sj_tm_stencil *s, const sj_tm_candidate *c, const sj_gpu_device *d,
+                   sj_tm_cost *out) {
+  if (c->kind == SJ_TM_PER_STEP) return cost_of(s, c, NULL, d, out);
+  memset(out, 0, sizeof *out);
+  out->c = *c;
+  geometry g;
+  if (!s->tileable) return snprintf(out->why, sizeof out->why, "no dependence cone"), -1;
+  if (tile_geometry(s, c, &g, out->why, sizeof out->why)) return -1;
+  if (c->block[0]) return cost_of(s, c, &g, d, out);
+  /* the block: the fastest of a few thread budgets */
+  static const unsigned budgets[] = {128, 256, 512};
+  int found = -1;
+  for (size_t i = 0; i < sizeof budgets / sizeof *budgets; i++) {
+    if ((int)budgets[i] > d->threads_per_block) break;
+    sj_tm_candidate mine = *c;
+    sj_tm_cost cost;
+    tile_block(&g, budgets[i], mine.block);
+    int rc = cost_of(s, &mine, &g, d, &cost);
+    if (found < 0 || (rc == 0 && cost.time < out->time)) *out = cost;
+    if (rc == 0) found = 0;
+  }
+  return found;
+}
+
+void sj_tm_describe(sj_buf *b, const sj_tm_cost *c) {
+  sj_buf_printf(b, "%s", sj_tm_kind_names[c->c.kind]);
+  if (c->c.kind != SJ_TM_PER_STEP) {
+    sj_buf_printf(b, " h=%d w=%ld", c->c.h, c->c.w[0]);
+    for (int d = 1; d < SJ_HYBRID_MAX_SPACE && c->c.w[d]; d++) sj_buf_printf(b, "x%ld", c->c.w[d]);
+    if (c->c.staged) sj_buf_puts(b, " staged");
+  }
+  if (!c->ok) {
+    sj_buf_printf(b, ": %s", c->why);
+    return;
+  }
+  sj_buf_printf(b,
+                ": %.2f B/update, %.1f instr/update, %.0f of %ld blocks per launch (%ux%ux%u), "
+                "%ld launches, %ld B shared, %.3f ms%s",
+                c->bytes_per_update, c->instr_per_update, c->active, c->grid, c->c.block[0],
+                c->c.block[1], c->c.block[2], c->launches, c->shared, c->time * 1e3,
+                c->in_l2 ? " (the arrays fit the L2)" : "");
+}

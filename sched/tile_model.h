@@ -1,0 +1,114 @@
+/* The GPU cost model of the mappings of a stencil (sched/tile_model.c), the search for tile
+ * sizes (sched/tile_search.c) and what the model reads of a stencil (sched/tile_input.c).
+ * Internal to sched/ and its tests.
+ *
+ * The model is analytic and cheap (well under a microsecond per candidate: it runs on every
+ * cold compile): for a candidate (the per-step mapping, or hybrid or split tiles of height h
+ * and widths w) it counts tiles, blocks per launch and launches for the concrete sizes, and
+ * models the DRAM bytes, global (L1) and shared-memory bytes and instructions per update, and
+ * from them the time: a launch takes a fixed overhead plus the longest of its memory time,
+ * its issue time and its latency chain (steps x iterations of the slowest thread, barriers),
+ * with less overlap between memory and issue the fewer points a thread has between barriers.
+ * The constants are calibrated on an H100 (bench/results/tile-model.md). */
+#ifndef SJ_TILE_MODEL_H
+#define SJ_TILE_MODEL_H
+
+#include "sched/hybrid.h"
+
+enum { SJ_TM_MAX_ARRAYS = 16, SJ_TM_TOP = 3, SJ_TM_MAX_STEPS = 130 /* h = 64: JIT_TILE's most */ };
+
+/* A tiling is chosen over the per-step mapping only when its modeled time is at most
+ * SJ_TM_TILED_MARGIN of the per-step one (the model is calibrated within about 15% on an H100)
+ * and saves at least SJ_TM_TILED_SAVING seconds a run: a tiled kernel costs 0.1 to a few
+ * seconds more to compile, which only runs that long repay. */
+#define SJ_TM_TILED_MARGIN 0.8
+#define SJ_TM_TILED_SAVING 1e-3
+
+/* One array of the kernel as the staged model sees it. */
+typedef struct sj_tm_array {
+  int elem;        /* bytes per element */
+  int written;     /* some statement writes it */
+  int temp;        /* a local kept in memory (sched/locals.c): never staged */
+  long planes;     /* elements of its dimensions that no space loop indexes, per tile */
+  int time_planes; /* those dimensions follow the time loop (A[t % 2]): at most the
+                      tile's steps of them are touched */
+  unsigned dims;   /* bit d: a dimension of the array follows folded space dimension d */
+  long halo[SJ_HYBRID_MAX_SPACE]; /* largest minus smallest offset along each folded space
+                                     dimension (s0 first) */
+} sj_tm_array;
+
+/* What the model reads of a stencil (sj_tm_read, sched/tile_input.c). */
+typedef struct sj_tm_stencil {
+  int n;                         /* folded space dimensions after s0 */
+  long lo[SJ_HYBRID_MAX_SPACE];  /* the first point along each folded space dimension */
+  long ext[SJ_HYBRID_MAX_SPACE]; /* points along each folded space dimension, s0 first */
+  long t0, steps;                /* the first folded time step; steps: T times the nests */
+  int nests;
+  sj_cone cone;   /* the dependence cone; all zero when none was found */
+  int tileable;   /* the cone exists: hybrid and split tiles are legal */
+  int exact_cone; /* from the dependences; else a bound from the offsets */
+  /* per update (statement instance), averaged over the statements */
+  double loads, stores, ops;      /* array reads, writes, arithmetic operations */
+  double access_bytes;            /* bytes the reads and writes move */
+  double read_bytes, write_bytes; /* DRAM bytes of one step over one point: the distinct array
+                                     planes read and written */
+  int narrays;
+  sj_tm_array arrays[SJ_TM_MAX_ARRAYS];
+  int stageable;    /* every access is an array plane plus constant offsets */
+  double footprint; /* bytes of every array: whether it all stays in L2 */
+} sj_tm_stencil;
+
+typedef enum sj_tm_kind { SJ_TM_PER_STEP, SJ_TM_HYBRID, SJ_TM_SPLIT, SJ_TM_KINDS } sj_tm_kind;
+extern const char *const sj_tm_kind_names[SJ_TM_KINDS]; /* "per step", "hybrid", "split" */
+
+typedef struct sj_tm_candidate {
+  sj_tm_kind kind;
+  int h;                       /* hybrid: bands of 2h + 2 steps; split: h steps */
+  long w[SJ_HYBRID_MAX_SPACE]; /* widths, s0 first */
+  unsigned block[3];           /* threads (x: the innermost space dimension); 0: chosen */
+  int staged;                  /* the tile's footprint is copied into shared memory */
+} sj_tm_candidate;
+
+typedef struct sj_tm_cost {
+  sj_tm_candidate c; /* block filled in */
+  int ok;            /* 0: rejected, why says why */
+  char why[96];
+  double points_per_tile;  /* of a full tile (per step: of a block) */
+  long grid;               /* blocks per launch (the grid of a phase or color kernel) */
+  double active;           /* blocks with work per launch, on average */
+  long launches;           /* per run */
+  unsigned threads;        /* per block */
+  long shared;             /* bytes per block */
+  double bytes_per_update; /* modeled DRAM bytes (L2 bytes when the arrays fit it) */
+  int in_l2;               /* every array fits the L2, which serves them */
+  double instr_per_update; /* modeled instructions, summed over threads */
+  double time;             /* modeled seconds for the run */
+} sj_tm_cost;
+
+/* The modeled cost of candidate c on device d, into out; 0, or -1 when it is rejected (does not
+ * fit the device or the cone: out->why). Pure arithmetic. */
+int sj_tm_evaluate(const sj_tm_stencil *s, const sj_tm_candidate *c, const sj_gpu_device *d,
+                   sj_tm_cost *out);
+
+/* The best candidates of a kind (lowest modeled time first) into top[0..SJ_TM_TOP): tile heights
+ * and widths enumerated (innermost widths multiples of 32, blocks within the device's limits,
+ * shared memory within the per-block limit when staged), or the sizes of forced where given
+ * (forced NULL or partial: the rest searched). Returns how many were kept; 0 with top[0].why
+ * saying why when none fits. */
+int sj_tm_search(const sj_tm_stencil *s, sj_tm_kind kind, int staged, const sj_tile_spec *forced,
+                 const sj_gpu_device *d, sj_tm_cost *top);
+
+/* One line for the explanation: "hybrid h=7 w=32x64: 2.61 B/update, 364 of 3432 blocks per
+ * launch, 146 launches, 0 B shared, 6.14 ms". */
+void sj_tm_describe(sj_buf *b, const sj_tm_cost *c);
+
+/* The model's view of the stencil st of m (sched/tile_input.c): extents, accesses, and the
+ * cone: the exact one when exact is set or an access is not a plane plus offsets (tileable = 0
+ * with why when there is none), else a bound from the offsets (exact_cone = 0). 0; -1 with why
+ * when the model cannot describe the stencil; a jit_status when isl fails. */
+int sj_tm_read(sj_model *m, const sj_stencil *st, int exact, sj_tm_stencil *out, sj_buf *why,
+               sj_error *err);
+/* The exact cone of st from its dependences into s (tileable, cone, exact_cone); tileable. */
+int sj_tm_exact_cone(sj_model *m, const sj_stencil *st, sj_tm_stencil *s, sj_buf *why);
+
+#endif

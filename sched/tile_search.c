@@ -1,0 +1,83 @@
+/* Tile sizes by the model (sched/tile_model.h): every height and width of a small set, the
+ * innermost width a multiple of 32 (a warp's worth of the contiguous dimension), the lowest
+ * modeled time wins. JIT_TILE's sizes, where given, replace the enumerated ones. */
+#include "sched/tile_model.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const int hybrid_heights[] = {1, 2, 3, 4, 5, 6, 7, 8};
+static const int split_heights[] = {1, 2, 3, 4, 6, 8, 12, 16}; /* as many */
+/* by the number of space dimensions after s0, zero-terminated: wider rows in fewer
+ * dimensions, fewer candidates in 3-D (each one costs a few microseconds) */
+static const long inner_widths[SJ_HYBRID_MAX_SPACE][6] = {
+    {32, 64, 128, 256, 512}, {32, 64, 128, 256}, {32, 64, 128}};
+static const long outer_widths[SJ_HYBRID_MAX_SPACE][6] = {{0}, {4, 8, 16, 32, 64}, {4, 8, 16, 32}};
+#define COUNT(a) ((int)(sizeof a / sizeof *a))
+
+typedef struct search {
+  const sj_tm_stencil *s;
+  const sj_gpu_device *d;
+  sj_tm_candidate c;
+  sj_tm_cost *top;
+  int kept;
+  sj_tm_cost rejected; /* the last candidate refused, for why none fits */
+} search;
+
+/* Keeps cost among the best SJ_TM_TOP, lowest time first. */
+static void keep(search *q, const sj_tm_cost *cost) {
+  int at = q->kept < SJ_TM_TOP ? q->kept : SJ_TM_TOP;
+  while (at > 0 && cost->time < q->top[at - 1].time) at--;
+  if (at == SJ_TM_TOP) return;
+  int last = q->kept < SJ_TM_TOP ? q->kept : SJ_TM_TOP - 1;
+  memmove(&q->top[at + 1], &q->top[at], (size_t)(last - at) * sizeof *q->top);
+  q->top[at] = *cost;
+  if (q->kept < SJ_TM_TOP) q->kept++;
+}
+
+static void try_candidate(search *q) {
+  sj_tm_cost cost;
+  if (sj_tm_evaluate(q->s, &q->c, q->d, &cost) == 0)
+    keep(q, &cost);
+  else
+    q->rejected = cost;
+}
+
+/* Widths of dimension d onwards: the forced one, or each of the set for that dimension. */
+static void widths_from(search *q, const sj_tile_spec *forced, int d) {
+  if (d > q->s->n) {
+    try_candidate(q);
+    return;
+  }
+  if (forced && d < forced->nw) {
+    q->c.w[d] = forced->w[d];
+    widths_from(q, forced, d + 1);
+    return;
+  }
+  const long *set = (d == q->s->n ? inner_widths : outer_widths)[q->s->n];
+  for (int i = 0; set[i]; i++) {
+    q->c.w[d] = set[i];
+    widths_from(q, forced, d + 1);
+  }
+}
+
+int sj_tm_search(const sj_tm_stencil *s, sj_tm_kind kind, int staged, const sj_tile_spec *forced,
+                 const sj_gpu_device *d, sj_tm_cost *top) {
+  search q;
+  memset(&q, 0, sizeof q);
+  q.s = s, q.d = d, q.top = top;
+  q.c.kind = kind;
+  q.c.staged = staged;
+  if (kind == SJ_TM_PER_STEP) {
+    try_candidate(&q);
+  } else {
+    const int *heights = kind == SJ_TM_HYBRID ? hybrid_heights : split_heights;
+    int fixed = forced && forced->h > 0;
+    for (int i = 0; i < (fixed ? 1 : COUNT(hybrid_heights)); i++) {
+      q.c.h = fixed ? (int)forced->h : heights[i];
+      widths_from(&q, forced, 0);
+    }
+  }
+  if (!q.kept) top[0] = q.rejected;
+  return q.kept;
+}

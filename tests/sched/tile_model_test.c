@@ -1,0 +1,282 @@
+/* The GPU tile model (sched/tile_model.h):
+ *   - its tiles, blocks per launch, launches and staged shared memory are those the time-tiled
+ *     schedule makes, for concrete sizes that are and are not multiples of the tile (compiled
+ *     for the emulator, the model's line of the explanation against the kernels' lines);
+ *   - the search keeps innermost widths that are multiples of 32, blocks within the device's
+ *     limits, and rejects staged tiles whose shared memory exceeds the per-block limit;
+ *   - JIT_TILE's sizes, whole or in part, are the sizes searched;
+ *   - sanity: more steps, more launches and more time; staged tiles move fewer DRAM bytes per
+ *     update the taller they are; and on the H100 figures it was calibrated on, the model ranks
+ *     per step, hybrid and split as they were measured.
+ * usage: tile_model_test KERNEL_DIR */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel_file.h"
+#include "sched/tile_model.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                                           \
+  do {                                                                                             \
+    if (!(cond)) {                                                                                 \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
+      printf(__VA_ARGS__);                                                                         \
+      printf("\n");                                                                                \
+      failures++;                                                                                  \
+    }                                                                                              \
+  } while (0)
+
+/* --- the model alone, on stencils described by hand --- */
+
+/* A (2r+1)-point-per-dimension stencil over N^(n+1) points (interior N - 2r), T steps, on one
+ * double-buffered float array A[2][N]..: what sched/tile_input.c reads of jacobi and heat. */
+static sj_tm_stencil stencil(int n, long N, long T, double loads, double ops) {
+  sj_tm_stencil s;
+  memset(&s, 0, sizeof s);
+  s.n = n;
+  for (int d = 0; d <= n; d++) s.lo[d] = 1, s.ext[d] = N - 2;
+  s.steps = T;
+  s.nests = 1;
+  s.cone.n = n;
+  s.cone.up_num = s.cone.up_den = s.cone.down_num = s.cone.down_den = 1;
+  for (int d = 0; d <= n; d++)
+    s.cone.skew_num[d] = s.cone.skew_den[d] = s.cone.lead_num[d] = s.cone.lead_den[d] = 1;
+  s.tileable = s.stageable = 1;
+  s.loads = loads, s.stores = 1, s.ops = ops;
+  s.access_bytes = 4 * (loads + 1);
+  s.read_bytes = s.write_bytes = 4;
+  s.narrays = 1;
+  s.arrays[0] = (sj_tm_array){.elem = 4,
+                              .written = 1,
+                              .planes = 2,
+                              .time_planes = 1,
+                              .dims = (1u << (n + 1)) - 1,
+                              .halo = {2, 2, 2}};
+  s.footprint = 2 * 4;
+  for (int d = 0; d <= n; d++) s.footprint *= (double)N;
+  return s;
+}
+
+static double modeled(const sj_tm_stencil *s, sj_tm_candidate c, const sj_gpu_device *d,
+                      sj_tm_cost *out) {
+  sj_tm_cost mine;
+  if (!out) out = &mine;
+  CHECK(sj_tm_evaluate(s, &c, d, out) == 0, "%s h=%d rejected: %s", sj_tm_kind_names[c.kind], c.h,
+        out->why);
+  return out->time;
+}
+
+/* The H100 times (bench/results/gpu-NVIDIA-H100-80GB-HBM3.md, T = 100): the model ranks the
+ * three mappings of each stencil as they were measured, with the sizes and blocks measured. */
+static void calibration(const sj_gpu_device *d) {
+  sj_tm_stencil jacobi = stencil(1, 4096, 100, 5, 5), heat = stencil(1, 4096, 100, 9, 10),
+                heat3d = stencil(2, 256, 100, 27, 30);
+  const sj_tm_stencil *s[] = {&jacobi, &heat, &heat3d};
+  const char *names[] = {"jacobi-2d 4096^2", "heat-2d 4096^2", "heat-3d 256^3"};
+  const double measured[][3] = {
+      {6.002, 6.137, 12.841}, {6.962, 6.997, 13.384}, {11.612, 16.922, 29.074}};
+  sj_tm_candidate c2[] = {{SJ_TM_PER_STEP, 0, {0}, {0}, 0},
+                          {SJ_TM_HYBRID, 7, {32, 64}, {32, 8, 1}, 0},
+                          {SJ_TM_SPLIT, 4, {8, 32}, {32, 8, 1}, 0}};
+  sj_tm_candidate c3[] = {{SJ_TM_PER_STEP, 0, {0}, {0}, 0},
+                          {SJ_TM_HYBRID, 2, {8, 8, 32}, {32, 4, 2}, 0},
+                          {SJ_TM_SPLIT, 2, {4, 4, 32}, {32, 4, 2}, 0}};
+  for (int k = 0; k < 3; k++) {
+    double t[3];
+    for (int i = 0; i < 3; i++) {
+      t[i] = modeled(s[k], (k < 2 ? c2 : c3)[i], d, NULL) * 1e3;
+      printf("%s %s: measured %.3f ms, modeled %.3f ms\n", names[k], sj_tm_kind_names[i],
+             measured[k][i], t[i]);
+      CHECK(t[i] > 0.7 * measured[k][i] && t[i] < 1.3 * measured[k][i],
+            "%s %s modeled %.3f ms, measured %.3f", names[k], sj_tm_kind_names[i], t[i],
+            measured[k][i]);
+    }
+    CHECK(t[0] < t[1] && t[1] < t[2], "%s: per step, hybrid, split modeled %.3f %.3f %.3f",
+          names[k], t[0], t[1], t[2]);
+  }
+}
+
+/* Every kept candidate: the innermost width and the block's x a multiple of 32, the block
+ * within the device, the shared memory within the block's limit. */
+static void search_rules(const sj_gpu_device *d) {
+  sj_tm_stencil s[] = {stencil(0, 1 << 16, 64, 3, 3), stencil(1, 1000, 50, 5, 5),
+                       stencil(2, 130, 20, 27, 30)};
+  for (int i = 0; i < 3; i++)
+    for (int kind = SJ_TM_HYBRID; kind <= SJ_TM_SPLIT; kind++)
+      for (int staged = 0; staged <= 1; staged++) {
+        sj_tm_cost top[SJ_TM_TOP];
+        int n = sj_tm_search(&s[i], (sj_tm_kind)kind, staged, NULL, d, top);
+        CHECK(n == SJ_TM_TOP, "%dD %s staged %d: %d candidates kept (%s)", i + 1,
+              sj_tm_kind_names[kind], staged, n, n ? "" : top[0].why);
+        for (int k = 0; k < n; k++) {
+          const sj_tm_cost *c = &top[k];
+          CHECK(c->ok && c->c.w[i] % 32 == 0, "innermost width %ld", c->c.w[i]);
+          CHECK(c->c.block[0] % 32 == 0 && c->threads <= (unsigned)d->threads_per_block,
+                "block %ux%ux%u", c->c.block[0], c->c.block[1], c->c.block[2]);
+          CHECK(c->shared <= d->shared_per_block && (c->c.staged ? c->shared > 0 : !c->shared),
+                "%ld B shared (staged %d)", c->shared, c->c.staged);
+          CHECK(staged || !c->c.staged, "staged when not asked");
+          CHECK(k == 0 || c->time >= top[k - 1].time, "not sorted by modeled time");
+        }
+      }
+}
+
+/* Staged tiles too big for the per-block shared memory are not staged (as sched/stage.c
+ * leaves such an array in global memory): no shared memory, the unstaged cost. On a device
+ * with more shared memory they are staged. */
+static void shared_limit(const sj_gpu_device *d) {
+  sj_tm_stencil s = stencil(1, 4096, 100, 5, 5);
+  sj_tm_candidate big = {SJ_TM_HYBRID, 8, {64, 256}, {0}, 1}, plain = big;
+  plain.staged = 0;
+  sj_tm_cost c, u;
+  modeled(&s, big, d, &c);
+  modeled(&s, plain, d, &u);
+  CHECK(c.shared == 0 && !c.c.staged && c.time == u.time,
+        "a staged tile over %ld B: %ld B shared, %.3f ms against %.3f unstaged",
+        d->shared_per_block, c.shared, c.time * 1e3, u.time * 1e3);
+  sj_gpu_device roomy = *d;
+  roomy.shared_per_block = roomy.shared_per_sm = 1L << 20;
+  modeled(&s, big, &roomy, &c);
+  CHECK(c.c.staged && c.shared > d->shared_per_block && c.shared <= roomy.shared_per_block,
+        "with 1 MB the tile is not staged: %ld B shared", c.shared);
+  /* the tile that fits is staged, its shared memory the box of A: 2 planes x (hexagon + 2) x
+   * (parallelogram + skew + 2) floats */
+  sj_tm_candidate fits = {SJ_TM_HYBRID, 4, {8, 256}, {0}, 1};
+  modeled(&s, fits, d, &c);
+  CHECK(c.c.staged && c.shared == 2 * 19 * 267 * 4, "h=4 w=8x256: %ld B shared", c.shared);
+}
+
+/* JIT_TILE's sizes are the ones searched: all of them, or the height alone. */
+static void forced_sizes(const sj_gpu_device *d) {
+  sj_tm_stencil s = stencil(1, 1000, 50, 5, 5);
+  sj_tile_spec all = {0, 3, 2, {7, 32, 0}}, height = {0, 5, 0, {0, 0, 0}};
+  for (int kind = SJ_TM_HYBRID; kind <= SJ_TM_SPLIT; kind++) {
+    sj_tm_cost top[SJ_TM_TOP];
+    int n = sj_tm_search(&s, (sj_tm_kind)kind, 0, &all, d, top);
+    CHECK(n == 1 && top[0].c.h == 3 && top[0].c.w[0] == 7 && top[0].c.w[1] == 32,
+          "%s with h=3,w=7x32: %d kept, h=%d w=%ldx%ld", sj_tm_kind_names[kind], n, top[0].c.h,
+          top[0].c.w[0], top[0].c.w[1]);
+    n = sj_tm_search(&s, (sj_tm_kind)kind, 0, &height, d, top);
+    CHECK(n == SJ_TM_TOP, "%s with h=5: %d kept", sj_tm_kind_names[kind], n);
+    for (int k = 0; k < n; k++) CHECK(top[k].c.h == 5, "h=%d kept", top[k].c.h);
+  }
+  /* a forced hexagon too narrow for its height is rejected, saying why */
+  sj_tile_spec narrow = {0, 8, 1, {1, 0, 0}};
+  sj_tm_cost top[SJ_TM_TOP];
+  sj_tm_stencil wide = s;
+  wide.cone.up_num = wide.cone.down_num = 3; /* slopes of 3: w0 >= 3 needed */
+  CHECK(sj_tm_search(&wide, SJ_TM_HYBRID, 0, &narrow, d, top) == 0 && strstr(top[0].why, "narrow"),
+        "w0=1 with slopes 3 was not refused: %s", top[0].why);
+}
+
+/* More steps: more launches and more time; staged hybrid tiles: fewer DRAM bytes per update
+ * the taller they are. */
+static void monotonic(const sj_gpu_device *d) {
+  sj_tm_stencil a = stencil(1, 2048, 50, 5, 5), b = stencil(1, 2048, 100, 5, 5);
+  for (int kind = SJ_TM_PER_STEP; kind <= SJ_TM_SPLIT; kind++) {
+    sj_tm_candidate c = {(sj_tm_kind)kind, 4, {32, 64}, {0}, 0};
+    sj_tm_cost ca, cb;
+    modeled(&a, c, d, &ca);
+    modeled(&b, c, d, &cb);
+    CHECK(cb.launches > ca.launches && cb.time > ca.time, "%s: T 50 -> 100: launches %ld -> %ld",
+          sj_tm_kind_names[kind], ca.launches, cb.launches);
+  }
+  double last = 1e30;
+  sj_tm_stencil big = stencil(1, 4096, 100, 5, 5);
+  for (int h = 1; h <= 6; h++) {
+    sj_tm_cost c;
+    modeled(&big, (sj_tm_candidate){SJ_TM_HYBRID, h, {16, 64}, {0}, 1}, d, &c);
+    CHECK(c.bytes_per_update < last, "h=%d: %.3f B/update, h=%d: %.3f", h, c.bytes_per_update,
+          h - 1, last);
+    last = c.bytes_per_update;
+  }
+}
+
+/* --- the model against the schedule it describes --- */
+
+/* kernel file with ints, time-tiled with tiling and tile on the emulator: the model's line for
+ * the forced sizes against the kernels: the largest grid, the launches summed, the block. */
+static void against_schedule(const char *dir, const char *file, const int *ints, int nints,
+                             const char *tiling, const char *tile) {
+  setenv("JIT_TILING", tiling, 1);
+  setenv("JIT_TILE", tile, 1);
+  jit_context *ctx = jit_context_create(JIT_DEVICE_EMU);
+  jit_kernel *k;
+  CHECK(sj_compile_kernel_file(ctx, dir, file, ints, nints, &k) == 0, "%s: %s", file,
+        ctx ? jit_context_error(ctx) : jit_last_error());
+  const char *text = k ? jit_kernel_schedule(k) : NULL;
+  const char *line =
+      text ? strstr(text, tiling[0] == 'h' ? "    hybrid h=" : "    split h=") : NULL;
+  double active;
+  long grid = 0, launches = 0, kgrid = 0, klaunches = 0, shared = -1, kshared = 0;
+  unsigned b[3] = {0, 0, 0}, kb[3] = {0, 0, 0};
+  CHECK(line, "%s %s %s: no model line in:\n%s", file, tiling, tile, text ? text : "");
+  if (line)
+    CHECK(sscanf(strchr(line, ':') + 1,
+                 " %*f B/update, %*f instr/update, %lf of %ld blocks per launch (%ux%ux%u), %ld "
+                 "launches, %ld B shared",
+                 &active, &grid, &b[0], &b[1], &b[2], &launches, &shared) == 7,
+          "%s: cannot read %.160s", file, line);
+  for (const char *p = text ? strstr(text, "  kernel ") : NULL; p; p = strstr(p + 1, "  kernel ")) {
+    unsigned g[3], kbl[3];
+    long l;
+    if (sscanf(p, "  kernel %*d: grid %ux%ux%u, block %ux%ux%u, %ld launches", &g[0], &g[1], &g[2],
+               &kbl[0], &kbl[1], &kbl[2], &l) != 7)
+      continue;
+    long blocks = (long)g[0] * g[1] * g[2];
+    if (blocks > kgrid) kgrid = blocks;
+    klaunches += l;
+    memcpy(kb, kbl, sizeof kb);
+    /* sched/stage.c: "boxes: A 2x19x267 staged in 40584 bytes of shared memory" */
+    const char *next = strstr(p + 1, "  kernel "), *staged = strstr(p, " staged in ");
+    long bytes;
+    if (staged && (!next || staged < next) && sscanf(staged, " staged in %ld bytes", &bytes) == 1 &&
+        bytes > kshared)
+      kshared = bytes;
+  }
+  printf("%s %s %s: model %ld blocks per launch, %ld launches, block %ux%ux%u, %ld B shared; "
+         "schedule %ld, %ld, %ux%ux%u, %ld B\n",
+         file, tiling, tile, grid, launches, b[0], b[1], b[2], shared, kgrid, klaunches, kb[0],
+         kb[1], kb[2], kshared);
+  CHECK(grid == kgrid && launches == klaunches && !memcmp(b, kb, sizeof b) && shared == kshared,
+        "%s %s %s: the model and the schedule differ", file, tiling, tile);
+  jit_kernel_release(k);
+  jit_context_destroy(ctx);
+  unsetenv("JIT_TILING");
+  unsetenv("JIT_TILE");
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: tile_model_test KERNEL_DIR\n");
+    return 2;
+  }
+  setenv("JIT_CACHE", "off", 1);
+  sj_gpu_device h100;
+  sj_gpu_device_h100(&h100);
+  calibration(&h100);
+  search_rules(&h100);
+  shared_limit(&h100);
+  forced_sizes(&h100);
+  monotonic(&h100);
+  const char *dir = argv[1];
+  static const int j1[] = {20, 1000}, j2[] = {12, 100, 129}, j2b[] = {100, 4096, 4096},
+                   h3[] = {6, 40, 37, 70};
+  against_schedule(dir, "jacobi1d_3pt.c", j1, 2, "hybrid", "h=4,w=64");
+  against_schedule(dir, "jacobi1d_3pt.c", j1, 2, "split", "h=5,w=96");
+  against_schedule(dir, "jacobi2d_5pt.c", j2, 3, "hybrid", "h=3,w=8x32");
+  against_schedule(dir, "jacobi2d_5pt.c", j2, 3, "split", "h=4,w=8x32");
+  against_schedule(dir, "jacobi2d_5pt.c", j2b, 3, "hybrid", "h=7,w=32x64");
+  against_schedule(dir, "jacobi2d_5pt.c", j2b, 3, "split", "h=4,w=8x32");
+  against_schedule(dir, "heat3d_27pt.c", h3, 4, "hybrid", "h=2,w=8x8x32");
+  against_schedule(dir, "heat3d_27pt.c", h3, 4, "split", "h=2,w=4x4x32");
+  against_schedule(dir, "heat3d_27pt.c", h3, 4, "hybrid", "h=1,w=4x4x32");
+  against_schedule(dir, "jacobi2d_5pt.c", j2b, 3, "hybrid", "h=4,w=8x256");
+  setenv("JIT_STAGE", "0", 1); /* values between steps in global memory: nothing staged */
+  against_schedule(dir, "jacobi2d_5pt.c", j2, 3, "hybrid", "h=3,w=8x32");
+  unsetenv("JIT_STAGE");
+  if (failures) printf("%d failure(s)\n", failures);
+  return failures ? 1 : 0;
+}
