@@ -5,7 +5,7 @@ emulator.
 Runs each stencil of tests/kernels through `stenciljit run --device emu --check` twice
 (JIT_TILING unset, then hybrid, then split), sums the emulator's per-launch counters
 (JIT_EMU_STATS) and writes a Markdown table. Every figure is the emulator's MODEL, not a
-GPU measurement. Usage: tiling_emu.py BUILD_DIR RESULTS.md [--quick]
+GPU measurement. Usage: tiling_emu.py BUILD_DIR RESULTS.md [--quick | --medium]
 """
 import json
 import os
@@ -27,6 +27,14 @@ CASES = [
     ("heat-3d 27pt 192³, T=12", "heat3d_27pt.c", {"T": 12, "N": 192, "M": 192, "K": 192}),
 ]
 QUICK = {"T": 4, "N": 64, "M": 64, "K": 32, "NX": 64, "NY": 64}
+# --medium: sizes a loaded 2-core machine runs in minutes (the arrays fit the modeled L2)
+MEDIUM = {
+    "jacobi1d_3pt.c": {"T": 64, "N": 1 << 18},
+    "jacobi2d_5pt.c": {"T": 32, "N": 1024, "M": 1024},
+    "heat2d_9pt.c": {"T": 32, "N": 1024, "M": 1024},
+    "fdtd2d.c": {"T": 16, "NX": 512, "NY": 512},
+    "heat3d_27pt.c": {"T": 12, "N": 64, "M": 64, "K": 64},
+}
 
 
 def updates(sizes, kernel):
@@ -89,11 +97,15 @@ def run(build, kernel, sizes, tiling, stage):
 def main():
     build, results = sys.argv[1], sys.argv[2]
     quick = "--quick" in sys.argv
+    medium = "--medium" in sys.argv
     rows = []
     for label, kernel, sizes in CASES:
         if quick:
             sizes = {k: QUICK[k] for k in sizes}
             label = kernel + " (quick)"
+        elif medium:
+            sizes = MEDIUM[kernel]
+            label = "%s %s" % (kernel[:-2], " ".join("%s=%d" % kv for kv in sizes.items()))
         n = updates(sizes, kernel)
         for mode, tiling, stage in MODES:
             r = run(build, kernel, sizes, tiling, stage)
@@ -113,7 +125,7 @@ def main():
                   "bit-identical against the C function (`--check`). Compile: cold, JIT_CACHE=off, "
                   "this CPU (load %s). Blocks: the largest grid of a launch; in a hybrid launch "
                   "the blocks whose tile lies outside the wavefront exit at once. Tile sizes: "
-                  "the defaults of sched/hybrid.c.\n\n" % load)
+                  "the tile model's (sched/tile_model.c) for each tiling.\n\n" % load)
         out.write("| kernel | mapping | bit-identical | launches | blocks/launch | instr/update "
                   "| global sectors/update | shared requests/update | bank conflicts/update "
                   "| unique B/update "

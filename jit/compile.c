@@ -212,8 +212,11 @@ static int isl_verdict(isl_ctx *ictx, const jit_kernel *k, int rc, sj_error *err
 
 /* The exact dependences, for explanations only: they cost more than the whole compile, so
  * they are computed from the kept program and shape when first asked for, within a time
- * budget (a few seconds for heat-3d at 40^3 under ASan; minutes for some nests). */
-#define EXPLAIN_DEPS_MS 10000
+ * budget (a few seconds for heat-3d at 40^3 under ASan; minutes for some nests). The budget
+ * leaves a wide margin: isl leaks a few bytes when it is stopped in the middle, and at 10 s
+ * heat-3d's explanation at 256^3 (tests/vectorize_test.c) hit it under ASan on a machine
+ * loaded 6 times over its cores. */
+#define EXPLAIN_DEPS_MS 30000
 char *sj_explain_dependences(const jit_kernel *k) {
   sj_buf b = {0};
   sj_error err = {0, {0}};
