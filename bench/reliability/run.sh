@@ -5,6 +5,7 @@
 #   - RUNS (100) runs of the 8-thread stress on one emulator context, failures counted;
 #   - the stress and api tests under ThreadSanitizer, reports counted;
 #   - memory of one context after 10^4 distinct shapes against the cache bound (cache_bench);
+#   - the compile time of the slowest fuzz input known (also under ASan when build-asan/ is built);
 #   - the fuzzing counts recorded in tests/fuzz/README.md.
 # Needs build/ (normal) and build-tsan/ (SJ_SANITIZE_THREAD=ON) built.
 #
@@ -110,10 +111,29 @@ ARGS
   build/bench/cache_bench --out "$tmp/cache.md" --reps 1 >/dev/null 2>"$tmp/cache.err"
   sed -n '/^## (b)/,$p' "$tmp/cache.md" | tail -n +2
   echo
+  echo "## The slowest fuzz input known: tests/kernels/fe_heat3d_mod1.c (emulator device)"
+  echo
+  echo "heat-3d with one read mutated out of stencil form, at the fuzzer's shape: its compile"
+  echo "(\`stenciljit ptx\`, on-disk cache off) in the normal build and, when built, under ASan."
+  echo "Target: no input runs over 10 s."
+  echo
+  load
+  echo
+  for b in build build-asan; do
+    [ -x "$b/stenciljit" ] || continue
+    start=$(date +%s.%N)
+    JIT_CACHE=off "$b/stenciljit" ptx --device emu tests/kernels/fe_heat3d_mod1.c -D T=5 -D N=6 \
+      -D M=5 -D K=6 >/dev/null 2>"$tmp/heat.err"
+    st=$?
+    echo "- \`$b\`: exit $st, $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s"
+  done
+  echo
   echo "## Fuzzing"
   echo
   echo "From tests/fuzz/README.md (long runs on this machine, one core, ASan + UBSan):"
   echo
-  sed -n '/^| target/,/^$/p' tests/fuzz/README.md
+  # every table, under the heading of its section
+  awk '/^## / { h = $0 } /^\| target/ { if (h != "" && h != last) { print "#" h; print ""; last = h } p = 1 }
+    p { print } /^$/ { p = 0 }' tests/fuzz/README.md
 } >"$out"
 echo "wrote $out"
