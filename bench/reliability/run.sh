@@ -31,7 +31,9 @@ load() { echo "Load average at the start of this section: $(cut -d' ' -f1-3 /pro
   echo "## Compile time and peak memory against the number of loop nests (CPU device)"
   echo
   echo "One compile per row in a fresh process; stage times in seconds from"
-  echo "jit_kernel_stage_times, peak RSS of the process. \`flat\`: the nests one after the other;"
+  echo "jit_kernel_stage_times, peak RSS of the process (wait4: the second tier's background compile"
+  echo "and the system compiler it runs included, as far as they got before the context closed)."
+  echo "\`flat\`: the nests one after the other;"
   echo "\`time\`: all inside one time loop (stencil form); \`inplace\`: inside a time loop, each nest"
   echo "updating its array in place (not in stencil form: every pair of nests conflicts)."
   echo "Targets: 400 nests < 10 s; 1000 nests < 60 s (or refused by the budget in < 5 s); < 1 GB."
