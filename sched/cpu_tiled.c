@@ -47,6 +47,8 @@ enum { MAX_SPACE = 3, MAX_SLOPE = 8, MAX_H = 64 };
 /* isl operations the attempt may use before it gives up for the untiled schedule; the test
  * kernels need under 2 M (heat-3d 27-point: 1.5 M). */
 #define TILE_BUDGET 20000000ul
+/* Beyond this many statements time tiling is not tried (the conflicts above). */
+#define MAX_STMTS 40
 
 /* --- sizes: JIT_TILE's syntax --- */
 
@@ -224,7 +226,7 @@ static __isl_give isl_union_map *forward_conflicts(const sj_model *m,
   return isl_union_map_intersect(sj_model_conflicts(m, m->domain), fwd);
 }
 
-/* Bounds of X and the conflicts in original order; 0 on success. */
+/* Bounds of X; 0 on success. */
 static int measure(tiler *t) {
   isl_union_map *x = x_map(t);
   isl_set *dom = isl_set_from_union_set(
@@ -233,8 +235,7 @@ static int measure(tiler *t) {
   for (int d = 0; d <= t->n && !rc; d++) rc = sj_set_dim_range(dom, d, &t->lo[d], &t->hi[d]);
   isl_set_free(dom);
   isl_union_map_free(x);
-  t->conflicts = forward_conflicts(t->m, t->st->folded);
-  return rc || !t->conflicts ? -1 : 0;
+  return rc;
 }
 
 /* Whether some distance d of the conflicts has sign * d[pos] > slope * d[0]. */
@@ -527,6 +528,15 @@ static int attempt(tiler *t, const sj_cpu_options *o, sj_plan *plan, sj_buf *exp
   long steps = t->hi[0] - t->lo[0] + 1;
   if (!forced && steps < 2) return decline(t, "fewer than two time steps");
   if (!forced && fits_in_cache(t)) return decline(t, "the arrays fit in a core's L2 already");
+  /* the conflicts in original order, after the cheap reasons not to tile: the whole model's
+   * relation, a map per pair of statements (200 nests in a time loop: 0.9 GB) */
+  if (t->m->nstmts > MAX_STMTS)
+    return decline(t,
+                   "more than %d statements (its legality check grows with the square of their "
+                   "number)",
+                   MAX_STMTS);
+  t->conflicts = forward_conflicts(t->m, t->st->folded);
+  if (!t->conflicts) return -1;
   int rc = slopes(t);
   if (rc) return rc;
   choose_sizes(t, &spec, o->nthreads, steps);

@@ -5,6 +5,7 @@
 #   - RUNS (100) runs of the 8-thread stress on one emulator context, failures counted;
 #   - the stress and api tests under ThreadSanitizer, reports counted;
 #   - memory of one context after 10^4 distinct shapes against the cache bound (cache_bench);
+#   - the compile time of the slowest fuzz input known (also under ASan when build-asan/ is built);
 #   - the fuzzing counts recorded in tests/fuzz/README.md.
 # Needs build/ (normal) and build-tsan/ (SJ_SANITIZE_THREAD=ON) built.
 #
@@ -30,7 +31,9 @@ load() { echo "Load average at the start of this section: $(cut -d' ' -f1-3 /pro
   echo "## Compile time and peak memory against the number of loop nests (CPU device)"
   echo
   echo "One compile per row in a fresh process; stage times in seconds from"
-  echo "jit_kernel_stage_times, peak RSS of the process. \`flat\`: the nests one after the other;"
+  echo "jit_kernel_stage_times, peak RSS of the process (wait4: the second tier's background compile"
+  echo "and the system compiler it runs included, as far as they got before the context closed)."
+  echo "\`flat\`: the nests one after the other;"
   echo "\`time\`: all inside one time loop (stencil form); \`inplace\`: inside a time loop, each nest"
   echo "updating its array in place (not in stencil form: every pair of nests conflicts)."
   echo "Targets: 400 nests < 10 s; 1000 nests < 60 s (or refused by the budget in < 5 s); < 1 GB."
@@ -110,10 +113,29 @@ ARGS
   build/bench/cache_bench --out "$tmp/cache.md" --reps 1 >/dev/null 2>"$tmp/cache.err"
   sed -n '/^## (b)/,$p' "$tmp/cache.md" | tail -n +2
   echo
+  echo "## The slowest fuzz input known: tests/kernels/fe_heat3d_mod1.c (emulator device)"
+  echo
+  echo "heat-3d with one read mutated out of stencil form, at the fuzzer's shape: its compile"
+  echo "(\`stenciljit ptx\`, on-disk cache off) in the normal build and, when built, under ASan."
+  echo "Target: no input runs over 10 s."
+  echo
+  load
+  echo
+  for b in build build-asan; do
+    [ -x "$b/stenciljit" ] || continue
+    start=$(date +%s.%N)
+    JIT_CACHE=off "$b/stenciljit" ptx --device emu tests/kernels/fe_heat3d_mod1.c -D T=5 -D N=6 \
+      -D M=5 -D K=6 >/dev/null 2>"$tmp/heat.err"
+    st=$?
+    echo "- \`$b\`: exit $st, $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s"
+  done
+  echo
   echo "## Fuzzing"
   echo
   echo "From tests/fuzz/README.md (long runs on this machine, one core, ASan + UBSan):"
   echo
-  sed -n '/^| target/,/^$/p' tests/fuzz/README.md
+  # every table, under the heading of its section
+  awk '/^## / { h = $0 } /^\| target/ { if (h != "" && h != last) { print "#" h; print ""; last = h } p = 1 }
+    p { print } /^$/ { p = 0 }' tests/fuzz/README.md
 } >"$out"
 echo "wrote $out"
