@@ -247,8 +247,7 @@ static void free_reduce(void *user) {
 /* Above the threads mark, two levels below node: a `reduce` mark that owns red. */
 static __isl_give isl_schedule_node *mark_reduce(__isl_take isl_schedule_node *node,
                                                  sj_reduce *red) {
-  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  isl_id *id = isl_id_set_free_user(isl_id_alloc(ctx, "reduce", red), free_reduce);
+  isl_id *id = sj_id_owning(isl_schedule_node_get_ctx(node), "reduce", red, free_reduce);
   node = isl_schedule_node_child(isl_schedule_node_child(node, 0), 0);
   node = isl_schedule_node_insert_mark(node, id);
   return isl_schedule_node_parent(isl_schedule_node_parent(node));

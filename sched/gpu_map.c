@@ -17,8 +17,7 @@ static void free_kernel(void *k) {
 }
 
 __isl_give isl_schedule_node *sj_mark_kernel(__isl_take isl_schedule_node *node, sj_kernel *k) {
-  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
-  isl_id *id = isl_id_set_free_user(isl_id_alloc(ctx, "kernel", k), free_kernel);
+  isl_id *id = sj_id_owning(isl_schedule_node_get_ctx(node), "kernel", k, free_kernel);
   return isl_schedule_node_insert_mark(node, id);
 }
 

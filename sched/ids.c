@@ -1,6 +1,8 @@
 /* The user data of the isl ids the schedulers make without data of their own. */
 #include "sched/sched.h"
 
+#include <isl/id.h>
+
 const sj_mapped_id sj_block_ids[3] = {{SJ_ID_BLOCK, 0}, {SJ_ID_BLOCK, 1}, {SJ_ID_BLOCK, 2}};
 const sj_mapped_id sj_thread_ids[3] = {{SJ_ID_THREAD, 0}, {SJ_ID_THREAD, 1}, {SJ_ID_THREAD, 2}};
 const sj_mapped_id sj_spread_ids[3] = {{SJ_ID_SPREAD, 0}, {SJ_ID_SPREAD, 1}, {SJ_ID_SPREAD, 2}};
@@ -8,3 +10,15 @@ const sj_id_kind sj_parallel_tag = SJ_ID_PARALLEL;
 const sj_id_kind sj_threads_tag = SJ_ID_THREADS;
 const sj_id_kind sj_sync_tag = SJ_ID_SYNC;
 const sj_id_kind sj_spread_end_tag = SJ_ID_SPREAD_END;
+
+/* An id that owns user: free_user runs when the id goes, or at once if it cannot be made
+ * (ctx NULL after an earlier failure, or out of memory), so no path leaks user. */
+__isl_give isl_id *sj_id_owning(isl_ctx *ctx, const char *name, void *user,
+                                void (*free_user)(void *user)) {
+  isl_id *id = ctx ? isl_id_alloc(ctx, name, user) : NULL;
+  if (!id) {
+    free_user(user);
+    return NULL;
+  }
+  return isl_id_set_free_user(id, free_user);
+}

@@ -210,6 +210,8 @@ __isl_give isl_union_set *sj_bound_to(__isl_take isl_union_pw_aff *v, long offse
                                       __isl_take isl_id *id);
 /* The block (thread = 0) or thread id of dimension dim (0: x). */
 __isl_give isl_id *sj_map_id(isl_ctx *ctx, int thread, int dim);
+__isl_give isl_id *sj_id_owning(isl_ctx *ctx, const char *name, void *user,
+                                void (*free_user)(void *user));
 /* 0 <= block id < grid and 0 <= thread id < block for the n dimensions dim[], as the
  * context of a node at schedule depth depth (a set of its outer schedule dimensions). */
 __isl_give isl_set *sj_id_bounds(isl_ctx *ctx, int depth, int n, const int *dim,
@@ -249,9 +251,9 @@ typedef enum sj_tiling {
   SJ_TILING_SPLIT
 } sj_tiling;
 typedef struct sj_tile_spec {
-  int off;  /* "none" */
-  long h;   /* 0: chosen */
-  int nw;   /* widths given, outermost first */
+  int off; /* "none" */
+  long h;  /* 0: chosen */
+  int nw;  /* widths given, outermost first */
   long w[3];
 } sj_tile_spec;
 /* 0, or -1 with why (cap bytes) saying what is wrong. */
@@ -272,8 +274,8 @@ int sj_schedule_cpu(sj_model *m, const sj_stencil *st, const sj_cpu_options *o, 
 /* The time-tiled schedule into plan (schedule, tiles: h, then the width of each space
  * dimension) with its lines of explanation: 0; or 1, with why it was not (why); isl's
  * failures are declines too. Spends at most its own budget of isl operations. */
-int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_options *o,
-                          sj_plan *plan, sj_buf *explain, sj_buf *why);
+int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_options *o, sj_plan *plan,
+                          sj_buf *explain, sj_buf *why);
 /* Whether the time-tiled schedule s runs every conflict of the stencil after its source
  * (composed through the whole schedule: for tests); 1 yes, 0 no, -1 when isl fails. */
 int sj_cpu_tiled_check(const sj_model *m, const sj_stencil *st, __isl_keep isl_schedule *s);
@@ -337,7 +339,7 @@ void sj_gpu_block_shape_warp_x(int nm, const long *ext, unsigned *block, int *pp
  * goes on without them. Says in note why there is none. Returns the number of schedules in
  * out. */
 #define SJ_REORDER_MAX 3
-/* wall time for isl's scheduler in one compile, in milliseconds: the dependences it needs,
+/* CPU time for isl's scheduler in one compile, in milliseconds: the dependences it needs,
  * its runs and the GPU mapping of its trees (sched/gpu.c). Ordinary kernels need under a
  * tenth of it (a hundredth, mostly), pathological ones minutes */
 #define SJ_REORDER_MS 2000
@@ -348,14 +350,15 @@ struct sj_buf;
 int sj_schedule_reorder(sj_model *m, double deadline, isl_schedule **out, char **label,
                         struct sj_buf *note);
 
-/* A deadline for isl (sched/watchdog.c): after ms milliseconds of wall time, isl_ctx_abort
+/* A deadline for isl (sched/watchdog.c): after ms milliseconds of the calling thread's CPU
+ * time (the same decisions on a loaded machine as on an idle one), isl_ctx_abort
  * on ctx, whose computations then fail (isl_ctx_aborted tells). sj_watchdog_stop (before
  * ctx is freed) returns whether it fired, and leaves ctx computing again, without the
  * abort's error. NULL when no thread could be started: then nothing is bounded. */
 typedef struct sj_watchdog sj_watchdog;
 sj_watchdog *sj_watchdog_start(isl_ctx *ctx, long ms);
 int sj_watchdog_stop(sj_watchdog *w);
-/* The monotonic clock in milliseconds, for deadlines. */
+/* The calling thread's CPU clock in milliseconds, for deadlines. */
 double sj_clock_ms(void);
 
 /* Reductions (sched/reduce.c): assignments x[f] = x[f] op e (op associative and commutative,

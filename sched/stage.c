@@ -150,7 +150,7 @@ static __isl_give isl_schedule_node *copy_graft(__isl_take isl_map *elems,
   sj_copy *c = malloc(sizeof *c);
   if (!c) abort();
   *c = (sj_copy){SJ_ID_COPY, staged};
-  isl_id *id = isl_id_set_free_user(isl_id_alloc(ctx, "copy_in", c), free);
+  isl_id *id = sj_id_owning(ctx, "copy_in", c, free);
   isl_set *inst = isl_set_set_tuple_id(isl_set_flatten(isl_map_wrap(elems)), id);
   isl_union_set *dom = isl_union_set_from_set(inst);
   for (int d = 0; d <= n; d++) /* S_d = lo_d + block id d */

@@ -1,11 +1,16 @@
-/* A wall-clock bound for isl: the operation count bounds the pivots of isl's simplex, not
- * their cost, which grows with the numbers in the tableau; isl's scheduler on a nest with
- * large constant bounds (a LU decomposition at n = 2000) runs for minutes within the
- * count. A thread waits for the deadline and calls isl_ctx_abort, which isl checks at every
- * pivot: the computation then fails with isl_error_abort, and the caller goes on without it.
- * On time (every ordinary kernel), the thread is woken and joined and nothing else
- * happens. Once stopped, the context computes again: the compile's own context can be
- * watched too, as long as the caller drops what was computed while the abort was set. */
+/* A time bound for isl: the operation count bounds the pivots of isl's simplex, not their
+ * cost, which grows with the numbers in the tableau; isl's scheduler on a nest with large
+ * constant bounds (a LU decomposition at n = 2000) runs for minutes within the count. A
+ * thread waits for the deadline and calls isl_ctx_abort, which isl checks at every pivot:
+ * the computation then fails with isl_error_abort, and the caller goes on without it. On
+ * time (every ordinary kernel), the thread is woken and joined and nothing else happens.
+ * Once stopped, the context computes again: the compile's own context can be watched too,
+ * as long as the caller drops what was computed while the abort was set.
+ *
+ * The time is the CPU time of the thread that started the watchdog (the one computing),
+ * not wall time: a compile on a loaded machine (a parallel build, a test run under a
+ * sanitizer) then makes the same decisions as on an idle one. Wall time is never shorter
+ * than CPU time, so the watcher sleeps for what is left of the budget and looks again. */
 #include "sched/sched.h"
 
 #include <errno.h>
@@ -15,26 +20,37 @@
 
 struct sj_watchdog {
   isl_ctx *ctx;
-  long ms;
+  clockid_t cpu; /* the watched thread's CPU clock */
+  double until;  /* on that clock, in milliseconds */
   pthread_mutex_t lock;
   pthread_cond_t wake;
   int done, fired;
   pthread_t thread;
 };
 
+static double clock_ms(clockid_t clock) {
+  struct timespec now;
+  clock_gettime(clock, &now);
+  return (double)now.tv_sec * 1e3 + (double)now.tv_nsec / 1e6;
+}
+
 static void *watch(void *arg) {
   sj_watchdog *w = arg;
-  struct timespec until;
-  clock_gettime(CLOCK_MONOTONIC, &until);
-  until.tv_sec += w->ms / 1000;
-  until.tv_nsec += w->ms % 1000 * 1000000L;
-  if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
   pthread_mutex_lock(&w->lock);
-  int rc = 0;
-  while (!w->done && rc != ETIMEDOUT) rc = pthread_cond_timedwait(&w->wake, &w->lock, &until);
-  if (!w->done) {
-    isl_ctx_abort(w->ctx);
-    w->fired = 1;
+  while (!w->done) {
+    double left = w->until - clock_ms(w->cpu);
+    if (left <= 0) {
+      isl_ctx_abort(w->ctx);
+      w->fired = 1;
+      break;
+    }
+    struct timespec at;
+    clock_gettime(CLOCK_MONOTONIC, &at);
+    long ns = at.tv_nsec + (long)(left * 1e6) % 1000000000L + 1000000L;
+    at.tv_sec += (time_t)(left / 1e3) + ns / 1000000000L;
+    at.tv_nsec = ns % 1000000000L;
+    while (!w->done && pthread_cond_timedwait(&w->wake, &w->lock, &at) != ETIMEDOUT) {
+    }
   }
   pthread_mutex_unlock(&w->lock);
   return NULL;
@@ -45,7 +61,8 @@ sj_watchdog *sj_watchdog_start(isl_ctx *ctx, long ms) {
   pthread_condattr_t attr;
   if (!w) return NULL;
   w->ctx = ctx;
-  w->ms = ms;
+  if (pthread_getcpuclockid(pthread_self(), &w->cpu)) w->cpu = CLOCK_MONOTONIC;
+  w->until = clock_ms(w->cpu) + (double)ms;
   pthread_condattr_init(&attr);
   pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
   pthread_mutex_init(&w->lock, NULL);
@@ -79,7 +96,6 @@ int sj_watchdog_stop(sj_watchdog *w) {
 }
 
 double sj_clock_ms(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (double)now.tv_sec * 1e3 + (double)now.tv_nsec / 1e6;
+  clockid_t cpu;
+  return clock_ms(pthread_getcpuclockid(pthread_self(), &cpu) ? CLOCK_MONOTONIC : cpu);
 }
