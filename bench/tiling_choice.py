@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tiling_emu import ROOT, run  # noqa: E402
 
 # space extents per number of space dimensions (the time loop's extent is T)
-RANK = {1: (64, 1 << 18), 2: (32, 768), 3: (12, 64)}
+RANK = {1: (64, 1 << 18), 2: (32, 768), 3: (12, 96)}
 
 # the H100 the tile model assumes (sched/tile_model.c): launch cost, streaming DRAM
 # bandwidth, multiprocessors, warp instructions per multiprocessor and clock, clock,
