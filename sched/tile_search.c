@@ -1,6 +1,7 @@
 /* Tile sizes by the model (sched/tile_model.h): every height and width of a small set, the
  * innermost width a multiple of 32 (a warp's worth of the contiguous dimension), the lowest
- * modeled time wins. JIT_TILE's sizes, where given, replace the enumerated ones. */
+ * modeled time wins among the candidates that keep 2 or more blocks on each multiprocessor, if
+ * any does. JIT_TILE's sizes, where given, replace the enumerated ones. */
 #include "sched/tile_model.h"
 
 #include <stdio.h>
@@ -24,10 +25,10 @@ typedef struct search {
   sj_tm_cost rejected; /* the last candidate refused, for why none fits */
 } search;
 
-/* Keeps cost among the best SJ_TM_TOP, lowest time first. */
+/* Keeps cost among the best SJ_TM_TOP, in the order of sj_tm_before(). */
 static void keep(search *q, const sj_tm_cost *cost) {
   int at = q->kept < SJ_TM_TOP ? q->kept : SJ_TM_TOP;
-  while (at > 0 && cost->time < q->top[at - 1].time) at--;
+  while (at > 0 && sj_tm_before(cost, &q->top[at - 1])) at--;
   if (at == SJ_TM_TOP) return;
   int last = q->kept < SJ_TM_TOP ? q->kept : SJ_TM_TOP - 1;
   memmove(&q->top[at + 1], &q->top[at], (size_t)(last - at) * sizeof *q->top);

@@ -3,7 +3,9 @@
  *     schedule makes, for concrete sizes that are and are not multiples of the tile (compiled
  *     for the emulator, the model's line of the explanation against the kernels' lines);
  *   - the search keeps innermost widths that are multiples of 32, blocks within the device's
- *     limits, and rejects staged tiles whose shared memory exceeds the per-block limit;
+ *     limits, and rejects staged tiles whose shared memory exceeds the per-block limit (the
+ *     device's opt-in maximum); it prefers sizes that keep 2 blocks on a multiprocessor, whose
+ *     shared memory (with what the system reserves per block) limits how many it holds;
  *   - JIT_TILE's sizes, whole or in part, are the sizes searched;
  *   - sanity: more steps, more launches and more time; staged tiles move fewer DRAM bytes per
  *     update the taller they are; and on the H100 figures it was calibrated on, the model ranks
@@ -118,7 +120,10 @@ static void search_rules(const sj_gpu_device *d) {
           CHECK(c->shared <= d->shared_per_block && (c->c.staged ? c->shared > 0 : !c->shared),
                 "%ld B shared (staged %d)", c->shared, c->c.staged);
           CHECK(staged || !c->c.staged, "staged when not asked");
-          CHECK(k == 0 || c->time >= top[k - 1].time, "not sorted by modeled time");
+          CHECK(
+              k == 0 || (top[k - 1].resident >= 2 && c->resident < 2) ||
+                  ((top[k - 1].resident >= 2) == (c->resident >= 2) && c->time >= top[k - 1].time),
+              "not sorted by blocks per multiprocessor, then modeled time");
         }
       }
 }
@@ -128,7 +133,7 @@ static void search_rules(const sj_gpu_device *d) {
  * with more shared memory they are staged. */
 static void shared_limit(const sj_gpu_device *d) {
   sj_tm_stencil s = stencil(1, 4096, 100, 5, 5);
-  sj_tm_candidate big = {SJ_TM_HYBRID, 8, {64, 256}, {0}, 1}, plain = big;
+  sj_tm_candidate big = {SJ_TM_HYBRID, 8, {64, 512}, {0}, 1}, plain = big;
   plain.staged = 0;
   sj_tm_cost c, u;
   modeled(&s, big, d, &c);
@@ -141,11 +146,55 @@ static void shared_limit(const sj_gpu_device *d) {
   modeled(&s, big, &roomy, &c);
   CHECK(c.c.staged && c.shared > d->shared_per_block && c.shared <= roomy.shared_per_block,
         "with 1 MB the tile is not staged: %ld B shared", c.shared);
-  /* the tile that fits is staged, its shared memory the box of A: 2 planes x (hexagon + 2) x
-   * (parallelogram + skew + 2) floats */
+  /* the tiles that fit are staged, their shared memory the box of A: 2 planes x (hexagon + 2) x
+   * (parallelogram + skew + 2) floats, at a multiple of 16 bytes; above 48 KB (dynamic shared
+   * memory, the kernel opts in) as below */
   sj_tm_candidate fits = {SJ_TM_HYBRID, 4, {8, 256}, {0}, 1};
   modeled(&s, fits, d, &c);
-  CHECK(c.c.staged && c.shared == 2 * 19 * 267 * 4, "h=4 w=8x256: %ld B shared", c.shared);
+  CHECK(c.c.staged && c.shared == sj_shared_bytes(2 * 19 * 267 * 4), "h=4 w=8x256: %ld B shared",
+        c.shared);
+  fits.w[1] = 512;
+  modeled(&s, fits, d, &c);
+  CHECK(c.c.staged && c.shared == sj_shared_bytes(2 * 19 * 523 * 4) && c.resident == 2,
+        "h=4 w=8x512: %ld B shared, %d blocks per multiprocessor", c.shared, c.resident);
+}
+
+/* The blocks a multiprocessor holds: as many as its shared memory allows, with what the system
+ * reserves per block (the model's resident count), and the search keeps the sizes that leave
+ * room for 2 ahead of faster ones that do not, where there are any. */
+static void blocks_per_multiprocessor(const sj_gpu_device *d) {
+  sj_tm_stencil s = stencil(1, 4096, 100, 5, 5);
+  sj_tm_cost c;
+  /* h=4 w=8x512: 79504 B, 2 per multiprocessor (shared_limit); h=8 w=16x512: over 114 KB, 1 */
+  modeled(&s, (sj_tm_candidate){SJ_TM_HYBRID, 8, {16, 512}, {0}, 1}, d, &c);
+  CHECK(c.c.staged && c.shared > (114L << 10) && c.resident == 1,
+        "h=8 w=16x512: %ld B shared, %d per multiprocessor", c.shared, c.resident);
+  sj_gpu_device tight = *d; /* the shared memory of 2 such blocks but for the reserved 1 KB */
+  tight.shared_per_sm = 2 * sj_shared_bytes(2 * 19 * 523 * 4) + tight.shared_reserved;
+  modeled(&s, (sj_tm_candidate){SJ_TM_HYBRID, 4, {8, 512}, {0}, 1}, &tight, &c);
+  CHECK(c.resident == 1, "2 blocks with their reserve in %ld B: %d per multiprocessor",
+        tight.shared_per_sm, c.resident);
+  /* a device whose multiprocessor has 80000 B of shared memory: the fastest staged tiles of
+   * jacobi-2d are alone on it, and the search still puts first sizes that keep 2 */
+  sj_gpu_device small = *d;
+  small.shared_per_sm = 80000;
+  small.shared_per_block = small.shared_per_sm - small.shared_reserved;
+  sj_tm_cost top[SJ_TM_TOP];
+  int n = sj_tm_search(&s, SJ_TM_HYBRID, 1, NULL, &small, top);
+  double alone = 1e30; /* the fastest candidate alone on its multiprocessor */
+  for (int h = 1; h <= 8; h++)
+    for (long w0 = 4; w0 <= 64; w0 *= 2)
+      for (long w1 = 32; w1 <= 512; w1 *= 2) {
+        sj_tm_cost x;
+        sj_tm_candidate cand = {SJ_TM_HYBRID, h, {w0, w1}, {0}, 1};
+        if (sj_tm_evaluate(&s, &cand, &small, &x) == 0 && x.resident < 2 && x.time < alone)
+          alone = x.time;
+      }
+  printf("jacobi-2d 4096^2 with 80000 B per multiprocessor: %d kept, the first %d per "
+         "multiprocessor %.3f ms, the fastest alone %.3f ms\n",
+         n, n ? top[0].resident : 0, n ? top[0].time * 1e3 : 0, alone * 1e3);
+  CHECK(n > 0 && top[0].resident >= 2 && alone < top[0].time,
+        "the search did not prefer 2 blocks per multiprocessor to a faster block alone");
 }
 
 /* JIT_TILE's sizes are the ones searched: all of them, or the height alone. */
@@ -259,6 +308,7 @@ int main(int argc, char **argv) {
   calibration(&h100);
   search_rules(&h100);
   shared_limit(&h100);
+  blocks_per_multiprocessor(&h100);
   forced_sizes(&h100);
   monotonic(&h100);
   const char *dir = argv[1];
