@@ -129,7 +129,7 @@ static int weigh(sj_model *m, const sj_stencil *st, const sj_tile_spec *spec,
 static int tiled(sj_model *m, const sj_stencil *st, const sj_tm_cost *best, sj_tiling tiling,
                  const sj_gpu_device *dev, sj_buf *note, sj_plan *plan, sj_error *err) {
   sj_time_tiles sizes = {
-      best->c.kind == SJ_TM_SPLIT, best->c.h, {0, 0, 0}, {0, 0, 0}, dev->shared_per_block};
+      best->c.kind == SJ_TM_SPLIT, best->c.h, {0, 0, 0}, {0, 0, 0}, best->budget};
   memcpy(sizes.w, best->c.w, sizeof sizes.w);
   memcpy(sizes.block, best->c.block, sizeof sizes.block);
   memset(plan, 0, sizeof *plan);

@@ -97,7 +97,8 @@ typedef struct sj_time_tiles {
   int h;
   long w[SJ_HYBRID_MAX_SPACE]; /* s0 first */
   unsigned block[3];           /* threads; x: the innermost space dimension */
-  long shared;                 /* bytes of shared memory a block may stage (the device's limit) */
+  long shared; /* bytes of shared memory a block may stage: the device's limit, or what 2 blocks
+                  per multiprocessor may each have (the tile model's choice) */
 } sj_time_tiles;
 
 /* Whether the time-tiled kernels stage their tiles in shared memory: unless JIT_STAGE=0

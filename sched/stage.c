@@ -227,7 +227,7 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
     }
     bytes = sj_shared_bytes(bytes);
     if (bytes > a->budget)
-      sj_buf_printf(a->desc, " (%ld bytes: over the device's %ld per block, in global memory)",
+      sj_buf_printf(a->desc, " (%ld bytes: over the %ld a block may stage, in global memory)",
                     bytes, a->budget);
     else if (bytes > a->left)
       sj_buf_printf(a->desc, " (%ld bytes: over the %ld left, in global memory)", bytes, a->left);

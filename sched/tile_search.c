@@ -21,6 +21,7 @@ typedef struct search {
   const sj_gpu_device *d;
   sj_tm_candidate c;
   sj_tm_cost *top;
+  long budget; /* the user's tiles: staged as far as they fit the device; else 0 */
   int kept;
   sj_tm_cost rejected; /* the last candidate refused, for why none fits */
 } search;
@@ -38,7 +39,9 @@ static void keep(search *q, const sj_tm_cost *cost) {
 
 static void try_candidate(search *q) {
   sj_tm_cost cost;
-  if (sj_tm_evaluate(q->s, &q->c, q->d, &cost) == 0)
+  int rc = q->budget ? sj_tm_evaluate_within(q->s, &q->c, q->d, q->budget, &cost)
+                     : sj_tm_evaluate(q->s, &q->c, q->d, &cost);
+  if (rc == 0)
     keep(q, &cost);
   else
     q->rejected = cost;
@@ -69,6 +72,7 @@ int sj_tm_search(const sj_tm_stencil *s, sj_tm_kind kind, int staged, const sj_t
   q.s = s, q.d = d, q.top = top;
   q.c.kind = kind;
   q.c.staged = staged;
+  if (forced && forced->h > 0 && forced->nw > s->n) q.budget = d->shared_per_block;
   if (kind == SJ_TM_PER_STEP) {
     try_candidate(&q);
   } else {

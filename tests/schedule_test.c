@@ -241,8 +241,8 @@ int main(int argc, char **argv) {
   setenv("JIT_TILE", "h=3,w=8x16x64", 1);
   expect(dir, "heat3d_27pt.c", JIT_DEVICE_EMU, h3big, 4,
          (const char *const[]){"\n    hybrid h=3 w=8x16x64: ",
-                               "boxes: A 2x17x25x73 (248208 bytes: over the device's 232448 per "
-                               "block, in global memory)",
+                               "boxes: A 2x17x25x73 (248208 bytes: over the 232448 a block may "
+                               "stage, in global memory)",
                                NULL},
          " staged in ");
   unsetenv("JIT_TILING");
