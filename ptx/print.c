@@ -164,13 +164,6 @@ static int kernel(sj_buf *out, sj_ir_func *f, sj_error *err) {
   return 0;
 }
 
-long sj_ptx_shared_offset(const sj_ir_func *f, int k) {
-  long at = 0;
-  for (int i = 0; i < k && i < f->nshared; i++)
-    at += (f->shared[i].count * sj_ir_type_size(f->shared[i].elem) + 15) / 16 * 16;
-  return at;
-}
-
 int sj_print_ptx(sj_ir_module *mod, const char *version, const char *target, char **out,
                  sj_error *err) {
   /* Short guards: a few predicated instructions cost less than a branch around them. */
