@@ -41,6 +41,8 @@
   X(cuModuleGetFunction, NULL, 0)                                                                  \
   /* Only sharpens the launch check (per-kernel thread and shared limits). */                      \
   X(cuFuncGetAttribute, NULL, 1)                                                                   \
+  /* Only for kernels with more than 48 KB of shared memory (sj_cuda_allow_shared). */             \
+  X(cuFuncSetAttribute, NULL, 1)                                                                   \
   X(cuMemAlloc_v2, NULL, 0)                                                                        \
   X(cuMemFree_v2, NULL, 0)                                                                         \
   X(cuMemcpyHtoD_v2, NULL, 0)                                                                      \
@@ -195,6 +197,7 @@ static int read_attrs(sj_cuda *c, sj_error *err) {
       MODEL_ATTR(&p->threads_per_sm, MAX_THREADS_PER_MULTIPROCESSOR),
       MODEL_ATTR(&p->blocks_per_sm, MAX_BLOCKS_PER_MULTIPROCESSOR),
       MODEL_ATTR(&p->shared_per_sm, MAX_SHARED_MEMORY_PER_MULTIPROCESSOR),
+      MODEL_ATTR(&p->shared_reserved, RESERVED_SHARED_MEMORY_PER_BLOCK),
       MODEL_ATTR(&p->l2_bytes, L2_CACHE_SIZE),
       MODEL_ATTR(&p->clock_khz, CLOCK_RATE),
       MODEL_ATTR(&p->mem_clock_khz, MEMORY_CLOCK_RATE),
@@ -401,8 +404,8 @@ static const char *link_locked(sj_cuda *c, CUlinkState st, const char *ptx, void
 }
 
 int sj_cuda_can_link(const sj_cuda *c) {
-  return !c->cu.emuGetLastErrorMessage && c->cu.cuLinkCreate_v2 && c->cu.cuLinkAddData_v2 && c->cu.cuLinkComplete &&
-         c->cu.cuLinkDestroy;
+  return !c->cu.emuGetLastErrorMessage && c->cu.cuLinkCreate_v2 && c->cu.cuLinkAddData_v2 &&
+         c->cu.cuLinkComplete && c->cu.cuLinkDestroy;
 }
 
 int sj_cuda_link(sj_cuda *c, const char *ptx, void **image, size_t *size, sj_error *err) {
@@ -503,24 +506,40 @@ static int check_dims(const char *what, const unsigned v[3], const int max[3], s
   return 0;
 }
 
-/* The device limits, then the kernel's own (registers and .maxntid lower the thread
- * limit, static shared memory adds to the dynamic amount) when the driver tells them. */
+/* The kernel's own limits, where the driver tells them: threads (from its registers or
+ * .maxntid), static shared memory and the dynamic shared memory a launch may ask for (-1 when
+ * unknown). */
+static void kernel_limits(sj_cuda *c, CUfunction f, int *threads, int *fstatic, int *fdynamic) {
+  int v;
+  *threads = c->props.max_threads_per_block, *fstatic = 0, *fdynamic = -1;
+  if (!c->cu.cuFuncGetAttribute) return;
+  if (c->cu.cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) == CUDA_SUCCESS &&
+      v > 0 && v < *threads)
+    *threads = v;
+  if (c->cu.cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) == CUDA_SUCCESS && v > 0)
+    *fstatic = v;
+  if (c->cu.cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, f) ==
+          CUDA_SUCCESS &&
+      v >= 0)
+    *fdynamic = v;
+}
+
+int sj_cuda_shared_limit(const sj_cuda *c) {
+  const sj_cuda_props *p = &c->props;
+  return p->shared_per_block_optin > p->shared_per_block ? p->shared_per_block_optin
+                                                         : p->shared_per_block;
+}
+
+/* The device limits, then the kernel's own: a launch the driver would refuse is refused here,
+ * with the limit it exceeds named. */
 static int check_launch(sj_cuda *c, CUfunction f, const unsigned grid[3], const unsigned block[3],
                         unsigned shared, sj_error *err) {
   const sj_cuda_props *p = &c->props;
   if (check_dims("block", block, p->max_block, err) || check_dims("grid", grid, p->max_grid, err))
     return err->status;
   unsigned long long threads = (unsigned long long)block[0] * block[1] * block[2];
-  int fmax = p->max_threads_per_block, fshared = 0;
-  if (c->cu.cuFuncGetAttribute) {
-    int v;
-    if (c->cu.cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f) == CUDA_SUCCESS &&
-        v > 0 && v < fmax)
-      fmax = v;
-    if (c->cu.cuFuncGetAttribute(&v, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f) == CUDA_SUCCESS &&
-        v > 0)
-      fshared = v;
-  }
+  int fmax, fshared, fdynamic, limit = sj_cuda_shared_limit(c);
+  kernel_limits(c, f, &fmax, &fshared, &fdynamic);
   if (threads > (unsigned long long)p->max_threads_per_block)
     return sj_error_set(err, JIT_ERR_DEVICE,
                         "launch refused: block %ux%ux%u has %llu threads, above the device's max "
@@ -531,13 +550,42 @@ static int check_launch(sj_cuda *c, CUfunction f, const unsigned grid[3], const 
                         "launch refused: block %ux%ux%u has %llu threads, above the kernel's max "
                         "threads per block (%d, from its registers or .maxntid)",
                         block[0], block[1], block[2], threads, fmax);
-  if ((unsigned long long)shared + (unsigned)fshared > (unsigned long long)p->shared_per_block)
+  if ((unsigned long long)shared + (unsigned)fshared > (unsigned long long)limit)
     return sj_error_set(err, JIT_ERR_DEVICE,
                         "launch refused: %u bytes of dynamic + %d of static shared memory exceed "
-                        "the device's max shared memory per block (%d bytes; the opt-in limit "
-                        "%d is not used)",
-                        shared, fshared, p->shared_per_block, p->shared_per_block_optin);
+                        "the device's max shared memory per block (%d bytes with the opt-in, %d "
+                        "without)",
+                        shared, fshared, limit, p->shared_per_block);
+  if (fdynamic >= 0 && shared > (unsigned)fdynamic)
+    return sj_error_set(err, JIT_ERR_DEVICE,
+                        "launch refused: %u bytes of dynamic shared memory exceed the kernel's max "
+                        "dynamic shared memory (%d bytes: it has not opted in to more)",
+                        shared, fdynamic);
   return 0;
+}
+
+int sj_cuda_allow_shared(sj_cuda *c, void *function, unsigned shared_bytes, sj_error *err) {
+  const sj_cuda_props *p = &c->props;
+  int limit = sj_cuda_shared_limit(c);
+  if (!shared_bytes) return 0;
+  if (shared_bytes > (unsigned)limit)
+    return sj_error_set(err, JIT_ERR_DEVICE,
+                        "the kernel needs %u bytes of shared memory per block, above the device's "
+                        "max shared memory per block (%d bytes with the opt-in)",
+                        shared_bytes, limit);
+  if (!c->cu.cuFuncSetAttribute) {
+    if (shared_bytes <= (unsigned)p->shared_per_block) return 0; /* no opt-in needed */
+    return sj_error_set(err, JIT_ERR_DEVICE,
+                        "the kernel needs %u bytes of shared memory per block and the CUDA driver "
+                        "library has no cuFuncSetAttribute to opt in above %d",
+                        shared_bytes, p->shared_per_block);
+  }
+  if (make_current(c, err)) return err->status;
+  CUresult r = c->cu.cuFuncSetAttribute(
+      (CUfunction)function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shared_bytes);
+  return r == CUDA_SUCCESS
+             ? JIT_OK
+             : cu_fail_emu(c, err, "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)", r);
 }
 
 int sj_cuda_launch(sj_cuda *c, void *function, const unsigned grid[3], const unsigned block[3],

@@ -18,12 +18,13 @@ typedef struct sj_cuda_props {
   int multiprocessors;
   int max_threads_per_block;
   int max_block[3], max_grid[3];
-  int shared_per_block;       /* static limit, bytes */
+  int shared_per_block;       /* without the opt-in (static shared memory's limit), bytes */
   int shared_per_block_optin; /* with the opt-in attribute, bytes */
   int regs_per_block;
   int warp_size;
   /* for the tile model (sched/tile_model.h) */
   int threads_per_sm, blocks_per_sm, shared_per_sm;
+  int shared_reserved; /* of shared_per_sm, what the system takes per resident block */
   int l2_bytes;
   int clock_khz, mem_clock_khz, bus_bits; /* DRAM: 2 x clock x bus width */
   int driver_version;                     /* e.g. 13000 */
@@ -59,8 +60,17 @@ int sj_cuda_alloc(sj_cuda *c, size_t bytes, sj_devptr *out, sj_error *err);
 int sj_cuda_free(sj_cuda *c, sj_devptr p, sj_error *err);
 int sj_cuda_to_device(sj_cuda *c, sj_devptr dst, const void *src, size_t bytes, sj_error *err);
 int sj_cuda_to_host(sj_cuda *c, void *dst, sj_devptr src, size_t bytes, sj_error *err);
-/* cuLaunchKernel with kernelParams; checks grid, block and shared memory against the
- * device limits first (a limit exceeded is a JIT_ERR_DEVICE error naming it). */
+/* The most shared memory a block may have on the device: the opt-in maximum (on devices
+ * before Volta, which have none, the driver reports the static limit). */
+int sj_cuda_shared_limit(const sj_cuda *c);
+/* Lets function's launches ask for shared_bytes of dynamic shared memory per block: above the
+ * 48 KB every kernel may have, the kernel opts in (cuFuncSetAttribute with
+ * CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES). More than the device's opt-in maximum is a
+ * JIT_ERR_DEVICE error saying so. */
+int sj_cuda_allow_shared(sj_cuda *c, void *function, unsigned shared_bytes, sj_error *err);
+/* cuLaunchKernel with kernelParams and shared_bytes of dynamic shared memory; checks grid, block
+ * and shared memory against the device's and the kernel's limits first (a limit exceeded is a
+ * JIT_ERR_DEVICE error naming it). */
 int sj_cuda_launch(sj_cuda *c, void *function, const unsigned grid[3], const unsigned block[3],
                    unsigned shared_bytes, void **params, sj_error *err);
 int sj_cuda_synchronize(sj_cuda *c, sj_error *err);

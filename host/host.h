@@ -25,6 +25,7 @@ char *sj_print_c(const sj_ir_module *mod);
 typedef struct sj_gpu_kernel {
   void *function;
   unsigned grid[3], block[3];
+  unsigned shared; /* bytes of dynamic shared memory per block */
   int nparams;
   sj_ir_param *params; /* malloc'd copy of the kernel function's (names not kept) */
 } sj_gpu_kernel;

@@ -36,5 +36,5 @@ int sj_gpu_launch(void *rt, int kernel, const long *host_iterators) {
     }
     params[i] = &values[i];
   }
-  return sj_cuda_launch(run->cuda, k->function, k->grid, k->block, 0, params, run->err);
+  return sj_cuda_launch(run->cuda, k->function, k->grid, k->block, k->shared, params, run->err);
 }

@@ -326,7 +326,10 @@ static void gpu_device(const sj_cuda_props *p, sj_gpu_device *d) {
   for (int i = 0; i < 3; i++) d->max_grid[i] = (unsigned)p->max_grid[i];
   d->sms = p->multiprocessors;
   d->threads_per_block = p->max_threads_per_block;
-  d->shared_per_block = p->shared_per_block;
+  /* the opt-in maximum: kernels that stage more than 48 KB use dynamic shared memory */
+  d->shared_per_block = p->shared_per_block_optin > p->shared_per_block ? p->shared_per_block_optin
+                                                                        : p->shared_per_block;
+  d->shared_reserved = p->shared_reserved;
   if (p->threads_per_sm > 0) d->threads_per_sm = p->threads_per_sm;
   if (p->blocks_per_sm > 0) d->blocks_per_sm = p->blocks_per_sm;
   if (p->shared_per_sm > 0) d->shared_per_sm = p->shared_per_sm;

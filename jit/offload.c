@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jit/artifact.h"
+#include "ptx/ptx.h"
 
 int sj_gpu_build(jit_kernel *k, sj_error *err) {
   sj_cuda *c = k->ctx->cuda;
@@ -28,7 +29,8 @@ int sj_gpu_build(jit_kernel *k, sj_error *err) {
     if (!g->params) return sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
     memcpy(g->params, f->params, (size_t)f->nparams * sizeof *g->params);
     g->function = sj_cuda_function(c, k->module, f->name, err);
-    if (!g->function) rc = err->status;
+    g->shared = (unsigned)sj_ptx_shared_offset(f, f->nshared);
+    rc = g->function ? sj_cuda_allow_shared(c, g->function, g->shared, err) : err->status;
   }
   if (rc) return rc;
   k->code = sj_tcc_compile(k->host_code, "host loop", err);

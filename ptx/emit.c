@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ptx/ptx.h"
+
 const char *const sj_px_class_type[PX_NCLASS] = {".pred", ".b32", ".b64", ".f32", ".f64"};
 const char *const sj_px_class_prefix[PX_NCLASS] = {"%p", "%r", "%rd", "%f", "%fd"};
 
@@ -410,7 +412,9 @@ void sj_px_ins(px *x, const sj_ir_ins *ins) {
   case SJ_IR_SHARED: {
     char d[40];
     reg(x, ins->dst, d, sizeof d);
-    line(x, guard, "mov.u64 %s, %s_sh%ld", d, x->f->name, ins->imm);
+    line(x, guard, "mov.u64 %s, %s", d, SJ_PTX_SHARED);
+    long at = sj_ptx_shared_offset(x->f, (int)ins->imm);
+    if (at) line(x, guard, "add.s64 %s, %s, %ld", d, d, at);
     return;
   }
   case SJ_IR_TRAP: { /* the first failed check of the run reports */

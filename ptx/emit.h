@@ -7,6 +7,10 @@
 
 enum { PX_PRED, PX_B32, PX_B64, PX_F32, PX_F64, PX_NCLASS };
 
+/* The module's dynamic shared memory: a name no kernel (the C function's name and a suffix)
+ * takes, since C reserves names that begin with two underscores. */
+#define SJ_PTX_SHARED "__sj_shared"
+
 typedef struct px {
   const sj_ir_func *f;
   sj_buf body;

@@ -13,4 +13,11 @@
 int sj_print_ptx(sj_ir_module *mod, const char *version, const char *target, char **out,
                  sj_error *err);
 
+/* A kernel's shared arrays live in dynamic shared memory (`.extern .shared`), in order, each at a
+ * multiple of 16 bytes: the offset of array k of f, and for k = f->nshared the bytes of dynamic
+ * shared memory each block of its launches needs (0: none). Dynamic for every size, not only
+ * above the 48 KB a static array may have: one layout and one launch path for every kernel that
+ * stages, at no cost (the same memory, and the array's base is a constant for ptxas too). */
+long sj_ptx_shared_offset(const sj_ir_func *f, int k);
+
 #endif

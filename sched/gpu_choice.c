@@ -56,7 +56,8 @@ static void explain_choice(sj_buf *b, const weighed *w, sj_tm_kind chosen, sj_ti
     sj_buf_printf(b, " (a tiling wins at %.1fx the per-step time or less, and %.0f ms less)",
                   SJ_TM_TILED_MARGIN, SJ_TM_TILED_SAVING * 1e3);
   sj_buf_puts(b, "; the candidates (modeled DRAM bytes and instructions per update, blocks with "
-                 "work per launch and in the grid, threads, launches, shared memory, time):\n");
+                 "work per launch and in the grid, threads, launches, shared memory, blocks per "
+                 "multiprocessor, time; 2 or more blocks per multiprocessor first):\n");
   list_candidates(b, w);
 }
 
@@ -127,7 +128,8 @@ static int weigh(sj_model *m, const sj_stencil *st, const sj_tile_spec *spec,
  * forced tiling that does not apply is refused; otherwise the untiled schedule runs. */
 static int tiled(sj_model *m, const sj_stencil *st, const sj_tm_cost *best, sj_tiling tiling,
                  const sj_gpu_device *dev, sj_buf *note, sj_plan *plan, sj_error *err) {
-  sj_time_tiles sizes = {best->c.kind == SJ_TM_SPLIT, best->c.h, {0, 0, 0}, {0, 0, 0}};
+  sj_time_tiles sizes = {
+      best->c.kind == SJ_TM_SPLIT, best->c.h, {0, 0, 0}, {0, 0, 0}, best->budget};
   memcpy(sizes.w, best->c.w, sizeof sizes.w);
   memcpy(sizes.block, best->c.block, sizeof sizes.block);
   memset(plan, 0, sizeof *plan);

@@ -280,9 +280,6 @@ static __isl_give isl_schedule_node *barrier_after(__isl_take isl_schedule_node 
   return isl_schedule_node_graft_after(node, graft);
 }
 
-/* Shared memory a block may stage: the static limit of every CUDA device. */
-enum { SHARED_BUDGET = 48 * 1024 };
-
 int sj_time_tiles_staged(void) {
   const char *v = getenv("JIT_STAGE");
   return !v || strcmp(v, "0") != 0;
@@ -309,11 +306,12 @@ static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid
 
 /* The kernel of one phase below the host loop, from the leaf node up: space band (each
  * thread its share of a step's points), threads filter and mark, [t] band with a barrier
- * after each step, block filter, context, kernel mark. Returns the kernel mark. */
+ * after each step, block filter (its tile staged in at most budget bytes of shared memory),
+ * context, kernel mark. Returns the kernel mark. */
 static __isl_give isl_schedule_node *
 phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep isl_union_set *dom,
              __isl_keep isl_multi_union_pw_aff *point, __isl_keep isl_union_map *back,
-             const long *box, int n, sj_kernel *k, const long *lo, sj_buf *desc) {
+             const long *box, int n, sj_kernel *k, const long *lo, long budget, sj_buf *desc) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   /* a band per space dimension, innermost (along x) last, each loop spread over the threads of
    * its block dimension by the lowering: isl generates it whole, far cheaper than a filter of
@@ -346,7 +344,7 @@ phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep i
     block = block ? isl_union_set_intersect(block, mine) : mine;
   }
   node = isl_schedule_node_insert_filter(node, block);
-  if (sj_time_tiles_staged()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, SHARED_BUDGET, desc);
+  if (sj_time_tiles_staged()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, budget, desc);
   if (!node) return NULL;
   node = isl_schedule_node_insert_context(
       node, sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), n + 1, dims, k->grid,
@@ -455,7 +453,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
       isl_union_set *inst = isl_schedule_node_get_domain(node); /* the phase's instances */
-      node = phase_kernel(node, m, inst, point, back, box, n, k, lo, &staged);
+      node = phase_kernel(node, m, inst, point, back, box, n, k, lo, sizes->shared, &staged);
       isl_union_set_free(inst);
       if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);
       sj_buf_free(&staged);

@@ -81,9 +81,8 @@ __isl_give isl_multi_aff *sj_split_local(isl_ctx *ctx, const sj_split *t, long *
  * what is in node's place: the sequence of copies, barrier and node when anything is staged. */
 __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node, const sj_model *m,
                                              __isl_keep isl_union_set *dom,
-                                             __isl_keep isl_union_map *back, int n,
-                                             const long *lo, sj_kernel *k, long budget,
-                                             sj_buf *desc);
+                                             __isl_keep isl_union_map *back, int n, const long *lo,
+                                             sj_kernel *k, long budget, sj_buf *desc);
 
 /* Each statement's instances as points of the folded space [k t + i, s0, .., sn], n + 1 the
  * largest number of space dimensions (sched/hybrid.c); NULL when n + 1 is not between 1 and
@@ -98,6 +97,8 @@ typedef struct sj_time_tiles {
   int h;
   long w[SJ_HYBRID_MAX_SPACE]; /* s0 first */
   unsigned block[3];           /* threads; x: the innermost space dimension */
+  long shared; /* bytes of shared memory a block may stage: the device's limit, or what 2 blocks
+                  per multiprocessor may each have (the tile model's choice) */
 } sj_time_tiles;
 
 /* Whether the time-tiled kernels stage their tiles in shared memory: unless JIT_STAGE=0

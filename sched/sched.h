@@ -162,6 +162,14 @@ void sj_stencil_clear(sj_stencil *s);
  * tile coordinates (L, S0, .., Sn) of the instance (sched/hybrid.h): a statement's follow its
  * own coordinates and p, T; a copy's come first. */
 enum { SJ_STAGE_MAX_RANK = 4, SJ_STAGE_COEFS = 5 };
+/* The staged arrays lie in the block's dynamic shared memory one after the other, each at a
+ * multiple of SJ_SHARED_ALIGN bytes (as ptx/ lays them out: sj_ptx_shared_offset); more than
+ * SJ_SHARED_STATIC bytes (every kernel's without opting in) and the kernel opts in. */
+enum { SJ_SHARED_ALIGN = 16, SJ_SHARED_STATIC = 48 * 1024 };
+/* The bytes an array of `bytes` takes there. */
+static inline long sj_shared_bytes(long bytes) {
+  return (bytes + SJ_SHARED_ALIGN - 1) / SJ_SHARED_ALIGN * SJ_SHARED_ALIGN;
+}
 typedef struct sj_staged {
   int array; /* the model's array id */
   int rank;
@@ -292,8 +300,10 @@ typedef struct sj_gpu_device {
   unsigned max_grid[3];
   int sms; /* multiprocessors */
   int threads_per_block, threads_per_sm, blocks_per_sm;
-  long shared_per_block; /* static shared memory a block may use, bytes */
+  long shared_per_block; /* shared memory a block may use, bytes: the opt-in maximum (kernels
+                            that stage more than 48 KB use dynamic shared memory) */
   long shared_per_sm;
+  long shared_reserved; /* of shared_per_sm, what the system takes per resident block */
   long l2_bytes;
   double dram_bw;  /* bytes per second */
   double clock_hz; /* multiprocessor clock */

@@ -201,7 +201,7 @@ static __isl_give isl_schedule_node *sync_graft(__isl_take isl_set *prefix) {
 typedef struct stage_arg {
   const sj_model *m;
   int n;
-  long budget;
+  long budget, left; /* shared memory a block may have, what is left of it */
   const long *lo;
   sj_kernel *k;
   isl_union_map *reads, *writes; /* [L, S..] -> element */
@@ -225,10 +225,15 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
       bytes *= s.size[d];
       sj_buf_printf(a->desc, "%s%ld", d ? "x" : " ", s.size[d]);
     }
-    if (bytes > a->budget) sj_buf_printf(a->desc, " (%ld bytes: over, in global memory)", bytes);
+    bytes = sj_shared_bytes(bytes);
+    if (bytes > a->budget)
+      sj_buf_printf(a->desc, " (%ld bytes: over the %ld a block may stage, in global memory)",
+                    bytes, a->budget);
+    else if (bytes > a->left)
+      sj_buf_printf(a->desc, " (%ld bytes: over the %ld left, in global memory)", bytes, a->left);
   }
-  if (boxed && bytes <= a->budget) {
-    a->budget -= bytes;
+  if (boxed && bytes <= a->left) {
+    a->left -= bytes;
     a->k->staged = realloc(a->k->staged, (size_t)(a->k->nstaged + 1) * sizeof s);
     if (!a->k->staged) abort();
     a->k->staged[a->k->nstaged++] = s;
@@ -251,6 +256,7 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
   stage_arg a = {m,
                  n,
                  budget,
+                 budget,
                  lo,
                  k,
                  footprint(dom, back, coords, m->reads),
@@ -272,7 +278,10 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
   free(seen);
   isl_union_map_free(a.reads);
   isl_union_map_free(a.writes);
-  if (k->nstaged) sj_buf_printf(desc, " staged in %ld bytes of shared memory", budget - a.budget);
+  long used = budget - a.left;
+  if (k->nstaged)
+    sj_buf_printf(desc, " staged in %ld bytes of dynamic shared memory%s", used,
+                  used > SJ_SHARED_STATIC ? " (above 48 KB: the kernel opts in)" : "");
   isl_set *outer = isl_set_from_union_set(
       isl_union_map_range(isl_schedule_node_get_prefix_schedule_union_map(node)));
   isl_set *prefix = isl_set_universe(isl_set_get_space(outer));

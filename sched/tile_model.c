@@ -25,16 +25,17 @@
 const char *const sj_tm_kind_names[SJ_TM_KINDS] = {"per step", "hybrid", "split"};
 
 void sj_gpu_device_h100(sj_gpu_device *d) {
-  *d = (sj_gpu_device){{2147483647u, 65535, 65535},
-                       132,
-                       1024,
-                       2048,
-                       32,
-                       48L << 10,
-                       228L << 10,
-                       50L << 20,
-                       3.35e12,
-                       1.98e9};
+  *d = (sj_gpu_device){.max_grid = {2147483647u, 65535, 65535},
+                       .sms = 132,
+                       .threads_per_block = 1024,
+                       .threads_per_sm = 2048,
+                       .blocks_per_sm = 32,
+                       .shared_per_block = 227L << 10,
+                       .shared_per_sm = 228L << 10,
+                       .shared_reserved = 1L << 10,
+                       .l2_bytes = 50L << 20,
+                       .dram_bw = 3.35e12,
+                       .clock_hz = 1.98e9};
 }
 
 /* --- constants, calibrated on an H100 --- */
@@ -339,11 +340,12 @@ static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, footpr
         box *= g->proj[d] + (double)arr->halo[d];
         written *= g->proj[d];
       }
+    double bytes = (double)sj_shared_bytes((long)ceil(box * arr->elem));
     f->in += box * arr->elem;
     f->out += written * arr->elem;
     f->elems += box;
-    if (arr->written && !arr->temp && f->staged + box * arr->elem <= (double)budget) {
-      f->staged += box * arr->elem;
+    if (arr->written && !arr->temp && f->staged + bytes <= (double)budget) {
+      f->staged += bytes;
       f->staged_elems += box;
     } else {
       f->all_staged = 0;
@@ -436,9 +438,10 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
 
 /* The cost of c (its block set) with geometry g (NULL: the per-step mapping). */
 static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geometry *g,
-                   const sj_gpu_device *d, sj_tm_cost *out) {
+                   const sj_gpu_device *d, long budget, sj_tm_cost *out) {
   memset(out, 0, sizeof *out);
   out->c = *c;
+  out->budget = budget;
   per_tile t;
   double tiles;
   long shared = 0;
@@ -449,7 +452,7 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
     out->grid = g->grid;
     out->launches = g->launches;
     tiles = g->tiles;
-    tile_costs(s, c, g, c->block[0] * c->block[1] * c->block[2], d->shared_per_block, &t, &shared);
+    tile_costs(s, c, g, c->block[0] * c->block[1] * c->block[2], budget, &t, &shared);
     out->c.staged = shared > 0;
   }
   unsigned threads = out->c.block[0] * out->c.block[1] * out->c.block[2];
@@ -468,11 +471,15 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
            -1;
   if (out->grid > (long)d->max_grid[0])
     return snprintf(out->why, sizeof out->why, "%ld blocks exceed the grid", out->grid), -1;
-  /* resident blocks per multiprocessor */
+  /* resident blocks per multiprocessor: the shared memory of each, and what the system
+   * reserves for it, against the multiprocessor's */
   double resident = fmin(d->blocks_per_sm, floor((double)d->threads_per_sm / threads));
-  if (shared > 0) resident = fmin(resident, floor((double)d->shared_per_sm / (double)shared));
+  if (shared > 0)
+    resident =
+        fmin(resident, floor((double)d->shared_per_sm / (double)(shared + d->shared_reserved)));
   if (resident < 1)
     return snprintf(out->why, sizeof out->why, "no block fits a multiprocessor"), -1;
+  out->resident = (int)resident;
 
   double B = tiles / (double)out->launches; /* blocks with work per launch */
   double slots = d->sms * resident, waves = ceil(B / slots);
@@ -502,28 +509,68 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
   return 0;
 }
 
-int sj_tm_evaluate(const sj_tm_stencil *s, const sj_tm_candidate *c, const sj_gpu_device *d,
-                   sj_tm_cost *out) {
-  if (c->kind == SJ_TM_PER_STEP) return cost_of(s, c, NULL, d, out);
+/* blocks per multiprocessor the search prefers where it can (sj_tm_before); the most a staged
+ * tile's budget is cut to make room for */
+enum { MIN_BLOCKS = 2, MAX_ROOM = 4 };
+
+int sj_tm_before(const sj_tm_cost *a, const sj_tm_cost *b) {
+  int alone_a = a->resident < MIN_BLOCKS, alone_b = b->resident < MIN_BLOCKS;
+  return alone_a != alone_b ? alone_b : a->time < b->time;
+}
+
+/* The cost of tiles c with geometry g when a block may stage budget bytes: with c's block, or
+ * the best of a few (sj_tm_before). */
+static int cost_within(const sj_tm_stencil *s, const sj_tm_candidate *c, const geometry *g,
+                       const sj_gpu_device *d, long budget, sj_tm_cost *out) {
+  if (c->block[0]) return cost_of(s, c, g, d, budget, out);
+  static const unsigned threads[] = {128, 256, 512};
+  int found = -1;
+  for (size_t i = 0; i < sizeof threads / sizeof *threads; i++) {
+    if ((int)threads[i] > d->threads_per_block) break;
+    sj_tm_candidate mine = *c;
+    sj_tm_cost cost;
+    tile_block(g, threads[i], mine.block);
+    int rc = cost_of(s, &mine, g, d, budget, &cost);
+    if (found < 0 || (rc == 0 && sj_tm_before(&cost, out))) *out = cost;
+    if (rc == 0) found = 0;
+  }
+  return found;
+}
+
+/* c's cost, staging at most budget bytes a block; budget 0: the device's limit, or less where
+ * that ranks first (room for k blocks per multiprocessor). */
+static int evaluate(const sj_tm_stencil *s, const sj_tm_candidate *c, const sj_gpu_device *d,
+                    long budget, sj_tm_cost *out) {
+  if (c->kind == SJ_TM_PER_STEP) return cost_of(s, c, NULL, d, 0, out);
   memset(out, 0, sizeof *out);
   out->c = *c;
   geometry g;
   if (!s->tileable) return snprintf(out->why, sizeof out->why, "no dependence cone"), -1;
   if (tile_geometry(s, c, &g, out->why, sizeof out->why)) return -1;
-  if (c->block[0]) return cost_of(s, c, &g, d, out);
-  /* the block: the fastest of a few thread budgets */
-  static const unsigned budgets[] = {128, 256, 512};
-  int found = -1;
-  for (size_t i = 0; i < sizeof budgets / sizeof *budgets; i++) {
-    if ((int)budgets[i] > d->threads_per_block) break;
-    sj_tm_candidate mine = *c;
-    sj_tm_cost cost;
-    tile_block(&g, budgets[i], mine.block);
-    int rc = cost_of(s, &mine, &g, d, &cost);
-    if (found < 0 || (rc == 0 && cost.time < out->time)) *out = cost;
-    if (rc == 0) found = 0;
+  int rc = cost_within(s, c, &g, d, budget ? budget : d->shared_per_block, out);
+  if (budget) return rc;
+  /* the same tiles staging no more than k blocks per multiprocessor may each have (fewer arrays,
+   * or none): less from shared memory, more blocks resident; the best kept */
+  long full = out->c.staged ? out->shared : 0;
+  for (int k = MIN_BLOCKS; rc == 0 && k <= MAX_ROOM; k++) {
+    long within = d->shared_per_sm / k - d->shared_reserved;
+    sj_tm_cost fewer;
+    if (within >= full || cost_within(s, c, &g, d, within, &fewer)) continue;
+    fewer.room = k;
+    if (sj_tm_before(&fewer, out)) *out = fewer;
+    if (!fewer.c.staged) break; /* nothing staged: so with less room */
   }
-  return found;
+  return rc;
+}
+
+int sj_tm_evaluate(const sj_tm_stencil *s, const sj_tm_candidate *c, const sj_gpu_device *d,
+                   sj_tm_cost *out) {
+  return evaluate(s, c, d, 0, out);
+}
+
+int sj_tm_evaluate_within(const sj_tm_stencil *s, const sj_tm_candidate *c, const sj_gpu_device *d,
+                          long budget, sj_tm_cost *out) {
+  return evaluate(s, c, d, budget > 0 ? budget : 1, out);
 }
 
 void sj_tm_describe(sj_buf *b, const sj_tm_cost *c) {
@@ -539,8 +586,11 @@ void sj_tm_describe(sj_buf *b, const sj_tm_cost *c) {
   }
   sj_buf_printf(b,
                 ": %.2f B/update, %.1f instr/update, %.0f of %ld blocks per launch (%ux%ux%u), "
-                "%ld launches, %ld B shared, %.3f ms%s",
+                "%ld launches, %ld B shared, %d per multiprocessor, %.3f ms%s",
                 c->bytes_per_update, c->instr_per_update, c->active, c->grid, c->c.block[0],
-                c->c.block[1], c->c.block[2], c->launches, c->shared, c->time * 1e3,
+                c->c.block[1], c->c.block[2], c->launches, c->shared, c->resident, c->time * 1e3,
                 c->in_l2 ? " (the arrays fit the L2)" : "");
+  if (c->room)
+    sj_buf_printf(b, " (staging within %ld B a block, room for %d per multiprocessor)", c->budget,
+                  c->room);
 }

@@ -79,22 +79,39 @@ typedef struct sj_tm_cost {
   long launches;           /* per run */
   unsigned threads;        /* per block */
   long shared;             /* bytes per block */
+  long budget;             /* bytes a block may stage: the device's limit, or less (room) */
+  int room;                /* 0, or k: staging within what k blocks per multiprocessor may have */
+  int resident;            /* blocks resident per multiprocessor */
   double bytes_per_update; /* modeled DRAM bytes (L2 bytes when the arrays fit it) */
   int in_l2;               /* every array fits the L2, which serves them */
   double instr_per_update; /* modeled instructions, summed over threads */
   double time;             /* modeled seconds for the run */
 } sj_tm_cost;
 
-/* The modeled cost of candidate c on device d, into out; 0, or -1 when it is rejected (does not
- * fit the device or the cone: out->why). Pure arithmetic. */
+/* The modeled cost of candidate c on device d, into out (c's block 0: the best of a few,
+ * sj_tm_before); staged tiles are costed staging as much as fits the device,
+ * and as much as 2, 3 or 4 blocks per multiprocessor may each have (fewer arrays or none, more
+ * blocks resident), and the best kept (out->budget, out->room). 0, or -1 when it is rejected (does
+ * not fit the device or the cone: out->why). Pure arithmetic. */
 int sj_tm_evaluate(const sj_tm_stencil *s, const sj_tm_candidate *c, const sj_gpu_device *d,
                    sj_tm_cost *out);
+/* The same with staged tiles staging as much as fits budget bytes a block (0: nothing), no less
+ * (the user's tiles: the device's limit). */
+int sj_tm_evaluate_within(const sj_tm_stencil *s, const sj_tm_candidate *c, const sj_gpu_device *d,
+                          long budget, sj_tm_cost *out);
 
-/* The best candidates of a kind (lowest modeled time first) into top[0..SJ_TM_TOP): tile heights
+/* Whether candidate a ranks before b: a block alone on its multiprocessor (its shared memory or
+ * threads leave no room for a second) idles it at every barrier, with no other block's warps to
+ * issue; the model, calibrated on tiles of 4 or more blocks per multiprocessor, does not see
+ * that stall. So the candidates that keep 2 or more come first, then the lowest modeled
+ * time. */
+int sj_tm_before(const sj_tm_cost *a, const sj_tm_cost *b);
+
+/* The best candidates of a kind into top[0..SJ_TM_TOP), in the order of sj_tm_before. Tile heights
  * and widths enumerated (innermost widths multiples of 32, blocks within the device's limits,
- * shared memory within the per-block limit when staged), or the sizes of forced where given
- * (forced NULL or partial: the rest searched). Returns how many were kept; 0 with top[0].why
- * saying why when none fits. */
+ * shared memory within the per-block limit when staged), or the sizes of forced where given (forced
+ * NULL or partial: the rest searched; all of them: the user's tiles, staged as far as they fit the
+ * device). Returns how many were kept; 0 with top[0].why saying why when none fits. */
 int sj_tm_search(const sj_tm_stencil *s, sj_tm_kind kind, int staged, const sj_tile_spec *forced,
                  const sj_gpu_device *d, sj_tm_cost *top);
 

@@ -1,6 +1,7 @@
 /* Tile sizes by the model (sched/tile_model.h): every height and width of a small set, the
  * innermost width a multiple of 32 (a warp's worth of the contiguous dimension), the lowest
- * modeled time wins. JIT_TILE's sizes, where given, replace the enumerated ones. */
+ * modeled time wins among the candidates that keep 2 or more blocks on each multiprocessor, if
+ * any does. JIT_TILE's sizes, where given, replace the enumerated ones. */
 #include "sched/tile_model.h"
 
 #include <stdio.h>
@@ -20,14 +21,15 @@ typedef struct search {
   const sj_gpu_device *d;
   sj_tm_candidate c;
   sj_tm_cost *top;
+  long budget; /* the user's tiles: staged as far as they fit the device; else 0 */
   int kept;
   sj_tm_cost rejected; /* the last candidate refused, for why none fits */
 } search;
 
-/* Keeps cost among the best SJ_TM_TOP, lowest time first. */
+/* Keeps cost among the best SJ_TM_TOP, in the order of sj_tm_before(). */
 static void keep(search *q, const sj_tm_cost *cost) {
   int at = q->kept < SJ_TM_TOP ? q->kept : SJ_TM_TOP;
-  while (at > 0 && cost->time < q->top[at - 1].time) at--;
+  while (at > 0 && sj_tm_before(cost, &q->top[at - 1])) at--;
   if (at == SJ_TM_TOP) return;
   int last = q->kept < SJ_TM_TOP ? q->kept : SJ_TM_TOP - 1;
   memmove(&q->top[at + 1], &q->top[at], (size_t)(last - at) * sizeof *q->top);
@@ -37,7 +39,9 @@ static void keep(search *q, const sj_tm_cost *cost) {
 
 static void try_candidate(search *q) {
   sj_tm_cost cost;
-  if (sj_tm_evaluate(q->s, &q->c, q->d, &cost) == 0)
+  int rc = q->budget ? sj_tm_evaluate_within(q->s, &q->c, q->d, q->budget, &cost)
+                     : sj_tm_evaluate(q->s, &q->c, q->d, &cost);
+  if (rc == 0)
     keep(q, &cost);
   else
     q->rejected = cost;
@@ -68,6 +72,7 @@ int sj_tm_search(const sj_tm_stencil *s, sj_tm_kind kind, int staged, const sj_t
   q.s = s, q.d = d, q.top = top;
   q.c.kind = kind;
   q.c.staged = staged;
+  if (forced && forced->h > 0 && forced->nw > s->n) q.budget = d->shared_per_block;
   if (kind == SJ_TM_PER_STEP) {
     try_candidate(&q);
   } else {

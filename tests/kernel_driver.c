@@ -3,14 +3,19 @@
  * compiler (a module loaded with dlopen and called through libffi).
  *
  *   kernel_driver --device cpu|emu|cuda|auto [--tier tcc|cc|auto] [--tiling auto|time|none]
- *                 [--tile SPEC] [--expect-tiled] [--reassociate] FILE.c MODULE.so
+ *                 [--tile SPEC] [--expect-tiled] [--expect-dynamic-shared] [--reassociate]
+ *                 FILE.c MODULE.so
  *
  * --tier, --tiling and --tile set JIT_TIER, JIT_TILING and jit_options.tile: the CPU tiers and
  * time tiling (forced with small tiles: sizes smaller than a tile, T shorter than its height).
  * --expect-tiled fails unless some configuration ran time-tiled (so that a stencil's tiled
  * test cannot pass on the untiled schedule). Without it, JIT_TILING=hybrid|split|time on a
  * GPU device may refuse a configuration (JIT_ERR_UNSUPPORTED: time tiling does not apply):
- * that configuration is reported and counts as passing. With --tier cc and no system compiler the
+ * that configuration is reported and counts as passing. --expect-dynamic-shared (on the emulator)
+ * fails unless some configuration staged more than 48 KB per block in dynamic shared memory (the
+ * explanation says the kernel opts in) and its launches passed those bytes: the most a launch
+ * asked for (JIT_EMU_STATS' dynamic_shared_bytes) is the most the explanation staged. With
+ * --tier cc and no system compiler the
  * driver exits with 77, which ctest counts as skipped.
  *
  * --reassociate sets jit_options.reassociate: floating arrays are then compared with the bound
@@ -33,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "base/file.h"
 #include "kernel_bound.h"
 
@@ -52,6 +58,8 @@ typedef struct fill_range {
 static const char *g_file;
 static char g_entry[1024]; /* fe_long_name.c: over 500 characters */
 static int g_tiled;        /* configurations that ran time-tiled */
+static int g_opted_in;     /* configurations that staged more than 48 KB per block */
+static long g_staged;      /* the most bytes of shared memory an explanation staged */
 static int g_reassociate;  /* --reassociate */
 static kb_spec g_bound;    /* the file's `// reassociate:` line */
 static int g_parallel;     /* configurations that ran a reduction in parallel */
@@ -385,6 +393,13 @@ static int run_config(jit_context *ctx, const char *src, void (*ref)(void), cons
   }
   const char *why = jit_kernel_schedule(k);
   if (why && (strstr(why, "\n  time-tiled") || strstr(why, " time tiling:\n"))) g_tiled++;
+  if (why && strstr(why, "(above 48 KB: the kernel opts in)")) g_opted_in++;
+  for (const char *p = why ? strstr(why, " staged in ") : NULL; p;
+       p = strstr(p + 1, " staged in ")) {
+    long bytes;
+    if (sscanf(p, " staged in %ld bytes of dynamic shared memory", &bytes) == 1 && bytes > g_staged)
+      g_staged = bytes;
+  }
   if (why && strstr(why, "reductions in parallel")) g_parallel++;
   if (jit_kernel_param_count(k) != np) {
     fprintf(stderr, "FAIL %s [%s]: jit_kernel_param_count %d, jit_function_params %d\n", g_entry,
@@ -550,9 +565,39 @@ out:
   return failures;
 }
 
+/* The most dynamic shared memory a launch recorded in the JIT_EMU_STATS file asked for; -1 when
+ * none is recorded. */
+static long most_dynamic_shared(const char *stats) {
+  FILE *f = fopen(stats, "r");
+  char line[8192];
+  long most = -1;
+  while (f && fgets(line, sizeof line, f)) {
+    const char *p = strstr(line, "\"dynamic_shared_bytes\":");
+    long v = p ? strtol(p + strlen("\"dynamic_shared_bytes\":"), NULL, 10) : -1;
+    if (v > most) most = v;
+  }
+  if (f) fclose(f);
+  return most;
+}
+
+/* --expect-dynamic-shared: what the configurations staged, against what their launches asked
+ * for; the number of failures. */
+static int check_dynamic_shared(const char *stats) {
+  long most = most_dynamic_shared(stats);
+  printf("%s: %d configuration(s) over 48 KB of shared memory; the most staged %ld bytes, the "
+         "most a launch asked for %ld\n",
+         g_entry, g_opted_in, g_staged, most);
+  if (g_opted_in && most > 48 * 1024 && most == g_staged) return 0;
+  fprintf(stderr,
+          "FAIL %s: no configuration staged more than 48 KB in dynamic shared memory, or "
+          "its launches did not ask for it\n",
+          g_entry);
+  return 1;
+}
+
 int main(int argc, char **argv) {
   const char *device = "cpu", *file = NULL, *module = NULL, *tile = NULL;
-  int expect_tiled = 0;
+  int expect_tiled = 0, expect_dynamic = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--device") == 0 && i + 1 < argc)
       device = argv[++i];
@@ -564,6 +609,8 @@ int main(int argc, char **argv) {
       tile = argv[++i];
     else if (strcmp(argv[i], "--expect-tiled") == 0)
       expect_tiled = 1;
+    else if (strcmp(argv[i], "--expect-dynamic-shared") == 0)
+      expect_dynamic = 1;
     else if (strcmp(argv[i], "--reassociate") == 0)
       g_reassociate = 1;
     else if (!file)
@@ -575,8 +622,8 @@ int main(int argc, char **argv) {
   }
   if (!file || !module) {
     fprintf(stderr, "usage: kernel_driver [--device cpu|emu|cuda|auto] [--tier tcc|cc|auto] "
-                    "[--tiling auto|time|none] [--tile SPEC] [--expect-tiled] [--reassociate] "
-                    "FILE.c MODULE.so\n");
+                    "[--tiling auto|time|none] [--tile SPEC] [--expect-tiled] "
+                    "[--expect-dynamic-shared] [--reassociate] FILE.c MODULE.so\n");
     return 2;
   }
   g_file = file;
@@ -611,6 +658,13 @@ int main(int argc, char **argv) {
   }
   if (nruns == 0) die("no `// run:` lines%s", "");
 
+  char stats[] = "/tmp/kernel_driver_stats_XXXXXX";
+  if (expect_dynamic) { /* before the context: the emulator reads it at each launch */
+    int fd = mkstemp(stats);
+    if (fd < 0) die("cannot create %s", stats);
+    close(fd);
+    setenv("JIT_EMU_STATS", stats, 1);
+  }
   void *mod = dlopen(module, RTLD_NOW | RTLD_LOCAL);
   if (!mod) die("dlopen: %s", dlerror());
   void *sym = dlsym(mod, g_entry);
@@ -651,6 +705,10 @@ int main(int argc, char **argv) {
   if (expect_tiled && !g_tiled) {
     fprintf(stderr, "FAIL %s: no configuration ran time-tiled\n", g_entry);
     failures++;
+  }
+  if (expect_dynamic) {
+    failures += check_dynamic_shared(stats);
+    unlink(stats);
   }
   if (g_reassociate && g_bound.expect_parallel && jit_context_device(ctx) != JIT_DEVICE_CPU &&
       !g_parallel) {

@@ -225,6 +225,26 @@ int main(int argc, char **argv) {
                                "\n    split h=3 w=7x32 staged: ", "time tiling:",
                                "hybrid tiles h=3 (8 steps), w0=7", NULL},
          "hybrid h=4");
+  /* heat-3d's boxes above the 48 KB of static shared memory are staged all the same, in dynamic
+   * shared memory (the kernel opts in); above the device's opt-in maximum (227 KB on the
+   * emulator's H100) the array stays in global memory, and the model and the explanation say
+   * so */
+  const int h3[] = {4, 40, 40, 40}, h3big[] = {10, 100, 100, 100};
+  setenv("JIT_TILE", "h=1,w=4x16x32", 1);
+  expect(dir, "heat3d_27pt.c", JIT_DEVICE_EMU, h3, 4,
+         (const char *const[]){"227 KB shared per block", "\n    hybrid h=1 w=4x16x32 staged: ",
+                               "55952 B shared, 4 per multiprocessor",
+                               "boxes: A 2x9x21x37 staged in 55952 bytes of dynamic shared memory "
+                               "(above 48 KB: the kernel opts in)",
+                               NULL},
+         "in global memory");
+  setenv("JIT_TILE", "h=3,w=8x16x64", 1);
+  expect(dir, "heat3d_27pt.c", JIT_DEVICE_EMU, h3big, 4,
+         (const char *const[]){"\n    hybrid h=3 w=8x16x64: ",
+                               "boxes: A 2x17x25x73 (248208 bytes: over the 232448 a block may "
+                               "stage, in global memory)",
+                               NULL},
+         " staged in ");
   unsetenv("JIT_TILING");
   unsetenv("JIT_TILE");
   /* a forced tiling where it is illegal fails, saying where and why */

@@ -28,14 +28,11 @@ static CUresult check_shape(const emu_func *f, const unsigned grid[3], const uns
                   (unsigned long long)nthreads, f->maxntid[0], f->maxntid[1], f->maxntid[2]);
     return CUDA_ERROR_INVALID_VALUE;
   }
-  uint64_t dynmax = f->max_dyn_shared
-                        ? (uint64_t)f->max_dyn_shared
-                        : (f->shared_static < 48 * 1024 ? 48 * 1024 - f->shared_static : 0);
-  if (f->shared_static > 48 * 1024 || shared > dynmax) {
-    emu_set_error(
-        "kernel '%s': %u bytes of static and %u bytes of dynamic shared memory exceed "
-        "the limit (48 KiB, or 227 KiB with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)",
-        f->name, f->shared_static, shared);
+  if (f->shared_static > EMU_BLOCK_SHARED || shared > (unsigned)f->max_dyn_shared) {
+    emu_set_error("kernel '%s': %u bytes of static and %u bytes of dynamic shared memory exceed "
+                  "the kernel's limit (%d bytes of dynamic shared memory: 48 KiB less the static, "
+                  "or up to 227 KiB in all with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)",
+                  f->name, f->shared_static, shared, f->max_dyn_shared);
     return CUDA_ERROR_INVALID_VALUE;
   }
   return CUDA_SUCCESS;

@@ -256,7 +256,7 @@ static CUresult func_attribute(const emu_func *f, CUfunction_attribute attrib, i
     *pi = 0;
     return CUDA_SUCCESS;
   case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-    *pi = f->max_dyn_shared ? f->max_dyn_shared : (int)(48 * 1024 - f->shared_static);
+    *pi = f->max_dyn_shared;
     return CUDA_SUCCESS;
   }
   return CUDA_ERROR_INVALID_VALUE;
@@ -275,9 +275,18 @@ EMU_EXPORT CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attr
                                                int value) {
   CUresult rc = emu_enter(EMU_FAULT_ATTR, "cuFuncSetAttribute");
   if (!rc && !emu_func_valid(hfunc)) rc = CUDA_ERROR_INVALID_HANDLE;
-  if (!rc && (attrib != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES || value < 0 ||
-              (uint64_t)value + hfunc->f->shared_static > 227 * 1024))
+  if (!rc && attrib != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
+    emu_set_error("cuFuncSetAttribute: attribute %d is not settable in the emulator", (int)attrib);
     rc = CUDA_ERROR_INVALID_VALUE;
+  }
+  /* as a driver does: static and dynamic together within the device's opt-in maximum */
+  const emu_func *f = rc ? NULL : hfunc->f;
+  if (f && (value < 0 || (uint64_t)value + f->shared_static > EMU_BLOCK_SHARED_OPTIN)) {
+    emu_set_error("cuFuncSetAttribute: kernel '%s': %d bytes of dynamic shared memory (with %u "
+                  "of static) exceed the device's opt-in maximum per block (%d bytes)",
+                  f->name, value, f->shared_static, EMU_BLOCK_SHARED_OPTIN);
+    rc = CUDA_ERROR_INVALID_VALUE;
+  }
   if (!rc) hfunc->f->max_dyn_shared = value;
   return emu_leave(rc);
 }

@@ -716,7 +716,7 @@ static CUresult block_step(ctx *c, block *b, int *done) {
  * ptxas would allocate is not known here. */
 static uint32_t blocks_per_sm(const ctx *c) {
   uint32_t n = EMU_SM_THREADS / (c->nwarps * 32),
-           by_shared = EMU_SM_SHARED / (c->shared_size + 1024);
+           by_shared = EMU_SM_SHARED / (c->shared_size + EMU_SHARED_RESERVED);
   if (n > EMU_SM_BLOCKS) n = EMU_SM_BLOCKS;
   if (n > by_shared) n = by_shared;
   return n ? n : 1;
@@ -795,6 +795,8 @@ CUresult emu_execute(emu_launch *L) {
   c->nthreads = L->block[0] * L->block[1] * L->block[2];
   c->nwarps = (c->nthreads + 31) / 32;
   c->shared_size = L->dyn_shared ? f->dyn_shared_off + L->dyn_shared : f->shared_static;
+  c->st->shared_bytes = c->shared_size;
+  c->st->dynamic_shared_bytes = L->dyn_shared;
   c->local_size = f->local_size;
   const char *rcenv = getenv("JIT_EMU_RACECHECK");
   c->racecheck = !(rcenv && rcenv[0] == '0');

@@ -13,9 +13,12 @@
 /* ---- the emulated device: an H100 SXM ---- */
 #define EMU_DEVICE_MEMORY (80ull << 30)
 #define EMU_SM_COUNT 132
-#define EMU_SM_THREADS 2048        /* resident threads per multiprocessor */
-#define EMU_SM_BLOCKS 32           /* resident blocks per multiprocessor */
-#define EMU_SM_SHARED (228 * 1024) /* shared memory per multiprocessor */
+#define EMU_SM_THREADS 2048                 /* resident threads per multiprocessor */
+#define EMU_SM_BLOCKS 32                    /* resident blocks per multiprocessor */
+#define EMU_SM_SHARED (228 * 1024)          /* shared memory per multiprocessor */
+#define EMU_SHARED_RESERVED 1024            /* of it, what the system reserves per resident block */
+#define EMU_BLOCK_SHARED (48 * 1024)        /* a block's shared memory without the opt-in */
+#define EMU_BLOCK_SHARED_OPTIN (227 * 1024) /* with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_... */
 /* Bytes of L2 cache: 50 MB, or JIT_EMU_L2_BYTES (stats.c). */
 uint64_t emu_l2_bytes(void);
 
@@ -181,7 +184,7 @@ typedef struct emu_func {
   uint32_t dyn_shared_off;
   uint32_t local_size;
   uint32_t reqntid[3], maxntid[3];
-  int max_dyn_shared;         /* cuFuncSetAttribute */
+  int max_dyn_shared;         /* dynamic shared bytes a launch may ask for (cuFuncSetAttribute) */
   struct emu_regname *rnames; /* register declarations, for messages */
   int nrnames;
 } emu_func;
@@ -298,8 +301,9 @@ typedef struct emu_stats {
   uint64_t sh_loads, sh_stores, bank_conflicts, barriers, atomics;
   uint64_t *set; /* open-addressing set of sector numbers + 1 */
   size_t set_cap, set_n;
-  emu_l2 *l2;           /* the L2 model, when the counters are written */
-  uint32_t wave_blocks; /* blocks resident together */
+  emu_l2 *l2;                                  /* the L2 model, when the counters are written */
+  uint32_t wave_blocks;                        /* blocks resident together */
+  uint32_t shared_bytes, dynamic_shared_bytes; /* a block's shared memory; of it, the launch's */
 } emu_stats;
 /* model: also run the L2 model (it costs time: only when the counters are wanted) */
 void emu_stats_init(emu_stats *st, int model);

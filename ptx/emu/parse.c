@@ -279,6 +279,8 @@ static void finish_function(P *p) {
     }
   }
   f->shared_static = off;
+  /* the dynamic part a launch may ask for until cuFuncSetAttribute raises it */
+  f->max_dyn_shared = off < EMU_BLOCK_SHARED ? (int)(EMU_BLOCK_SHARED - off) : 0;
   uint32_t ea = p->m->extern_shared_align > 16 ? p->m->extern_shared_align : 16;
   for (int k = 0; k < p->nfvars; k++)
     if (p->fvars[k]->space == EMU_SP_SHARED && p->fvars[k]->is_extern && p->fvars[k]->align > ea)

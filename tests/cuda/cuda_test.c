@@ -51,8 +51,10 @@ static sj_cuda_module *load_or_die(sj_cuda *c) {
   return m;
 }
 
-/* c = a + b over n floats on the device, compared with a C loop; 0 or the status. */
-static int vecadd(sj_cuda *c, void *fn, int n, unsigned block, sj_error *err) {
+/* c = a + b over n floats on the device, compared with a C loop, the launch asking for shared
+ * bytes of dynamic shared memory (which vecadd leaves unused); 0 or the status. */
+static int vecadd_shared(sj_cuda *c, void *fn, int n, unsigned block, unsigned shared,
+                         sj_error *err) {
   size_t bytes = (size_t)n * sizeof(float);
   float *a = malloc(bytes), *b = malloc(bytes), *out = malloc(bytes);
   for (int i = 0; i < n; i++) a[i] = (float)i * 0.5f, b[i] = 1.0f / (float)(i + 1), out[i] = -1;
@@ -64,7 +66,7 @@ static int vecadd(sj_cuda *c, void *fn, int n, unsigned block, sj_error *err) {
   if (!st) st = sj_cuda_alloc(c, bytes, &dc, err);
   if (!st) st = sj_cuda_to_device(c, da, a, bytes, err);
   if (!st) st = sj_cuda_to_device(c, db, b, bytes, err);
-  if (!st) st = sj_cuda_launch(c, fn, grid, blk, 0, params, err);
+  if (!st) st = sj_cuda_launch(c, fn, grid, blk, shared, params, err);
   if (!st) st = sj_cuda_synchronize(c, err);
   if (!st) st = sj_cuda_to_host(c, out, dc, bytes, err);
   for (int i = 0; !st && i < n; i++)
@@ -79,6 +81,10 @@ static int vecadd(sj_cuda *c, void *fn, int n, unsigned block, sj_error *err) {
   }
   free(a), free(b), free(out);
   return st;
+}
+
+static int vecadd(sj_cuda *c, void *fn, int n, unsigned block, sj_error *err) {
+  return vecadd_shared(c, fn, n, block, 0, err);
 }
 
 /* --- emulator (or any sm_90 driver) --- */
@@ -150,7 +156,12 @@ static void case_limits(const char *lib) {
       {{0, 1, 1}, {32, 1, 1}, 0, "grid.x = 0"},
       {{1, 65536, 1}, {32, 1, 1}, 0, "max grid dim y"},
       {{1, 1, 1}, {0, 1, 1}, 0, "block.x = 0"},
-      {{1, 1, 1}, {32, 1, 1}, (unsigned)p->shared_per_block + 1, "max shared memory per block"},
+      /* above 48 KB the kernel must opt in first (sj_cuda_allow_shared, case_shared) */
+      {{1, 1, 1}, {32, 1, 1}, (unsigned)p->shared_per_block + 1, "kernel's max dynamic shared"},
+      {{1, 1, 1},
+       {32, 1, 1},
+       (unsigned)p->shared_per_block_optin + 1,
+       "max shared memory per block (232448 bytes with the opt-in"},
   };
   for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
     int st = sj_cuda_launch(c, fn, t[i].grid, t[i].block, t[i].shared, NULL, &err);
@@ -158,6 +169,34 @@ static void case_limits(const char *lib) {
               contains(err.msg, t[i].expect),
           "case %zu: status %d: %s", i, st, err.msg);
   }
+  sj_cuda_unload(c, m);
+  sj_cuda_close(c);
+}
+
+/* A kernel opts in to more than 48 KB of dynamic shared memory, up to the device's opt-in
+ * maximum, and its launches may then ask for it; beyond the maximum the opt-in is refused,
+ * saying why, and a launch that asks for more than the kernel opted in to is refused before it
+ * reaches the driver. */
+static void case_shared(const char *lib) {
+  sj_cuda *c = open_or_die(lib);
+  const sj_cuda_props *p = sj_cuda_get_props(c);
+  sj_cuda_module *m = load_or_die(c);
+  sj_error err = {0};
+  void *fn = sj_cuda_function(c, m, "vecadd", &err);
+  unsigned optin = (unsigned)p->shared_per_block_optin, more = (unsigned)p->shared_per_block + 4096;
+  CHECK(sj_cuda_shared_limit(c) == p->shared_per_block_optin && optin > more, "limit %d, opt-in %u",
+        sj_cuda_shared_limit(c), optin);
+  int st = sj_cuda_allow_shared(c, fn, optin + 16, &err);
+  CHECK(st == JIT_ERR_DEVICE && contains(err.msg, "needs 232464 bytes of shared memory") &&
+            contains(err.msg, "max shared memory per block (232448 bytes with the opt-in)"),
+        "status %d: %s", st, err.msg);
+  CHECK(sj_cuda_allow_shared(c, fn, more, &err) == JIT_OK, "%s", err.msg);
+  unsigned grid[3] = {1, 1, 1}, block[3] = {32, 1, 1};
+  st = sj_cuda_launch(c, fn, grid, block, more + 16, NULL, &err);
+  CHECK(st == JIT_ERR_DEVICE && contains(err.msg, "launch refused") &&
+            contains(err.msg, "kernel's max dynamic shared memory"),
+        "status %d: %s", st, err.msg);
+  CHECK(vecadd_shared(c, fn, 1000, 128, more, &err) == JIT_OK, "within the opt-in: %s", err.msg);
   sj_cuda_unload(c, m);
   sj_cuda_close(c);
 }
@@ -545,6 +584,7 @@ static const struct {
     {"vecadd", case_vecadd},
     {"bad_ptx", case_bad_ptx},
     {"limits", case_limits},
+    {"shared", case_shared},
     {"fail_alloc", case_fail_alloc},
     {"fail_load", case_fail_load},
     {"fail_launch", case_fail_launch},

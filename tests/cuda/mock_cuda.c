@@ -251,14 +251,27 @@ CUresult cuLinkDestroy(CUlinkState l) {
   return CUDA_SUCCESS;
 }
 
+/* vecadd's dynamic shared memory limit: 48 KB until the kernel opts in to more */
+static int max_dynamic_shared = 49152;
+
 CUresult cuFuncGetAttribute(int *v, CUfunction_attribute attr, CUfunction f) {
   (void)f;
   if (attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
     *v = env_int("MOCK_CUDA_FUNC_MAXT", 1024);
   else if (attr == CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)
     *v = 0;
+  else if (attr == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+    *v = max_dynamic_shared;
   else
     return CUDA_ERROR_INVALID_VALUE;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute attr, int value) {
+  (void)f;
+  if (attr != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES || value < 0 || value > 232448)
+    return CUDA_ERROR_INVALID_VALUE;
+  max_dynamic_shared = value;
   return CUDA_SUCCESS;
 }
 

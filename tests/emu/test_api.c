@@ -146,10 +146,24 @@ int main(int argc, char **argv) {
   void *bargs[] = {&d, &stride};
   CHECK(cu.cuLaunchKernel(fb, 1, 1, 1, 32, 1, 1, 100 * 1024, NULL, bargs, NULL) ==
         CUDA_ERROR_INVALID_VALUE);
+  /* the kernel's limit: 48 KB less its 4224 bytes of static shared memory */
+  CHECK(strstr(cu.emuGetLastErrorMessage(), "102400 bytes of dynamic shared memory exceed") &&
+        strstr(cu.emuGetLastErrorMessage(), "(44928 bytes of dynamic shared memory"));
   CU(cu.cuFuncSetAttribute(fb, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 100 * 1024));
+  CU(cu.cuFuncGetAttribute(&a, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, fb));
+  CHECK(a == 100 * 1024);
   CU(cu.cuLaunchKernel(fb, 1, 1, 1, 32, 1, 1, 100 * 1024, NULL, bargs, NULL));
+  /* beyond what the kernel opted in to, or the device's opt-in maximum: refused, saying why */
+  CHECK(cu.cuLaunchKernel(fb, 1, 1, 1, 32, 1, 1, 100 * 1024 + 16, NULL, bargs, NULL) ==
+        CUDA_ERROR_INVALID_VALUE);
+  CHECK(strstr(cu.emuGetLastErrorMessage(), "(102400 bytes of dynamic shared memory"));
   CHECK(cu.cuFuncSetAttribute(fb, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 228 * 1024) ==
         CUDA_ERROR_INVALID_VALUE);
+  CHECK(strstr(cu.emuGetLastErrorMessage(), "opt-in maximum per block (232448 bytes)"));
+  CHECK(cu.cuFuncSetAttribute(fb, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 227 * 1024) ==
+        CUDA_ERROR_INVALID_VALUE); /* with the static: over */
+  CU(cu.cuFuncSetAttribute(fb, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 227 * 1024 - 4224));
+  CU(cu.cuLaunchKernel(fb, 1, 1, 1, 32, 1, 1, 227 * 1024 - 4224, NULL, bargs, NULL));
   /* streams and events */
   CUstream s;
   CUevent e0, e1;

@@ -1,7 +1,8 @@
 /* The L2 traffic model (JIT_EMU_STATS' l2_model_dram_bytes) on small kernels with a small L2
  * (JIT_EMU_L2_BYTES), against counts worked out by hand: a stream read twice that fits and one
- * that does not, stores written back once, and the blocks of a wave advancing together
- * between barriers. Usage: test_l2 LIB SRCDIR (SRCDIR holds l2.ptx) */
+ * that does not, stores written back once, the blocks of a wave advancing together between
+ * barriers, as many as their shared memory lets a multiprocessor hold. Usage: test_l2 LIB SRCDIR
+ * (SRCDIR holds l2.ptx) */
 #include <unistd.h>
 #include "emu_test.h"
 
@@ -86,6 +87,32 @@ static void wave(CUfunction f, CUdeviceptr in, CUdeviceptr out) {
   setenv("JIT_EMU_STATS", stats, 1);
 }
 
+/* A block's dynamic shared memory, and the 1 KB the system reserves for it, count against the
+ * multiprocessor's 228 KB: fewer blocks are resident together, and the launch's line gives
+ * its shared memory. fill has no static shared memory; 600 blocks of 128 threads. */
+static void shared_wave(CUfunction f, CUdeviceptr out) {
+  static const struct {
+    unsigned shared;
+    long long wave;
+  } cases[] = {
+      {0, 600},               /* 16 blocks per multiprocessor by its threads: the whole grid */
+      {100 * 1024, 264},      /* 2 per multiprocessor */
+      {113 * 1024, 264},      /* 2 x (113 + 1) KB = 228 KB: still 2 */
+      {113 * 1024 + 16, 132}, /* one */
+  };
+  unsigned n = 4000;
+  void *args[] = {&out, &n};
+  l2_size(1 << 20);
+  CU(cu.cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 227 * 1024));
+  for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+    CU(cu.cuLaunchKernel(f, 600, 1, 1, 128, 1, 1, cases[k].shared, NULL, args, NULL));
+    CHECK(stat_of("wave_blocks") == cases[k].wave);
+    CHECK(stat_of("shared_bytes") == cases[k].shared);
+    CHECK(stat_of("dynamic_shared_bytes") == cases[k].shared);
+    CHECK(stat_of("l2_model_dram_bytes") == 4000 * 4);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: %s LIB SRCDIR\n", argv[0]);
@@ -113,6 +140,7 @@ int main(int argc, char **argv) {
   stream(twice, in, out);
   stores(fill, out);
   wave(chunk2, in, out);
+  shared_wave(fill, out);
   /* the device reports the modeled L2's size */
   int l2 = 0;
   l2_size(123456);

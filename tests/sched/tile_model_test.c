@@ -3,7 +3,9 @@
  *     schedule makes, for concrete sizes that are and are not multiples of the tile (compiled
  *     for the emulator, the model's line of the explanation against the kernels' lines);
  *   - the search keeps innermost widths that are multiples of 32, blocks within the device's
- *     limits, and rejects staged tiles whose shared memory exceeds the per-block limit;
+ *     limits, and rejects staged tiles whose shared memory exceeds the per-block limit (the
+ *     device's opt-in maximum); it prefers sizes that keep 2 blocks on a multiprocessor, whose
+ *     shared memory (with what the system reserves per block) limits how many it holds;
  *   - JIT_TILE's sizes, whole or in part, are the sizes searched;
  *   - sanity: more steps, more launches and more time; staged tiles move fewer DRAM bytes per
  *     update the taller they are; and on the H100 figures it was calibrated on, the model ranks
@@ -118,7 +120,10 @@ static void search_rules(const sj_gpu_device *d) {
           CHECK(c->shared <= d->shared_per_block && (c->c.staged ? c->shared > 0 : !c->shared),
                 "%ld B shared (staged %d)", c->shared, c->c.staged);
           CHECK(staged || !c->c.staged, "staged when not asked");
-          CHECK(k == 0 || c->time >= top[k - 1].time, "not sorted by modeled time");
+          CHECK(
+              k == 0 || (top[k - 1].resident >= 2 && c->resident < 2) ||
+                  ((top[k - 1].resident >= 2) == (c->resident >= 2) && c->time >= top[k - 1].time),
+              "not sorted by blocks per multiprocessor, then modeled time");
         }
       }
 }
@@ -128,7 +133,7 @@ static void search_rules(const sj_gpu_device *d) {
  * with more shared memory they are staged. */
 static void shared_limit(const sj_gpu_device *d) {
   sj_tm_stencil s = stencil(1, 4096, 100, 5, 5);
-  sj_tm_candidate big = {SJ_TM_HYBRID, 8, {64, 256}, {0}, 1}, plain = big;
+  sj_tm_candidate big = {SJ_TM_HYBRID, 8, {64, 512}, {0}, 1}, plain = big;
   plain.staged = 0;
   sj_tm_cost c, u;
   modeled(&s, big, d, &c);
@@ -141,11 +146,87 @@ static void shared_limit(const sj_gpu_device *d) {
   modeled(&s, big, &roomy, &c);
   CHECK(c.c.staged && c.shared > d->shared_per_block && c.shared <= roomy.shared_per_block,
         "with 1 MB the tile is not staged: %ld B shared", c.shared);
-  /* the tile that fits is staged, its shared memory the box of A: 2 planes x (hexagon + 2) x
-   * (parallelogram + skew + 2) floats */
+  /* the tiles that fit are staged, their shared memory the box of A: 2 planes x (hexagon + 2) x
+   * (parallelogram + skew + 2) floats, at a multiple of 16 bytes; above 48 KB (dynamic shared
+   * memory, the kernel opts in) as below */
   sj_tm_candidate fits = {SJ_TM_HYBRID, 4, {8, 256}, {0}, 1};
   modeled(&s, fits, d, &c);
-  CHECK(c.c.staged && c.shared == 2 * 19 * 267 * 4, "h=4 w=8x256: %ld B shared", c.shared);
+  CHECK(c.c.staged && c.shared == sj_shared_bytes(2 * 19 * 267 * 4), "h=4 w=8x256: %ld B shared",
+        c.shared);
+  fits.w[1] = 512;
+  modeled(&s, fits, d, &c);
+  CHECK(c.c.staged && c.shared == sj_shared_bytes(2 * 19 * 523 * 4) && c.resident == 2,
+        "h=4 w=8x512: %ld B shared, %d blocks per multiprocessor", c.shared, c.resident);
+}
+
+/* The blocks a multiprocessor holds: as many as its shared memory allows, with what the system
+ * reserves per block. Staged tiles whose block would be alone are costed also staging no more
+ * than 2 blocks may each have, kept so when that ranks first (sj_tm_before: 2 blocks per
+ * multiprocessor before a faster block alone), and the search's candidates keep 2 where they
+ * can. */
+static void blocks_per_multiprocessor(const sj_gpu_device *d) {
+  sj_tm_stencil s = stencil(1, 4096, 100, 5, 5);
+  sj_tm_cost c;
+  long box = sj_shared_bytes(2 * 19 * 523 * 4); /* h=4 w=8x512 */
+  sj_tm_candidate cand = {SJ_TM_HYBRID, 4, {8, 512}, {0}, 1};
+  sj_gpu_device exact = *d; /* 2 such blocks with their reserve, exactly */
+  exact.shared_per_sm = 2 * (box + exact.shared_reserved);
+  for (int less = 0; less <= 16; less += 16) { /* 16 bytes less: one block alone */
+    exact.shared_per_sm -= less;
+    CHECK(sj_tm_evaluate_within(&s, &cand, &exact, exact.shared_per_block, &c) == 0 && c.c.staged &&
+              c.shared == box && c.resident == 2 - less / 16 && !c.room,
+          "%ld B per multiprocessor: %ld B shared, %d per multiprocessor", exact.shared_per_sm,
+          c.shared, c.resident);
+  }
+  /* the model's choice for the block alone: what 2 may stage, which holds no box */
+  modeled(&s, cand, &exact, &c);
+  CHECK(!c.c.staged && !c.shared && c.room == 2 && c.resident >= 2 &&
+            c.budget == exact.shared_per_sm / 2 - exact.shared_reserved,
+        "16 bytes short: %ld B shared within %ld, %d per multiprocessor", c.shared, c.budget,
+        c.resident);
+  /* on the H100, h=8 w=16x512 would stage over 113 KB: in global memory, and its line says why */
+  modeled(&s, (sj_tm_candidate){SJ_TM_HYBRID, 8, {16, 512}, {0}, 1}, d, &c);
+  sj_buf line = {0};
+  sj_tm_describe(&line, &c);
+  CHECK(!c.c.staged && c.room && c.resident >= 2 &&
+            strstr(line.data, "(staging within 115712 B a block, room for 2 per multiprocessor)"),
+        "h=8 w=16x512: %s", line.data);
+  sj_buf_free(&line);
+  sj_tm_cost pair = {.resident = 2, .time = 2}, alone = {.resident = 1, .time = 1};
+  CHECK(sj_tm_before(&pair, &alone) && !sj_tm_before(&alone, &pair) &&
+            sj_tm_before(&alone, &(sj_tm_cost){.resident = 1, .time = 3}),
+        "2 blocks per multiprocessor do not rank first, then the time");
+  /* a multiprocessor of 80000 B: the staged tiles of jacobi-2d that model fastest are alone on
+   * it (4.365 ms against 4.478 for the best pair); the search keeps only sizes that keep 2 */
+  sj_gpu_device small = *d;
+  small.shared_per_sm = 80000;
+  small.shared_per_block = small.shared_per_sm - small.shared_reserved;
+  int rooms = 0;
+  for (int h = 1; h <= 8; h++)
+    for (long w0 = 4; w0 <= 64; w0 *= 2)
+      for (long w1 = 32; w1 <= 512; w1 *= 2) {
+        sj_tm_cost x;
+        sj_tm_candidate any = {SJ_TM_HYBRID, h, {w0, w1}, {0}, 1};
+        if (sj_tm_evaluate(&s, &any, &small, &x) == 0) rooms += x.room;
+      }
+  sj_tm_cost top[SJ_TM_TOP];
+  int n = sj_tm_search(&s, SJ_TM_HYBRID, 1, NULL, &small, top);
+  printf("jacobi-2d 4096^2 with 80000 B per multiprocessor: %d sizes staged less for more "
+         "blocks per multiprocessor; the first kept %s, %ld B shared, %d per multiprocessor, "
+         "%.3f ms\n",
+         rooms, n && top[0].c.staged ? "staged" : "in global memory", n ? top[0].shared : 0,
+         n ? top[0].resident : 0, n ? top[0].time * 1e3 : 0);
+  CHECK(rooms > 0 && n == SJ_TM_TOP, "%d sizes staged less, %d kept", rooms, n);
+  for (int k = 0; k < n; k++)
+    CHECK(top[k].resident >= 2, "kept %d: %d per multiprocessor", k, top[k].resident);
+  /* the user's tiles (JIT_TILE gives every size) are staged as far as they fit the device, even
+   * alone on the multiprocessor */
+  sj_tile_spec user = {0, 4, 2, {16, 256, 0}};
+  n = sj_tm_search(&s, SJ_TM_HYBRID, 1, &user, &small, top);
+  CHECK(n == 1 && top[0].c.staged && top[0].shared > small.shared_per_sm / 2 &&
+            top[0].resident == 1 && !top[0].room,
+        "h=4 w=16x256 forced: %d kept, %ld B shared, %d per multiprocessor", n,
+        n ? top[0].shared : 0, n ? top[0].resident : 0);
 }
 
 /* JIT_TILE's sizes are the ones searched: all of them, or the height alone. */
@@ -259,6 +340,7 @@ int main(int argc, char **argv) {
   calibration(&h100);
   search_rules(&h100);
   shared_limit(&h100);
+  blocks_per_multiprocessor(&h100);
   forced_sizes(&h100);
   monotonic(&h100);
   const char *dir = argv[1];
