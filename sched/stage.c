@@ -20,6 +20,7 @@
 #include "sched/hybrid.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <isl/aff.h>
 #include <isl/fixed_box.h>
@@ -56,6 +57,83 @@ static __isl_give isl_union_map *tile_coords(__isl_keep isl_union_set *dom, int 
   return a.res;
 }
 
+/* The dimensions of an array whose index is a division or a modulo in some access (the
+ * double buffer's t % 2) and takes at most SJ_STAGE_DIV_SPAN values over the whole domain:
+ * their box is that range, and they are left out of the footprint. Kept, a modulo makes the
+ * footprint's projection along time existentially quantified, and its box hull costs more
+ * than the rest of the compile (isl computes the existentials explicitly). */
+#define SJ_STAGE_DIV_SPAN 4
+typedef struct div_dims {
+  int mask; /* bit d: dimension d left out */
+  long lo[SJ_STAGE_MAX_RANK], hi[SJ_STAGE_MAX_RANK];
+} div_dims;
+
+static isl_stat has_div(__isl_take isl_set *set, __isl_take isl_aff *aff, void *user) {
+  isl_size divs = isl_aff_dim(aff, isl_dim_div);
+  isl_set_free(set);
+  isl_aff_free(aff);
+  *(int *)user |= divs != 0;
+  return divs < 0 ? isl_stat_error : isl_stat_ok;
+}
+
+/* Whether dimension d of acc's element is a quasi-affine function (a division or a modulo)
+ * of the instance (or isl fails). */
+static int indexes_by_div(const sj_access *acc, int d) {
+  isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(isl_map_copy(acc->rel));
+  isl_pw_aff *pa = isl_pw_multi_aff_get_pw_aff(pma, d);
+  int found = 0;
+  if (isl_pw_aff_foreach_piece(pa, has_div, &found) < 0) found = 1;
+  isl_pw_aff_free(pa);
+  isl_pw_multi_aff_free(pma);
+  return found;
+}
+
+/* The range of index d over the elements the accesses of array id touch; -1 when isl fails. */
+static int index_range(const sj_model *m, int id, int d, long *lo, long *hi) {
+  int any = 0;
+  for (int i = 0; i < m->naccesses; i++) {
+    if (m->accesses[i].ref->sym->id != id) continue;
+    isl_set *range = isl_map_range(isl_map_copy(m->accesses[i].rel));
+    long a, b;
+    int rc = sj_set_dim_range(range, d, &a, &b);
+    isl_set_free(range);
+    if (rc) return -1;
+    if (a > b) continue;
+    *lo = any && *lo < a ? *lo : a;
+    *hi = any && *hi > b ? *hi : b;
+    any = 1;
+  }
+  return any ? 0 : -1;
+}
+
+static void find_div_dims(const sj_model *m, const sj_sym *sym, div_dims *dd) {
+  dd->mask = 0;
+  for (int d = 0; d < sym->rank && d < SJ_STAGE_MAX_RANK; d++) {
+    int by_div = 0;
+    for (int i = 0; i < m->naccesses && !by_div; i++)
+      if (m->accesses[i].ref->sym->id == sym->id) by_div = indexes_by_div(&m->accesses[i], d);
+    if (by_div && index_range(m, sym->id, d, &dd->lo[d], &dd->hi[d]) == 0 &&
+        dd->hi[d] - dd->lo[d] < SJ_STAGE_DIV_SPAN)
+      dd->mask |= 1 << d;
+  }
+}
+
+/* The accesses of the model's arrays (reads, or writes), without their arrays' left-out
+ * dimensions (dd, per array id; arrays beyond narrays keep theirs). */
+static __isl_give isl_union_map *accesses_kept(const sj_model *m, int writes, const div_dims *dd) {
+  isl_union_map *res = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+  for (int i = 0; i < m->naccesses; i++) {
+    const sj_access *acc = &m->accesses[i];
+    if (acc->is_write != writes) continue;
+    int id = acc->ref->sym->id, mask = id < m->fn->narrays ? dd[id].mask : 0;
+    isl_map *rel = isl_map_copy(acc->rel);
+    for (int d = acc->ref->sym->rank - 1; d >= 0; d--)
+      if (mask >> d & 1) rel = isl_map_project_out(rel, isl_dim_out, d, 1);
+    res = isl_union_map_add_map(res, rel);
+  }
+  return res;
+}
+
 /* [L, S..] -> element, of the elements the instances dom touch through rel. */
 static __isl_give isl_union_map *footprint(__isl_keep isl_union_set *dom,
                                            __isl_keep isl_union_map *back,
@@ -86,18 +164,24 @@ static int affine_row(__isl_keep isl_aff *aff, int ncoords, long *row) {
   return 0;
 }
 
-/* The box of the elements foot ([L, S..] -> A) touches, in s; -1 when it is not one of a
- * fixed size at an integer affine origin. */
-static int box_of(__isl_keep isl_map *foot, sj_staged *s) {
+/* The box of the elements foot ([L, S..] -> A, without the dimensions dd leaves out)
+ * touches, in s, those dimensions from dd; -1 when it is not one of a fixed size at an integer
+ * affine origin. */
+static int box_of(__isl_keep isl_map *foot, const div_dims *dd, sj_staged *s) {
   isl_fixed_box *box = isl_map_get_range_simple_fixed_box_hull(foot);
   int rc = isl_fixed_box_is_valid(box) == isl_bool_true ? 0 : -1;
   isl_multi_aff *origin = rc ? NULL : isl_fixed_box_get_offset(box);
   isl_multi_val *size = rc ? NULL : isl_fixed_box_get_size(box);
-  for (int d = 0; d < s->rank && !rc; d++) {
-    isl_aff *aff = isl_multi_aff_get_aff(origin, d);
+  for (int d = 0, k = 0; d < s->rank && !rc; d++) {
+    if (dd->mask >> d & 1) {
+      for (int c = 0; c <= s->ncoords; c++) s->origin[d][c] = c ? 0 : dd->lo[d];
+      s->size[d] = dd->hi[d] - dd->lo[d] + 1;
+      continue;
+    }
+    isl_aff *aff = isl_multi_aff_get_aff(origin, k);
     rc = affine_row(aff, s->ncoords, s->origin[d]);
     isl_aff_free(aff);
-    isl_val *v = isl_multi_val_get_val(size, d);
+    isl_val *v = isl_multi_val_get_val(size, k++);
     s->size[d] = isl_val_get_num_si(v);
     isl_val_free(v);
   }
@@ -113,12 +197,11 @@ static __isl_give isl_set *nonneg(__isl_take isl_aff *aff) {
       isl_aff_neg_basic_set(isl_aff_add_constant_si(isl_aff_neg(aff), -1)));
 }
 
-/* foot's domain -> the elements of s's box that lie in the array (extents ext). */
-static __isl_give isl_map *box_elements(__isl_keep isl_map *foot, const sj_staged *s,
-                                        const long *ext) {
-  isl_map *m = isl_map_universe(isl_map_get_space(foot));
-  isl_space *space = isl_map_get_space(m);
-  isl_local_space *ls = isl_local_space_from_space(isl_space_wrap(space));
+/* foot's domain -> the elements of s's box that lie in the array (extents ext), in space. */
+static __isl_give isl_map *box_elements(__isl_take isl_space *space, __isl_keep isl_map *foot,
+                                        const sj_staged *s, const long *ext) {
+  isl_map *m = isl_map_universe(space);
+  isl_local_space *ls = isl_local_space_from_space(isl_space_wrap(isl_map_get_space(m)));
   isl_set *wrapped = isl_map_wrap(m);
   for (int d = 0; d < s->rank; d++) {
     /* 0 <= a_d - origin_d < size_d and 0 <= a_d < ext_d */
@@ -204,7 +287,8 @@ typedef struct stage_arg {
   long budget;
   const long *lo;
   sj_kernel *k;
-  isl_union_map *reads, *writes; /* [L, S..] -> element */
+  isl_union_map *reads, *writes; /* [L, S..] -> element, without the left-out dimensions */
+  const div_dims *dd;            /* per array id */
   isl_map_list *in;              /* per staged array: what is copied in */
   sj_buf *desc;
 } stage_arg;
@@ -212,13 +296,17 @@ typedef struct stage_arg {
 static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *array) {
   sj_staged s = {.array = sym->id, .rank = sym->rank, .ncoords = a->n + 2};
   if (sym->rank < 1 || sym->rank > SJ_STAGE_MAX_RANK || s.ncoords + 1 > SJ_STAGE_COEFS) return;
+  const div_dims *dd = &a->dd[sym->id];
   isl_space *space = isl_space_map_from_domain_and_range(
       isl_space_set_alloc(isl_space_get_ctx(array), 0, s.ncoords), isl_space_copy(array));
-  isl_map *r = isl_union_map_extract_map(a->reads, isl_space_copy(space));
-  isl_map *w = isl_union_map_extract_map(a->writes, space);
+  isl_space *kept = isl_space_copy(space);
+  for (int d = s.rank - 1; d >= 0; d--)
+    if (dd->mask >> d & 1) kept = isl_space_drop_dims(kept, isl_dim_out, d, 1);
+  isl_map *r = isl_union_map_extract_map(a->reads, isl_space_copy(kept));
+  isl_map *w = isl_union_map_extract_map(a->writes, kept);
   isl_map *all = isl_map_union(isl_map_copy(r), isl_map_copy(w));
   long bytes = sj_type_size(sym->type);
-  int boxed = isl_map_is_empty(w) == isl_bool_false && box_of(all, &s) == 0;
+  int boxed = isl_map_is_empty(w) == isl_bool_false && box_of(all, dd, &s) == 0;
   if (boxed) {
     sj_buf_printf(a->desc, "%s %s", a->desc->len ? "," : "", sym->name);
     for (int d = 0; d < s.rank; d++) {
@@ -233,10 +321,11 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
     if (!a->k->staged) abort();
     a->k->staged[a->k->nstaged++] = s;
     isl_map *in = isl_map_is_empty(r) == isl_bool_false
-                      ? box_elements(all, &s, a->m->extents[sym->id])
-                      : isl_map_empty(isl_map_get_space(all));
+                      ? box_elements(isl_space_copy(space), all, &s, a->m->extents[sym->id])
+                      : isl_map_empty(isl_space_copy(space));
     a->in = isl_map_list_add(a->in, in);
   }
+  isl_space_free(space);
   isl_map_free(r);
   isl_map_free(w);
   isl_map_free(all);
@@ -247,19 +336,30 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                                              __isl_keep isl_union_map *back, int n, const long *lo,
                                              sj_kernel *k, long budget, sj_buf *desc) {
   isl_ctx *ctx = m->ctx;
+  div_dims *dd = calloc((size_t)m->fn->narrays + 1, sizeof *dd);
+  char *seen = calloc((size_t)m->fn->narrays + 1, 1);
+  if (!dd || !seen) abort();
+  for (int i = 0; i < m->naccesses; i++) {
+    const sj_sym *sym = m->accesses[i].ref->sym;
+    if (m->accesses[i].is_write && sym->id < m->fn->narrays && !seen[sym->id]++)
+      find_div_dims(m, sym, &dd[sym->id]);
+  }
+  memset(seen, 0, (size_t)m->fn->narrays + 1);
   isl_union_map *coords = tile_coords(dom, n);
+  isl_union_map *reads = accesses_kept(m, 0, dd), *writes = accesses_kept(m, 1, dd);
   stage_arg a = {m,
                  n,
                  budget,
                  lo,
                  k,
-                 footprint(dom, back, coords, m->reads),
-                 footprint(dom, back, coords, m->writes),
+                 footprint(dom, back, coords, reads),
+                 footprint(dom, back, coords, writes),
+                 dd,
                  isl_map_list_alloc(ctx, 1),
                  desc};
   isl_union_map_free(coords);
-  char *seen = calloc((size_t)m->fn->narrays + 1, 1);
-  if (!seen) abort();
+  isl_union_map_free(reads);
+  isl_union_map_free(writes);
   for (int i = 0; i < m->naccesses; i++) {
     const sj_access *acc = &m->accesses[i];
     const sj_sym *sym = acc->ref->sym;
@@ -270,6 +370,7 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
     isl_space_free(array);
   }
   free(seen);
+  free(dd);
   isl_union_map_free(a.reads);
   isl_union_map_free(a.writes);
   if (k->nstaged) sj_buf_printf(desc, " staged in %ld bytes of shared memory", budget - a.budget);
