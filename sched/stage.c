@@ -287,11 +287,187 @@ typedef struct stage_arg {
   long budget;
   const long *lo;
   sj_kernel *k;
+  isl_union_set *dom;
+  isl_union_map *back, *coords;
   isl_union_map *reads, *writes; /* [L, S..] -> element, without the left-out dimensions */
   const div_dims *dd;            /* per array id */
   isl_map_list *in;              /* per staged array: what is copied in */
   sj_buf *desc;
 } stage_arg;
+
+/* Where every access of a statement to an array is a translation of one map of its
+ * iterators (A[t % 2][i - 1][j + 1]: dimension d is iterator pi[d] plus c), the footprint of a
+ * tile is the box of those iterators over the tile widened by the range of c: one small box
+ * hull per statement instead of one over the union of every access's footprint, which grows
+ * with the accesses (27 in heat-3d) and whose projections have existentially quantified
+ * variables. */
+typedef struct shift {
+  int pi[SJ_STAGE_MAX_RANK];
+  long cmin[SJ_STAGE_MAX_RANK], cmax[SJ_STAGE_MAX_RANK];
+} shift;
+
+static isl_stat one_piece(__isl_take isl_set *set, __isl_take isl_multi_aff *ma, void *user) {
+  isl_multi_aff **out = user;
+  isl_set_free(set);
+  if (*out) { /* more than one piece */
+    isl_multi_aff_free(ma);
+    return isl_stat_error;
+  }
+  *out = ma;
+  return isl_stat_ok;
+}
+
+/* Into pi and c: dimension d of acc's element (without the dimensions mask leaves out) is
+ * iterator pi[d] plus c[d]; -1 when it is not. */
+static int translation(const sj_access *acc, int mask, int *pi, long *c) {
+  isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(isl_map_copy(acc->rel));
+  isl_multi_aff *ma = NULL;
+  int rc = isl_pw_multi_aff_foreach_piece(pma, one_piece, &ma) < 0 || !ma ? -1 : 0;
+  isl_pw_multi_aff_free(pma);
+  int nin = rc ? 0 : (int)isl_multi_aff_dim(ma, isl_dim_in);
+  for (int d = 0, k = 0; !rc && d < acc->ref->sym->rank; d++) {
+    if (mask >> d & 1) continue;
+    isl_aff *aff = isl_multi_aff_get_aff(ma, d);
+    long row[SJ_STAGE_COEFS + 8] = {0};
+    rc = nin > SJ_STAGE_COEFS + 7 || isl_aff_dim(aff, isl_dim_param) != 0 ||
+         affine_row(aff, nin, row);
+    pi[k] = -1;
+    for (int x = 0; !rc && x < nin; x++) {
+      if (row[1 + x] == 0) continue;
+      rc = row[1 + x] != 1 || pi[k] >= 0;
+      pi[k] = x;
+    }
+    rc = rc || pi[k] < 0;
+    c[k++] = row[0];
+    isl_aff_free(aff);
+  }
+  isl_multi_aff_free(ma);
+  return rc ? -1 : 0;
+}
+
+/* stmt's instances -> [the iterators pi of its kept dims] (in the array's kept space). */
+static __isl_give isl_union_map *iterators(const sj_pstmt *stmt, __isl_keep isl_space *kept,
+                                           const int *pi) {
+  isl_space *space = isl_space_map_from_domain_and_range(isl_set_get_space(stmt->domain),
+                                                         isl_space_range(isl_space_copy(kept)));
+  isl_multi_aff *ma = isl_multi_aff_zero(isl_space_copy(space));
+  isl_local_space *ls = isl_local_space_from_space(isl_space_domain(space));
+  for (int d = 0; d < (int)isl_multi_aff_dim(ma, isl_dim_out); d++)
+    ma = isl_multi_aff_set_aff(ma, d,
+                               isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, pi[d]));
+  isl_local_space_free(ls);
+  isl_map *map = isl_map_intersect_domain(isl_map_from_multi_aff(ma), isl_set_copy(stmt->domain));
+  return isl_union_map_from_map(map);
+}
+
+/* The box of one statement's iterators over each tile, widened by sh, into row/size; -1 when
+ * it has no fixed size at an integer affine origin. */
+static int stmt_box(stage_arg *a, const sj_pstmt *stmt, __isl_keep isl_space *kept, const shift *sh,
+                    long (*row)[SJ_STAGE_COEFS], long *size) {
+  isl_union_map *it = iterators(stmt, kept, sh->pi);
+  isl_union_map *foot = footprint(a->dom, a->back, a->coords, it);
+  isl_union_map_free(it);
+  isl_space *space =
+      isl_space_map_from_domain_and_range(isl_space_set_alloc(isl_space_get_ctx(kept), 0, a->n + 2),
+                                          isl_space_range(isl_space_copy(kept)));
+  isl_map *map = isl_union_map_extract_map(foot, space);
+  isl_union_map_free(foot);
+  int rc = 1; /* no instance of the statement in this kernel */
+  if (isl_map_is_empty(map) == isl_bool_false) {
+    isl_fixed_box *box = isl_map_get_range_simple_fixed_box_hull(map);
+    rc = isl_fixed_box_is_valid(box) == isl_bool_true ? 0 : -1;
+    isl_multi_aff *origin = rc ? NULL : isl_fixed_box_get_offset(box);
+    isl_multi_val *sizes = rc ? NULL : isl_fixed_box_get_size(box);
+    for (int d = 0; !rc && d < (int)isl_multi_val_dim(sizes, isl_dim_set); d++) {
+      isl_aff *aff = isl_multi_aff_get_aff(origin, d);
+      rc = affine_row(aff, a->n + 2, row[d]);
+      isl_aff_free(aff);
+      isl_val *v = isl_multi_val_get_val(sizes, d);
+      size[d] = isl_val_get_num_si(v) + sh->cmax[d] - sh->cmin[d];
+      row[d][0] += sh->cmin[d];
+      isl_val_free(v);
+    }
+    isl_multi_aff_free(origin);
+    isl_multi_val_free(sizes);
+    isl_fixed_box_free(box);
+  }
+  isl_map_free(map);
+  return rc;
+}
+
+/* The box of the accesses to sym by translations (see struct shift) into s, the dimensions
+ * dd leaves out from dd; -1 when some access is not one, or the statements' boxes do not
+ * differ by constants. */
+static int shifted_box(stage_arg *a, const sj_sym *sym, const div_dims *dd,
+                       __isl_keep isl_space *kept, sj_staged *s) {
+  const sj_model *m = a->m;
+  int nk = (int)isl_space_dim(kept, isl_dim_out), found = 0;
+  long row[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], size[SJ_STAGE_MAX_RANK];
+  for (int st = 0; st < m->nstmts; st++) {
+    shift sh;
+    int any = 0;
+    for (int i = 0; i < m->naccesses; i++) {
+      const sj_access *acc = &m->accesses[i];
+      if (acc->stmt != m->stmts[st] || acc->ref->sym->id != sym->id) continue;
+      int pi[SJ_STAGE_MAX_RANK];
+      long c[SJ_STAGE_MAX_RANK];
+      if (translation(acc, dd->mask, pi, c)) return -1;
+      for (int d = 0; d < nk; d++) {
+        if (any && pi[d] != sh.pi[d]) return -1;
+        sh.pi[d] = pi[d];
+        sh.cmin[d] = any && sh.cmin[d] < c[d] ? sh.cmin[d] : c[d];
+        sh.cmax[d] = any && sh.cmax[d] > c[d] ? sh.cmax[d] : c[d];
+      }
+      any = 1;
+    }
+    long r[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], sz[SJ_STAGE_MAX_RANK];
+    int rc = any ? stmt_box(a, m->stmts[st], kept, &sh, r, sz) : 1;
+    if (rc < 0) return -1;
+    for (int d = 0; !rc && d < nk; d++) {
+      for (int k = 1; found && k <= s->ncoords; k++)
+        if (r[d][k] != row[d][k]) return -1;
+      if (!found) {
+        memcpy(row[d], r[d], sizeof row[d]);
+        size[d] = sz[d];
+        continue;
+      }
+      long end = row[d][0] + size[d] > r[d][0] + sz[d] ? row[d][0] + size[d] : r[d][0] + sz[d];
+      row[d][0] = row[d][0] < r[d][0] ? row[d][0] : r[d][0];
+      size[d] = end - row[d][0];
+    }
+    found |= !rc;
+  }
+  if (!found) return -1;
+  for (int d = 0, k = 0; d < s->rank; d++) {
+    if (dd->mask >> d & 1) {
+      for (int c = 0; c <= s->ncoords; c++) s->origin[d][c] = c ? 0 : dd->lo[d];
+      s->size[d] = dd->hi[d] - dd->lo[d] + 1;
+      continue;
+    }
+    memcpy(s->origin[d], row[k], sizeof row[k]);
+    s->size[d] = size[k++];
+  }
+  return 0;
+}
+
+/* With JIT_CHECK_TILES (the tests), isl checks that s's box holds every element the tiles
+ * touch, the exact footprint ([L, S..] -> element, in space); where it does not, an internal
+ * isl error fails the compile. */
+static void check_box(stage_arg *a, __isl_keep isl_space *space, const sj_staged *s) {
+  if (!getenv("JIT_CHECK_TILES")) return;
+  isl_union_map *r = footprint(a->dom, a->back, a->coords, a->m->reads);
+  isl_union_map *w = footprint(a->dom, a->back, a->coords, a->m->writes);
+  isl_map *foot = isl_map_union(isl_union_map_extract_map(r, isl_space_copy(space)),
+                                isl_union_map_extract_map(w, isl_space_copy(space)));
+  isl_union_map_free(r);
+  isl_union_map_free(w);
+  isl_map *box = box_elements(isl_space_copy(space), foot, s, a->m->extents[s->array]);
+  if (isl_map_is_subset(foot, box) == isl_bool_false)
+    isl_handle_error(a->m->ctx, isl_error_internal, "a staged box misses elements of its tile",
+                     __FILE__, __LINE__);
+  isl_map_free(box);
+  isl_map_free(foot);
+}
 
 static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *array) {
   sj_staged s = {.array = sym->id, .rank = sym->rank, .ncoords = a->n + 2};
@@ -303,11 +479,13 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
   for (int d = s.rank - 1; d >= 0; d--)
     if (dd->mask >> d & 1) kept = isl_space_drop_dims(kept, isl_dim_out, d, 1);
   isl_map *r = isl_union_map_extract_map(a->reads, isl_space_copy(kept));
-  isl_map *w = isl_union_map_extract_map(a->writes, kept);
+  isl_map *w = isl_union_map_extract_map(a->writes, isl_space_copy(kept));
   isl_map *all = isl_map_union(isl_map_copy(r), isl_map_copy(w));
   long bytes = sj_type_size(sym->type);
-  int boxed = isl_map_is_empty(w) == isl_bool_false && box_of(all, dd, &s) == 0;
+  int boxed = isl_map_is_empty(w) == isl_bool_false &&
+              (shifted_box(a, sym, dd, kept, &s) == 0 || box_of(all, dd, &s) == 0);
   if (boxed) {
+    check_box(a, space, &s);
     sj_buf_printf(a->desc, "%s %s", a->desc->len ? "," : "", sym->name);
     for (int d = 0; d < s.rank; d++) {
       bytes *= s.size[d];
@@ -326,6 +504,7 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
     a->in = isl_map_list_add(a->in, in);
   }
   isl_space_free(space);
+  isl_space_free(kept);
   isl_map_free(r);
   isl_map_free(w);
   isl_map_free(all);
@@ -352,12 +531,14 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                  budget,
                  lo,
                  k,
+                 dom,
+                 back,
+                 coords,
                  footprint(dom, back, coords, reads),
                  footprint(dom, back, coords, writes),
                  dd,
                  isl_map_list_alloc(ctx, 1),
                  desc};
-  isl_union_map_free(coords);
   isl_union_map_free(reads);
   isl_union_map_free(writes);
   for (int i = 0; i < m->naccesses; i++) {
@@ -371,6 +552,7 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
   }
   free(seen);
   free(dd);
+  isl_union_map_free(coords);
   isl_union_map_free(a.reads);
   isl_union_map_free(a.writes);
   if (k->nstaged) sj_buf_printf(desc, " staged in %ld bytes of shared memory", budget - a.budget);
