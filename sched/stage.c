@@ -289,7 +289,7 @@ typedef struct stage_arg {
   sj_kernel *k;
   isl_union_set *dom;
   isl_union_map *back, *coords;
-  isl_union_map *reads, *writes; /* [L, S..] -> element, without the left-out dimensions */
+  isl_union_map *reads, *writes; /* the accesses, without the left-out dimensions */
   const div_dims *dd;            /* per array id */
   isl_map_list *in;              /* per staged array: what is copied in */
   sj_buf *desc;
@@ -399,16 +399,18 @@ static int stmt_box(stage_arg *a, const sj_pstmt *stmt, __isl_keep isl_space *ke
  * dd leaves out from dd; -1 when some access is not one, or the statements' boxes do not
  * differ by constants. */
 static int shifted_box(stage_arg *a, const sj_sym *sym, const div_dims *dd,
-                       __isl_keep isl_space *kept, sj_staged *s) {
+                       __isl_keep isl_space *kept, sj_staged *s, int *written) {
   const sj_model *m = a->m;
   int nk = (int)isl_space_dim(kept, isl_dim_out), found = 0;
+  *written = 0;
   long row[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], size[SJ_STAGE_MAX_RANK];
   for (int st = 0; st < m->nstmts; st++) {
     shift sh;
-    int any = 0;
+    int any = 0, writes = 0;
     for (int i = 0; i < m->naccesses; i++) {
       const sj_access *acc = &m->accesses[i];
       if (acc->stmt != m->stmts[st] || acc->ref->sym->id != sym->id) continue;
+      writes |= acc->is_write;
       int pi[SJ_STAGE_MAX_RANK];
       long c[SJ_STAGE_MAX_RANK];
       if (translation(acc, dd->mask, pi, c)) return -1;
@@ -436,6 +438,7 @@ static int shifted_box(stage_arg *a, const sj_sym *sym, const div_dims *dd,
       size[d] = end - row[d][0];
     }
     found |= !rc;
+    *written |= !rc && writes;
   }
   if (!found) return -1;
   for (int d = 0, k = 0; d < s->rank; d++) {
@@ -469,6 +472,20 @@ static void check_box(stage_arg *a, __isl_keep isl_space *space, const sj_staged
   isl_map_free(foot);
 }
 
+/* [L, S..] -> element (without the left-out dimensions: kept's range) of the reads, or the
+ * writes, of kept's array. */
+static __isl_give isl_map *array_footprint(stage_arg *a, __isl_keep isl_space *kept, int writes) {
+  isl_union_set *array =
+      isl_union_set_from_set(isl_set_universe(isl_space_range(isl_space_copy(kept))));
+  isl_union_map *acc =
+      isl_union_map_intersect_range(isl_union_map_copy(writes ? a->writes : a->reads), array);
+  isl_union_map *foot = footprint(a->dom, a->back, a->coords, acc);
+  isl_union_map_free(acc);
+  isl_map *res = isl_union_map_extract_map(foot, isl_space_copy(kept));
+  isl_union_map_free(foot);
+  return res;
+}
+
 static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *array) {
   sj_staged s = {.array = sym->id, .rank = sym->rank, .ncoords = a->n + 2};
   if (sym->rank < 1 || sym->rank > SJ_STAGE_MAX_RANK || s.ncoords + 1 > SJ_STAGE_COEFS) return;
@@ -478,12 +495,19 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
   isl_space *kept = isl_space_copy(space);
   for (int d = s.rank - 1; d >= 0; d--)
     if (dd->mask >> d & 1) kept = isl_space_drop_dims(kept, isl_dim_out, d, 1);
-  isl_map *r = isl_union_map_extract_map(a->reads, isl_space_copy(kept));
-  isl_map *w = isl_union_map_extract_map(a->writes, isl_space_copy(kept));
-  isl_map *all = isl_map_union(isl_map_copy(r), isl_map_copy(w));
+  /* the footprints (the union of every access's) only where the boxes by translation do not
+   * apply, and for what a staged array copies in */
+  isl_map *r = NULL, *all = NULL;
+  int written, rc = shifted_box(a, sym, dd, kept, &s, &written);
+  if (rc) {
+    r = array_footprint(a, kept, 0);
+    isl_map *w = array_footprint(a, kept, 1);
+    written = isl_map_is_empty(w) == isl_bool_false;
+    all = isl_map_union(isl_map_copy(r), w);
+    rc = written ? box_of(all, dd, &s) : -1;
+  }
   long bytes = sj_type_size(sym->type);
-  int boxed = isl_map_is_empty(w) == isl_bool_false &&
-              (shifted_box(a, sym, dd, kept, &s) == 0 || box_of(all, dd, &s) == 0);
+  int boxed = written && rc == 0;
   if (boxed) {
     check_box(a, space, &s);
     sj_buf_printf(a->desc, "%s %s", a->desc->len ? "," : "", sym->name);
@@ -498,6 +522,10 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
     a->k->staged = realloc(a->k->staged, (size_t)(a->k->nstaged + 1) * sizeof s);
     if (!a->k->staged) abort();
     a->k->staged[a->k->nstaged++] = s;
+    if (!all) {
+      r = array_footprint(a, kept, 0);
+      all = isl_map_union(isl_map_copy(r), array_footprint(a, kept, 1));
+    }
     isl_map *in = isl_map_is_empty(r) == isl_bool_false
                       ? box_elements(isl_space_copy(space), all, &s, a->m->extents[sym->id])
                       : isl_map_empty(isl_space_copy(space));
@@ -506,7 +534,6 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
   isl_space_free(space);
   isl_space_free(kept);
   isl_map_free(r);
-  isl_map_free(w);
   isl_map_free(all);
 }
 
@@ -525,7 +552,6 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
   }
   memset(seen, 0, (size_t)m->fn->narrays + 1);
   isl_union_map *coords = tile_coords(dom, n);
-  isl_union_map *reads = accesses_kept(m, 0, dd), *writes = accesses_kept(m, 1, dd);
   stage_arg a = {m,
                  n,
                  budget,
@@ -534,13 +560,11 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                  dom,
                  back,
                  coords,
-                 footprint(dom, back, coords, reads),
-                 footprint(dom, back, coords, writes),
+                 accesses_kept(m, 0, dd),
+                 accesses_kept(m, 1, dd),
                  dd,
                  isl_map_list_alloc(ctx, 1),
                  desc};
-  isl_union_map_free(reads);
-  isl_union_map_free(writes);
   for (int i = 0; i < m->naccesses; i++) {
     const sj_access *acc = &m->accesses[i];
     const sj_sym *sym = acc->ref->sym;
