@@ -20,6 +20,7 @@
 #include "sched/hybrid.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include <isl/aff.h>
 #include <isl/fixed_box.h>
@@ -56,6 +57,83 @@ static __isl_give isl_union_map *tile_coords(__isl_keep isl_union_set *dom, int 
   return a.res;
 }
 
+/* The dimensions of an array whose index is a division or a modulo in some access (the
+ * double buffer's t % 2) and takes at most SJ_STAGE_DIV_SPAN values over the whole domain:
+ * their box is that range, and they are left out of the footprint. Kept, a modulo makes the
+ * footprint's projection along time existentially quantified, and its box hull costs more
+ * than the rest of the compile (isl computes the existentials explicitly). */
+#define SJ_STAGE_DIV_SPAN 4
+typedef struct div_dims {
+  int mask; /* bit d: dimension d left out */
+  long lo[SJ_STAGE_MAX_RANK], hi[SJ_STAGE_MAX_RANK];
+} div_dims;
+
+static isl_stat has_div(__isl_take isl_set *set, __isl_take isl_aff *aff, void *user) {
+  isl_size divs = isl_aff_dim(aff, isl_dim_div);
+  isl_set_free(set);
+  isl_aff_free(aff);
+  *(int *)user |= divs != 0;
+  return divs < 0 ? isl_stat_error : isl_stat_ok;
+}
+
+/* Whether dimension d of acc's element is a quasi-affine function (a division or a modulo)
+ * of the instance (or isl fails). */
+static int indexes_by_div(const sj_access *acc, int d) {
+  isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(isl_map_copy(acc->rel));
+  isl_pw_aff *pa = isl_pw_multi_aff_get_pw_aff(pma, d);
+  int found = 0;
+  if (isl_pw_aff_foreach_piece(pa, has_div, &found) < 0) found = 1;
+  isl_pw_aff_free(pa);
+  isl_pw_multi_aff_free(pma);
+  return found;
+}
+
+/* The range of index d over the elements the accesses of array id touch; -1 when isl fails. */
+static int index_range(const sj_model *m, int id, int d, long *lo, long *hi) {
+  int any = 0;
+  for (int i = 0; i < m->naccesses; i++) {
+    if (m->accesses[i].ref->sym->id != id) continue;
+    isl_set *range = isl_map_range(isl_map_copy(m->accesses[i].rel));
+    long a, b;
+    int rc = sj_set_dim_range(range, d, &a, &b);
+    isl_set_free(range);
+    if (rc) return -1;
+    if (a > b) continue;
+    *lo = any && *lo < a ? *lo : a;
+    *hi = any && *hi > b ? *hi : b;
+    any = 1;
+  }
+  return any ? 0 : -1;
+}
+
+static void find_div_dims(const sj_model *m, const sj_sym *sym, div_dims *dd) {
+  dd->mask = 0;
+  for (int d = 0; d < sym->rank && d < SJ_STAGE_MAX_RANK; d++) {
+    int by_div = 0;
+    for (int i = 0; i < m->naccesses && !by_div; i++)
+      if (m->accesses[i].ref->sym->id == sym->id) by_div = indexes_by_div(&m->accesses[i], d);
+    if (by_div && index_range(m, sym->id, d, &dd->lo[d], &dd->hi[d]) == 0 &&
+        dd->hi[d] - dd->lo[d] < SJ_STAGE_DIV_SPAN)
+      dd->mask |= 1 << d;
+  }
+}
+
+/* The accesses of the model's arrays (reads, or writes), without their arrays' left-out
+ * dimensions (dd, per array id; arrays beyond narrays keep theirs). */
+static __isl_give isl_union_map *accesses_kept(const sj_model *m, int writes, const div_dims *dd) {
+  isl_union_map *res = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+  for (int i = 0; i < m->naccesses; i++) {
+    const sj_access *acc = &m->accesses[i];
+    if (acc->is_write != writes) continue;
+    int id = acc->ref->sym->id, mask = id < m->fn->narrays ? dd[id].mask : 0;
+    isl_map *rel = isl_map_copy(acc->rel);
+    for (int d = acc->ref->sym->rank - 1; d >= 0; d--)
+      if (mask >> d & 1) rel = isl_map_project_out(rel, isl_dim_out, d, 1);
+    res = isl_union_map_add_map(res, rel);
+  }
+  return res;
+}
+
 /* [L, S..] -> element, of the elements the instances dom touch through rel. */
 static __isl_give isl_union_map *footprint(__isl_keep isl_union_set *dom,
                                            __isl_keep isl_union_map *back,
@@ -86,18 +164,24 @@ static int affine_row(__isl_keep isl_aff *aff, int ncoords, long *row) {
   return 0;
 }
 
-/* The box of the elements foot ([L, S..] -> A) touches, in s; -1 when it is not one of a
- * fixed size at an integer affine origin. */
-static int box_of(__isl_keep isl_map *foot, sj_staged *s) {
+/* The box of the elements foot ([L, S..] -> A, without the dimensions dd leaves out)
+ * touches, in s, those dimensions from dd; -1 when it is not one of a fixed size at an integer
+ * affine origin. */
+static int box_of(__isl_keep isl_map *foot, const div_dims *dd, sj_staged *s) {
   isl_fixed_box *box = isl_map_get_range_simple_fixed_box_hull(foot);
   int rc = isl_fixed_box_is_valid(box) == isl_bool_true ? 0 : -1;
   isl_multi_aff *origin = rc ? NULL : isl_fixed_box_get_offset(box);
   isl_multi_val *size = rc ? NULL : isl_fixed_box_get_size(box);
-  for (int d = 0; d < s->rank && !rc; d++) {
-    isl_aff *aff = isl_multi_aff_get_aff(origin, d);
+  for (int d = 0, k = 0; d < s->rank && !rc; d++) {
+    if (dd->mask >> d & 1) {
+      for (int c = 0; c <= s->ncoords; c++) s->origin[d][c] = c ? 0 : dd->lo[d];
+      s->size[d] = dd->hi[d] - dd->lo[d] + 1;
+      continue;
+    }
+    isl_aff *aff = isl_multi_aff_get_aff(origin, k);
     rc = affine_row(aff, s->ncoords, s->origin[d]);
     isl_aff_free(aff);
-    isl_val *v = isl_multi_val_get_val(size, d);
+    isl_val *v = isl_multi_val_get_val(size, k++);
     s->size[d] = isl_val_get_num_si(v);
     isl_val_free(v);
   }
@@ -113,12 +197,11 @@ static __isl_give isl_set *nonneg(__isl_take isl_aff *aff) {
       isl_aff_neg_basic_set(isl_aff_add_constant_si(isl_aff_neg(aff), -1)));
 }
 
-/* foot's domain -> the elements of s's box that lie in the array (extents ext). */
-static __isl_give isl_map *box_elements(__isl_keep isl_map *foot, const sj_staged *s,
-                                        const long *ext) {
-  isl_map *m = isl_map_universe(isl_map_get_space(foot));
-  isl_space *space = isl_map_get_space(m);
-  isl_local_space *ls = isl_local_space_from_space(isl_space_wrap(space));
+/* foot's domain -> the elements of s's box that lie in the array (extents ext), in space. */
+static __isl_give isl_map *box_elements(__isl_take isl_space *space, __isl_keep isl_map *foot,
+                                        const sj_staged *s, const long *ext) {
+  isl_map *m = isl_map_universe(space);
+  isl_local_space *ls = isl_local_space_from_space(isl_space_wrap(isl_map_get_space(m)));
   isl_set *wrapped = isl_map_wrap(m);
   for (int d = 0; d < s->rank; d++) {
     /* 0 <= a_d - origin_d < size_d and 0 <= a_d < ext_d */
@@ -204,22 +287,229 @@ typedef struct stage_arg {
   long budget, left; /* shared memory a block may have, what is left of it */
   const long *lo;
   sj_kernel *k;
-  isl_union_map *reads, *writes; /* [L, S..] -> element */
+  isl_union_set *dom;
+  isl_union_map *back, *coords;
+  isl_union_map *reads, *writes; /* the accesses, without the left-out dimensions */
+  const div_dims *dd;            /* per array id */
   isl_map_list *in;              /* per staged array: what is copied in */
   sj_buf *desc;
 } stage_arg;
 
+/* Where every access of a statement to an array is a translation of one map of its
+ * iterators (A[t % 2][i - 1][j + 1]: dimension d is iterator pi[d] plus c), the footprint of a
+ * tile is the box of those iterators over the tile widened by the range of c: one small box
+ * hull per statement instead of one over the union of every access's footprint, which grows
+ * with the accesses (27 in heat-3d) and whose projections have existentially quantified
+ * variables. */
+typedef struct shift {
+  int pi[SJ_STAGE_MAX_RANK];
+  long cmin[SJ_STAGE_MAX_RANK], cmax[SJ_STAGE_MAX_RANK];
+} shift;
+
+static isl_stat one_piece(__isl_take isl_set *set, __isl_take isl_multi_aff *ma, void *user) {
+  isl_multi_aff **out = user;
+  isl_set_free(set);
+  if (*out) { /* more than one piece */
+    isl_multi_aff_free(ma);
+    return isl_stat_error;
+  }
+  *out = ma;
+  return isl_stat_ok;
+}
+
+/* Into pi and c: dimension d of acc's element (without the dimensions mask leaves out) is
+ * iterator pi[d] plus c[d]; -1 when it is not. */
+static int translation(const sj_access *acc, int mask, int *pi, long *c) {
+  isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(isl_map_copy(acc->rel));
+  isl_multi_aff *ma = NULL;
+  int rc = isl_pw_multi_aff_foreach_piece(pma, one_piece, &ma) < 0 || !ma ? -1 : 0;
+  isl_pw_multi_aff_free(pma);
+  int nin = rc ? 0 : (int)isl_multi_aff_dim(ma, isl_dim_in);
+  for (int d = 0, k = 0; !rc && d < acc->ref->sym->rank; d++) {
+    if (mask >> d & 1) continue;
+    isl_aff *aff = isl_multi_aff_get_aff(ma, d);
+    long row[SJ_STAGE_COEFS + 8] = {0};
+    rc = nin > SJ_STAGE_COEFS + 7 || isl_aff_dim(aff, isl_dim_param) != 0 ||
+         affine_row(aff, nin, row);
+    pi[k] = -1;
+    for (int x = 0; !rc && x < nin; x++) {
+      if (row[1 + x] == 0) continue;
+      rc = row[1 + x] != 1 || pi[k] >= 0;
+      pi[k] = x;
+    }
+    rc = rc || pi[k] < 0;
+    c[k++] = row[0];
+    isl_aff_free(aff);
+  }
+  isl_multi_aff_free(ma);
+  return rc ? -1 : 0;
+}
+
+/* stmt's instances -> [the iterators pi of its kept dims] (in the array's kept space). */
+static __isl_give isl_union_map *iterators(const sj_pstmt *stmt, __isl_keep isl_space *kept,
+                                           const int *pi) {
+  isl_space *space = isl_space_map_from_domain_and_range(isl_set_get_space(stmt->domain),
+                                                         isl_space_range(isl_space_copy(kept)));
+  isl_multi_aff *ma = isl_multi_aff_zero(isl_space_copy(space));
+  isl_local_space *ls = isl_local_space_from_space(isl_space_domain(space));
+  for (int d = 0; d < (int)isl_multi_aff_dim(ma, isl_dim_out); d++)
+    ma = isl_multi_aff_set_aff(ma, d,
+                               isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, pi[d]));
+  isl_local_space_free(ls);
+  isl_map *map = isl_map_intersect_domain(isl_map_from_multi_aff(ma), isl_set_copy(stmt->domain));
+  return isl_union_map_from_map(map);
+}
+
+/* The box of one statement's iterators over each tile, widened by sh, into row/size; -1 when
+ * it has no fixed size at an integer affine origin. */
+static int stmt_box(stage_arg *a, const sj_pstmt *stmt, __isl_keep isl_space *kept, const shift *sh,
+                    long (*row)[SJ_STAGE_COEFS], long *size) {
+  isl_union_map *it = iterators(stmt, kept, sh->pi);
+  isl_union_map *foot = footprint(a->dom, a->back, a->coords, it);
+  isl_union_map_free(it);
+  isl_space *space =
+      isl_space_map_from_domain_and_range(isl_space_set_alloc(isl_space_get_ctx(kept), 0, a->n + 2),
+                                          isl_space_range(isl_space_copy(kept)));
+  isl_map *map = isl_union_map_extract_map(foot, space);
+  isl_union_map_free(foot);
+  int rc = 1; /* no instance of the statement in this kernel */
+  if (isl_map_is_empty(map) == isl_bool_false) {
+    isl_fixed_box *box = isl_map_get_range_simple_fixed_box_hull(map);
+    rc = isl_fixed_box_is_valid(box) == isl_bool_true ? 0 : -1;
+    isl_multi_aff *origin = rc ? NULL : isl_fixed_box_get_offset(box);
+    isl_multi_val *sizes = rc ? NULL : isl_fixed_box_get_size(box);
+    for (int d = 0; !rc && d < (int)isl_multi_val_dim(sizes, isl_dim_set); d++) {
+      isl_aff *aff = isl_multi_aff_get_aff(origin, d);
+      rc = affine_row(aff, a->n + 2, row[d]);
+      isl_aff_free(aff);
+      isl_val *v = isl_multi_val_get_val(sizes, d);
+      size[d] = isl_val_get_num_si(v) + sh->cmax[d] - sh->cmin[d];
+      row[d][0] += sh->cmin[d];
+      isl_val_free(v);
+    }
+    isl_multi_aff_free(origin);
+    isl_multi_val_free(sizes);
+    isl_fixed_box_free(box);
+  }
+  isl_map_free(map);
+  return rc;
+}
+
+/* The box of the accesses to sym by translations (see struct shift) into s, the dimensions
+ * dd leaves out from dd; -1 when some access is not one, or the statements' boxes do not
+ * differ by constants. */
+static int shifted_box(stage_arg *a, const sj_sym *sym, const div_dims *dd,
+                       __isl_keep isl_space *kept, sj_staged *s, int *written) {
+  const sj_model *m = a->m;
+  int nk = (int)isl_space_dim(kept, isl_dim_out), found = 0;
+  *written = 0;
+  long row[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], size[SJ_STAGE_MAX_RANK];
+  for (int st = 0; st < m->nstmts; st++) {
+    shift sh;
+    int any = 0, writes = 0;
+    for (int i = 0; i < m->naccesses; i++) {
+      const sj_access *acc = &m->accesses[i];
+      if (acc->stmt != m->stmts[st] || acc->ref->sym->id != sym->id) continue;
+      writes |= acc->is_write;
+      int pi[SJ_STAGE_MAX_RANK];
+      long c[SJ_STAGE_MAX_RANK];
+      if (translation(acc, dd->mask, pi, c)) return -1;
+      for (int d = 0; d < nk; d++) {
+        if (any && pi[d] != sh.pi[d]) return -1;
+        sh.pi[d] = pi[d];
+        sh.cmin[d] = any && sh.cmin[d] < c[d] ? sh.cmin[d] : c[d];
+        sh.cmax[d] = any && sh.cmax[d] > c[d] ? sh.cmax[d] : c[d];
+      }
+      any = 1;
+    }
+    long r[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], sz[SJ_STAGE_MAX_RANK];
+    int rc = any ? stmt_box(a, m->stmts[st], kept, &sh, r, sz) : 1;
+    if (rc < 0) return -1;
+    for (int d = 0; !rc && d < nk; d++) {
+      for (int k = 1; found && k <= s->ncoords; k++)
+        if (r[d][k] != row[d][k]) return -1;
+      if (!found) {
+        memcpy(row[d], r[d], sizeof row[d]);
+        size[d] = sz[d];
+        continue;
+      }
+      long end = row[d][0] + size[d] > r[d][0] + sz[d] ? row[d][0] + size[d] : r[d][0] + sz[d];
+      row[d][0] = row[d][0] < r[d][0] ? row[d][0] : r[d][0];
+      size[d] = end - row[d][0];
+    }
+    found |= !rc;
+    *written |= !rc && writes;
+  }
+  if (!found) return -1;
+  for (int d = 0, k = 0; d < s->rank; d++) {
+    if (dd->mask >> d & 1) {
+      for (int c = 0; c <= s->ncoords; c++) s->origin[d][c] = c ? 0 : dd->lo[d];
+      s->size[d] = dd->hi[d] - dd->lo[d] + 1;
+      continue;
+    }
+    memcpy(s->origin[d], row[k], sizeof row[k]);
+    s->size[d] = size[k++];
+  }
+  return 0;
+}
+
+/* With JIT_CHECK_TILES (the tests), isl checks that s's box holds every element the tiles
+ * touch, the exact footprint ([L, S..] -> element, in space); where it does not, an internal
+ * isl error fails the compile. */
+static void check_box(stage_arg *a, __isl_keep isl_space *space, const sj_staged *s) {
+  if (!getenv("JIT_CHECK_TILES")) return;
+  isl_union_map *r = footprint(a->dom, a->back, a->coords, a->m->reads);
+  isl_union_map *w = footprint(a->dom, a->back, a->coords, a->m->writes);
+  isl_map *foot = isl_map_union(isl_union_map_extract_map(r, isl_space_copy(space)),
+                                isl_union_map_extract_map(w, isl_space_copy(space)));
+  isl_union_map_free(r);
+  isl_union_map_free(w);
+  isl_map *box = box_elements(isl_space_copy(space), foot, s, a->m->extents[s->array]);
+  if (isl_map_is_subset(foot, box) == isl_bool_false)
+    isl_handle_error(a->m->ctx, isl_error_internal, "a staged box misses elements of its tile",
+                     __FILE__, __LINE__);
+  isl_map_free(box);
+  isl_map_free(foot);
+}
+
+/* [L, S..] -> element (without the left-out dimensions: kept's range) of the reads, or the
+ * writes, of kept's array. */
+static __isl_give isl_map *array_footprint(stage_arg *a, __isl_keep isl_space *kept, int writes) {
+  isl_union_set *array =
+      isl_union_set_from_set(isl_set_universe(isl_space_range(isl_space_copy(kept))));
+  isl_union_map *acc =
+      isl_union_map_intersect_range(isl_union_map_copy(writes ? a->writes : a->reads), array);
+  isl_union_map *foot = footprint(a->dom, a->back, a->coords, acc);
+  isl_union_map_free(acc);
+  isl_map *res = isl_union_map_extract_map(foot, isl_space_copy(kept));
+  isl_union_map_free(foot);
+  return res;
+}
+
 static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *array) {
   sj_staged s = {.array = sym->id, .rank = sym->rank, .ncoords = a->n + 2};
   if (sym->rank < 1 || sym->rank > SJ_STAGE_MAX_RANK || s.ncoords + 1 > SJ_STAGE_COEFS) return;
+  const div_dims *dd = &a->dd[sym->id];
   isl_space *space = isl_space_map_from_domain_and_range(
       isl_space_set_alloc(isl_space_get_ctx(array), 0, s.ncoords), isl_space_copy(array));
-  isl_map *r = isl_union_map_extract_map(a->reads, isl_space_copy(space));
-  isl_map *w = isl_union_map_extract_map(a->writes, space);
-  isl_map *all = isl_map_union(isl_map_copy(r), isl_map_copy(w));
+  isl_space *kept = isl_space_copy(space);
+  for (int d = s.rank - 1; d >= 0; d--)
+    if (dd->mask >> d & 1) kept = isl_space_drop_dims(kept, isl_dim_out, d, 1);
+  /* the footprints (the union of every access's) only where the boxes by translation do not
+   * apply, and for what a staged array copies in */
+  isl_map *r = NULL, *all = NULL;
+  int written, rc = shifted_box(a, sym, dd, kept, &s, &written);
+  if (rc) {
+    r = array_footprint(a, kept, 0);
+    isl_map *w = array_footprint(a, kept, 1);
+    written = isl_map_is_empty(w) == isl_bool_false;
+    all = isl_map_union(isl_map_copy(r), w);
+    rc = written ? box_of(all, dd, &s) : -1;
+  }
   long bytes = sj_type_size(sym->type);
-  int boxed = isl_map_is_empty(w) == isl_bool_false && box_of(all, &s) == 0;
+  int boxed = written && rc == 0;
   if (boxed) {
+    check_box(a, space, &s);
     sj_buf_printf(a->desc, "%s %s", a->desc->len ? "," : "", sym->name);
     for (int d = 0; d < s.rank; d++) {
       bytes *= s.size[d];
@@ -237,13 +527,18 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
     a->k->staged = realloc(a->k->staged, (size_t)(a->k->nstaged + 1) * sizeof s);
     if (!a->k->staged) abort();
     a->k->staged[a->k->nstaged++] = s;
+    if (!all) {
+      r = array_footprint(a, kept, 0);
+      all = isl_map_union(isl_map_copy(r), array_footprint(a, kept, 1));
+    }
     isl_map *in = isl_map_is_empty(r) == isl_bool_false
-                      ? box_elements(all, &s, a->m->extents[sym->id])
-                      : isl_map_empty(isl_map_get_space(all));
+                      ? box_elements(isl_space_copy(space), all, &s, a->m->extents[sym->id])
+                      : isl_map_empty(isl_space_copy(space));
     a->in = isl_map_list_add(a->in, in);
   }
+  isl_space_free(space);
+  isl_space_free(kept);
   isl_map_free(r);
-  isl_map_free(w);
   isl_map_free(all);
 }
 
@@ -252,6 +547,15 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                                              __isl_keep isl_union_map *back, int n, const long *lo,
                                              sj_kernel *k, long budget, sj_buf *desc) {
   isl_ctx *ctx = m->ctx;
+  div_dims *dd = calloc((size_t)m->fn->narrays + 1, sizeof *dd);
+  char *seen = calloc((size_t)m->fn->narrays + 1, 1);
+  if (!dd || !seen) abort();
+  for (int i = 0; i < m->naccesses; i++) {
+    const sj_sym *sym = m->accesses[i].ref->sym;
+    if (m->accesses[i].is_write && sym->id < m->fn->narrays && !seen[sym->id]++)
+      find_div_dims(m, sym, &dd[sym->id]);
+  }
+  memset(seen, 0, (size_t)m->fn->narrays + 1);
   isl_union_map *coords = tile_coords(dom, n);
   stage_arg a = {m,
                  n,
@@ -259,13 +563,14 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                  budget,
                  lo,
                  k,
-                 footprint(dom, back, coords, m->reads),
-                 footprint(dom, back, coords, m->writes),
+                 dom,
+                 back,
+                 coords,
+                 accesses_kept(m, 0, dd),
+                 accesses_kept(m, 1, dd),
+                 dd,
                  isl_map_list_alloc(ctx, 1),
                  desc};
-  isl_union_map_free(coords);
-  char *seen = calloc((size_t)m->fn->narrays + 1, 1);
-  if (!seen) abort();
   for (int i = 0; i < m->naccesses; i++) {
     const sj_access *acc = &m->accesses[i];
     const sj_sym *sym = acc->ref->sym;
@@ -276,6 +581,8 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
     isl_space_free(array);
   }
   free(seen);
+  free(dd);
+  isl_union_map_free(coords);
   isl_union_map_free(a.reads);
   isl_union_map_free(a.writes);
   long used = budget - a.left;
