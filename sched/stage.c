@@ -58,10 +58,11 @@ static __isl_give isl_union_map *tile_coords(__isl_keep isl_union_set *dom, int 
 }
 
 /* The dimensions of an array whose index is a division or a modulo in some access (the
- * double buffer's t % 2) and takes at most SJ_STAGE_DIV_SPAN values over the whole domain:
- * their box is that range, and they are left out of the footprint. Kept, a modulo makes the
- * footprint's projection along time existentially quantified, and its box hull costs more
- * than the rest of the compile (isl computes the existentials explicitly). */
+ * double buffer's t % 2) and takes at most SJ_STAGE_DIV_SPAN values over the whole domain (or
+ * the array has at most that many along it): their box is that range, and they are left out
+ * of the footprint. Kept, a modulo makes the footprint's projection along time existentially
+ * quantified, and its box hull costs more than the rest of the compile (isl computes the
+ * existentials explicitly). */
 #define SJ_STAGE_DIV_SPAN 4
 typedef struct div_dims {
   int mask; /* bit d: dimension d left out */
@@ -76,20 +77,27 @@ static isl_stat has_div(__isl_take isl_set *set, __isl_take isl_aff *aff, void *
   return divs < 0 ? isl_stat_error : isl_stat_ok;
 }
 
-/* Whether dimension d of acc's element is a quasi-affine function (a division or a modulo)
- * of the instance (or isl fails). */
-static int indexes_by_div(const sj_access *acc, int d) {
+/* The dimensions of acc's element that are quasi-affine functions (a division or a modulo) of
+ * the instance, as bits (all of them when isl fails). */
+static int indexes_by_div(const sj_access *acc) {
   isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(isl_map_copy(acc->rel));
-  isl_pw_aff *pa = isl_pw_multi_aff_get_pw_aff(pma, d);
-  int found = 0;
-  if (isl_pw_aff_foreach_piece(pa, has_div, &found) < 0) found = 1;
-  isl_pw_aff_free(pa);
+  int mask = 0;
+  for (int d = 0; d < acc->ref->sym->rank; d++) {
+    isl_pw_aff *pa = isl_pw_multi_aff_get_pw_aff(pma, d);
+    int found = 0;
+    if (isl_pw_aff_foreach_piece(pa, has_div, &found) < 0) found = 1;
+    isl_pw_aff_free(pa);
+    mask |= found << d;
+  }
   isl_pw_multi_aff_free(pma);
-  return found;
+  return mask;
 }
 
-/* The range of index d over the elements the accesses of array id touch; -1 when isl fails. */
+/* The range of index d over the elements the accesses of array id touch: the array's extent
+ * where that is narrow already; -1 when isl fails. */
 static int index_range(const sj_model *m, int id, int d, long *lo, long *hi) {
+  *lo = 0, *hi = m->extents[id][d] - 1;
+  if (*hi < SJ_STAGE_DIV_SPAN) return 0;
   int any = 0;
   for (int i = 0; i < m->naccesses; i++) {
     if (m->accesses[i].ref->sym->id != id) continue;
@@ -107,15 +115,14 @@ static int index_range(const sj_model *m, int id, int d, long *lo, long *hi) {
 }
 
 static void find_div_dims(const sj_model *m, const sj_sym *sym, div_dims *dd) {
+  int by_div = 0;
+  for (int i = 0; i < m->naccesses; i++)
+    if (m->accesses[i].ref->sym->id == sym->id) by_div |= indexes_by_div(&m->accesses[i]);
   dd->mask = 0;
-  for (int d = 0; d < sym->rank && d < SJ_STAGE_MAX_RANK; d++) {
-    int by_div = 0;
-    for (int i = 0; i < m->naccesses && !by_div; i++)
-      if (m->accesses[i].ref->sym->id == sym->id) by_div = indexes_by_div(&m->accesses[i], d);
-    if (by_div && index_range(m, sym->id, d, &dd->lo[d], &dd->hi[d]) == 0 &&
+  for (int d = 0; d < sym->rank && d < SJ_STAGE_MAX_RANK; d++)
+    if ((by_div >> d & 1) && index_range(m, sym->id, d, &dd->lo[d], &dd->hi[d]) == 0 &&
         dd->hi[d] - dd->lo[d] < SJ_STAGE_DIV_SPAN)
       dd->mask |= 1 << d;
-  }
 }
 
 /* The accesses of the model's arrays (reads, or writes), without their arrays' left-out
