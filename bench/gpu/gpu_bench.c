@@ -574,8 +574,19 @@ out:
 
 /* ---------------------------------------------------------------- report */
 
+/* The 1-minute load average before and after the compile timings (2 cores: others' builds). */
+static char load_before[32] = "?", load_after[32] = "?";
+
+static void read_load(char *out, size_t len) {
+  char *s = sj_read_file("/proc/loadavg", NULL);
+  if (s) snprintf(out, len, "%.*s", (int)strcspn(s, " "), s);
+  free(s);
+}
+
 static void machine_info(FILE *out) {
   bench_machine_lines(out);
+  fprintf(out, "- 1-minute load average: %s before the compile timings, %s after\n", load_before,
+          load_after);
   fprintf(out, "- GPU: none attached. All counters below come from the project's PTX emulator "
                "(`libstenciljit_cudaemu.so`), a model, not a GPU measurement.\n");
   fprintf(out, "- emulator device: %s\n", emu_device_desc);
@@ -669,6 +680,7 @@ int main(int argc, char **argv) {
   const int shapes[NSHAPES][3] = {{T, N, M}, {100, 4096, 4096}, {100, 4096, 4096}};
   const char *const tilings[NSHAPES] = {NULL, NULL, "none"};
   jit_compile_result jc[NSHAPES];
+  read_load(load_before, sizeof load_before);
   for (int s = 0; s < NSHAPES; s++) {
     if (tilings[s])
       setenv("JIT_TILING", tilings[s], 1);
@@ -685,6 +697,8 @@ int main(int argc, char **argv) {
       printf("stenciljit T=%d N=%d M=%d: not measured: %s\n", shapes[s][0], shapes[s][1],
              shapes[s][2], jc[s].why);
   }
+
+  read_load(load_after, sizeof load_after);
 
   /* 2 and 3: both kernels over the same data in the emulator; both checked against C. */
   size_t n = 2 * (size_t)N * M;
