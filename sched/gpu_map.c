@@ -59,35 +59,38 @@ __isl_give isl_id *sj_map_id(isl_ctx *ctx, int thread, int dim) {
   return isl_id_alloc(ctx, name, (void *)(thread ? &sj_thread_ids[dim] : &sj_block_ids[dim]));
 }
 
-/* 0 <= block id < grid and 0 <= thread id < block (threads: where the block has more than
- * one, else = 0) for the dimensions used, as the context of a node at schedule depth depth (a
- * set of its outer schedule dimensions). */
+/* The context of a node at schedule depth depth (a set of its outer schedule dimensions) over
+ * the ids of the n dimensions dim[]: 0 <= block id < grid (blocks: where set), and the thread
+ * ids of the dimensions in the mask threads, 0 <= thread id < block (bounded: where set; else
+ * only those of one thread, = 0). */
 static __isl_give isl_set *id_bounds(isl_ctx *ctx, int depth, int n, const int *dim,
-                                     const unsigned *grid, const unsigned *block, int threads) {
-  isl_space *space = isl_space_set_alloc(ctx, 2 * n, depth);
+                                     const unsigned *grid, const unsigned *block, int blocks,
+                                     int threads, int bounded) {
+  int nparams = 0, pos[3][2];
   for (int k = 0; k < n; k++) {
-    space = isl_space_set_dim_id(space, isl_dim_param, 2 * k, sj_map_id(ctx, 0, dim[k]));
-    space = isl_space_set_dim_id(space, isl_dim_param, 2 * k + 1, sj_map_id(ctx, 1, dim[k]));
+    pos[k][0] = blocks ? nparams++ : -1;
+    pos[k][1] = threads >> dim[k] & 1 ? nparams++ : -1;
   }
+  isl_space *space = isl_space_set_alloc(ctx, nparams, depth);
+  for (int k = 0; k < n; k++)
+    for (int t = 0; t < 2; t++)
+      if (pos[k][t] >= 0)
+        space = isl_space_set_dim_id(space, isl_dim_param, pos[k][t], sj_map_id(ctx, t, dim[k]));
   isl_set *bounds = isl_set_universe(space);
   for (int k = 0; k < n; k++) {
-    bounds = isl_set_lower_bound_si(bounds, isl_dim_param, 2 * k, 0);
-    bounds = isl_set_upper_bound_si(bounds, isl_dim_param, 2 * k, (long)grid[dim[k]] - 1);
-    if (!threads && block[dim[k]] > 1) continue;
-    bounds = isl_set_lower_bound_si(bounds, isl_dim_param, 2 * k + 1, 0);
-    bounds = isl_set_upper_bound_si(bounds, isl_dim_param, 2 * k + 1, (long)block[dim[k]] - 1);
+    unsigned size[2] = {grid[dim[k]], block[dim[k]]};
+    for (int t = 0; t < 2; t++) {
+      if (pos[k][t] < 0 || (t && !bounded && size[1] > 1)) continue;
+      bounds = isl_set_lower_bound_si(bounds, isl_dim_param, pos[k][t], 0);
+      bounds = isl_set_upper_bound_si(bounds, isl_dim_param, pos[k][t], (long)size[t] - 1);
+    }
   }
   return bounds;
 }
 
 __isl_give isl_set *sj_id_bounds(isl_ctx *ctx, int depth, int n, const int *dim,
                                  const unsigned *grid, const unsigned *block) {
-  return id_bounds(ctx, depth, n, dim, grid, block, 1);
-}
-
-__isl_give isl_set *sj_block_bounds(isl_ctx *ctx, int depth, int n, const int *dim,
-                                    const unsigned *grid, const unsigned *block) {
-  return id_bounds(ctx, depth, n, dim, grid, block, 0);
+  return id_bounds(ctx, depth, n, dim, grid, block, 1, 7, 1);
 }
 
 /* Whether the filter of node involves the thread id of dimension d (-1: isl failed). */
@@ -110,27 +113,39 @@ static int binds_thread(__isl_keep isl_schedule_node *node, int d) {
   return found;
 }
 
+typedef struct thread_walk {
+  const unsigned *block;
+  int bound; /* bit d: a filter binds the thread id of dimension d */
+} thread_walk;
+
+/* Above a filter that binds thread ids of dimensions with more than one thread, a context that
+ * bounds them. */
 static __isl_give isl_schedule_node *bound_threads(__isl_take isl_schedule_node *node, void *user) {
-  const unsigned *block = user;
+  thread_walk *w = user;
   if (isl_schedule_node_get_type(node) != isl_schedule_node_filter) return node;
-  int dim[3], n = 0;
+  int dim[3], n = 0, mask = 0;
   for (int d = 0; d < 3; d++) {
-    int binds = block[d] > 1 ? binds_thread(node, d) : 0;
+    int binds = binds_thread(node, d);
     if (binds < 0) return isl_schedule_node_free(node);
-    if (binds) dim[n++] = d;
+    w->bound |= binds << d;
+    if (binds && w->block[d] > 1) dim[n++] = d, mask |= 1 << d;
   }
   if (!n) return node;
   unsigned grid[3] = {1, 1, 1};
-  isl_set *bounds = id_bounds(isl_schedule_node_get_ctx(node),
-                              isl_schedule_node_get_schedule_depth(node), n, dim, grid, block, 1);
-  /* the thread ids alone: the block ids are the kernel context's */
-  for (int k = n - 1; k >= 0; k--) bounds = isl_set_project_out(bounds, isl_dim_param, 2 * k, 1);
-  return isl_schedule_node_insert_context(node, bounds);
+  return isl_schedule_node_insert_context(
+      node, id_bounds(isl_schedule_node_get_ctx(node), isl_schedule_node_get_schedule_depth(node),
+                      n, dim, grid, w->block, 0, mask, 1));
 }
 
-__isl_give isl_schedule_node *sj_bound_threads(__isl_take isl_schedule_node *node,
-                                               const unsigned *block) {
-  return isl_schedule_node_map_descendant_bottom_up(node, bound_threads, (void *)block);
+__isl_give isl_schedule_node *sj_insert_kernel_context(__isl_take isl_schedule_node *node, int n,
+                                                       const int *dim, const unsigned *grid,
+                                                       const unsigned *block) {
+  thread_walk w = {block, 0};
+  int depth = isl_schedule_node_get_schedule_depth(node);
+  node = isl_schedule_node_map_descendant_bottom_up(node, bound_threads, &w);
+  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
+  return isl_schedule_node_insert_context(
+      node, id_bounds(ctx, depth, n, dim, grid, block, 1, w.bound, 0));
 }
 
 /* Replaces the parallel band by the binding of its points to blocks and threads: member k's
