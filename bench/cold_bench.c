@@ -246,10 +246,11 @@ static const char *target_of(const bench_kernel *bk, int map, double *limit) {
 
 static void report(const result *res, int nrows, const int *row_kernel, const int *row_map,
                    int reps, const char *old) {
-  bench_md("| kernel | mapping | tiled | source → PTX min ms | median | CPU ms |%s",
+  bench_md("| kernel | mapping | tiled | source → PTX min ms | median | CPU ms | CPU median |%s",
            old ? " before ms | before CPU ms | speed-up |" : "");
   for (int p = 0; p < NPHASES; p++) bench_md(" %s |", phase_names[p]);
-  bench_md(" same PTX | target |\n|---|---|---|---:|---:|---:|%s", old ? "---:|---:|---:|" : "");
+  bench_md(" same PTX | target |\n|---|---|---|---:|---:|---:|---:|%s",
+           old ? "---:|---:|---:|" : "");
   for (int p = 0; p < NPHASES; p++) bench_md("---:|");
   bench_md("---|---|\n");
   for (int i = 0; i < nrows; i++) {
@@ -261,11 +262,11 @@ static void report(const result *res, int nrows, const int *row_kernel, const in
       continue;
     }
     double lo = min_of(r->ptx, reps), limit = 0;
-    bench_md("| %s | %s | %s | %.1f | %.1f | %.1f |", bk->label, maps[map].name,
+    bench_md("| %s | %s | %s | %.1f | %.1f | %.1f | %.1f |", bk->label, maps[map].name,
              map == 0   ? "—"
              : r->tiled ? "yes"
                         : "no (per step)",
-             lo, median_of(r->ptx, reps), min_of(r->cpu, reps));
+             lo, median_of(r->ptx, reps), min_of(r->cpu, reps), median_of(r->cpu, reps));
     if (old) { /* the speed-up in CPU time where both runs have it: the load varies */
       double bw, bc, cpu = min_of(r->cpu, reps);
       before_ms(old, bk->file, maps[map].env, &bw, &bc);

@@ -268,7 +268,8 @@ static void explain_reduce(const sj_reduce *red, char *why, size_t size) {
 /* Maps the band of nm parallel members: tiles of the band go to blocks, the points of a
  * tile to threads, ppt points a block width apart along x (coalesced), unrolled; isl
  * guards only the copies that may leave the domain. The tree becomes kernel mark - context
- * (id bounds) - filter (bind_points) - threads mark - [points band] - the band's child. */
+ * (id bounds) - filter (bind_points) - threads mark - [a sequence of the points' filters] -
+ * the band's child. */
 /* With reductions, x goes to a member they accumulate over (the innermost such, when the
  * coalesced one is not), so that a warp's lanes share each reduction's element. */
 static void reduction_x(int nm, const int *reduced, int *dim) {

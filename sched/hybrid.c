@@ -346,9 +346,7 @@ phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep i
   node = isl_schedule_node_insert_filter(node, block);
   if (sj_time_tiles_staged()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, budget, desc);
   if (!node) return NULL;
-  node = isl_schedule_node_insert_context(
-      node, sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), n + 1, dims, k->grid,
-                         k->block));
+  node = sj_insert_kernel_context(node, n + 1, dims, k->grid, k->block);
   return sj_mark_kernel(node, k);
 }
 

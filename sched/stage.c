@@ -58,10 +58,11 @@ static __isl_give isl_union_map *tile_coords(__isl_keep isl_union_set *dom, int 
 }
 
 /* The dimensions of an array whose index is a division or a modulo in some access (the
- * double buffer's t % 2) and takes at most SJ_STAGE_DIV_SPAN values over the whole domain:
- * their box is that range, and they are left out of the footprint. Kept, a modulo makes the
- * footprint's projection along time existentially quantified, and its box hull costs more
- * than the rest of the compile (isl computes the existentials explicitly). */
+ * double buffer's t % 2) and takes at most SJ_STAGE_DIV_SPAN values over the whole domain (or
+ * the array has at most that many along it): their box is that range, and they are left out
+ * of the footprint. Kept, a modulo makes the footprint's projection along time existentially
+ * quantified, and its box hull costs more than the rest of the compile (isl computes the
+ * existentials explicitly). */
 #define SJ_STAGE_DIV_SPAN 4
 typedef struct div_dims {
   int mask; /* bit d: dimension d left out */
@@ -76,20 +77,27 @@ static isl_stat has_div(__isl_take isl_set *set, __isl_take isl_aff *aff, void *
   return divs < 0 ? isl_stat_error : isl_stat_ok;
 }
 
-/* Whether dimension d of acc's element is a quasi-affine function (a division or a modulo)
- * of the instance (or isl fails). */
-static int indexes_by_div(const sj_access *acc, int d) {
+/* The dimensions of acc's element that are quasi-affine functions (a division or a modulo) of
+ * the instance, as bits (all of them when isl fails). */
+static int indexes_by_div(const sj_access *acc) {
   isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(isl_map_copy(acc->rel));
-  isl_pw_aff *pa = isl_pw_multi_aff_get_pw_aff(pma, d);
-  int found = 0;
-  if (isl_pw_aff_foreach_piece(pa, has_div, &found) < 0) found = 1;
-  isl_pw_aff_free(pa);
+  int mask = 0;
+  for (int d = 0; d < acc->ref->sym->rank; d++) {
+    isl_pw_aff *pa = isl_pw_multi_aff_get_pw_aff(pma, d);
+    int found = 0;
+    if (isl_pw_aff_foreach_piece(pa, has_div, &found) < 0) found = 1;
+    isl_pw_aff_free(pa);
+    mask |= found << d;
+  }
   isl_pw_multi_aff_free(pma);
-  return found;
+  return mask;
 }
 
-/* The range of index d over the elements the accesses of array id touch; -1 when isl fails. */
+/* The range of index d over the elements the accesses of array id touch: the array's extent
+ * where that is narrow already; -1 when isl fails. */
 static int index_range(const sj_model *m, int id, int d, long *lo, long *hi) {
+  *lo = 0, *hi = m->extents[id][d] - 1;
+  if (*hi < SJ_STAGE_DIV_SPAN) return 0;
   int any = 0;
   for (int i = 0; i < m->naccesses; i++) {
     if (m->accesses[i].ref->sym->id != id) continue;
@@ -107,15 +115,14 @@ static int index_range(const sj_model *m, int id, int d, long *lo, long *hi) {
 }
 
 static void find_div_dims(const sj_model *m, const sj_sym *sym, div_dims *dd) {
+  int by_div = 0;
+  for (int i = 0; i < m->naccesses; i++)
+    if (m->accesses[i].ref->sym->id == sym->id) by_div |= indexes_by_div(&m->accesses[i]);
   dd->mask = 0;
-  for (int d = 0; d < sym->rank && d < SJ_STAGE_MAX_RANK; d++) {
-    int by_div = 0;
-    for (int i = 0; i < m->naccesses && !by_div; i++)
-      if (m->accesses[i].ref->sym->id == sym->id) by_div = indexes_by_div(&m->accesses[i], d);
-    if (by_div && index_range(m, sym->id, d, &dd->lo[d], &dd->hi[d]) == 0 &&
+  for (int d = 0; d < sym->rank && d < SJ_STAGE_MAX_RANK; d++)
+    if ((by_div >> d & 1) && index_range(m, sym->id, d, &dd->lo[d], &dd->hi[d]) == 0 &&
         dd->hi[d] - dd->lo[d] < SJ_STAGE_DIV_SPAN)
       dd->mask |= 1 << d;
-  }
 }
 
 /* The accesses of the model's arrays (reads, or writes), without their arrays' left-out
@@ -197,8 +204,8 @@ static __isl_give isl_set *nonneg(__isl_take isl_aff *aff) {
       isl_aff_neg_basic_set(isl_aff_add_constant_si(isl_aff_neg(aff), -1)));
 }
 
-/* foot's domain -> the elements of s's box that lie in the array (extents ext), in space. */
-static __isl_give isl_map *box_elements(__isl_take isl_space *space, __isl_keep isl_map *foot,
+/* tiles -> the elements of s's box that lie in the array (extents ext), in space. */
+static __isl_give isl_map *box_elements(__isl_take isl_space *space, __isl_take isl_set *tiles,
                                         const sj_staged *s, const long *ext) {
   isl_map *m = isl_map_universe(space);
   isl_local_space *ls = isl_local_space_from_space(isl_space_wrap(isl_map_get_space(m)));
@@ -218,8 +225,7 @@ static __isl_give isl_map *box_elements(__isl_take isl_space *space, __isl_keep 
   isl_local_space_free(ls);
   m = isl_set_unwrap(wrapped);
   /* only for tiles that exist at L, as far as a simple hull tells (cheap to scan) */
-  isl_set *tiles = isl_set_from_basic_set(isl_set_simple_hull(isl_map_domain(isl_map_copy(foot))));
-  return isl_map_intersect_domain(m, tiles);
+  return isl_map_intersect_domain(m, isl_set_from_basic_set(isl_set_simple_hull(tiles)));
 }
 
 /* The copy statement of elems ([L, S..] -> A), bound to the block's tile, as an extension of
@@ -363,7 +369,7 @@ static __isl_give isl_union_map *iterators(const sj_pstmt *stmt, __isl_keep isl_
 /* The box of one statement's iterators over each tile, widened by sh, into row/size; -1 when
  * it has no fixed size at an integer affine origin. */
 static int stmt_box(stage_arg *a, const sj_pstmt *stmt, __isl_keep isl_space *kept, const shift *sh,
-                    long (*row)[SJ_STAGE_COEFS], long *size) {
+                    long (*row)[SJ_STAGE_COEFS], long *size, isl_set **tiles) {
   isl_union_map *it = iterators(stmt, kept, sh->pi);
   isl_union_map *foot = footprint(a->dom, a->back, a->coords, it);
   isl_union_map_free(it);
@@ -390,44 +396,62 @@ static int stmt_box(stage_arg *a, const sj_pstmt *stmt, __isl_keep isl_space *ke
     isl_multi_aff_free(origin);
     isl_multi_val_free(sizes);
     isl_fixed_box_free(box);
+    isl_set *mine = isl_map_domain(isl_map_copy(map));
+    *tiles = *tiles ? isl_set_union(*tiles, mine) : mine;
   }
   isl_map_free(map);
   return rc;
 }
 
-/* The box of the accesses to sym by translations (see struct shift) into s, the dimensions
- * dd leaves out from dd; -1 when some access is not one, or the statements' boxes do not
- * differ by constants. */
-static int shifted_box(stage_arg *a, const sj_sym *sym, const div_dims *dd,
-                       __isl_keep isl_space *kept, sj_staged *s, int *written) {
-  const sj_model *m = a->m;
-  int nk = (int)isl_space_dim(kept, isl_dim_out), found = 0;
-  *written = 0;
-  long row[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], size[SJ_STAGE_MAX_RANK];
-  for (int st = 0; st < m->nstmts; st++) {
-    shift sh;
-    int any = 0, writes = 0;
-    for (int i = 0; i < m->naccesses; i++) {
-      const sj_access *acc = &m->accesses[i];
-      if (acc->stmt != m->stmts[st] || acc->ref->sym->id != sym->id) continue;
-      writes |= acc->is_write;
-      int pi[SJ_STAGE_MAX_RANK];
-      long c[SJ_STAGE_MAX_RANK];
-      if (translation(acc, dd->mask, pi, c)) return -1;
-      for (int d = 0; d < nk; d++) {
-        if (any && pi[d] != sh.pi[d]) return -1;
-        sh.pi[d] = pi[d];
-        sh.cmin[d] = any && sh.cmin[d] < c[d] ? sh.cmin[d] : c[d];
-        sh.cmax[d] = any && sh.cmax[d] > c[d] ? sh.cmax[d] : c[d];
-      }
-      any = 1;
+/* What the statements touching an array do in a kernel: write it, read it, and in which
+ * tiles. */
+typedef struct touch {
+  int written, read;
+  isl_set *tiles; /* [L, S..] */
+} touch;
+
+/* Into sh: the translations of stmt's accesses to sym (its reads and writes in *reads,
+ * *writes); 0 when it has none, 1 when it has some, -1 when one is not a translation. */
+static int stmt_shift(const sj_model *m, const sj_pstmt *stmt, const sj_sym *sym, int mask, int nk,
+                      shift *sh, int *reads, int *writes) {
+  int any = 0;
+  for (int i = 0; i < m->naccesses; i++) {
+    const sj_access *acc = &m->accesses[i];
+    if (acc->stmt != stmt || acc->ref->sym->id != sym->id) continue;
+    *writes |= acc->is_write;
+    *reads |= !acc->is_write;
+    int pi[SJ_STAGE_MAX_RANK];
+    long c[SJ_STAGE_MAX_RANK];
+    if (translation(acc, mask, pi, c)) return -1;
+    for (int d = 0; d < nk; d++) {
+      if (any && pi[d] != sh->pi[d]) return -1;
+      sh->pi[d] = pi[d];
+      sh->cmin[d] = any && sh->cmin[d] < c[d] ? sh->cmin[d] : c[d];
+      sh->cmax[d] = any && sh->cmax[d] > c[d] ? sh->cmax[d] : c[d];
     }
+    any = 1;
+  }
+  return any;
+}
+
+/* The box of the accesses to sym by translations (see struct shift) into s, the dimensions
+ * dd leaves out from dd, and what the statements do in t; -1 when some access is not one, or
+ * the statements' boxes do not differ by constants. */
+static int shifted_box(stage_arg *a, const sj_sym *sym, const div_dims *dd,
+                       __isl_keep isl_space *kept, sj_staged *s, touch *t) {
+  const sj_model *m = a->m;
+  int nk = (int)isl_space_dim(kept, isl_dim_out), found = 0, rc = 0;
+  *t = (touch){0, 0, NULL};
+  long row[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], size[SJ_STAGE_MAX_RANK];
+  for (int st = 0; st < m->nstmts && rc >= 0; st++) {
+    shift sh;
+    int reads = 0, writes = 0;
     long r[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], sz[SJ_STAGE_MAX_RANK];
-    int rc = any ? stmt_box(a, m->stmts[st], kept, &sh, r, sz) : 1;
-    if (rc < 0) return -1;
+    rc = stmt_shift(m, m->stmts[st], sym, dd->mask, nk, &sh, &reads, &writes);
+    rc = rc > 0 ? stmt_box(a, m->stmts[st], kept, &sh, r, sz, &t->tiles) : rc < 0 ? -1 : 1;
     for (int d = 0; !rc && d < nk; d++) {
       for (int k = 1; found && k <= s->ncoords; k++)
-        if (r[d][k] != row[d][k]) return -1;
+        if (r[d][k] != row[d][k]) rc = -1;
       if (!found) {
         memcpy(row[d], r[d], sizeof row[d]);
         size[d] = sz[d];
@@ -438,9 +462,13 @@ static int shifted_box(stage_arg *a, const sj_sym *sym, const div_dims *dd,
       size[d] = end - row[d][0];
     }
     found |= !rc;
-    *written |= !rc && writes;
+    t->written |= !rc && writes;
+    t->read |= !rc && reads;
   }
-  if (!found) return -1;
+  if (rc < 0 || !found) {
+    t->tiles = isl_set_free(t->tiles);
+    return -1;
+  }
   for (int d = 0, k = 0; d < s->rank; d++) {
     if (dd->mask >> d & 1) {
       for (int c = 0; c <= s->ncoords; c++) s->origin[d][c] = c ? 0 : dd->lo[d];
@@ -464,7 +492,8 @@ static void check_box(stage_arg *a, __isl_keep isl_space *space, const sj_staged
                                 isl_union_map_extract_map(w, isl_space_copy(space)));
   isl_union_map_free(r);
   isl_union_map_free(w);
-  isl_map *box = box_elements(isl_space_copy(space), foot, s, a->m->extents[s->array]);
+  isl_map *box = box_elements(isl_space_copy(space), isl_map_domain(isl_map_copy(foot)), s,
+                              a->m->extents[s->array]);
   if (isl_map_is_subset(foot, box) == isl_bool_false)
     isl_handle_error(a->m->ctx, isl_error_internal, "a staged box misses elements of its tile",
                      __FILE__, __LINE__);
@@ -495,19 +524,20 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
   isl_space *kept = isl_space_copy(space);
   for (int d = s.rank - 1; d >= 0; d--)
     if (dd->mask >> d & 1) kept = isl_space_drop_dims(kept, isl_dim_out, d, 1);
-  /* the footprints (the union of every access's) only where the boxes by translation do not
-   * apply, and for what a staged array copies in */
-  isl_map *r = NULL, *all = NULL;
-  int written, rc = shifted_box(a, sym, dd, kept, &s, &written);
+  /* the footprint (the union of every access's) only where the boxes by translation do not
+   * apply */
+  touch t;
+  int rc = shifted_box(a, sym, dd, kept, &s, &t);
   if (rc) {
-    r = array_footprint(a, kept, 0);
-    isl_map *w = array_footprint(a, kept, 1);
-    written = isl_map_is_empty(w) == isl_bool_false;
-    all = isl_map_union(isl_map_copy(r), w);
-    rc = written ? box_of(all, dd, &s) : -1;
+    isl_map *r = array_footprint(a, kept, 0), *w = array_footprint(a, kept, 1);
+    t.written = isl_map_is_empty(w) == isl_bool_false;
+    t.read = isl_map_is_empty(r) == isl_bool_false;
+    isl_map *all = isl_map_union(r, w);
+    rc = t.written ? box_of(all, dd, &s) : -1;
+    t.tiles = isl_map_domain(all);
   }
   long bytes = sj_type_size(sym->type);
-  int boxed = written && rc == 0;
+  int boxed = t.written && rc == 0;
   if (boxed) {
     check_box(a, space, &s);
     sj_buf_printf(a->desc, "%s %s", a->desc->len ? "," : "", sym->name);
@@ -527,19 +557,14 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
     a->k->staged = realloc(a->k->staged, (size_t)(a->k->nstaged + 1) * sizeof s);
     if (!a->k->staged) abort();
     a->k->staged[a->k->nstaged++] = s;
-    if (!all) {
-      r = array_footprint(a, kept, 0);
-      all = isl_map_union(isl_map_copy(r), array_footprint(a, kept, 1));
-    }
-    isl_map *in = isl_map_is_empty(r) == isl_bool_false
-                      ? box_elements(isl_space_copy(space), all, &s, a->m->extents[sym->id])
-                      : isl_map_empty(isl_space_copy(space));
+    isl_map *in = t.read ? box_elements(isl_space_copy(space), isl_set_copy(t.tiles), &s,
+                                        a->m->extents[sym->id])
+                         : isl_map_empty(isl_space_copy(space));
     a->in = isl_map_list_add(a->in, in);
   }
+  isl_set_free(t.tiles);
   isl_space_free(space);
   isl_space_free(kept);
-  isl_map_free(r);
-  isl_map_free(all);
 }
 
 __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node, const sj_model *m,
