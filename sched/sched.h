@@ -228,7 +228,7 @@ __isl_give isl_set *sj_id_bounds(isl_ctx *ctx, int depth, int n, const int *dim,
  * thread ids that filters below bind, bounded by a context just above each such filter (where
  * the block has more than one thread): isl then carries them only through the loops below it,
  * not through every set of the kernel, and no id the kernel never names (heat-3d hybrid: AST
- * generation 150 -> 80 ms, the same AST). Returns the context node. */
+ * generation 150 -> 83 ms, the same AST). Returns the context node. */
 __isl_give isl_schedule_node *sj_insert_kernel_context(__isl_take isl_schedule_node *node, int n,
                                                        const int *dim, const unsigned *grid,
                                                        const unsigned *block);
