@@ -82,8 +82,8 @@ __isl_give isl_union_map *sj_fold_deps(const sj_model *m, __isl_keep isl_union_m
 /* The tiles of every color (hybrid: phase) of the tiling: F -> [L, color, T, S0, .., Sn];
  * *ncolors, and what they are in desc. NULL with why filled when the sizes do not fit. */
 static __isl_give isl_map *tiles_of(isl_ctx *ctx, int split, const sj_cone *c, int h, const long *w,
-                                    unsigned x_block, int *ncolors, isl_multi_aff **local, long *box, sj_buf *desc,
-                                    sj_buf *why) {
+                                    unsigned x_block, int *ncolors, isl_multi_aff **local,
+                                    long *box, sj_buf *desc, sj_buf *why) {
   isl_map *all = NULL;
   if (!split) {
     sj_hex t;
@@ -237,6 +237,29 @@ static __isl_give isl_union_set *tiles_alone(__isl_keep isl_union_set *dom, int 
   return isl_union_set_coalesce(a.res);
 }
 
+static isl_stat add_count(__isl_take isl_set *set, void *user) {
+  isl_val *v = isl_set_count_val(set);
+  *(long *)user += isl_val_is_int(v) ? isl_val_get_num_si(v) : 0;
+  isl_val_free(v);
+  return isl_stat_ok;
+}
+
+/* How many points tiles (a set of tile coordinates) has. */
+static long count(__isl_keep isl_union_set *tiles) {
+  long n = 0;
+  isl_union_set_foreach_set(tiles, add_count, &n);
+  return n;
+}
+
+/* How many of tiles are full. */
+static long count_full(__isl_keep isl_union_set *tiles, __isl_keep isl_set *full) {
+  isl_union_set *both = isl_union_set_intersect(isl_union_set_copy(tiles),
+                                                isl_union_set_from_set(isl_set_copy(full)));
+  long n = count(both);
+  isl_union_set_free(both);
+  return n;
+}
+
 /* The smallest and largest coordinate from_end over dom; 0 on success. */
 static int coordinate_range(__isl_keep isl_union_set *dom, int from_end, long *lo, long *hi) {
   isl_union_set *r = isl_union_set_apply(
@@ -310,10 +333,52 @@ static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid
 /* The kernel of one phase below the host loop, from the leaf node up: space band (each
  * thread its share of a step's points), threads filter and mark, [t] band with a barrier
  * after each step, block filter, context, kernel mark. Returns the kernel mark. */
-static __isl_give isl_schedule_node *
-phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep isl_union_set *dom,
-             __isl_keep isl_multi_union_pw_aff *point, __isl_keep isl_union_map *back,
-             const long *box, int n, sj_kernel *k, const long *lo, sj_buf *desc) {
+/* Whether and how a kernel's full tiles get code of their own (sched/full_tiles.c). */
+typedef struct versions {
+  isl_set *full;   /* the full tiles, or NULL: none of the kernel's color */
+  isl_set *inside; /* the tiles inside the instances along every space dimension */
+  int color, split;
+  int n;
+} versions;
+
+/* A child of the sequence of copies, barrier and steps: the copies in two versions. */
+static __isl_give isl_schedule_node *version_copies(void *user,
+                                                    __isl_take isl_schedule_node *child) {
+  const versions *v = user;
+  isl_union_set *filter = isl_schedule_node_filter_get_filter(child);
+  isl_set_list *sets = isl_union_set_get_set_list(filter);
+  isl_set *first = isl_set_list_get_set(sets, 0);
+  isl_id *id = isl_set_get_tuple_id(first);
+  const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
+  int copies = tag && *tag == SJ_ID_COPY;
+  isl_id_free(id);
+  isl_set_free(first);
+  isl_set_list_free(sets);
+  if (copies) {
+    child = sj_full_versions(isl_schedule_node_child(child, 0),
+                             sj_full_filter(v->inside, filter, v->n, 1, v->color, v->split),
+                             isl_union_set_copy(filter));
+    child = isl_schedule_node_parent(isl_schedule_node_parent(child));
+  }
+  isl_union_set_free(filter);
+  return child;
+}
+
+/* The band over a tile's steps t above node with a barrier after each step; returns the band. */
+static __isl_give isl_schedule_node *steps(__isl_take isl_schedule_node *node,
+                                           __isl_take isl_union_pw_aff *t) {
+  node = barrier_after(isl_schedule_node_child(insert_upa(node, t), 0));
+  while (node && isl_schedule_node_get_type(node) != isl_schedule_node_band)
+    node = isl_schedule_node_parent(node);
+  return node;
+}
+
+static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *node,
+                                                  const sj_model *m, __isl_keep isl_union_set *dom,
+                                                  __isl_keep isl_multi_union_pw_aff *point,
+                                                  __isl_keep isl_union_map *back, const long *box,
+                                                  int n, sj_kernel *k, const long *lo,
+                                                  const versions *v, sj_buf *desc) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   /* a band per space dimension, innermost (along x) last, each loop spread over the threads of
    * its block dimension by the lowering: isl generates it whole, far cheaper than a filter of
@@ -333,10 +398,18 @@ phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep i
                                            isl_id_alloc(ctx, "spread", (void *)&sj_spread_ids[d]));
   }
   node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
-  node = insert_upa(node, member(point, 0)); /* t */
-  node = barrier_after(isl_schedule_node_child(node, 0));
-  while (node && isl_schedule_node_get_type(node) != isl_schedule_node_band)
+  if (v->full) { /* the full tiles' steps count from 0: their loops have constant bounds */
+    node = sj_full_versions(node, sj_full_filter(v->full, dom, n, 0, v->color, v->split),
+                            isl_union_set_universe(isl_union_set_copy(dom)));
+    for (int c = 0; c < 2; c++) { /* sequence - filter - version mark - the steps */
+      node = isl_schedule_node_child(isl_schedule_node_child(node, c), 0);
+      node = steps(isl_schedule_node_child(node, 0), member(point, c ? 0 : n + 2));
+      node = isl_schedule_node_parent(isl_schedule_node_parent(isl_schedule_node_parent(node)));
+    }
     node = isl_schedule_node_parent(node);
+  } else {
+    node = steps(node, member(point, 0));
+  }
   isl_union_set *block = NULL;
   int dims[SJ_HYBRID_MAX_SPACE];
   for (int d = 0; d <= n; d++) {
@@ -346,7 +419,9 @@ phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep i
     block = block ? isl_union_set_intersect(block, mine) : mine;
   }
   node = isl_schedule_node_insert_filter(node, block);
-  if (sj_time_tiles_staged()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, SHARED_BUDGET, desc);
+  if (sj_time_tiles_staged())
+    node = sj_stage_tiles(node, m, dom, back, n, lo, k, SHARED_BUDGET, desc);
+  if (v->full && k->nstaged) node = sj_each_child(node, version_copies, (void *)v);
   if (!node) return NULL;
   node = isl_schedule_node_insert_context(
       node, sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), n + 1, dims, k->grid,
@@ -378,9 +453,10 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
   sj_buf desc = {0};
   isl_multi_aff *local = NULL;
   long box[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
-  isl_map *ftiles = sj_hybrid_cone(deps, n, &c, why)
-                        ? NULL
-                        : tiles_of(ctx, split, &c, h, w, sizes->block[0], &ncolors, &local, box, &desc, why);
+  isl_map *ftiles =
+      sj_hybrid_cone(deps, n, &c, why)
+          ? NULL
+          : tiles_of(ctx, split, &c, h, w, sizes->block[0], &ncolors, &local, box, &desc, why);
   if (!ftiles) {
     isl_multi_aff_free(local);
     sj_buf_free(&desc);
@@ -402,6 +478,14 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
     sj_buf_printf(why, "the tiled schedule would break a dependence");
     return -1;
   }
+  /* full along the space dimensions its points loop over (the others, time and those bound to
+   * the threads, guard whole steps of a thread) */
+  unsigned loops = 0;
+  for (int i = 0; i <= n; i++)
+    if (box[i] != (long)sizes->block[n - i]) loops |= 2u << i;
+  isl_set *full = sj_full_tiles(m, fold, ftiles, n, loops);
+  /* the copies' box lies in the arrays where the tile lies in the instances in space */
+  isl_set *inside = sj_full_tiles(m, fold, ftiles, n, ((2u << n) - 1) << 1);
   isl_union_map *tiles =
       isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(ftiles));
   isl_multi_union_pw_aff *point;
@@ -422,12 +506,14 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
   node = isl_schedule_node_child(node, 0);
   isl_union_set_list *phases = isl_union_set_list_alloc(ctx, ncolors);
   isl_union_set_list *used = isl_union_set_list_alloc(ctx, ncolors);
+  int colors[2 << SJ_HYBRID_MAX_SPACE], ncolor_used = 0;
   for (int p = 0; p < ncolors; p++) {
     isl_union_set *mine = coordinate_is(tileset, n + 3, p);
     mine = isl_union_set_intersect(mine, isl_union_set_copy(tileset));
     if (isl_union_set_is_empty(mine) == isl_bool_false) {
       phases = isl_union_set_list_add(phases, coordinate_is(dom, n + 3, p));
       used = isl_union_set_list_add(used, mine);
+      colors[ncolor_used++] = p;
     } else {
       isl_union_set_free(mine);
     }
@@ -454,8 +540,12 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
       sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
+      long ntiles = count(mine), nfull = count_full(mine, full);
+      sj_buf_printf(why, "    %ld of %ld tiles full%s\n", nfull, ntiles,
+                    nfull ? ": their steps in code of their own" : "");
+      versions v = {nfull ? full : NULL, inside, colors[i], split, n};
       isl_union_set *inst = isl_schedule_node_get_domain(node); /* the phase's instances */
-      node = phase_kernel(node, m, inst, point, back, box, n, k, lo, &staged);
+      node = phase_kernel(node, m, inst, point, back, box, n, k, lo, &v, &staged);
       isl_union_set_free(inst);
       if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);
       sj_buf_free(&staged);
@@ -466,6 +556,8 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
     isl_union_set_free(mine);
   }
   isl_union_set_list_free(used);
+  isl_set_free(full);
+  isl_set_free(inside);
   isl_union_set_free(dom);
   isl_multi_union_pw_aff_free(point);
   isl_union_map_free(back);

@@ -1,0 +1,187 @@
+/* The code of full tiles (sched/full_tiles.c): under a `full_tiles` mark a kernel holds the
+ * steps of a full tile and the steps of any tile, each below a `version` mark. A thread runs
+ * the first where isl's guards let it reach it and then skips the second: the full tile's
+ * version holds all of a tile's instances or none, so the thread runs each instance once.
+ *
+ * In the full tile's version loops have constant trip counts (the steps of a tile, its rows
+ * in each step), and the lowering unrolls them as far as the kernel's level allows
+ * (sj_lower.full_level, chosen by astgen/lower.c from the register estimate):
+ *   3  every such loop, those spread over the threads too;
+ *   2  the loops a thread runs alone (a tile's steps), spread loops stay loops;
+ *   1  nothing unrolled, the full tile's version kept (its bounds are constants);
+ *   0  the full tile's version dropped: every tile runs the general code.
+ * An unrolled copy binds the iterator to one value plus a constant, so its addresses are one
+ * pointer plus constant offsets (lower_expr.c). A loop spread over the n threads of a block
+ * dimension becomes ceil(trip / n) copies, each thread's k-th iteration, the last ones guarded
+ * where the trip count is not a multiple of n (short guards become predicates, astgen/opt.c). */
+#include "astgen/lower.h"
+
+#include <isl/val.h>
+
+/* More copies than this keep their loop: the code would outgrow the instruction cache. */
+enum { MAX_COPIES = 64 };
+
+/* The arguments of e, a tree of op (max or min), into args: the constants folded into *c
+ * (*have: there is one), the others added. */
+static void flatten(__isl_keep isl_ast_expr *e, enum isl_ast_expr_op_type op, long *c, int *have,
+                    isl_ast_expr_list **args) {
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_int) {
+    isl_val *v = isl_ast_expr_get_val(e);
+    long x = isl_val_get_num_si(v);
+    isl_val_free(v);
+    *c = !*have ? x : (op == isl_ast_expr_op_max) == (x > *c) ? x : *c;
+    *have = 1;
+  } else if (isl_ast_expr_get_type(e) == isl_ast_expr_op && isl_ast_expr_op_get_type(e) == op) {
+    for (int i = 0; i < isl_ast_expr_op_get_n_arg(e); i++) {
+      isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+      flatten(a, op, c, have, args);
+      isl_ast_expr_free(a);
+    }
+  } else {
+    *args = isl_ast_expr_list_add(*args, isl_ast_expr_copy(e));
+  }
+}
+
+/* The constant c of e = max(c, ..) (min for an upper bound; e = c too): 1 with *rest the other
+ * arguments, else 0. */
+static int constant_part(__isl_keep isl_ast_expr *e, enum isl_ast_expr_op_type op, long *c,
+                         __isl_give isl_ast_expr_list **rest) {
+  int have = 0;
+  *rest = isl_ast_expr_list_alloc(isl_ast_expr_get_ctx(e), 2);
+  flatten(e, op, c, &have, rest);
+  if (!have) *rest = isl_ast_expr_list_free(*rest);
+  return have;
+}
+
+/* A for node's iterations (unit step): first, the first value, and *n of them; or where the
+ * bounds are not a constant apart, the values lo .. hi between the constants of max(lo, ..)
+ * and min(hi, ..), each checked against the other arguments (*lower, *upper). 0 when the loop
+ * has neither form. */
+typedef struct trip {
+  sj_ir_val first;
+  long n;
+  isl_ast_expr_list *lower, *upper; /* NULL: the bounds are a constant apart */
+  int strict;                       /* upper bounds are strict */
+} trip;
+
+static int trip_of(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id *id, trip *t) {
+  isl_ast_expr *init = isl_ast_node_for_get_init(node), *inc = isl_ast_node_for_get_inc(node);
+  isl_ast_expr *cond = isl_ast_node_for_get_cond(node);
+  int ok = isl_ast_expr_get_type(inc) == isl_ast_expr_int;
+  if (ok) {
+    isl_val *v = isl_ast_expr_get_val(inc);
+    ok = isl_val_is_one(v) == isl_bool_true;
+    isl_val_free(v);
+  }
+  isl_ast_expr *bound = ok ? sj_lw_upper_bound(cond, id, &t->strict) : NULL;
+  long diff = 0, lo, hi;
+  t->lower = t->upper = NULL;
+  if (bound && sj_lw_const_diff(l, init, bound, &diff)) {
+    t->n = diff + !t->strict;
+    t->first = sj_lw_iexpr(l, init);
+  } else if (bound && constant_part(init, isl_ast_expr_op_max, &lo, &t->lower) &&
+             constant_part(bound, isl_ast_expr_op_min, &hi, &t->upper)) {
+    t->n = hi + !t->strict - lo;
+    t->first = sj_ir_int(SJ_IR_S64, lo);
+  } else {
+    ok = 0;
+  }
+  isl_ast_expr_free(bound);
+  isl_ast_expr_free(init);
+  isl_ast_expr_free(inc);
+  isl_ast_expr_free(cond);
+  return ok;
+}
+
+/* Whether value v of the iterator passes the bounds of t that are not constants. */
+static sj_ir_val in_bounds(sj_lower *l, const trip *t, long v) {
+  sj_irb *b = &l->b;
+  sj_ir_val ok = {SJ_V_NONE, SJ_IR_PRED, 0, 0, 0}, at = sj_ir_int(SJ_IR_S64, v);
+  for (int side = 0; side < 2; side++) {
+    isl_ast_expr_list *list = side ? t->upper : t->lower;
+    for (int i = 0; list && i < isl_ast_expr_list_n_ast_expr(list); i++) {
+      isl_ast_expr *e = isl_ast_expr_list_get_ast_expr(list, i);
+      sj_ir_cmp cmp = side ? (t->strict ? SJ_CMP_GT : SJ_CMP_GE) : SJ_CMP_LE;
+      sj_ir_val one = sj_irb_setp(b, cmp, sj_lw_iexpr(l, e), at);
+      ok = ok.kind == SJ_V_NONE ? one : sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, ok, one);
+      isl_ast_expr_free(e);
+    }
+  }
+  return ok;
+}
+
+int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_dim, sj_lw_fn body) {
+  if (!l->in_full || l->full_level < (threads_dim < 0 ? 2 : 3)) return 0;
+  sj_irb *b = &l->b;
+  isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
+  isl_id *id = isl_ast_expr_get_id(it);
+  isl_ast_expr_free(it);
+  long width = threads_dim < 0 ? 1 : (long)b->f->block[threads_dim];
+  trip t;
+  int done = trip_of(l, node, id, &t);
+  /* a loop over the threads is unrolled only where its bounds are a constant apart */
+  if (done && ((t.lower && width > 1) || (t.n + width - 1) / width > MAX_COPIES)) done = 0;
+  if (done) {
+    sj_ir_val r = sj_ir_int(SJ_IR_S64, 0), first = t.first; /* this thread's first iteration */
+    if (width > 1) {
+      sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + threads_dim));
+      sj_ir_val diff = sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, tid, first);
+      sj_ir_val q = sj_irb_op(b, SJ_IR_FDIV, SJ_IR_S64, diff, sj_ir_int(SJ_IR_S64, width));
+      r = sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, diff,
+                    sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, q, sj_ir_int(SJ_IR_S64, width)));
+      first = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, first, r);
+    }
+    isl_ast_node *child = isl_ast_node_for_get_body(node);
+    for (long k = 0; k * width < t.n && !l->failed; k++) {
+      /* guarded: some threads have no k-th iteration, or the bounds exclude it */
+      sj_ir_val go = (k + 1) * width > t.n
+                         ? sj_irb_setp(b, SJ_CMP_LT, r, sj_ir_int(SJ_IR_S64, t.n - k * width))
+                         : in_bounds(l, &t, t.first.i + k);
+      sj_irb_pos pos = {0};
+      if (go.kind != SJ_V_NONE) pos = sj_irb_enter(b, &sj_irb_if(b, go)->then, 0);
+      sj_lw_bind(l, id, first, k * width);
+      body(l, child);
+      sj_lw_unbind(l);
+      if (go.kind != SJ_V_NONE) sj_irb_leave(b, pos);
+    }
+    isl_ast_node_free(child);
+  }
+  isl_ast_expr_list_free(t.lower);
+  isl_ast_expr_list_free(t.upper);
+  isl_id_free(id);
+  return done;
+}
+
+void sj_lw_full_tiles(sj_lower *l, __isl_keep isl_ast_node *mark, sj_lw_fn body) {
+  sj_irb *b = &l->b;
+  int outer = l->ran_full;
+  l->versions++;
+  l->ran_full = sj_irb_var(b, SJ_IR_S32, NULL);
+  sj_irb_assign(b, l->ran_full, sj_ir_int(SJ_IR_S32, 0));
+  isl_ast_node *child = isl_ast_node_mark_get_node(mark);
+  body(l, child);
+  isl_ast_node_free(child);
+  l->ran_full = outer;
+}
+
+void sj_lw_version(sj_lower *l, __isl_keep isl_ast_node *mark, int full, sj_lw_fn body) {
+  sj_irb *b = &l->b;
+  if (full && l->full_level == 0) return;
+  isl_ast_node *child = isl_ast_node_mark_get_node(mark);
+  if (full) {
+    sj_irb_assign(b, l->ran_full, sj_ir_int(SJ_IR_S32, 1));
+    l->in_full++;
+    body(l, child);
+    l->in_full--;
+  } else if (l->full_level == 0) {
+    body(l, child);
+  } else {
+    sj_ir_val skip =
+        sj_irb_setp(b, SJ_CMP_EQ, sj_ir_reg_val(b->f, l->ran_full), sj_ir_int(SJ_IR_S32, 0));
+    sj_ir_node *n = sj_irb_if(b, skip);
+    sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
+    body(l, child);
+    sj_irb_leave(b, pos);
+  }
+  isl_ast_node_free(child);
+}
