@@ -102,6 +102,16 @@ static void count_block(const sj_ir_func *f, sj_ir_block *b, counts *c) {
   sj_ir_foreach_ins(b, count_movable, arg);
 }
 
+static void note_thread(sj_ir_ins *ins, void *user) {
+  char *per_thread = user;
+  if (!ins->dst) return;
+  const sj_ir_val *v[] = {&ins->a, &ins->b, &ins->c};
+  int any =
+      ins->op == SJ_IR_SPECIAL && ins->imm >= SJ_SPECIAL_TID_X && ins->imm <= SJ_SPECIAL_TID_Z;
+  for (int k = 0; k < 3; k++) any |= v[k]->kind == SJ_V_REG && per_thread[v[k]->reg];
+  if (any) per_thread[ins->dst] = 1;
+}
+
 static void mark_def(sj_ir_ins *ins, void *user) {
   if (ins->dst) ((char *)user)[ins->dst] = 1;
 }
@@ -112,9 +122,10 @@ static int defined_in(const char *in, sj_ir_val v) {
 
 typedef struct lifting {
   sj_ir_func *f;
-  char *in;       /* by register: defined in the branch at hand */
-  counts all;     /* over the function */
-  counts *branch; /* scratch */
+  char *per_thread; /* by register: its value may differ between the threads of a block */
+  char *in;         /* by register: defined in the branch at hand */
+  counts all;       /* over the function */
+  counts *branch;   /* scratch */
   int moved;
 } lifting;
 
@@ -141,13 +152,16 @@ static void lift(lifting *s, sj_ir_block *branch, sj_ir_block *out, int *at) {
   memset(s->in, 0, (size_t)s->f->nregs);
 }
 
+/* Not out of the function's own ifs on values the same for a whole GPU block: they say
+ * whether the block has work at all, and the blocks without (most of a wavefront's grid) would
+ * pay for what moved. */
 static void lift_block(lifting *s, sj_ir_block *b) {
   for (int i = 0; i < b->n; i++) {
     sj_ir_node *n = b->v[i];
     if (n->kind == SJ_IR_INS) continue;
     sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
     for (int k = 0; k < 5; k++) lift_block(s, blocks[k]);
-    if (n->kind != SJ_IR_IF) continue;
+    if (n->kind != SJ_IR_IF || (b == &s->f->body && !s->per_thread[n->cond.reg])) continue;
     int at = i;
     lift(s, &n->then, b, &at);
     lift(s, &n->other, b, &at);
@@ -215,8 +229,10 @@ void sj_ir_share(sj_ir_func *f) {
   if (!t || !s) abort();
   t->rename = calloc((size_t)f->nregs + 1, sizeof *t->rename);
   s->in = calloc((size_t)f->nregs + 1, 1);
+  s->per_thread = calloc((size_t)f->nregs + 1, 1);
   s->branch = malloc(sizeof *s->branch);
-  if (!t->rename || !s->in || !s->branch) abort();
+  if (!t->rename || !s->in || !s->per_thread || !s->branch) abort();
+  sj_ir_foreach_ins(&f->body, note_thread, s->per_thread); /* definitions come before uses */
   s->f = f;
   for (int round = 0; round < ROUNDS; round++) {
     for (int i = 0; i < NBUCKETS; i++) t->buckets[i] = -1;
@@ -228,6 +244,7 @@ void sj_ir_share(sj_ir_func *f) {
     if (!s->moved) break;
   }
   free(s->in);
+  free(s->per_thread);
   free(s->branch);
   free(s);
   free(t->v);

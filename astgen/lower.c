@@ -526,10 +526,10 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
     }
     f = kernel_func(l, mark, level, &kl);
     pressure = sj_ir_pressure(f);
-    if (kl.failed || !kl.versions || (pressure <= MAX_PRESSURE && kl.stmts <= MAX_STMTS)) {
+    if (kl.failed || !kl.unrollable || (pressure <= MAX_PRESSURE && kl.stmts <= MAX_STMTS)) {
       sj_buf why = {0};
       sj_buf_puts(&why, k->why);
-      if (kl.versions) {
+      if (kl.unrollable) {
         /* ptxas holds a block of 256 threads or more to about 40 registers, spilling what
          * unrolled code needs beyond; given 128 it fills them with loads moved early, and
          * the GPU runs fewer blocks at once: the estimate and some room for its own */

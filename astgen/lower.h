@@ -32,11 +32,11 @@ typedef struct sj_lower {
   int unroll_innermost; /* CPU: innermost loops unrolled (see astgen/lower.c) */
   /* GPU kernels: what the code of full tiles unrolls (see astgen/lower.c, sj_full_level) */
   int full_level;
-  int in_full;  /* lowering the code of a full tile */
-  int ran_full; /* under a `full_tiles` mark: the variable set where the full tile's code ran */
-  int versions; /* `full_tiles` marks lowered */
-  long stmts;   /* statement instances lowered (unrolled code is capped) */
-  sj_irb b;     /* the function being built */
+  int in_full;    /* lowering the code of a full tile */
+  int ran_full;   /* under a `full_tiles` mark: the variable set where the full tile's code ran */
+  int unrollable; /* marks of code the level of unrolling applies to, lowered */
+  long stmts;     /* statement instances lowered (unrolled code is capped) */
+  sj_irb b;       /* the function being built */
   sj_binding *binds; /* loop iterators in scope, innermost last */
   int nbinds, capbinds;
   int free_ids_are_params; /* in a kernel: an unbound id is a host iterator passed in */
@@ -81,10 +81,11 @@ sj_ir_type sj_lw_red_type(const sj_reduction *r);
 
 /* lower_full.c: the code of full tiles. unroll_full: a for node of a full tile's code unrolled
  * (threads_dim: the block dimension its iterations are spread over, or -1), 0 when it stays a
- * loop; full_tiles and version: the marks of sched/full_tiles.c (full: the full tile's). */
+ * loop; full_tiles and version: the marks of sched/full_tiles.c (kind: the version mark's
+ * dimension, sched.h). */
 int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_dim, sj_lw_fn body);
 void sj_lw_full_tiles(sj_lower *l, __isl_keep isl_ast_node *mark, sj_lw_fn body);
-void sj_lw_version(sj_lower *l, __isl_keep isl_ast_node *mark, int full, sj_lw_fn body);
+void sj_lw_version(sj_lower *l, __isl_keep isl_ast_node *mark, int kind, sj_lw_fn body);
 
 /* lower_reduce.c: reductions in parallel. start: at the `reduce` mark, the partials and
  * targets (the statements' lowering then accumulates into them); finish: at the end of the

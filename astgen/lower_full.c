@@ -13,10 +13,14 @@
  * An unrolled copy binds the iterator to one value plus a constant, so its addresses are one
  * pointer plus constant offsets (lower_expr.c). A loop spread over the n threads of a block
  * dimension becomes ceil(trip / n) copies, each thread's k-th iteration, the last ones guarded
- * where the trip count is not a multiple of n (short guards become predicates, astgen/opt.c). */
+ * where the trip count is not a multiple of n (short guards become predicates, astgen/opt.c).
+ * A loop whose bounds are clipped (a tile's steps by the first and last step, a box by the
+ * array) unrolls the window between them, each copy guarded (see trip). */
 #include "astgen/lower.h"
 
 #include <isl/val.h>
+
+#include <string.h>
 
 /* More copies than this keep their loop: the code would outgrow the instruction cache. */
 enum { MAX_COPIES = 64 };
@@ -42,27 +46,54 @@ static void flatten(__isl_keep isl_ast_expr *e, enum isl_ast_expr_op_type op, lo
   }
 }
 
-/* The constant c of e = max(c, ..) (min for an upper bound; e = c too): 1 with *rest the other
- * arguments, else 0. */
-static int constant_part(__isl_keep isl_ast_expr *e, enum isl_ast_expr_op_type op, long *c,
-                         __isl_give isl_ast_expr_list **rest) {
-  int have = 0;
-  *rest = isl_ast_expr_list_alloc(isl_ast_expr_get_ctx(e), 2);
-  flatten(e, op, c, &have, rest);
-  if (!have) *rest = isl_ast_expr_list_free(*rest);
-  return have;
-}
-
-/* A for node's iterations (unit step): first, the first value, and *n of them; or where the
- * bounds are not a constant apart, the values lo .. hi between the constants of max(lo, ..)
- * and min(hi, ..), each checked against the other arguments (*lower, *upper). 0 when the loop
- * has neither form. */
+/* A for node's iterations (unit step) as a window of n values from start, each checked where
+ * the bounds are not a constant apart:
+ *   exact:    the bounds a constant apart (no check);
+ *   constant: max(lo, X..) .. min(hi, Y..): the window lo .. hi, each value checked against the
+ *             X and Y (*lower, *upper), a tile's steps cut by the first or last step;
+ *   moving:   max(lo.., X) .. min(hi.., Y) with Y - X a constant: the window from the loop's
+ *             first value, each checked against its last (*bound), a copy of a box clipped
+ *             to the array. */
 typedef struct trip {
-  sj_ir_val first;
+  sj_ir_val start;
   long n;
-  isl_ast_expr_list *lower, *upper; /* NULL: the bounds are a constant apart */
+  isl_ast_expr_list *lower, *upper; /* constant window: the bounds to check */
+  sj_ir_val bound;                  /* moving window: the upper bound to check */
   int strict;                       /* upper bounds are strict */
 } trip;
+
+/* The one argument of list that is not a constant, or NULL. */
+static __isl_give isl_ast_expr *single(__isl_keep isl_ast_expr_list *list) {
+  return isl_ast_expr_list_n_ast_expr(list) == 1 ? isl_ast_expr_list_get_ast_expr(list, 0) : NULL;
+}
+
+static int window(sj_lower *l, __isl_keep isl_ast_expr *init, __isl_keep isl_ast_expr *bound,
+                  trip *t) {
+  isl_ctx *ctx = isl_ast_expr_get_ctx(init);
+  long diff, lo = 0, hi = 0;
+  int have_lo = 0, have_hi = 0;
+  t->lower = isl_ast_expr_list_alloc(ctx, 2);
+  t->upper = isl_ast_expr_list_alloc(ctx, 2);
+  flatten(init, isl_ast_expr_op_max, &lo, &have_lo, &t->lower);
+  flatten(bound, isl_ast_expr_op_min, &hi, &have_hi, &t->upper);
+  isl_ast_expr *x = single(t->lower), *y = single(t->upper);
+  int moving = x && y && sj_lw_const_diff(l, x, y, &diff);
+  isl_ast_expr_free(x);
+  isl_ast_expr_free(y);
+  if (have_lo && have_hi && (!moving || hi - lo <= diff)) { /* constant: the smaller window */
+    t->start = sj_ir_int(SJ_IR_S64, lo);
+    t->n = hi + !t->strict - lo;
+    return 1;
+  }
+  t->lower = isl_ast_expr_list_free(t->lower);
+  t->upper = isl_ast_expr_list_free(t->upper);
+  if (moving) {
+    t->start = sj_lw_iexpr(l, init);
+    t->bound = sj_lw_iexpr(l, bound);
+    t->n = diff + !t->strict;
+  }
+  return moving;
+}
 
 static int trip_of(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id *id, trip *t) {
   isl_ast_expr *init = isl_ast_node_for_get_init(node), *inc = isl_ast_node_for_get_inc(node);
@@ -74,17 +105,14 @@ static int trip_of(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id
     isl_val_free(v);
   }
   isl_ast_expr *bound = ok ? sj_lw_upper_bound(cond, id, &t->strict) : NULL;
-  long diff = 0, lo, hi;
+  long diff = 0;
+  memset(&t->bound, 0, sizeof t->bound);
   t->lower = t->upper = NULL;
-  if (bound && sj_lw_const_diff(l, init, bound, &diff)) {
+  if (bound && sj_lw_const_diff(l, init, bound, &diff)) { /* exact */
     t->n = diff + !t->strict;
-    t->first = sj_lw_iexpr(l, init);
-  } else if (bound && constant_part(init, isl_ast_expr_op_max, &lo, &t->lower) &&
-             constant_part(bound, isl_ast_expr_op_min, &hi, &t->upper)) {
-    t->n = hi + !t->strict - lo;
-    t->first = sj_ir_int(SJ_IR_S64, lo);
+    t->start = sj_lw_iexpr(l, init);
   } else {
-    ok = 0;
+    ok = bound && window(l, init, bound, t);
   }
   isl_ast_expr_free(bound);
   isl_ast_expr_free(init);
@@ -93,17 +121,25 @@ static int trip_of(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id
   return ok;
 }
 
-/* Whether value v of the iterator passes the bounds of t that are not constants. */
-static sj_ir_val in_bounds(sj_lower *l, const trip *t, long v) {
+/* p and q, either absent (kind SJ_V_NONE). */
+static sj_ir_val both(sj_lower *l, sj_ir_val p, sj_ir_val q) {
+  if (p.kind == SJ_V_NONE) return q;
+  if (q.kind == SJ_V_NONE) return p;
+  return sj_irb_op(&l->b, SJ_IR_AND, SJ_IR_PRED, p, q);
+}
+
+/* Whether the value v of a window's copy passes the bounds it is checked against. */
+static sj_ir_val in_bounds(sj_lower *l, const trip *t, sj_ir_val v) {
   sj_irb *b = &l->b;
-  sj_ir_val ok = {SJ_V_NONE, SJ_IR_PRED, 0, 0, 0}, at = sj_ir_int(SJ_IR_S64, v);
+  sj_ir_cmp below = t->strict ? SJ_CMP_LT : SJ_CMP_LE;
+  sj_ir_val ok = {SJ_V_NONE, SJ_IR_PRED, 0, 0, 0};
+  if (t->bound.kind != SJ_V_NONE) ok = sj_irb_setp(b, below, v, t->bound);
   for (int side = 0; side < 2; side++) {
     isl_ast_expr_list *list = side ? t->upper : t->lower;
     for (int i = 0; list && i < isl_ast_expr_list_n_ast_expr(list); i++) {
       isl_ast_expr *e = isl_ast_expr_list_get_ast_expr(list, i);
-      sj_ir_cmp cmp = side ? (t->strict ? SJ_CMP_GT : SJ_CMP_GE) : SJ_CMP_LE;
-      sj_ir_val one = sj_irb_setp(b, cmp, sj_lw_iexpr(l, e), at);
-      ok = ok.kind == SJ_V_NONE ? one : sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, ok, one);
+      sj_ir_val x = sj_lw_iexpr(l, e);
+      ok = both(l, ok, side ? sj_irb_setp(b, below, v, x) : sj_irb_setp(b, SJ_CMP_LE, x, v));
       isl_ast_expr_free(e);
     }
   }
@@ -118,11 +154,10 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
   isl_ast_expr_free(it);
   long width = threads_dim < 0 ? 1 : (long)b->f->block[threads_dim];
   trip t;
-  int done = trip_of(l, node, id, &t);
-  /* a loop over the threads is unrolled only where its bounds are a constant apart */
-  if (done && ((t.lower && width > 1) || (t.n + width - 1) / width > MAX_COPIES)) done = 0;
+  int done = trip_of(l, node, id, &t) && (t.n + width - 1) / width <= MAX_COPIES;
   if (done) {
-    sj_ir_val r = sj_ir_int(SJ_IR_S64, 0), first = t.first; /* this thread's first iteration */
+    /* this thread's first iteration r from the window's start: the values congruent to its id */
+    sj_ir_val r = sj_ir_int(SJ_IR_S64, 0), first = t.start;
     if (width > 1) {
       sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + threads_dim));
       sj_ir_val diff = sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, tid, first);
@@ -133,10 +168,10 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
     }
     isl_ast_node *child = isl_ast_node_for_get_body(node);
     for (long k = 0; k * width < t.n && !l->failed; k++) {
-      /* guarded: some threads have no k-th iteration, or the bounds exclude it */
-      sj_ir_val go = (k + 1) * width > t.n
-                         ? sj_irb_setp(b, SJ_CMP_LT, r, sj_ir_int(SJ_IR_S64, t.n - k * width))
-                         : in_bounds(l, &t, t.first.i + k);
+      sj_ir_val v = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, first, sj_ir_int(SJ_IR_S64, k * width));
+      sj_ir_val go = in_bounds(l, &t, v);
+      if ((k + 1) * width > t.n && t.bound.kind == SJ_V_NONE) /* past the window for some */
+        go = both(l, go, sj_irb_setp(b, SJ_CMP_LT, r, sj_ir_int(SJ_IR_S64, t.n - k * width)));
       sj_irb_pos pos = {0};
       if (go.kind != SJ_V_NONE) pos = sj_irb_enter(b, &sj_irb_if(b, go)->then, 0);
       sj_lw_bind(l, id, first, k * width);
@@ -155,7 +190,6 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
 void sj_lw_full_tiles(sj_lower *l, __isl_keep isl_ast_node *mark, sj_lw_fn body) {
   sj_irb *b = &l->b;
   int outer = l->ran_full;
-  l->versions++;
   l->ran_full = sj_irb_var(b, SJ_IR_S32, NULL);
   sj_irb_assign(b, l->ran_full, sj_ir_int(SJ_IR_S32, 0));
   isl_ast_node *child = isl_ast_node_mark_get_node(mark);
@@ -164,12 +198,13 @@ void sj_lw_full_tiles(sj_lower *l, __isl_keep isl_ast_node *mark, sj_lw_fn body)
   l->ran_full = outer;
 }
 
-void sj_lw_version(sj_lower *l, __isl_keep isl_ast_node *mark, int full, sj_lw_fn body) {
+void sj_lw_version(sj_lower *l, __isl_keep isl_ast_node *mark, int kind, sj_lw_fn body) {
   sj_irb *b = &l->b;
-  if (full && l->full_level == 0) return;
+  if (kind == 1 && l->full_level == 0) return;
+  l->unrollable++;
   isl_ast_node *child = isl_ast_node_mark_get_node(mark);
-  if (full) {
-    sj_irb_assign(b, l->ran_full, sj_ir_int(SJ_IR_S32, 1));
+  if (kind) {
+    if (kind == 1) sj_irb_assign(b, l->ran_full, sj_ir_int(SJ_IR_S32, 1));
     l->in_full++;
     body(l, child);
     l->in_full--;

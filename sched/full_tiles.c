@@ -23,7 +23,6 @@
 
 #include <isl/aff.h>
 #include <isl/id.h>
-#include <isl/local_space.h>
 #include <isl/map.h>
 #include <isl/schedule_node.h>
 #include <isl/set.h>
@@ -100,51 +99,26 @@ __isl_give isl_set *sj_full_tiles(const sj_model *m, __isl_keep isl_union_map *f
 
 typedef struct full_arg {
   isl_set *full; /* [L, color, T, S0, .., Sn] */
-  int n, color, split, copies;
+  int n;
   isl_union_set *res;
 } full_arg;
 
-/* The tile coordinates [L, color, T, S0, .., Sn] of the points of space: a statement's are
- * its last n + 4 coordinates; a copy's are L, S0, .., Sn first, the kernel's color, and T (L,
- * or for hybrid tiles L - S1 - .. - Sn). */
-static __isl_give isl_multi_aff *coordinates(__isl_take isl_space *space, const full_arg *a) {
-  int dims = (int)isl_space_dim(space, isl_dim_set), n = a->n;
-  if (!a->copies) {
-    isl_multi_aff *ma = isl_multi_aff_project_out_map(space, isl_dim_set, 0, dims - (n + 4));
-    return isl_multi_aff_reset_tuple_id(ma, isl_dim_out);
-  }
-  isl_ctx *ctx = isl_space_get_ctx(space);
-  isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
-  isl_aff_list *list = isl_aff_list_alloc(ctx, n + 4);
-  isl_aff *L = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, 0),
-          *T = isl_aff_copy(L);
-  for (int d = 1; d <= n && !a->split; d++)
-    T = isl_aff_sub(T, isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, 1 + d));
-  list = isl_aff_list_add(list, L);
-  list = isl_aff_list_add(
-      list, isl_aff_val_on_domain(isl_local_space_copy(ls), isl_val_int_from_si(ctx, a->color)));
-  list = isl_aff_list_add(list, T);
-  for (int d = 0; d <= n; d++)
-    list =
-        isl_aff_list_add(list, isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, 1 + d));
-  isl_local_space_free(ls);
-  isl_space *range = isl_space_add_dims(
-      isl_space_set_from_params(isl_space_params(isl_space_copy(space))), isl_dim_set, n + 4);
-  isl_space *to = isl_space_map_from_domain_and_range(space, range);
-  return isl_multi_aff_from_aff_list(to, list);
-}
-
+/* The instances of set's space whose tile coordinates, the last n + 4, are those of a full
+ * tile. */
 static isl_stat add_full(__isl_take isl_set *set, void *user) {
   full_arg *a = user;
-  isl_multi_aff *c = coordinates(isl_set_get_space(set), a);
+  isl_space *space = isl_set_get_space(set);
+  int dims = (int)isl_space_dim(space, isl_dim_set);
+  isl_multi_aff *c = isl_multi_aff_project_out_map(space, isl_dim_set, 0, dims - (a->n + 4));
+  c = isl_multi_aff_reset_tuple_id(c, isl_dim_out);
   isl_set_free(set);
   a->res = isl_union_set_add_set(a->res, isl_set_preimage_multi_aff(isl_set_copy(a->full), c));
   return a->res ? isl_stat_ok : isl_stat_error;
 }
 
 __isl_give isl_union_set *sj_full_filter(__isl_keep isl_set *full, __isl_keep isl_union_set *dom,
-                                         int n, int copies, int color, int split) {
-  full_arg a = {full, n, color, split, copies, isl_union_set_empty(isl_union_set_get_space(dom))};
+                                         int n) {
+  full_arg a = {full, n, isl_union_set_empty(isl_union_set_get_space(dom))};
   if (isl_union_set_foreach_set(dom, add_full, &a) < 0) a.res = isl_union_set_free(a.res);
   return a.res;
 }

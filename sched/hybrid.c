@@ -333,18 +333,11 @@ static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid
 /* The kernel of one phase below the host loop, from the leaf node up: space band (each
  * thread its share of a step's points), threads filter and mark, [t] band with a barrier
  * after each step, block filter, context, kernel mark. Returns the kernel mark. */
-/* Whether and how a kernel's full tiles get code of their own (sched/full_tiles.c). */
-typedef struct versions {
-  isl_set *full;   /* the full tiles, or NULL: none of the kernel's color */
-  isl_set *inside; /* the tiles inside the instances along every space dimension */
-  int color, split;
-  int n;
-} versions;
-
-/* A child of the sequence of copies, barrier and steps: the copies in two versions. */
-static __isl_give isl_schedule_node *version_copies(void *user,
-                                                    __isl_take isl_schedule_node *child) {
-  const versions *v = user;
+/* A child of the sequence of copies, barrier and steps: the copies' loops run over the box of a
+ * tile clipped to the array, a window of constant size the lowering may unroll. */
+static __isl_give isl_schedule_node *unroll_copies(void *user,
+                                                   __isl_take isl_schedule_node *child) {
+  (void)user;
   isl_union_set *filter = isl_schedule_node_filter_get_filter(child);
   isl_set_list *sets = isl_union_set_get_set_list(filter);
   isl_set *first = isl_set_list_get_set(sets, 0);
@@ -354,14 +347,12 @@ static __isl_give isl_schedule_node *version_copies(void *user,
   isl_id_free(id);
   isl_set_free(first);
   isl_set_list_free(sets);
-  if (copies) {
-    child = sj_full_versions(isl_schedule_node_child(child, 0),
-                             sj_full_filter(v->inside, filter, v->n, 1, v->color, v->split),
-                             isl_union_set_copy(filter));
-    child = isl_schedule_node_parent(isl_schedule_node_parent(child));
-  }
   isl_union_set_free(filter);
-  return child;
+  if (!copies) return child;
+  isl_ctx *ctx = isl_schedule_node_get_ctx(child);
+  child = isl_schedule_node_insert_mark(isl_schedule_node_child(child, 0),
+                                        isl_id_alloc(ctx, "unroll", (void *)&sj_version_ids[2]));
+  return isl_schedule_node_parent(child);
 }
 
 /* The band over a tile's steps t above node with a barrier after each step; returns the band. */
@@ -378,7 +369,7 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
                                                   __isl_keep isl_multi_union_pw_aff *point,
                                                   __isl_keep isl_union_map *back, const long *box,
                                                   int n, sj_kernel *k, const long *lo,
-                                                  const versions *v, sj_buf *desc) {
+                                                  __isl_keep isl_set *full, sj_buf *desc) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   /* a band per space dimension, innermost (along x) last, each loop spread over the threads of
    * its block dimension by the lowering: isl generates it whole, far cheaper than a filter of
@@ -398,8 +389,8 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
                                            isl_id_alloc(ctx, "spread", (void *)&sj_spread_ids[d]));
   }
   node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
-  if (v->full) { /* the full tiles' steps count from 0: their loops have constant bounds */
-    node = sj_full_versions(node, sj_full_filter(v->full, dom, n, 0, v->color, v->split),
+  if (full) { /* the full tiles' steps count from 0: their loops have constant bounds */
+    node = sj_full_versions(node, sj_full_filter(full, dom, n),
                             isl_union_set_universe(isl_union_set_copy(dom)));
     for (int c = 0; c < 2; c++) { /* sequence - filter - version mark - the steps */
       node = isl_schedule_node_child(isl_schedule_node_child(node, c), 0);
@@ -421,7 +412,7 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
   node = isl_schedule_node_insert_filter(node, block);
   if (sj_time_tiles_staged())
     node = sj_stage_tiles(node, m, dom, back, n, lo, k, SHARED_BUDGET, desc);
-  if (v->full && k->nstaged) node = sj_each_child(node, version_copies, (void *)v);
+  if (k->nstaged) node = sj_each_child(node, unroll_copies, NULL);
   if (!node) return NULL;
   node = isl_schedule_node_insert_context(
       node, sj_id_bounds(ctx, isl_schedule_node_get_schedule_depth(node), n + 1, dims, k->grid,
@@ -484,8 +475,6 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
   for (int i = 0; i <= n; i++)
     if (box[i] != (long)sizes->block[n - i]) loops |= 2u << i;
   isl_set *full = sj_full_tiles(m, fold, ftiles, n, loops);
-  /* the copies' box lies in the arrays where the tile lies in the instances in space */
-  isl_set *inside = sj_full_tiles(m, fold, ftiles, n, ((2u << n) - 1) << 1);
   isl_union_map *tiles =
       isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(ftiles));
   isl_multi_union_pw_aff *point;
@@ -506,14 +495,12 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
   node = isl_schedule_node_child(node, 0);
   isl_union_set_list *phases = isl_union_set_list_alloc(ctx, ncolors);
   isl_union_set_list *used = isl_union_set_list_alloc(ctx, ncolors);
-  int colors[2 << SJ_HYBRID_MAX_SPACE], ncolor_used = 0;
   for (int p = 0; p < ncolors; p++) {
     isl_union_set *mine = coordinate_is(tileset, n + 3, p);
     mine = isl_union_set_intersect(mine, isl_union_set_copy(tileset));
     if (isl_union_set_is_empty(mine) == isl_bool_false) {
       phases = isl_union_set_list_add(phases, coordinate_is(dom, n + 3, p));
       used = isl_union_set_list_add(used, mine);
-      colors[ncolor_used++] = p;
     } else {
       isl_union_set_free(mine);
     }
@@ -543,9 +530,8 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
       long ntiles = count(mine), nfull = count_full(mine, full);
       sj_buf_printf(why, "    %ld of %ld tiles full%s\n", nfull, ntiles,
                     nfull ? ": their steps in code of their own" : "");
-      versions v = {nfull ? full : NULL, inside, colors[i], split, n};
       isl_union_set *inst = isl_schedule_node_get_domain(node); /* the phase's instances */
-      node = phase_kernel(node, m, inst, point, back, box, n, k, lo, &v, &staged);
+      node = phase_kernel(node, m, inst, point, back, box, n, k, lo, nfull ? full : NULL, &staged);
       isl_union_set_free(inst);
       if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);
       sj_buf_free(&staged);
@@ -557,7 +543,6 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
   }
   isl_union_set_list_free(used);
   isl_set_free(full);
-  isl_set_free(inside);
   isl_union_set_free(dom);
   isl_multi_union_pw_aff_free(point);
   isl_union_map_free(back);

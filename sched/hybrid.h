@@ -97,10 +97,9 @@ __isl_give isl_union_map *sj_fold_deps(const sj_model *m, __isl_keep isl_union_m
  * dimensions of F in the bits of dims (bit 0: time), a set of tile coordinates. */
 __isl_give isl_set *sj_full_tiles(const sj_model *m, __isl_keep isl_union_map *fold,
                                   __isl_keep isl_map *tiles, int n, unsigned dims);
-/* The points of the spaces of dom that belong to a full tile: tiled statement instances (their
- * last n + 4 coordinates), or copies (copies: copy[L, S0, .., Sn, ..] of a kernel of color). */
+/* The instances of the spaces of dom (tiled statements) that belong to a full tile. */
 __isl_give isl_union_set *sj_full_filter(__isl_keep isl_set *full, __isl_keep isl_union_set *dom,
-                                         int n, int copies, int color, int split);
+                                         int n);
 /* Puts two versions of the subtree at node under a `full_tiles` mark: a sequence of the
  * instances in full (the full tiles') and of all (every instance at node). The lowering runs
  * the first where its guard holds, else the second (sched/README.md). Returns the sequence. */

@@ -41,7 +41,9 @@ typedef enum sj_id_kind {
    * tile, each below an SJ_ID_VERSION mark; a thread runs the second only where it ran no part
    * of the first (sched/full_tiles.c) */
   SJ_ID_FULL,
-  SJ_ID_VERSION /* mark (sj_mapped_id, dim 1: the full tiles' version, 0: any tile's) */
+  /* mark (sj_mapped_id): dim 1, the full tiles' version; 0, any tile's; 2, loops whose bounds
+   * lie in a window of constant size (a box copied to shared memory), to unroll */
+  SJ_ID_VERSION
 } sj_id_kind;
 
 typedef struct sj_mapped_id {
@@ -50,7 +52,7 @@ typedef struct sj_mapped_id {
 } sj_mapped_id;
 
 /* The user data of the block and thread ids and of the other tags without data. */
-extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3], sj_spread_ids[3], sj_version_ids[2];
+extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3], sj_spread_ids[3], sj_version_ids[3];
 extern const sj_id_kind sj_parallel_tag, sj_threads_tag, sj_sync_tag, sj_spread_end_tag,
     sj_full_tag;
 
