@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NBUCKETS = 1024 };
+enum { NBUCKETS = 4096 }; /* unrolled kernels number tens of thousands of values */
 
 typedef struct vn_operand {
   int kind, type, reg, version;

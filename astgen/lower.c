@@ -119,9 +119,7 @@ static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distribute
     sj_ir_val width = sj_ir_int(SJ_IR_S64, (long)b->f->block[d]);
     sj_ir_val diff = sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64,
                                sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + d)), init);
-    sj_ir_val q = sj_irb_op(b, SJ_IR_FDIV, SJ_IR_S64, diff, width);
-    sj_ir_val r =
-        sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, diff, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, q, width));
+    sj_ir_val r = sj_lw_floor_mod(l, diff, width.i);
     init = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, init, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, step, r));
     step = sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, step, width);
   } else if (distributed == SHARE_WORKERS) {
@@ -169,7 +167,7 @@ static void lower_if(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_fn branch
 static void lower_children(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_fn each) {
   isl_ast_node_list *list = isl_ast_node_block_get_children(node);
   int n = isl_ast_node_list_n_ast_node(list);
-  for (int i = 0; i < n && !l->failed; i++) {
+  for (int i = 0; i < n && !l->failed && !l->too_big; i++) {
     isl_ast_node *child = isl_ast_node_list_get_ast_node(list, i);
     each(l, child);
     isl_ast_node_free(child);
@@ -185,7 +183,7 @@ static void lower_mark_child(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_f
 
 static void lower_user(sj_lower *l, __isl_keep isl_ast_node *node) {
   isl_ast_expr *call = isl_ast_node_user_get_expr(node);
-  l->stmts++;
+  if (++l->stmts > l->max_stmts && l->full_level >= 2) l->too_big = 1; /* a level less */
   isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
   isl_id *id = isl_ast_expr_get_id(fn);
   const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
@@ -227,7 +225,7 @@ static void lower_spread(sj_lower *l, __isl_keep isl_ast_node *mark) {
 
 /* Code that runs on the thread that reached it (a kernel's, or below a spread loop). */
 static void plain(sj_lower *l, __isl_keep isl_ast_node *node) {
-  if (l->failed) return;
+  if (l->failed || l->too_big) return;
   switch (isl_ast_node_get_type(node)) {
   case isl_ast_node_for:
     lower_for(l, node, 0, plain);
@@ -469,7 +467,7 @@ static char *kernel_name(const char *fn, int index) {
 /* What a kernel with full tiles' code may hold: MAX_REGS registers per thread, of which the
  * estimate of astgen/pressure.c may take MAX_PRESSURE (ptxas needs some of its own, and must
  * not spill), and the statement instances that keep its code within the instruction cache. */
-enum { MAX_REGS = 128, MAX_PRESSURE = 96, MAX_STMTS = 2048 };
+enum { MAX_REGS = 128, MAX_PRESSURE = 96, MAX_STMTS = 256 };
 
 /* The function of kernel mark at the given level of unrolling full tiles (lower_full.c);
  * kl is left for the launch (the host iterators). */
@@ -488,6 +486,7 @@ static sj_ir_func *kernel_func(sj_lower *l, __isl_keep isl_ast_node *mark, int l
   kl->free_ids_are_params = 1;
   kl->kernel = k;
   kl->full_level = level;
+  kl->max_stmts = MAX_STMTS;
   kl->staged_base = calloc((size_t)k->nstaged + 1, sizeof *kl->staged_base);
   if (!kl->staged_base) abort();
   for (int i = 0; i < k->nstaged; i++) {
@@ -526,7 +525,7 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
     }
     f = kernel_func(l, mark, level, &kl);
     pressure = sj_ir_pressure(f);
-    if (kl.failed || !kl.unrollable || (pressure <= MAX_PRESSURE && kl.stmts <= MAX_STMTS)) {
+    if (kl.failed || !kl.unrollable || (pressure <= MAX_PRESSURE && !kl.too_big)) {
       sj_buf why = {0};
       sj_buf_puts(&why, k->why);
       if (kl.unrollable) {

@@ -35,8 +35,10 @@ typedef struct sj_lower {
   int in_full;    /* lowering the code of a full tile */
   int ran_full;   /* under a `full_tiles` mark: the variable set where the full tile's code ran */
   int unrollable; /* marks of code the level of unrolling applies to, lowered */
-  long stmts;     /* statement instances lowered (unrolled code is capped) */
-  sj_irb b;       /* the function being built */
+  long stmts;     /* statement instances lowered */
+  long max_stmts; /* past this many in unrolled code, too_big: the kernel is tried a level lower */
+  int too_big;
+  sj_irb b;          /* the function being built */
   sj_binding *binds; /* loop iterators in scope, innermost last */
   int nbinds, capbinds;
   int free_ids_are_params; /* in a kernel: an unbound id is a host iterator passed in */
@@ -62,6 +64,7 @@ typedef void (*sj_lw_fn)(sj_lower *l, __isl_keep isl_ast_node *node);
 sj_ir_type sj_lw_type(sj_type t);                               /* the IR type of a C type */
 sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl integer, S64 */
 sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl condition */
+sj_ir_val sj_lw_floor_mod(sj_lower *l, sj_ir_val x, long m);    /* x mod m in 0 .. m - 1 */
 void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call);    /* one statement instance */
 void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c); /* one copy */
 sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id); /* an isl id's value */

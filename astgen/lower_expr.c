@@ -120,6 +120,15 @@ static sj_ir_val quotient(sj_lower *l, __isl_keep isl_ast_expr *e, int remainder
   return sj_irb_op(&l->b, SJ_IR_SUB, SJ_IR_S64, a, sj_irb_op(&l->b, SJ_IR_MUL, SJ_IR_S64, q, c));
 }
 
+sj_ir_val sj_lw_floor_mod(sj_lower *l, sj_ir_val x, long m) {
+  sj_irb *b = &l->b;
+  if ((m & (m - 1)) == 0) /* two's complement: the low bits are the floor remainder */
+    return sj_irb_op(b, SJ_IR_BAND, SJ_IR_S64, x, sj_ir_int(SJ_IR_S64, m - 1));
+  sj_ir_val q = sj_irb_op(b, SJ_IR_FDIV, SJ_IR_S64, x, sj_ir_int(SJ_IR_S64, m));
+  return sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, x,
+                   sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, q, sj_ir_int(SJ_IR_S64, m)));
+}
+
 sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e) {
   sj_irb *b = &l->b;
   switch (isl_ast_expr_get_type(e)) {
@@ -164,6 +173,8 @@ sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e) {
   }
 }
 
+static sj_ir_val compare(sj_lower *l, sj_ir_cmp cmp, __isl_keep isl_ast_expr *e);
+
 sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e) {
   sj_irb *b = &l->b;
   if (isl_ast_expr_get_type(e) == isl_ast_expr_op) {
@@ -193,6 +204,7 @@ sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e) {
     default:
       return sj_irb_setp(b, SJ_CMP_NE, sj_lw_iexpr(l, e), sj_ir_int(SJ_IR_S64, 0));
     }
+    if (l->in_full) return compare(l, cmp, e);
     return sj_irb_setp(b, cmp, iarg(l, e, 0), iarg(l, e, 1));
   }
   return sj_irb_setp(b, SJ_CMP_NE, sj_lw_iexpr(l, e), sj_ir_int(SJ_IR_S64, 0));
@@ -343,6 +355,26 @@ static sj_ir_val sum(sj_lower *l, const lin *f, int from, int to) {
     acc = sj_irb_op(&l->b, SJ_IR_ADD, SJ_IR_S64, acc, term);
   }
   return acc;
+}
+
+/* The comparison e (a cmp b) as (a - b without its constant) cmp -constant, in unrolled code:
+ * the terms are the same in every copy, computed once, and only the constant changes (in a
+ * loop, a - b would cost an instruction more than a cmp b). */
+static sj_ir_val compare(sj_lower *l, sj_ir_cmp cmp, __isl_keep isl_ast_expr *e) {
+  lin f = {0, 0, 0, NULL};
+  isl_ast_expr *a = isl_ast_expr_op_get_arg(e, 0), *c = isl_ast_expr_op_get_arg(e, 1);
+  lin_isl(l, &f, a, 1);
+  lin_isl(l, &f, c, -1);
+  isl_ast_expr_free(a);
+  isl_ast_expr_free(c);
+  int kept = 0;
+  for (int i = 0; i < f.n; i++)
+    if (f.t[i].coef) f.t[kept++] = f.t[i];
+  f.n = kept;
+  sort_terms(&f, l->b.f->regs);
+  sj_ir_val v = sum(l, &f, 0, f.n);
+  free(f.t);
+  return sj_irb_setp(&l->b, cmp, v, sj_ir_int(SJ_IR_S64, -f.constant));
 }
 
 /* The position in the statement call of the value of iterator sym. */

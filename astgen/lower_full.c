@@ -26,24 +26,37 @@
 enum { MAX_COPIES = 64 };
 
 /* The arguments of e, a tree of op (max or min), into args: the constants folded into *c
- * (*have: there is one), the others added. */
-static void flatten(__isl_keep isl_ast_expr *e, enum isl_ast_expr_op_type op, long *c, int *have,
-                    isl_ast_expr_list **args) {
+ * (*have: there is one), of two arguments a constant apart in this copy the one that wins
+ * (a hexagon's row bounds at a step of an unrolled tile), the others added. */
+static void flatten(sj_lower *l, __isl_keep isl_ast_expr *e, enum isl_ast_expr_op_type op, long *c,
+                    int *have, isl_ast_expr_list **args) {
+  int is_max = op == isl_ast_expr_op_max;
   if (isl_ast_expr_get_type(e) == isl_ast_expr_int) {
     isl_val *v = isl_ast_expr_get_val(e);
     long x = isl_val_get_num_si(v);
     isl_val_free(v);
-    *c = !*have ? x : (op == isl_ast_expr_op_max) == (x > *c) ? x : *c;
+    *c = !*have ? x : is_max == (x > *c) ? x : *c;
     *have = 1;
-  } else if (isl_ast_expr_get_type(e) == isl_ast_expr_op && isl_ast_expr_op_get_type(e) == op) {
+    return;
+  }
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_op && isl_ast_expr_op_get_type(e) == op) {
     for (int i = 0; i < isl_ast_expr_op_get_n_arg(e); i++) {
       isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
-      flatten(a, op, c, have, args);
+      flatten(l, a, op, c, have, args);
       isl_ast_expr_free(a);
     }
-  } else {
-    *args = isl_ast_expr_list_add(*args, isl_ast_expr_copy(e));
+    return;
   }
+  for (int i = 0; i < isl_ast_expr_list_n_ast_expr(*args); i++) {
+    isl_ast_expr *a = isl_ast_expr_list_get_ast_expr(*args, i);
+    long d; /* e - a */
+    int known = sj_lw_const_diff(l, a, e, &d);
+    isl_ast_expr_free(a);
+    if (!known) continue;
+    if (is_max == (d > 0)) *args = isl_ast_expr_list_set_ast_expr(*args, i, isl_ast_expr_copy(e));
+    return;
+  }
+  *args = isl_ast_expr_list_add(*args, isl_ast_expr_copy(e));
 }
 
 /* A for node's iterations (unit step) as a window of n values from start, each checked where
@@ -52,8 +65,9 @@ static void flatten(__isl_keep isl_ast_expr *e, enum isl_ast_expr_op_type op, lo
  *   constant: max(lo, X..) .. min(hi, Y..): the window lo .. hi, each value checked against the
  *             X and Y (*lower, *upper), a tile's steps cut by the first or last step;
  *   moving:   max(lo.., X) .. min(hi.., Y) with Y - X a constant: the window from the loop's
- *             first value, each checked against its last (*bound), a copy of a box clipped
- *             to the array. */
+ *             first value, each checked against its last (*bound) where a constant clips it
+ *             (a copy of a box clipped to the array); of the arguments of a max or min a
+ *             constant apart in this copy only the one that wins counts (flatten). */
 typedef struct trip {
   sj_ir_val start;
   long n;
@@ -74,25 +88,29 @@ static int window(sj_lower *l, __isl_keep isl_ast_expr *init, __isl_keep isl_ast
   int have_lo = 0, have_hi = 0;
   t->lower = isl_ast_expr_list_alloc(ctx, 2);
   t->upper = isl_ast_expr_list_alloc(ctx, 2);
-  flatten(init, isl_ast_expr_op_max, &lo, &have_lo, &t->lower);
-  flatten(bound, isl_ast_expr_op_min, &hi, &have_hi, &t->upper);
+  flatten(l, init, isl_ast_expr_op_max, &lo, &have_lo, &t->lower);
+  flatten(l, bound, isl_ast_expr_op_min, &hi, &have_hi, &t->upper);
   isl_ast_expr *x = single(t->lower), *y = single(t->upper);
   int moving = x && y && sj_lw_const_diff(l, x, y, &diff);
-  isl_ast_expr_free(x);
-  isl_ast_expr_free(y);
   if (have_lo && have_hi && (!moving || hi - lo <= diff)) { /* constant: the smaller window */
     t->start = sj_ir_int(SJ_IR_S64, lo);
     t->n = hi + !t->strict - lo;
-    return 1;
-  }
-  t->lower = isl_ast_expr_list_free(t->lower);
-  t->upper = isl_ast_expr_list_free(t->upper);
-  if (moving) {
-    t->start = sj_lw_iexpr(l, init);
-    t->bound = sj_lw_iexpr(l, bound);
+    moving = -1;
+  } else if (moving) { /* the window from x, checked against min(hi, y) where clipped */
+    sj_irb *b = &l->b;
+    sj_ir_val vx = sj_lw_iexpr(l, x), vy = sj_lw_iexpr(l, y);
+    t->start = have_lo ? sj_irb_op(b, SJ_IR_MAX, SJ_IR_S64, vx, sj_ir_int(SJ_IR_S64, lo)) : vx;
+    if (have_lo || have_hi)
+      t->bound = have_hi ? sj_irb_op(b, SJ_IR_MIN, SJ_IR_S64, vy, sj_ir_int(SJ_IR_S64, hi)) : vy;
     t->n = diff + !t->strict;
   }
-  return moving;
+  isl_ast_expr_free(x);
+  isl_ast_expr_free(y);
+  if (moving >= 0) {
+    t->lower = isl_ast_expr_list_free(t->lower);
+    t->upper = isl_ast_expr_list_free(t->upper);
+  }
+  return moving != 0;
 }
 
 static int trip_of(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id *id, trip *t) {
@@ -128,22 +146,25 @@ static sj_ir_val both(sj_lower *l, sj_ir_val p, sj_ir_val q) {
   return sj_irb_op(&l->b, SJ_IR_AND, SJ_IR_PRED, p, q);
 }
 
-/* Whether the value v of a window's copy passes the bounds it is checked against. */
-static sj_ir_val in_bounds(sj_lower *l, const trip *t, sj_ir_val v) {
+/* A constant window's bounds: *lo and *hi the loop's first and last values (max and min with
+ * the window's ends), NULL where the window has no bound to check. */
+static int window_bounds(sj_lower *l, const trip *t, sj_ir_val *lo, sj_ir_val *hi) {
+  if (!t->lower && !t->upper) return 0;
   sj_irb *b = &l->b;
-  sj_ir_cmp below = t->strict ? SJ_CMP_LT : SJ_CMP_LE;
-  sj_ir_val ok = {SJ_V_NONE, SJ_IR_PRED, 0, 0, 0};
-  if (t->bound.kind != SJ_V_NONE) ok = sj_irb_setp(b, below, v, t->bound);
+  *lo = t->start;
+  *hi = sj_ir_int(SJ_IR_S64, t->start.i + t->n - 1);
   for (int side = 0; side < 2; side++) {
     isl_ast_expr_list *list = side ? t->upper : t->lower;
-    for (int i = 0; list && i < isl_ast_expr_list_n_ast_expr(list); i++) {
+    for (int i = 0; i < isl_ast_expr_list_n_ast_expr(list); i++) {
       isl_ast_expr *e = isl_ast_expr_list_get_ast_expr(list, i);
       sj_ir_val x = sj_lw_iexpr(l, e);
-      ok = both(l, ok, side ? sj_irb_setp(b, below, v, x) : sj_irb_setp(b, SJ_CMP_LE, x, v));
+      if (side && t->strict) x = sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, x, sj_ir_int(SJ_IR_S64, 1));
+      *(side ? hi : lo) =
+          sj_irb_op(b, side ? SJ_IR_MIN : SJ_IR_MAX, SJ_IR_S64, *(side ? hi : lo), x);
       isl_ast_expr_free(e);
     }
   }
-  return ok;
+  return 1;
 }
 
 int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_dim, sj_lw_fn body) {
@@ -160,16 +181,28 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
     sj_ir_val r = sj_ir_int(SJ_IR_S64, 0), first = t.start;
     if (width > 1) {
       sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + threads_dim));
-      sj_ir_val diff = sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, tid, first);
-      sj_ir_val q = sj_irb_op(b, SJ_IR_FDIV, SJ_IR_S64, diff, sj_ir_int(SJ_IR_S64, width));
-      r = sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, diff,
-                    sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, q, sj_ir_int(SJ_IR_S64, width)));
+      r = sj_lw_floor_mod(l, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, tid, first), width);
       first = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, first, r);
+    }
+    /* where bounds cut a constant window: nothing when they leave it empty (the blocks of a
+     * launch without work), else a value v passes when v - lo <= hi - lo, unsigned */
+    sj_ir_val lo, hi, span = {0}, minus_lo = {0};
+    sj_irb_pos outer = {0};
+    int cut = window_bounds(l, &t, &lo, &hi);
+    if (cut) {
+      outer = sj_irb_enter(b, &sj_irb_if(b, sj_irb_setp(b, SJ_CMP_LE, lo, hi))->then, 0);
+      span = sj_irb_op(b, SJ_IR_SUB, SJ_IR_U64, hi, lo);
+      minus_lo =
+          sj_irb_op(b, SJ_IR_NEG, SJ_IR_U64, lo, (sj_ir_val){0}); /* unsigned even as v + 0 */
     }
     isl_ast_node *child = isl_ast_node_for_get_body(node);
     for (long k = 0; k * width < t.n && !l->failed; k++) {
       sj_ir_val v = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, first, sj_ir_int(SJ_IR_S64, k * width));
-      sj_ir_val go = in_bounds(l, &t, v);
+      sj_ir_cmp below = t.strict ? SJ_CMP_LT : SJ_CMP_LE;
+      sj_ir_val go =
+          t.bound.kind != SJ_V_NONE ? sj_irb_setp(b, below, v, t.bound)
+          : cut ? sj_irb_setp(b, SJ_CMP_LE, sj_irb_op(b, SJ_IR_ADD, SJ_IR_U64, minus_lo, v), span)
+                : (sj_ir_val){0};
       if ((k + 1) * width > t.n && t.bound.kind == SJ_V_NONE) /* past the window for some */
         go = both(l, go, sj_irb_setp(b, SJ_CMP_LT, r, sj_ir_int(SJ_IR_S64, t.n - k * width)));
       sj_irb_pos pos = {0};
@@ -180,6 +213,7 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
       if (go.kind != SJ_V_NONE) sj_irb_leave(b, pos);
     }
     isl_ast_node_free(child);
+    if (cut) sj_irb_leave(b, outer);
   }
   isl_ast_expr_list_free(t.lower);
   isl_ast_expr_list_free(t.upper);

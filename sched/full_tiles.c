@@ -31,10 +31,7 @@
 #include <isl/union_set.h>
 #include <isl/val.h>
 
-/* The box of the folded instances (see above), lo[d] .. hi[d] along F's dimension d; -1 when
- * no statement has every space loop. */
-static int folded_box(const sj_model *m, __isl_keep isl_union_map *fold, int n, long *lo,
-                      long *hi) {
+int sj_folded_box(const sj_model *m, __isl_keep isl_union_map *fold, int n, long *lo, long *hi) {
   int depth = n + 2, any = 0;
   long tlo = 0, thi = -1;
   for (int i = 0; i < m->nstmts; i++) {
@@ -66,18 +63,13 @@ static int folded_box(const sj_model *m, __isl_keep isl_union_map *fold, int n, 
     isl_set_free(f);
   }
   lo[0] = tlo, hi[0] = thi;
-  return any ? 0 : -1;
+  return any && tlo <= thi ? 0 : -1;
 }
 
-__isl_give isl_set *sj_full_tiles(const sj_model *m, __isl_keep isl_union_map *fold,
-                                  __isl_keep isl_map *tiles, int n, unsigned dims) {
-  long lo[SJ_HYBRID_MAX_SPACE + 1], hi[SJ_HYBRID_MAX_SPACE + 1];
+__isl_give isl_set *sj_full_tiles(__isl_keep isl_map *tiles, int n, const long *lo, const long *hi,
+                                  unsigned dims) {
   isl_map *of = isl_map_reverse(isl_map_copy(tiles)); /* tile -> its points */
   isl_set *full = isl_map_domain(isl_map_copy(of));
-  if (folded_box(m, fold, n, lo, hi)) {
-    isl_map_free(of);
-    return isl_set_subtract(full, isl_set_universe(isl_set_get_space(full)));
-  }
   for (int d = 0; d < n + 2 && full; d++) {
     isl_pw_aff *first = isl_map_dim_min(isl_map_copy(of), d);
     isl_pw_aff *last = isl_map_dim_max(isl_map_copy(of), d);

@@ -474,7 +474,10 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
   unsigned loops = 0;
   for (int i = 0; i <= n; i++)
     if (box[i] != (long)sizes->block[n - i]) loops |= 2u << i;
-  isl_set *full = sj_full_tiles(m, fold, ftiles, n, loops);
+  long blo[SJ_HYBRID_MAX_SPACE + 1], bhi[SJ_HYBRID_MAX_SPACE + 1];
+  isl_set *full = sj_folded_box(m, fold, n, blo, bhi)
+                      ? isl_set_empty(isl_space_range(isl_map_get_space(ftiles)))
+                      : sj_full_tiles(ftiles, n, blo, bhi, loops);
   isl_union_map *tiles =
       isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(ftiles));
   isl_multi_union_pw_aff *point;

@@ -92,11 +92,16 @@ __isl_give isl_union_map *sj_fold_space(const sj_model *m, const sj_stencil *st,
 /* The dependences between points of the folded space fold gives. */
 __isl_give isl_union_map *sj_fold_deps(const sj_model *m, __isl_keep isl_union_map *fold, int n);
 
-/* Full tiles (sched/full_tiles.c): the tiles of tiles (F -> [L, color, T, S0, .., Sn]) whose
- * points lie within the instances of the model (fold: its statements into F) along the
- * dimensions of F in the bits of dims (bit 0: time), a set of tile coordinates. */
-__isl_give isl_set *sj_full_tiles(const sj_model *m, __isl_keep isl_union_map *fold,
-                                  __isl_keep isl_map *tiles, int n, unsigned dims);
+/* Full tiles (sched/full_tiles.c). The box of the statements' instances in the folded space
+ * (fold: statement -> F = [t, s0, .., sn]): along time the union of their steps, along space
+ * what every statement with all the space loops runs; lo[d] .. hi[d] along F's dimension d. 0,
+ * or -1 when there is none (no statement with every loop, or no instance). */
+int sj_folded_box(const sj_model *m, __isl_keep isl_union_map *fold, int n, long *lo, long *hi);
+/* The tiles of tiles (F -> [L, color, T, S0, .., Sn]) that lie inside the box lo .. hi along
+ * the dimensions of F in the bits of dims (bit 0: time) and meet it along the others, a set of
+ * tile coordinates. */
+__isl_give isl_set *sj_full_tiles(__isl_keep isl_map *tiles, int n, const long *lo, const long *hi,
+                                  unsigned dims);
 /* The instances of the spaces of dom (tiled statements) that belong to a full tile. */
 __isl_give isl_union_set *sj_full_filter(__isl_keep isl_set *full, __isl_keep isl_union_set *dom,
                                          int n);
