@@ -75,7 +75,7 @@ def modes(kernel):
     return rows
 
 
-def run(build, kernel, sizes, tiling, stage, tile):
+def run(build, kernel, sizes, tiling, stage, tile=None):
     env = dict(os.environ, JIT_CACHE="off", JIT_STAGE=stage)
     env.pop("JIT_TILING", None)
     env.pop("JIT_TILE", None)
