@@ -223,10 +223,11 @@ typedef struct sj_ir_func {
   sj_ir_reg *regs;
   sj_ir_block body;
   unsigned grid[3], block[3]; /* kernels */
+  int max_regs;               /* kernels: registers per thread ptxas may use; 0: its choice */
   int nshared;                /* kernels: arrays in shared memory */
   sj_ir_shared *shared;
-  int traps;                  /* some TRAP may fire */
-  char *why;                  /* kernels: a line for the explanation */
+  int traps; /* some TRAP may fire */
+  char *why; /* kernels: a line for the explanation */
 } sj_ir_func;
 
 typedef struct sj_ir_module {
@@ -257,7 +258,7 @@ int sj_ir_is_pure(const sj_ir_ins *ins);
 sj_ir_func *sj_ir_func_new(sj_ir_func_kind kind, const char *name);
 void sj_ir_func_free(sj_ir_func *f);
 void sj_ir_module_free(sj_ir_module *m);
-int sj_ir_add_param(sj_ir_func *f, sj_ir_param p); /* its position */
+int sj_ir_add_param(sj_ir_func *f, sj_ir_param p);   /* its position */
 int sj_ir_add_shared(sj_ir_func *f, sj_ir_shared a); /* its index */
 /* The position of the parameter of kind and index, or -1. */
 int sj_ir_find_param(const sj_ir_func *f, sj_ir_param_kind kind, int index);
@@ -275,12 +276,18 @@ void sj_ir_foreach_use(sj_ir_ins *ins, void (*fn)(int reg, void *user), void *us
 
 /* --- passes (astgen/opt.c) --- */
 /* Moves pure loop-invariant instructions before their loops, turns addresses that move
- * by a constant in an innermost loop into pointers advanced at its latch, and removes
- * what is no longer used. */
+ * by a constant in an innermost loop into pointers advanced at its latch, computes common
+ * values once (sj_ir_share), and removes what is no longer used. */
 void sj_ir_optimize(sj_ir_func *f);
+/* Integer work of branches moved before them, and values computed once where an equal one
+ * dominates them (astgen/cse.c; part of sj_ir_optimize). */
+void sj_ir_share(sj_ir_func *f);
 /* Ifs without else whose code is at most max plain instructions become guarded
  * instructions (PTX predication instead of a branch). */
 void sj_ir_predicate(sj_ir_func *f, int max);
+/* The 32-bit registers the function's values hold at most at once (astgen/pressure.c): an
+ * estimate of what ptxas allocates. */
+int sj_ir_pressure(const sj_ir_func *f);
 /* Uses of each register, for printers that fold single-use values into expressions. */
 int *sj_ir_count_uses(const sj_ir_func *f);
 /* For targets without a math library (astgen/mathexp.c): every SJ_IR_MATH but floor, ceil

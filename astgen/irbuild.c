@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { NBUCKETS = 1024 };
+enum { NBUCKETS = 4096 }; /* unrolled kernels number tens of thousands of values */
 
 typedef struct vn_operand {
   int kind, type, reg, version;
@@ -57,6 +57,7 @@ void sj_irb_finish(sj_irb *b) {
   free(b->vn);
   free(b->buckets);
   free(b->epoch);
+  free(b->loads);
   free(b->param_reg);
   memset(b, 0, sizeof *b);
 }
@@ -335,23 +336,42 @@ static int array_of(const sj_irb *b, sj_ir_val ptr) {
   return b->f->regs[ptr.reg].array;
 }
 
-sj_ir_val sj_irb_load(sj_irb *b, sj_ir_val ptr, long offset) {
+static void load_key(const sj_irb *b, sj_ir_val ptr, long offset, vn_key *k) {
   int array = array_of(b, ptr);
+  memset(k, 0, sizeof *k);
+  k->op = SJ_IR_LD;
+  k->type = b->f->regs[ptr.reg].elem;
+  k->imm = offset;
+  k->world = b->world;
+  k->epoch = array >= 0 && array < b->narrays ? b->epoch[array] : 0;
+  k->v[0] = operand(b, ptr);
+}
+
+sj_ir_val sj_irb_load(sj_irb *b, sj_ir_val ptr, long offset) {
   vn_key k;
-  memset(&k, 0, sizeof k);
-  k.op = SJ_IR_LD;
-  k.imm = offset;
-  k.world = b->world;
-  k.epoch = array >= 0 && array < b->narrays ? b->epoch[array] : 0;
-  k.v[0] = operand(b, ptr);
+  load_key(b, ptr, offset, &k);
+  int dst = lookup(b, &k);
+  if (dst) return sj_ir_reg_val(b->f, dst);
   sj_ir_ins proto;
   memset(&proto, 0, sizeof proto);
   proto.op = SJ_IR_LD;
-  proto.type = b->f->regs[ptr.reg].elem;
+  proto.type = k.type;
   proto.a = ptr;
   proto.imm = offset;
-  k.type = proto.type;
-  return numbered(b, &k, proto, b->depth);
+  sj_ir_val v = numbered(b, &k, proto, b->depth);
+  b->loads = grow(b->loads, &b->caploads, b->nloads + 1, sizeof *b->loads);
+  b->loads[b->nloads++] = b->nvn - 1;
+  return v;
+}
+
+/* Whether a store through ptr at offset may write the element a load (its value number e)
+ * read: the same address space, and the same array (or one unknown), through another pointer
+ * or at the same offset. Another thread writing it before the next barrier would be a race:
+ * the schedules run none. */
+static int may_write(const sj_irb *b, const sj_vn_entry *e, sj_ir_val ptr, long offset) {
+  const sj_ir_reg *p = &b->f->regs[ptr.reg], *q = &b->f->regs[e->key.v[0].reg];
+  if (p->space != q->space || (p->array >= 0 && q->array >= 0 && p->array != q->array)) return 0;
+  return e->key.v[0].reg != ptr.reg || e->key.imm == offset;
 }
 
 void sj_irb_store(sj_irb *b, sj_ir_val ptr, long offset, sj_ir_val value) {
@@ -359,11 +379,24 @@ void sj_irb_store(sj_irb *b, sj_ir_val ptr, long offset, sj_ir_val value) {
   ins->a = ptr;
   ins->b = value;
   ins->imm = offset;
-  int array = array_of(b, ptr);
-  if (array >= 0 && array < b->narrays)
-    b->epoch[array]++;
-  else
-    b->world++;
+  int kept = 0;
+  for (int i = 0; i < b->nloads; i++) {
+    int e = b->loads[i];
+    sj_vn_entry *entry = e < b->nvn ? &b->vn[e] : NULL;
+    if (!entry || entry->key.op != SJ_IR_LD) continue; /* gone with its scope, or dropped */
+    if (may_write(b, entry, ptr, offset))
+      entry->key.op = -1; /* never matches again */
+    else
+      b->loads[kept++] = e;
+  }
+  b->nloads = kept;
+  if (value.kind == SJ_V_REG && value.type == b->f->regs[ptr.reg].elem) { /* read back: value */
+    vn_key k;
+    load_key(b, ptr, offset, &k);
+    remember(b, &k, value.reg);
+    b->loads = grow(b->loads, &b->caploads, b->nloads + 1, sizeof *b->loads);
+    b->loads[b->nloads++] = b->nvn - 1;
+  }
 }
 
 void sj_irb_barrier(sj_irb *b) {

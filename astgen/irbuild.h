@@ -21,6 +21,8 @@ typedef struct sj_irb {
   int *epoch; /* by array id */
   int narrays;
   int world; /* bumped by barriers and loops: every array changes */
+  /* the value numbers of the loads since, each dropped when a store may write its element */
+  int *loads, nloads, caploads;
   /* prologue values, made once */
   int *param_reg, nparam_reg; /* by parameter position */
   int special[8];

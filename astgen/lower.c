@@ -40,8 +40,6 @@ static const sj_reduce *mark_reduce(__isl_keep isl_ast_node *node) {
   return mark_data(node);
 }
 
-typedef void (*lower_fn)(sj_lower *l, __isl_keep isl_ast_node *node);
-
 /* CPU: innermost loops run UNROLL copies per iteration and then the rest one at a time.
  * TinyCC keeps no value in a register, so copies sharing one pointer advanced once per
  * iteration save most of the address work; the copies are bound to iter + k * step, so
@@ -53,46 +51,15 @@ static isl_bool find_for(__isl_keep isl_ast_node *node, void *found) {
   return *(int *)found ? isl_bool_false : isl_bool_true;
 }
 
-static int mentions(__isl_keep isl_ast_expr *e, __isl_keep isl_id *id) {
-  if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
-    isl_id *other = isl_ast_expr_get_id(e);
-    isl_id_free(other);
-    return other == id;
-  }
-  if (isl_ast_expr_get_type(e) != isl_ast_expr_op) return 0;
-  int found = 0;
-  for (int i = 0; i < isl_ast_expr_op_get_n_arg(e) && !found; i++) {
-    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
-    found = mentions(a, id);
-    isl_ast_expr_free(a);
-  }
-  return found;
-}
-
-/* E of a condition `iter <= E` or `iter < E` with E free of iter (*strict for <), or NULL. */
-static __isl_give isl_ast_expr *upper_bound(__isl_keep isl_ast_expr *cond, __isl_keep isl_id *iter,
-                                            int *strict) {
-  if (isl_ast_expr_get_type(cond) != isl_ast_expr_op) return NULL;
-  enum isl_ast_expr_op_type op = isl_ast_expr_op_get_type(cond);
-  if (op != isl_ast_expr_op_le && op != isl_ast_expr_op_lt) return NULL;
-  isl_ast_expr *it = isl_ast_expr_op_get_arg(cond, 0), *e = isl_ast_expr_op_get_arg(cond, 1);
-  int ok = isl_ast_expr_get_type(it) == isl_ast_expr_id && mentions(it, iter) && !mentions(e, iter);
-  isl_ast_expr_free(it);
-  *strict = op == isl_ast_expr_op_lt;
-  if (ok) return e;
-  isl_ast_expr_free(e);
-  return NULL;
-}
-
 /* The unrolled loop and its remainder, when node is an innermost loop of that form. */
-static int lower_unrolled(sj_lower *l, __isl_keep isl_ast_node *node, lower_fn body) {
+static int lower_unrolled(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_fn body) {
   int found = 0, strict;
   isl_ast_node *child = isl_ast_node_for_get_body(node);
   isl_ast_node_foreach_descendant_top_down(child, find_for, &found);
   isl_ast_expr *it = isl_ast_node_for_get_iterator(node), *inc = isl_ast_node_for_get_inc(node);
   isl_ast_expr *cond = isl_ast_node_for_get_cond(node);
   isl_id *id = isl_ast_expr_get_id(it);
-  isl_ast_expr *bound = found ? NULL : upper_bound(cond, id, &strict);
+  isl_ast_expr *bound = found ? NULL : sj_lw_upper_bound(cond, id, &strict);
   sj_ir_val step = bound ? sj_lw_iexpr(l, inc) : sj_ir_int(SJ_IR_S64, 0);
   if (bound && step.kind == SJ_V_INT && step.i > 0) {
     sj_irb *b = &l->b;
@@ -136,9 +103,12 @@ enum { SHARE_NONE, SHARE_WORKERS, SHARE_THREADS };
 /* A for node as a loop, its iterations shared as distributed says. Over GPU threads each takes
  * those whose iterator is congruent to its id modulo the block size (for a unit step): the
  * congruence of the thread filters, which isl then need not carry through its bounds. */
-static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distributed, lower_fn body) {
+static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distributed, sj_lw_fn body) {
   sj_irb *b = &l->b;
   if (!distributed && l->unroll_innermost && lower_unrolled(l, node, body)) return;
+  if (distributed != SHARE_WORKERS &&
+      sj_lw_unroll_full(l, node, distributed ? distributed - SHARE_THREADS : -1, body))
+    return;
   isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
   isl_ast_expr *init_e = isl_ast_node_for_get_init(node), *inc_e = isl_ast_node_for_get_inc(node);
   isl_ast_expr *cond_e = isl_ast_node_for_get_cond(node);
@@ -149,9 +119,7 @@ static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distribute
     sj_ir_val width = sj_ir_int(SJ_IR_S64, (long)b->f->block[d]);
     sj_ir_val diff = sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64,
                                sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + d)), init);
-    sj_ir_val q = sj_irb_op(b, SJ_IR_FDIV, SJ_IR_S64, diff, width);
-    sj_ir_val r =
-        sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, diff, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, q, width));
+    sj_ir_val r = sj_lw_floor_mod(l, diff, width.i);
     init = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, init, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, step, r));
     step = sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, step, width);
   } else if (distributed == SHARE_WORKERS) {
@@ -177,7 +145,7 @@ static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distribute
   isl_ast_expr_free(cond_e);
 }
 
-static void lower_if(sj_lower *l, __isl_keep isl_ast_node *node, lower_fn branch) {
+static void lower_if(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_fn branch) {
   sj_irb *b = &l->b;
   isl_ast_expr *cond = isl_ast_node_if_get_cond(node);
   sj_ir_node *n = sj_irb_if(b, sj_lw_icond(l, cond));
@@ -196,10 +164,10 @@ static void lower_if(sj_lower *l, __isl_keep isl_ast_node *node, lower_fn branch
   }
 }
 
-static void lower_children(sj_lower *l, __isl_keep isl_ast_node *node, lower_fn each) {
+static void lower_children(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_fn each) {
   isl_ast_node_list *list = isl_ast_node_block_get_children(node);
   int n = isl_ast_node_list_n_ast_node(list);
-  for (int i = 0; i < n && !l->failed; i++) {
+  for (int i = 0; i < n && !l->failed && !l->too_big; i++) {
     isl_ast_node *child = isl_ast_node_list_get_ast_node(list, i);
     each(l, child);
     isl_ast_node_free(child);
@@ -207,7 +175,7 @@ static void lower_children(sj_lower *l, __isl_keep isl_ast_node *node, lower_fn 
   isl_ast_node_list_free(list);
 }
 
-static void lower_mark_child(sj_lower *l, __isl_keep isl_ast_node *node, lower_fn fn) {
+static void lower_mark_child(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_fn fn) {
   isl_ast_node *child = isl_ast_node_mark_get_node(node);
   fn(l, child);
   isl_ast_node_free(child);
@@ -215,6 +183,7 @@ static void lower_mark_child(sj_lower *l, __isl_keep isl_ast_node *node, lower_f
 
 static void lower_user(sj_lower *l, __isl_keep isl_ast_node *node) {
   isl_ast_expr *call = isl_ast_node_user_get_expr(node);
+  if (++l->stmts > l->max_stmts && l->full_level >= 2) l->too_big = 1; /* a level less */
   isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
   isl_id *id = isl_ast_expr_get_id(fn);
   const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
@@ -256,7 +225,7 @@ static void lower_spread(sj_lower *l, __isl_keep isl_ast_node *mark) {
 
 /* Code that runs on the thread that reached it (a kernel's, or below a spread loop). */
 static void plain(sj_lower *l, __isl_keep isl_ast_node *node) {
-  if (l->failed) return;
+  if (l->failed || l->too_big) return;
   switch (isl_ast_node_get_type(node)) {
   case isl_ast_node_for:
     lower_for(l, node, 0, plain);
@@ -270,6 +239,14 @@ static void plain(sj_lower *l, __isl_keep isl_ast_node *node) {
   case isl_ast_node_mark:
     if (mark_kind(node) == SJ_ID_SPREAD) {
       lower_spread(l, node);
+      break;
+    }
+    if (mark_kind(node) == SJ_ID_FULL) {
+      sj_lw_full_tiles(l, node, plain);
+      break;
+    }
+    if (mark_kind(node) == SJ_ID_VERSION) {
+      sj_lw_version(l, node, ((const sj_mapped_id *)mark_data(node))->dim, plain);
       break;
     }
     if (mark_kind(node) == SJ_ID_REDUCE) sj_lw_reduce_start(l, mark_reduce(node));
@@ -391,10 +368,11 @@ static void start(sj_lower *l, const sj_model *m, sj_ir_module *mod, sj_ir_func 
 }
 
 static void finish(sj_lower *l) {
-  sj_irb_finish(&l->b);
+  if (l->b.f) sj_irb_finish(&l->b);
   free(l->partial);
   free(l->target);
   free(l->local_var);
+  free(l->ranges);
   free(l->binds);
   free(l->host_ids);
   free(l->staged_base);
@@ -486,40 +464,84 @@ static char *kernel_name(const char *fn, int index) {
   return sj_buf_take(&b);
 }
 
-/* A kernel mark: a function of its own, and a launch passing the host iterators it uses. */
-static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
+/* What a kernel with full tiles' code may hold: MAX_REGS registers per thread, of which the
+ * estimate of astgen/pressure.c may take MAX_PRESSURE (ptxas needs some of its own, and must
+ * not spill), and the statement instances that keep its code within the instruction cache. */
+enum { MAX_REGS = 128, MAX_PRESSURE = 96, MAX_STMTS = 256 };
+
+/* The function of kernel mark at the given level of unrolling full tiles (lower_full.c);
+ * kl is left for the launch (the host iterators). */
+static sj_ir_func *kernel_func(sj_lower *l, __isl_keep isl_ast_node *mark, int level,
+                               sj_lower *kl) {
   const sj_kernel *k = mark_kernel(mark);
-  int index = l->mod->nfuncs;
-  char *name = kernel_name(l->m->fn->name, index - 1);
+  char *name = kernel_name(l->m->fn->name, l->mod->nfuncs - 1);
   sj_ir_func *f = sj_ir_func_new(SJ_FUNC_KERNEL, name);
   free(name);
   memcpy(f->grid, k->grid, sizeof f->grid);
   memcpy(f->block, k->block, sizeof f->block);
-  f->why = strdup(k->why);
-  add_func(l->mod, f);
   add_user_params(l->m, f);
-  sj_lower kl;
-  start(&kl, l->m, l->mod, f, l->err);
-  kl.contract = l->contract;
-  kl.approx_div = l->approx_div;
-  kl.free_ids_are_params = 1;
-  kl.kernel = k;
-  kl.staged_base = calloc((size_t)k->nstaged + 1, sizeof *kl.staged_base);
-  if (!kl.staged_base) abort();
+  start(kl, l->m, l->mod, f, l->err);
+  kl->contract = l->contract;
+  kl->approx_div = l->approx_div;
+  kl->free_ids_are_params = 1;
+  kl->kernel = k;
+  kl->full_level = level;
+  kl->max_stmts = MAX_STMTS;
+  kl->staged_base = calloc((size_t)k->nstaged + 1, sizeof *kl->staged_base);
+  if (!kl->staged_base) abort();
   for (int i = 0; i < k->nstaged; i++) {
     long count = 1;
     for (int d = 0; d < k->staged[i].rank; d++) count *= k->staged[i].size[d];
     int pos = sj_ir_find_param(f, SJ_PARAM_ARRAY, k->staged[i].array);
     sj_ir_add_shared(f, (sj_ir_shared){f->params[pos].type, count});
   }
-  lower_mark_child(&kl, mark, plain);
-  if (kl.reduce) sj_lw_reduce_finish(&kl); /* every lane of every warp, at the end */
+  lower_mark_child(kl, mark, plain);
+  if (kl->reduce) sj_lw_reduce_finish(kl); /* every lane of every warp, at the end */
   if (f->traps) {
     sj_ir_param err = {SJ_PARAM_ERROR, SJ_IR_S32, 0, 0, "error"};
     sj_ir_add_param(f, err);
   }
   sj_ir_expand_math(f); /* PTX has no math library */
   read_only_loads(f, l->m->fn->narrays + l->m->ntemps);
+  sj_irb_finish(&kl->b);
+  sj_ir_optimize(f);
+  return f;
+}
+
+/* A kernel mark: a function of its own, and a launch passing the host iterators it uses. The
+ * code of full tiles is unrolled as far as the registers and the size allow: each level less
+ * is tried in turn (sj_lower.full_level), never spilled. */
+static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
+  const sj_kernel *k = mark_kernel(mark);
+  int index = l->mod->nfuncs, ntraps = l->mod->ntraps;
+  sj_lower kl;
+  sj_ir_func *f = NULL;
+  int pressure = 0;
+  for (int level = 3; level >= 0; level--) {
+    if (f) { /* too large: the traps it noted go with it */
+      sj_ir_func_free(f);
+      finish(&kl);
+      l->mod->ntraps = ntraps;
+    }
+    f = kernel_func(l, mark, level, &kl);
+    pressure = sj_ir_pressure(f);
+    if (kl.failed || !kl.unrollable || (pressure <= MAX_PRESSURE && !kl.too_big)) {
+      sj_buf why = {0};
+      sj_buf_puts(&why, k->why);
+      if (kl.unrollable) {
+        /* ptxas holds a block of 256 threads or more to about 40 registers, spilling what
+         * unrolled code needs beyond; given 128 it fills them with loads moved early, and
+         * the GPU runs fewer blocks at once: the estimate and some room for its own */
+        int room = (pressure * 5 / 4 + 16 + 7) / 8 * 8;
+        f->max_regs = room < MAX_REGS ? room : MAX_REGS;
+        sj_buf_printf(&why, "; full tiles: unrolling level %d of 3, about %d registers", level,
+                      pressure);
+      }
+      f->why = sj_buf_take(&why);
+      break;
+    }
+  }
+  add_func(l->mod, f);
   sj_ir_ins *launch = sj_irb_emit(&l->b, SJ_IR_LAUNCH, SJ_IR_PRED);
   launch->imm = index;
   launch->nargs = kl.nhost_ids;

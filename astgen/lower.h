@@ -17,6 +17,11 @@ typedef struct sj_binding {
   long offset; /* the id's value is val + offset (copies of an unrolled loop) */
 } sj_binding;
 
+typedef struct sj_range {
+  int known; /* 0: not yet, 1: lo .. hi, -1: unbounded */
+  long lo, hi;
+} sj_range;
+
 typedef struct sj_lower {
   const sj_model *m;
   sj_ir_module *mod;
@@ -25,8 +30,16 @@ typedef struct sj_lower {
   int contract;         /* fast math on the GPU: a * b + c may become one fma */
   int approx_div;       /* fast math on the GPU: approximate f32 division */
   int unroll_innermost; /* CPU: innermost loops unrolled (see astgen/lower.c) */
-  sj_irb b;             /* the function being built */
-  sj_binding *binds;    /* loop iterators in scope, innermost last */
+  /* GPU kernels: what the code of full tiles unrolls (see astgen/lower.c, sj_full_level) */
+  int full_level;
+  int in_full;    /* lowering the code of a full tile */
+  int ran_full;   /* under a `full_tiles` mark: the variable set where the full tile's code ran */
+  int unrollable; /* marks of code the level of unrolling applies to, lowered */
+  long stmts;     /* statement instances lowered */
+  long max_stmts; /* past this many in unrolled code, too_big: the kernel is tried a level lower */
+  int too_big;
+  sj_irb b;          /* the function being built */
+  sj_binding *binds; /* loop iterators in scope, innermost last */
   int nbinds, capbinds;
   int free_ids_are_params; /* in a kernel: an unbound id is a host iterator passed in */
   isl_id **host_ids;       /* those ids, in parameter order */
@@ -42,21 +55,40 @@ typedef struct sj_lower {
   const sj_pstmt *stmt;
   isl_ast_expr *call; /* borrowed */
   int *local_var;     /* by local id: its variable, 0 until first assigned */
+  sj_range *ranges;   /* by statement and iterator: its values over the domain, once asked */
 } sj_lower;
+
+typedef void (*sj_lw_fn)(sj_lower *l, __isl_keep isl_ast_node *node);
 
 /* lower_expr.c */
 sj_ir_type sj_lw_type(sj_type t);                               /* the IR type of a C type */
 sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl integer, S64 */
 sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl condition */
+sj_ir_val sj_lw_floor_mod(sj_lower *l, sj_ir_val x, long m);    /* x mod m in 0 .. m - 1 */
 void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call);    /* one statement instance */
 void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c); /* one copy */
-sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id);         /* an isl id's value */
+sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id); /* an isl id's value */
+/* E of a loop condition `iter <= E` or `iter < E` with E free of iter (*strict for <), or
+ * NULL. */
+__isl_give isl_ast_expr *sj_lw_upper_bound(__isl_keep isl_ast_expr *cond, __isl_keep isl_id *iter,
+                                           int *strict);
+/* Whether b - a is a constant, *diff (their terms computed as values where not linear). */
+int sj_lw_const_diff(sj_lower *l, __isl_keep isl_ast_expr *a, __isl_keep isl_ast_expr *b,
+                     long *diff);
 void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val, long offset);
 void sj_lw_unbind(sj_lower *l);
 void sj_lw_fail(sj_lower *l, const char *what);
 /* How a reduction's terms combine, and its type (its element's). */
 sj_ir_op sj_lw_red_op(sj_red_op op);
 sj_ir_type sj_lw_red_type(const sj_reduction *r);
+
+/* lower_full.c: the code of full tiles. unroll_full: a for node of a full tile's code unrolled
+ * (threads_dim: the block dimension its iterations are spread over, or -1), 0 when it stays a
+ * loop; full_tiles and version: the marks of sched/full_tiles.c (kind: the version mark's
+ * dimension, sched.h). */
+int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_dim, sj_lw_fn body);
+void sj_lw_full_tiles(sj_lower *l, __isl_keep isl_ast_node *mark, sj_lw_fn body);
+void sj_lw_version(sj_lower *l, __isl_keep isl_ast_node *mark, int kind, sj_lw_fn body);
 
 /* lower_reduce.c: reductions in parallel. start: at the `reduce` mark, the partials and
  * targets (the statements' lowering then accumulates into them); finish: at the end of the

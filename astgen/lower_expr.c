@@ -120,6 +120,15 @@ static sj_ir_val quotient(sj_lower *l, __isl_keep isl_ast_expr *e, int remainder
   return sj_irb_op(&l->b, SJ_IR_SUB, SJ_IR_S64, a, sj_irb_op(&l->b, SJ_IR_MUL, SJ_IR_S64, q, c));
 }
 
+sj_ir_val sj_lw_floor_mod(sj_lower *l, sj_ir_val x, long m) {
+  sj_irb *b = &l->b;
+  if ((m & (m - 1)) == 0) /* two's complement: the low bits are the floor remainder */
+    return sj_irb_op(b, SJ_IR_BAND, SJ_IR_S64, x, sj_ir_int(SJ_IR_S64, m - 1));
+  sj_ir_val q = sj_irb_op(b, SJ_IR_FDIV, SJ_IR_S64, x, sj_ir_int(SJ_IR_S64, m));
+  return sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, x,
+                   sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, q, sj_ir_int(SJ_IR_S64, m)));
+}
+
 sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e) {
   sj_irb *b = &l->b;
   switch (isl_ast_expr_get_type(e)) {
@@ -164,6 +173,8 @@ sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e) {
   }
 }
 
+static sj_ir_val compare(sj_lower *l, sj_ir_cmp cmp, __isl_keep isl_ast_expr *e);
+
 sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e) {
   sj_irb *b = &l->b;
   if (isl_ast_expr_get_type(e) == isl_ast_expr_op) {
@@ -193,9 +204,40 @@ sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e) {
     default:
       return sj_irb_setp(b, SJ_CMP_NE, sj_lw_iexpr(l, e), sj_ir_int(SJ_IR_S64, 0));
     }
+    if (l->in_full) return compare(l, cmp, e);
     return sj_irb_setp(b, cmp, iarg(l, e, 0), iarg(l, e, 1));
   }
   return sj_irb_setp(b, SJ_CMP_NE, sj_lw_iexpr(l, e), sj_ir_int(SJ_IR_S64, 0));
+}
+
+static int mentions(__isl_keep isl_ast_expr *e, __isl_keep isl_id *id) {
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
+    isl_id *other = isl_ast_expr_get_id(e);
+    isl_id_free(other);
+    return other == id;
+  }
+  if (isl_ast_expr_get_type(e) != isl_ast_expr_op) return 0;
+  int found = 0;
+  for (int i = 0; i < isl_ast_expr_op_get_n_arg(e) && !found; i++) {
+    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+    found = mentions(a, id);
+    isl_ast_expr_free(a);
+  }
+  return found;
+}
+
+__isl_give isl_ast_expr *sj_lw_upper_bound(__isl_keep isl_ast_expr *cond, __isl_keep isl_id *iter,
+                                           int *strict) {
+  if (isl_ast_expr_get_type(cond) != isl_ast_expr_op) return NULL;
+  enum isl_ast_expr_op_type op = isl_ast_expr_op_get_type(cond);
+  if (op != isl_ast_expr_op_le && op != isl_ast_expr_op_lt) return NULL;
+  isl_ast_expr *it = isl_ast_expr_op_get_arg(cond, 0), *e = isl_ast_expr_op_get_arg(cond, 1);
+  int ok = isl_ast_expr_get_type(it) == isl_ast_expr_id && mentions(it, iter) && !mentions(e, iter);
+  isl_ast_expr_free(it);
+  *strict = op == isl_ast_expr_op_lt;
+  if (ok) return e;
+  isl_ast_expr_free(e);
+  return NULL;
 }
 
 /* --- linear forms over IR values --- */
@@ -272,6 +314,18 @@ static void lin_isl(sj_lower *l, lin *f, __isl_keep isl_ast_expr *e, long scale)
   lin_add(f, sj_lw_iexpr(l, e), scale);
 }
 
+int sj_lw_const_diff(sj_lower *l, __isl_keep isl_ast_expr *a, __isl_keep isl_ast_expr *b,
+                     long *diff) {
+  lin f = {0, 0, 0, NULL};
+  lin_isl(l, &f, b, 1);
+  lin_isl(l, &f, a, -1);
+  int constant = 1;
+  for (int i = 0; i < f.n; i++) constant &= f.t[i].coef == 0;
+  *diff = f.constant;
+  free(f.t);
+  return constant;
+}
+
 static int by_level(const void *x, const void *y, void *regs) {
   const lin_term *a = x, *b = y;
   const sj_ir_reg *r = regs;
@@ -301,6 +355,26 @@ static sj_ir_val sum(sj_lower *l, const lin *f, int from, int to) {
     acc = sj_irb_op(&l->b, SJ_IR_ADD, SJ_IR_S64, acc, term);
   }
   return acc;
+}
+
+/* The comparison e (a cmp b) as (a - b without its constant) cmp -constant, in unrolled code:
+ * the terms are the same in every copy, computed once, and only the constant changes (in a
+ * loop, a - b would cost an instruction more than a cmp b). */
+static sj_ir_val compare(sj_lower *l, sj_ir_cmp cmp, __isl_keep isl_ast_expr *e) {
+  lin f = {0, 0, 0, NULL};
+  isl_ast_expr *a = isl_ast_expr_op_get_arg(e, 0), *c = isl_ast_expr_op_get_arg(e, 1);
+  lin_isl(l, &f, a, 1);
+  lin_isl(l, &f, c, -1);
+  isl_ast_expr_free(a);
+  isl_ast_expr_free(c);
+  int kept = 0;
+  for (int i = 0; i < f.n; i++)
+    if (f.t[i].coef) f.t[kept++] = f.t[i];
+  f.n = kept;
+  sort_terms(&f, l->b.f->regs);
+  sj_ir_val v = sum(l, &f, 0, f.n);
+  free(f.t);
+  return sj_irb_setp(&l->b, cmp, v, sj_ir_int(SJ_IR_S64, -f.constant));
 }
 
 /* The position in the statement call of the value of iterator sym. */
@@ -558,10 +632,88 @@ static int contract(sj_lower *l, const sj_expr *e, sj_ir_val *out) {
   return 1;
 }
 
+/* The smallest and largest value of iterator k of the statement being lowered over its domain
+ * (cached per statement and iterator: a shape's domains are constant). */
+static void iter_range(sj_lower *l, int k, long *lo, long *hi) {
+  const sj_pstmt *s = l->stmt;
+  if (!l->ranges) {
+    l->ranges = calloc((size_t)l->m->nstmts * (size_t)(l->m->max_depth + 1), sizeof *l->ranges);
+    if (!l->ranges) abort();
+  }
+  sj_range *r = &l->ranges[s->id * (l->m->max_depth + 1) + k];
+  if (!r->known) {
+    r->known = sj_set_dim_range(s->domain, k, &r->lo, &r->hi) ? -1 : 1;
+  }
+  *lo = r->known > 0 ? r->lo : LONG_MIN;
+  *hi = r->known > 0 ? r->hi : LONG_MAX;
+}
+
+/* scale * e into f where e is affine in the iterators (its terms the iterators' values in
+ * this instance); *lo, *hi: bounds of e over the statement's domain. 0 when it is not. */
+static int lin_user(sj_lower *l, lin *f, const sj_expr *e, long scale, long *lo, long *hi) {
+  long a, b, c, d;
+  switch (e->kind) {
+  case SJ_E_INT:
+    f->constant += scale * e->ival;
+    *lo = *hi = scale * e->ival;
+    return 1;
+  case SJ_E_VAR: {
+    int k = e->sym->kind == SJ_SYM_ITER ? iter_arg(l->stmt, e->sym) : -1;
+    if (k < 0) return 0;
+    iter_range(l, k - 1, &a, &b);
+    if (a == LONG_MIN || b == LONG_MAX || labs(scale) > (1l << 20)) return 0;
+    isl_ast_expr *arg = isl_ast_expr_op_get_arg(l->call, k);
+    lin_isl(l, f, arg, scale);
+    isl_ast_expr_free(arg);
+    *lo = scale > 0 ? scale * a : scale * b;
+    *hi = scale > 0 ? scale * b : scale * a;
+    return 1;
+  }
+  case SJ_E_CAST:
+    return sj_type_is_integer(e->type) && sj_type_is_integer(e->args[0]->type) &&
+           lin_user(l, f, e->args[0], scale, lo, hi);
+  case SJ_E_UNARY:
+    return e->op == '-' && lin_user(l, f, e->args[0], -scale, hi, lo) &&
+           (*lo = -*lo, *hi = -*hi, 1);
+  case SJ_E_BINARY:
+    if (e->op == SJ_OP_ADD || e->op == SJ_OP_SUB) {
+      long s2 = e->op == SJ_OP_ADD ? scale : -scale;
+      if (!lin_user(l, f, e->args[0], scale, &a, &b) || !lin_user(l, f, e->args[1], s2, &c, &d))
+        return 0;
+      *lo = a + c, *hi = b + d;
+      return 1;
+    }
+    if (e->op == SJ_OP_MUL && e->args[1]->kind == SJ_E_INT && labs(e->args[1]->ival) < (1l << 20))
+      return lin_user(l, f, e->args[0], scale * e->args[1]->ival, lo, hi);
+    if (e->op == SJ_OP_MUL && e->args[0]->kind == SJ_E_INT && labs(e->args[0]->ival) < (1l << 20))
+      return lin_user(l, f, e->args[1], scale * e->args[0]->ival, lo, hi);
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+/* x % c (c > 0 a constant) where x is affine in the iterators, never negative over the
+ * statement's domain, and its terms in this instance are multiples of c: an unrolled copy
+ * knows A[t % 2]'s buffer (t = 8 L - 8 b + 3). 1 with *out, else 0. */
+static int known_remainder(sj_lower *l, const sj_expr *e, long *out) {
+  const sj_expr *y = e->args[1];
+  if (e->op != SJ_OP_REM || y->kind != SJ_E_INT || y->ival <= 0 || !l->call || !l->stmt) return 0;
+  lin f = {0, 0, 0, NULL};
+  long lo, hi;
+  int ok = lin_user(l, &f, e->args[0], 1, &lo, &hi) && lo >= 0;
+  for (int i = 0; ok && i < f.n; i++) ok = f.t[i].coef % y->ival == 0;
+  free(f.t);
+  if (ok) *out = ((f.constant % y->ival) + y->ival) % y->ival;
+  return ok;
+}
+
 static sj_ir_val arith(sj_lower *l, const sj_expr *e) {
   static const sj_ir_op ops[] = {SJ_IR_ADD, SJ_IR_SUB, SJ_IR_MUL, SJ_IR_DIV, SJ_IR_REM};
   sj_ir_val out;
   if (contract(l, e, &out)) return out;
+  long rem;
+  if (known_remainder(l, e, &rem)) return sj_ir_int(sj_lw_type(e->type), rem);
   sj_ir_type t = sj_lw_type(e->type);
   sj_ir_val x = uval(l, e->args[0]), y = uval(l, e->args[1]);
   sj_ir_op op = ops[e->op];

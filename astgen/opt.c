@@ -225,6 +225,7 @@ static int remove_dead(sj_ir_func *f, sj_ir_block *b, const int *uses) {
 
 void sj_ir_optimize(sj_ir_func *f) {
   optimize_block(f, &f->body);
+  sj_ir_share(f);
   for (;;) {
     int *uses = sj_ir_count_uses(f);
     int removed = remove_dead(f, &f->body, uses);

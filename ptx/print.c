@@ -153,7 +153,9 @@ static int kernel(sj_buf *out, sj_ir_func *f, sj_error *err) {
   for (int i = 0; i < f->nparams; i++)
     sj_buf_printf(out, "\t.param %s %s_param_%d%s\n", param_type(&f->params[i]), f->name, i,
                   i + 1 < f->nparams ? "," : "");
-  sj_buf_printf(out, ")\n.reqntid %u, %u, %u\n{\n", f->block[0], f->block[1], f->block[2]);
+  sj_buf_printf(out, ")\n.reqntid %u, %u, %u\n", f->block[0], f->block[1], f->block[2]);
+  if (f->max_regs) sj_buf_printf(out, ".maxnreg %d\n", f->max_regs);
+  sj_buf_puts(out, "{\n");
   for (int c = 0; c < PX_NCLASS; c++)
     if (x.count[c])
       sj_buf_printf(out, "\t.reg %s %s<%d>;\n", sj_px_class_type[c], sj_px_class_prefix[c],

@@ -82,8 +82,8 @@ __isl_give isl_union_map *sj_fold_deps(const sj_model *m, __isl_keep isl_union_m
 /* The tiles of every color (hybrid: phase) of the tiling: F -> [L, color, T, S0, .., Sn];
  * *ncolors, and what they are in desc. NULL with why filled when the sizes do not fit. */
 static __isl_give isl_map *tiles_of(isl_ctx *ctx, int split, const sj_cone *c, int h, const long *w,
-                                    unsigned x_block, int *ncolors, isl_multi_aff **local, long *box, sj_buf *desc,
-                                    sj_buf *why) {
+                                    unsigned x_block, int *ncolors, isl_multi_aff **local,
+                                    long *box, sj_buf *desc, sj_buf *why) {
   isl_map *all = NULL;
   if (!split) {
     sj_hex t;
@@ -237,6 +237,29 @@ static __isl_give isl_union_set *tiles_alone(__isl_keep isl_union_set *dom, int 
   return isl_union_set_coalesce(a.res);
 }
 
+static isl_stat add_count(__isl_take isl_set *set, void *user) {
+  isl_val *v = isl_set_count_val(set);
+  *(long *)user += isl_val_is_int(v) ? isl_val_get_num_si(v) : 0;
+  isl_val_free(v);
+  return isl_stat_ok;
+}
+
+/* How many points tiles (a set of tile coordinates) has. */
+static long count(__isl_keep isl_union_set *tiles) {
+  long n = 0;
+  isl_union_set_foreach_set(tiles, add_count, &n);
+  return n;
+}
+
+/* How many of tiles are full. */
+static long count_full(__isl_keep isl_union_set *tiles, __isl_keep isl_set *full) {
+  isl_union_set *both = isl_union_set_intersect(isl_union_set_copy(tiles),
+                                                isl_union_set_from_set(isl_set_copy(full)));
+  long n = count(both);
+  isl_union_set_free(both);
+  return n;
+}
+
 /* The smallest and largest coordinate from_end over dom; 0 on success. */
 static int coordinate_range(__isl_keep isl_union_set *dom, int from_end, long *lo, long *hi) {
   isl_union_set *r = isl_union_set_apply(
@@ -304,14 +327,48 @@ static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid
   return 0;
 }
 
+/* A child of the sequence of copies, barrier and steps: the copies' loops run over the box of a
+ * tile clipped to the array, a window of constant size the lowering may unroll. */
+static __isl_give isl_schedule_node *unroll_copies(void *user,
+                                                   __isl_take isl_schedule_node *child) {
+  (void)user;
+  isl_union_set *filter = isl_schedule_node_filter_get_filter(child);
+  isl_set_list *sets = isl_union_set_get_set_list(filter);
+  isl_set *first = isl_set_list_get_set(sets, 0);
+  isl_id *id = isl_set_get_tuple_id(first);
+  const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
+  int copies = tag && *tag == SJ_ID_COPY;
+  isl_id_free(id);
+  isl_set_free(first);
+  isl_set_list_free(sets);
+  isl_union_set_free(filter);
+  if (!copies) return child;
+  isl_ctx *ctx = isl_schedule_node_get_ctx(child);
+  child = isl_schedule_node_insert_mark(isl_schedule_node_child(child, 0),
+                                        isl_id_alloc(ctx, "unroll", (void *)&sj_version_ids[2]));
+  return isl_schedule_node_parent(child);
+}
+
+/* The band over a tile's steps t above node with a barrier after each step; returns the band. */
+static __isl_give isl_schedule_node *steps(__isl_take isl_schedule_node *node,
+                                           __isl_take isl_union_pw_aff *t) {
+  node = barrier_after(isl_schedule_node_child(insert_upa(node, t), 0));
+  while (node && isl_schedule_node_get_type(node) != isl_schedule_node_band)
+    node = isl_schedule_node_parent(node);
+  return node;
+}
+
 /* The kernel of one phase below the host loop, from the leaf node up: space band (each
  * thread its share of a step's points), threads filter and mark, [t] band with a barrier
  * after each step, block filter (its tile staged in at most budget bytes of shared memory),
- * context, kernel mark. Returns the kernel mark. */
-static __isl_give isl_schedule_node *
-phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep isl_union_set *dom,
-             __isl_keep isl_multi_union_pw_aff *point, __isl_keep isl_union_map *back,
-             const long *box, int n, sj_kernel *k, const long *lo, long budget, sj_buf *desc) {
+ * context, kernel mark; full: the tiles whose steps get code of their own. Returns the kernel
+ * mark. */
+static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *node,
+                                                  const sj_model *m, __isl_keep isl_union_set *dom,
+                                                  __isl_keep isl_multi_union_pw_aff *point,
+                                                  __isl_keep isl_union_map *back, const long *box,
+                                                  int n, sj_kernel *k, const long *lo, long budget,
+                                                  __isl_keep isl_set *full, sj_buf *desc) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   /* a band per space dimension, innermost (along x) last, each loop spread over the threads of
    * its block dimension by the lowering: isl generates it whole, far cheaper than a filter of
@@ -331,10 +388,18 @@ phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep i
                                            isl_id_alloc(ctx, "spread", (void *)&sj_spread_ids[d]));
   }
   node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
-  node = insert_upa(node, member(point, 0)); /* t */
-  node = barrier_after(isl_schedule_node_child(node, 0));
-  while (node && isl_schedule_node_get_type(node) != isl_schedule_node_band)
+  if (full) { /* the full tiles' steps count from 0: their loops have constant bounds */
+    node = sj_full_versions(node, sj_full_filter(full, dom, n),
+                            isl_union_set_universe(isl_union_set_copy(dom)));
+    for (int c = 0; c < 2; c++) { /* sequence - filter - version mark - the steps */
+      node = isl_schedule_node_child(isl_schedule_node_child(node, c), 0);
+      node = steps(isl_schedule_node_child(node, 0), member(point, c ? 0 : n + 2));
+      node = isl_schedule_node_parent(isl_schedule_node_parent(isl_schedule_node_parent(node)));
+    }
     node = isl_schedule_node_parent(node);
+  } else {
+    node = steps(node, member(point, 0));
+  }
   isl_union_set *block = NULL;
   int dims[SJ_HYBRID_MAX_SPACE];
   for (int d = 0; d <= n; d++) {
@@ -345,6 +410,7 @@ phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep i
   }
   node = isl_schedule_node_insert_filter(node, block);
   if (sj_time_tiles_staged()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, budget, desc);
+  if (k->nstaged) node = sj_each_child(node, unroll_copies, NULL);
   if (!node) return NULL;
   node = sj_insert_kernel_context(node, n + 1, dims, k->grid, k->block);
   return sj_mark_kernel(node, k);
@@ -374,9 +440,10 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
   sj_buf desc = {0};
   isl_multi_aff *local = NULL;
   long box[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
-  isl_map *ftiles = sj_hybrid_cone(deps, n, &c, why)
-                        ? NULL
-                        : tiles_of(ctx, split, &c, h, w, sizes->block[0], &ncolors, &local, box, &desc, why);
+  isl_map *ftiles =
+      sj_hybrid_cone(deps, n, &c, why)
+          ? NULL
+          : tiles_of(ctx, split, &c, h, w, sizes->block[0], &ncolors, &local, box, &desc, why);
   if (!ftiles) {
     isl_multi_aff_free(local);
     sj_buf_free(&desc);
@@ -398,6 +465,15 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
     sj_buf_printf(why, "the tiled schedule would break a dependence");
     return -1;
   }
+  /* full along the space dimensions its points loop over (the others, time and those bound to
+   * the threads, guard whole steps of a thread) */
+  unsigned loops = 0;
+  for (int i = 0; i <= n; i++)
+    if (box[i] != (long)sizes->block[n - i]) loops |= 2u << i;
+  long blo[SJ_HYBRID_MAX_SPACE + 1], bhi[SJ_HYBRID_MAX_SPACE + 1];
+  isl_set *full = sj_folded_box(m, fold, n, blo, bhi)
+                      ? isl_set_empty(isl_space_range(isl_map_get_space(ftiles)))
+                      : sj_full_tiles(ftiles, n, blo, bhi, loops);
   isl_union_map *tiles =
       isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(ftiles));
   isl_multi_union_pw_aff *point;
@@ -450,8 +526,12 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
       sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
+      long ntiles = count(mine), nfull = count_full(mine, full);
+      sj_buf_printf(why, "    %ld of %ld tiles full%s\n", nfull, ntiles,
+                    nfull ? ": their steps in code of their own" : "");
       isl_union_set *inst = isl_schedule_node_get_domain(node); /* the phase's instances */
-      node = phase_kernel(node, m, inst, point, back, box, n, k, lo, sizes->shared, &staged);
+      node = phase_kernel(node, m, inst, point, back, box, n, k, lo, sizes->shared,
+                          nfull ? full : NULL, &staged);
       isl_union_set_free(inst);
       if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);
       sj_buf_free(&staged);
@@ -462,6 +542,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
     isl_union_set_free(mine);
   }
   isl_union_set_list_free(used);
+  isl_set_free(full);
   isl_union_set_free(dom);
   isl_multi_union_pw_aff_free(point);
   isl_union_map_free(back);

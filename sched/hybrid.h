@@ -49,8 +49,9 @@ __isl_give isl_set *sj_hybrid_phase(isl_ctx *ctx, const sj_cone *c, const sj_hex
  * wavefront and phase are independent; phase 0 of a wavefront runs before its phase 1. */
 __isl_give isl_map *sj_hybrid_tiles(isl_ctx *ctx, const sj_cone *c, const sj_hex *t, int p);
 /* [F, L, p, T, S0, .., Sn] -> the point's coordinates relative to its tile, in the order of F
- * (x_block: the threads along the innermost dimension); box[d]: how many values space
- * coordinate d takes in every tile at every step, 0 when that varies. */
+ * (x_block: the threads along the innermost dimension), then its step in the tile's band (0 to
+ * 2h + 1); box[d]: how many values space coordinate d takes in every tile at every step, 0
+ * when that varies. */
 __isl_give isl_multi_aff *sj_hybrid_local(isl_ctx *ctx, const sj_cone *c, const sj_hex *t,
                                           long x_block, long *box);
 
@@ -69,8 +70,8 @@ void sj_split_shape(const sj_cone *c, int h, const long *w, sj_split *t);
 /* Color's tiles: F -> [L, color, T, S0, .., Sn] with L = T the band (the layout of
  * sj_hybrid_tiles). */
 __isl_give isl_map *sj_split_tiles(isl_ctx *ctx, const sj_cone *c, const sj_split *t, int color);
-/* [F, L, color, T, S0, .., Sn] -> the point's coordinates relative to its tile; box as for
- * sj_hybrid_local. */
+/* [F, L, color, T, S0, .., Sn] -> the point's coordinates relative to its tile, then its step
+ * in the band; box as for sj_hybrid_local. */
 __isl_give isl_multi_aff *sj_split_local(isl_ctx *ctx, const sj_split *t, long *box);
 
 /* Stages the arrays the tiles of kernel k write in shared memory, as many as fit in budget
@@ -90,6 +91,26 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
 __isl_give isl_union_map *sj_fold_space(const sj_model *m, const sj_stencil *st, int *n);
 /* The dependences between points of the folded space fold gives. */
 __isl_give isl_union_map *sj_fold_deps(const sj_model *m, __isl_keep isl_union_map *fold, int n);
+
+/* Full tiles (sched/full_tiles.c). The box of the statements' instances in the folded space
+ * (fold: statement -> F = [t, s0, .., sn]): along time the union of their steps, along space
+ * what every statement with all the space loops runs; lo[d] .. hi[d] along F's dimension d. 0,
+ * or -1 when there is none (no statement with every loop, or no instance). */
+int sj_folded_box(const sj_model *m, __isl_keep isl_union_map *fold, int n, long *lo, long *hi);
+/* The tiles of tiles (F -> [L, color, T, S0, .., Sn]) that lie inside the box lo .. hi along
+ * the dimensions of F in the bits of dims (bit 0: time) and meet it along the others, a set of
+ * tile coordinates. */
+__isl_give isl_set *sj_full_tiles(__isl_keep isl_map *tiles, int n, const long *lo, const long *hi,
+                                  unsigned dims);
+/* The instances of the spaces of dom (tiled statements) that belong to a full tile. */
+__isl_give isl_union_set *sj_full_filter(__isl_keep isl_set *full, __isl_keep isl_union_set *dom,
+                                         int n);
+/* Puts two versions of the subtree at node under a `full_tiles` mark: a sequence of the
+ * instances in full (the full tiles') and of all (every instance at node). The lowering runs
+ * the first where its guard holds, else the second (sched/README.md). Returns the sequence. */
+__isl_give isl_schedule_node *sj_full_versions(__isl_take isl_schedule_node *node,
+                                               __isl_take isl_union_set *full,
+                                               __isl_take isl_union_set *all);
 
 /* The sizes of a time tiling (chosen by the tile model, sched/tile_model.h, or JIT_TILE). */
 typedef struct sj_time_tiles {

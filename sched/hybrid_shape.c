@@ -263,7 +263,8 @@ __isl_give isl_multi_aff *sj_hybrid_local(isl_ctx *ctx, const sj_cone *c, const 
     else
       sj_buf_printf(&s, ", s%d", i);
   }
-  sj_buf_puts(&s, "] }");
+  /* the step in the band last: phase 0 starts half a band later */
+  sj_buf_printf(&s, ", t + %ld - %ld*p - %ld*T] }", (long)t->h + 1, (long)t->h + 1, t->H);
   isl_multi_aff *ma = isl_multi_aff_read_from_str(ctx, s.data);
   sj_buf_free(&s);
   return ma;

@@ -34,8 +34,16 @@ typedef enum sj_id_kind {
   /* mark: below it, the reductions of an sj_reduce accumulate in registers and are combined
    * once per warp (GPU, reassociation allowed) */
   SJ_ID_REDUCE,
-  SJ_ID_SPREAD /* mark (sj_mapped_id): the GPU loop below is spread over the threads of one
-                  block dimension, each taking the iterations congruent to its id */
+  SJ_ID_SPREAD, /* mark (sj_mapped_id): the GPU loop below is spread over the threads of one
+                   block dimension, each taking the iterations congruent to its id */
+  /* mark: the sequence below holds two versions of the same instances of a block's tile, the
+   * code for a full tile (its loops of constant trip counts, to unroll) and the code for any
+   * tile, each below an SJ_ID_VERSION mark; a thread runs the second only where it ran no part
+   * of the first (sched/full_tiles.c) */
+  SJ_ID_FULL,
+  /* mark (sj_mapped_id): dim 1, the full tiles' version; 0, any tile's; 2, loops whose bounds
+   * lie in a window of constant size (a box copied to shared memory), to unroll */
+  SJ_ID_VERSION
 } sj_id_kind;
 
 typedef struct sj_mapped_id {
@@ -44,8 +52,9 @@ typedef struct sj_mapped_id {
 } sj_mapped_id;
 
 /* The user data of the block and thread ids and of the other tags without data. */
-extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3], sj_spread_ids[3];
-extern const sj_id_kind sj_parallel_tag, sj_threads_tag, sj_sync_tag, sj_spread_end_tag;
+extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3], sj_spread_ids[3], sj_version_ids[3];
+extern const sj_id_kind sj_parallel_tag, sj_threads_tag, sj_sync_tag, sj_spread_end_tag,
+    sj_full_tag;
 
 /* One polyhedral statement: a maximal run of straight-line assignments and declarations
  * of one block. Locals used only in the run, and written there before they are read, are

@@ -77,7 +77,7 @@ __isl_give isl_multi_aff *sj_split_local(isl_ctx *ctx, const sj_split *t, long *
   for (int d = 0; d <= t->n; d++) box[d] = 0; /* trapezoids */
   sj_buf_printf(&s, "] -> [t - %d*T", t->h);
   for (int d = 0; d <= t->n; d++) sj_buf_printf(&s, ", s%d", d);
-  sj_buf_puts(&s, "] }");
+  sj_buf_printf(&s, ", t - %d*T] }", t->h);
   isl_multi_aff *ma = isl_multi_aff_read_from_str(ctx, s.data);
   sj_buf_free(&s);
   return ma;

@@ -1,0 +1,253 @@
+/* Common subexpressions across the IR's blocks. The builder numbers values within a region of
+ * control flow (astgen/irbuild.c); what unrolled code repeats in sibling regions, each step of
+ * a tile under a guard of its own, or each loop of a copy whose invariant addresses were
+ * hoisted before it, is computed once here:
+ *   - integer work of an if's branches whose operands come from before the if moves before
+ *     it (it cannot fail: sj_ir_is_pure), where later code may share it;
+ *   - a pure instruction equal to one that dominates it (earlier in its block or in a block
+ *     around it) is dropped and its uses take the earlier value.
+ * Floating-point work stays where it is: executed in vain it would cost real time. */
+#include "astgen/ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* --- value numbering over dominating blocks --- */
+
+enum { NBUCKETS = 4096 };
+
+typedef struct entry {
+  sj_ir_ins key; /* dst: the value */
+  int next;      /* the bucket's previous head */
+  unsigned bucket;
+} entry;
+
+typedef struct table {
+  entry *v;
+  int n, cap;
+  int buckets[NBUCKETS];
+  int *rename; /* by register: the register its uses read instead, or 0 */
+} table;
+
+static void rename_val(const table *t, sj_ir_val *v) {
+  if (v->kind == SJ_V_REG && t->rename[v->reg]) v->reg = t->rename[v->reg];
+}
+
+static unsigned mix(unsigned h, long x) {
+  return (h ^ (unsigned)x ^ (unsigned)(x >> 32)) * 16777619u;
+}
+
+static unsigned hash_val(unsigned h, sj_ir_val v) {
+  long bits = 0;
+  if (v.kind == SJ_V_FLOAT) memcpy(&bits, &v.f, sizeof bits);
+  return mix(mix(mix(h, v.kind), v.type), v.kind == SJ_V_REG   ? v.reg
+                                          : v.kind == SJ_V_INT ? v.i
+                                                               : bits);
+}
+
+static unsigned hash(const sj_ir_ins *ins) {
+  unsigned h = mix(mix(mix(mix(2166136261u, ins->op), ins->type), ins->cmp), ins->imm);
+  h = hash_val(hash_val(hash_val(mix(h, ins->approx), ins->a), ins->b), ins->c);
+  return h % NBUCKETS;
+}
+
+static int same_val(sj_ir_val x, sj_ir_val y) {
+  if (x.kind != y.kind || x.type != y.type) return 0;
+  if (x.kind == SJ_V_REG) return x.reg == y.reg;
+  if (x.kind == SJ_V_INT) return x.i == y.i;
+  if (x.kind == SJ_V_FLOAT) return memcmp(&x.f, &y.f, sizeof x.f) == 0;
+  return 1;
+}
+
+static int same(const sj_ir_ins *x, const sj_ir_ins *y) {
+  return x->op == y->op && x->type == y->type && x->cmp == y->cmp && x->imm == y->imm &&
+         x->approx == y->approx && same_val(x->a, y->a) && same_val(x->b, y->b) &&
+         same_val(x->c, y->c);
+}
+
+static int reads_var(const sj_ir_func *f, const sj_ir_ins *ins) {
+  const sj_ir_val *v[] = {&ins->a, &ins->b, &ins->c};
+  for (int k = 0; k < 3; k++)
+    if (v[k]->kind == SJ_V_REG && f->regs[v[k]->reg].is_var) return 1;
+  return 0;
+}
+
+static void forget(table *t, int scope) {
+  while (t->n > scope) {
+    const entry *e = &t->v[--t->n];
+    t->buckets[e->bucket] = e->next;
+  }
+}
+
+/* --- integer work out of branches, where an equal computation lies elsewhere --- */
+
+static int movable(const sj_ir_func *f, const sj_ir_ins *ins) {
+  return ins->dst && !ins->guard && !f->regs[ins->dst].is_var && sj_ir_is_pure(ins) &&
+         !sj_ir_type_is_float(ins->type) && ins->op != SJ_IR_MATH && ins->op != SJ_IR_SHFL &&
+         !(ins->op == SJ_IR_SETP && sj_ir_type_is_float(ins->a.type)) && !reads_var(f, ins);
+}
+
+typedef struct counts {
+  int n[NBUCKETS]; /* movable instructions by hash */
+} counts;
+
+static void count_movable(sj_ir_ins *ins, void *user) {
+  const void **arg = user;
+  if (movable(arg[0], ins)) ((counts *)arg[1])->n[hash(ins)]++;
+}
+
+static void count_block(const sj_ir_func *f, sj_ir_block *b, counts *c) {
+  memset(c, 0, sizeof *c);
+  const void *arg[] = {f, c};
+  sj_ir_foreach_ins(b, count_movable, arg);
+}
+
+static void note_thread(sj_ir_ins *ins, void *user) {
+  char *per_thread = user;
+  if (!ins->dst) return;
+  const sj_ir_val *v[] = {&ins->a, &ins->b, &ins->c};
+  int any =
+      ins->op == SJ_IR_SPECIAL && ins->imm >= SJ_SPECIAL_TID_X && ins->imm <= SJ_SPECIAL_TID_Z;
+  for (int k = 0; k < 3; k++) any |= v[k]->kind == SJ_V_REG && per_thread[v[k]->reg];
+  if (any) per_thread[ins->dst] = 1;
+}
+
+static void mark_def(sj_ir_ins *ins, void *user) {
+  if (ins->dst) ((char *)user)[ins->dst] = 1;
+}
+
+static int defined_in(const char *in, sj_ir_val v) {
+  return v.kind == SJ_V_REG && in[v.reg];
+}
+
+typedef struct lifting {
+  sj_ir_func *f;
+  char *per_thread; /* by register: its value may differ between the threads of a block */
+  char *in;         /* by register: defined in the branch at hand */
+  counts all;       /* over the function */
+  counts *branch;   /* scratch */
+  int moved;
+} lifting;
+
+/* Moves the movable instructions of branch whose operands are defined outside it, and that
+ * have an equal (by hash) outside it, to position *at of out. */
+static void lift(lifting *s, sj_ir_block *branch, sj_ir_block *out, int *at) {
+  sj_ir_foreach_ins(branch, mark_def, s->in);
+  count_block(s->f, branch, s->branch);
+  for (int i = 0; i < branch->n;) {
+    sj_ir_node *n = branch->v[i];
+    const sj_ir_ins *ins = &n->ins;
+    if (n->kind == SJ_IR_INS && movable(s->f, ins) && !defined_in(s->in, ins->a) &&
+        !defined_in(s->in, ins->b) && !defined_in(s->in, ins->c) &&
+        s->all.n[hash(ins)] > s->branch->n[hash(ins)]) {
+      s->in[ins->dst] = 0;
+      memmove(branch->v + i, branch->v + i + 1, (size_t)(branch->n - i - 1) * sizeof *branch->v);
+      branch->n--;
+      sj_ir_block_insert(out, (*at)++, n);
+      s->moved++;
+      continue;
+    }
+    i++;
+  }
+  memset(s->in, 0, (size_t)s->f->nregs);
+}
+
+/* Not out of the function's own ifs on values the same for a whole GPU block: they say
+ * whether the block has work at all, and the blocks without (most of a wavefront's grid) would
+ * pay for what moved. */
+static void lift_block(lifting *s, sj_ir_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_INS) continue;
+    sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+    for (int k = 0; k < 5; k++) lift_block(s, blocks[k]);
+    if (n->kind != SJ_IR_IF || (b == &s->f->body && !s->per_thread[n->cond.reg])) continue;
+    int at = i;
+    lift(s, &n->then, b, &at);
+    lift(s, &n->other, b, &at);
+    i = at; /* the if again */
+  }
+}
+
+static void number_block(sj_ir_func *f, sj_ir_block *b, table *t);
+
+static void number_node(sj_ir_func *f, sj_ir_node *n, table *t) {
+  rename_val(t, &n->init);
+  rename_val(t, &n->step);
+  rename_val(t, &n->cond);
+  sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+  for (int k = 0; k < 5; k++) {
+    int scope = t->n;
+    number_block(f, blocks[k], t);
+    forget(t, scope); /* what a branch or a loop computed is not there after it */
+  }
+}
+
+static void number_block(sj_ir_func *f, sj_ir_block *b, table *t) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind != SJ_IR_INS) {
+      number_node(f, n, t);
+      continue;
+    }
+    sj_ir_ins *ins = &n->ins;
+    rename_val(t, &ins->a);
+    rename_val(t, &ins->b);
+    rename_val(t, &ins->c);
+    for (int k = 0; k < ins->nargs; k++) rename_val(t, &ins->args[k]);
+    if (ins->guard && t->rename[ins->guard]) ins->guard = t->rename[ins->guard];
+    if (!ins->dst || ins->guard || f->regs[ins->dst].is_var || !sj_ir_is_pure(ins) ||
+        ins->op == SJ_IR_SHFL || reads_var(f, ins))
+      continue;
+    unsigned h = hash(ins);
+    int e = t->buckets[h];
+    while (e >= 0 && !same(&t->v[e].key, ins)) e = t->v[e].next;
+    if (e >= 0) {
+      t->rename[ins->dst] = t->v[e].key.dst;
+      sj_ir_node_free(n);
+      memmove(b->v + i, b->v + i + 1, (size_t)(b->n - i - 1) * sizeof *b->v);
+      b->n--, i--;
+      continue;
+    }
+    if (t->n == t->cap) {
+      t->cap = t->cap ? 2 * t->cap : 256;
+      t->v = realloc(t->v, (size_t)t->cap * sizeof *t->v);
+      if (!t->v) abort();
+    }
+    t->v[t->n] = (entry){*ins, t->buckets[h], h};
+    t->buckets[h] = t->n++;
+  }
+}
+
+/* Equal computations share one value: numbering renames the later ones (dead then), and an
+ * equal pair in sibling branches becomes equal text once their operands are renamed, so
+ * lifting and numbering alternate until nothing moves (a few rounds: address chains). */
+void sj_ir_share(sj_ir_func *f) {
+  enum { ROUNDS = 8 };
+  table *t = calloc(1, sizeof *t);
+  lifting *s = calloc(1, sizeof *s);
+  if (!t || !s) abort();
+  t->rename = calloc((size_t)f->nregs + 1, sizeof *t->rename);
+  s->in = calloc((size_t)f->nregs + 1, 1);
+  s->per_thread = calloc((size_t)f->nregs + 1, 1);
+  s->branch = malloc(sizeof *s->branch);
+  if (!t->rename || !s->in || !s->per_thread || !s->branch) abort();
+  sj_ir_foreach_ins(&f->body, note_thread, s->per_thread); /* definitions come before uses */
+  s->f = f;
+  for (int round = 0; round < ROUNDS; round++) {
+    for (int i = 0; i < NBUCKETS; i++) t->buckets[i] = -1;
+    t->n = 0;
+    number_block(f, &f->body, t);
+    count_block(f, &f->body, &s->all);
+    s->moved = 0;
+    lift_block(s, &f->body);
+    if (!s->moved) break;
+  }
+  free(s->in);
+  free(s->per_thread);
+  free(s->branch);
+  free(s);
+  free(t->v);
+  free(t->rename);
+  free(t);
+}

@@ -1,0 +1,256 @@
+/* The code of full tiles (sched/full_tiles.c): under a `full_tiles` mark a kernel holds the
+ * steps of a full tile and the steps of any tile, each below a `version` mark. A thread runs
+ * the first where isl's guards let it reach it and then skips the second: the full tile's
+ * version holds all of a tile's instances or none, so the thread runs each instance once.
+ *
+ * In the full tile's version loops have constant trip counts (the steps of a tile, its rows
+ * in each step), and the lowering unrolls them as far as the kernel's level allows
+ * (sj_lower.full_level, chosen by astgen/lower.c from the register estimate):
+ *   3  every such loop, those spread over the threads too;
+ *   2  the loops a thread runs alone (a tile's steps), spread loops stay loops;
+ *   1  nothing unrolled, the full tile's version kept (its bounds are constants);
+ *   0  the full tile's version dropped: every tile runs the general code.
+ * An unrolled copy binds the iterator to one value plus a constant, so its addresses are one
+ * pointer plus constant offsets (lower_expr.c). A loop spread over the n threads of a block
+ * dimension becomes ceil(trip / n) copies, each thread's k-th iteration, the last ones guarded
+ * where the trip count is not a multiple of n (short guards become predicates, astgen/opt.c).
+ * A loop whose bounds are clipped (a tile's steps by the first and last step, a box by the
+ * array) unrolls the window between them, each copy guarded (see trip). */
+#include "astgen/lower.h"
+
+#include <isl/val.h>
+
+#include <string.h>
+
+/* More copies than this keep their loop: the code would outgrow the instruction cache. */
+enum { MAX_COPIES = 64 };
+
+/* The arguments of e, a tree of op (max or min), into args: the constants folded into *c
+ * (*have: there is one), of two arguments a constant apart in this copy the one that wins
+ * (a hexagon's row bounds at a step of an unrolled tile), the others added. */
+static void flatten(sj_lower *l, __isl_keep isl_ast_expr *e, enum isl_ast_expr_op_type op, long *c,
+                    int *have, isl_ast_expr_list **args) {
+  int is_max = op == isl_ast_expr_op_max;
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_int) {
+    isl_val *v = isl_ast_expr_get_val(e);
+    long x = isl_val_get_num_si(v);
+    isl_val_free(v);
+    *c = !*have ? x : is_max == (x > *c) ? x : *c;
+    *have = 1;
+    return;
+  }
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_op && isl_ast_expr_op_get_type(e) == op) {
+    for (int i = 0; i < isl_ast_expr_op_get_n_arg(e); i++) {
+      isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+      flatten(l, a, op, c, have, args);
+      isl_ast_expr_free(a);
+    }
+    return;
+  }
+  for (int i = 0; i < isl_ast_expr_list_n_ast_expr(*args); i++) {
+    isl_ast_expr *a = isl_ast_expr_list_get_ast_expr(*args, i);
+    long d; /* e - a */
+    int known = sj_lw_const_diff(l, a, e, &d);
+    isl_ast_expr_free(a);
+    if (!known) continue;
+    if (is_max == (d > 0)) *args = isl_ast_expr_list_set_ast_expr(*args, i, isl_ast_expr_copy(e));
+    return;
+  }
+  *args = isl_ast_expr_list_add(*args, isl_ast_expr_copy(e));
+}
+
+/* A for node's iterations (unit step) as a window of n values from start, each checked where
+ * the bounds are not a constant apart:
+ *   exact:    the bounds a constant apart (no check);
+ *   constant: max(lo, X..) .. min(hi, Y..): the window lo .. hi, each value checked against the
+ *             X and Y (*lower, *upper), a tile's steps cut by the first or last step;
+ *   moving:   max(lo.., X) .. min(hi.., Y) with Y - X a constant: the window from the loop's
+ *             first value, each checked against its last (*bound) where a constant clips it
+ *             (a copy of a box clipped to the array); of the arguments of a max or min a
+ *             constant apart in this copy only the one that wins counts (flatten). */
+typedef struct trip {
+  sj_ir_val start;
+  long n;
+  isl_ast_expr_list *lower, *upper; /* constant window: the bounds to check */
+  sj_ir_val bound;                  /* moving window: the upper bound to check */
+  int strict;                       /* upper bounds are strict */
+} trip;
+
+/* The one argument of list that is not a constant, or NULL. */
+static __isl_give isl_ast_expr *single(__isl_keep isl_ast_expr_list *list) {
+  return isl_ast_expr_list_n_ast_expr(list) == 1 ? isl_ast_expr_list_get_ast_expr(list, 0) : NULL;
+}
+
+static int window(sj_lower *l, __isl_keep isl_ast_expr *init, __isl_keep isl_ast_expr *bound,
+                  trip *t) {
+  isl_ctx *ctx = isl_ast_expr_get_ctx(init);
+  long diff, lo = 0, hi = 0;
+  int have_lo = 0, have_hi = 0;
+  t->lower = isl_ast_expr_list_alloc(ctx, 2);
+  t->upper = isl_ast_expr_list_alloc(ctx, 2);
+  flatten(l, init, isl_ast_expr_op_max, &lo, &have_lo, &t->lower);
+  flatten(l, bound, isl_ast_expr_op_min, &hi, &have_hi, &t->upper);
+  isl_ast_expr *x = single(t->lower), *y = single(t->upper);
+  int moving = x && y && sj_lw_const_diff(l, x, y, &diff);
+  if (have_lo && have_hi && (!moving || hi - lo <= diff)) { /* constant: the smaller window */
+    t->start = sj_ir_int(SJ_IR_S64, lo);
+    t->n = hi + !t->strict - lo;
+    moving = -1;
+  } else if (moving) { /* the window from x, checked against min(hi, y) where clipped */
+    sj_irb *b = &l->b;
+    sj_ir_val vx = sj_lw_iexpr(l, x), vy = sj_lw_iexpr(l, y);
+    t->start = have_lo ? sj_irb_op(b, SJ_IR_MAX, SJ_IR_S64, vx, sj_ir_int(SJ_IR_S64, lo)) : vx;
+    if (have_lo || have_hi)
+      t->bound = have_hi ? sj_irb_op(b, SJ_IR_MIN, SJ_IR_S64, vy, sj_ir_int(SJ_IR_S64, hi)) : vy;
+    t->n = diff + !t->strict;
+  }
+  isl_ast_expr_free(x);
+  isl_ast_expr_free(y);
+  if (moving >= 0) {
+    t->lower = isl_ast_expr_list_free(t->lower);
+    t->upper = isl_ast_expr_list_free(t->upper);
+  }
+  return moving != 0;
+}
+
+static int trip_of(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id *id, trip *t) {
+  isl_ast_expr *init = isl_ast_node_for_get_init(node), *inc = isl_ast_node_for_get_inc(node);
+  isl_ast_expr *cond = isl_ast_node_for_get_cond(node);
+  int ok = isl_ast_expr_get_type(inc) == isl_ast_expr_int;
+  if (ok) {
+    isl_val *v = isl_ast_expr_get_val(inc);
+    ok = isl_val_is_one(v) == isl_bool_true;
+    isl_val_free(v);
+  }
+  isl_ast_expr *bound = ok ? sj_lw_upper_bound(cond, id, &t->strict) : NULL;
+  long diff = 0;
+  memset(&t->bound, 0, sizeof t->bound);
+  t->lower = t->upper = NULL;
+  if (bound && sj_lw_const_diff(l, init, bound, &diff)) { /* exact */
+    t->n = diff + !t->strict;
+    t->start = sj_lw_iexpr(l, init);
+  } else {
+    ok = bound && window(l, init, bound, t);
+  }
+  isl_ast_expr_free(bound);
+  isl_ast_expr_free(init);
+  isl_ast_expr_free(inc);
+  isl_ast_expr_free(cond);
+  return ok;
+}
+
+/* p and q, either absent (kind SJ_V_NONE). */
+static sj_ir_val both(sj_lower *l, sj_ir_val p, sj_ir_val q) {
+  if (p.kind == SJ_V_NONE) return q;
+  if (q.kind == SJ_V_NONE) return p;
+  return sj_irb_op(&l->b, SJ_IR_AND, SJ_IR_PRED, p, q);
+}
+
+/* A constant window's bounds: *lo and *hi the loop's first and last values (max and min with
+ * the window's ends), NULL where the window has no bound to check. */
+static int window_bounds(sj_lower *l, const trip *t, sj_ir_val *lo, sj_ir_val *hi) {
+  if (!t->lower && !t->upper) return 0;
+  sj_irb *b = &l->b;
+  *lo = t->start;
+  *hi = sj_ir_int(SJ_IR_S64, t->start.i + t->n - 1);
+  for (int side = 0; side < 2; side++) {
+    isl_ast_expr_list *list = side ? t->upper : t->lower;
+    for (int i = 0; i < isl_ast_expr_list_n_ast_expr(list); i++) {
+      isl_ast_expr *e = isl_ast_expr_list_get_ast_expr(list, i);
+      sj_ir_val x = sj_lw_iexpr(l, e);
+      if (side && t->strict) x = sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, x, sj_ir_int(SJ_IR_S64, 1));
+      *(side ? hi : lo) =
+          sj_irb_op(b, side ? SJ_IR_MIN : SJ_IR_MAX, SJ_IR_S64, *(side ? hi : lo), x);
+      isl_ast_expr_free(e);
+    }
+  }
+  return 1;
+}
+
+int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_dim, sj_lw_fn body) {
+  if (!l->in_full || l->full_level < (threads_dim < 0 ? 2 : 3)) return 0;
+  sj_irb *b = &l->b;
+  isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
+  isl_id *id = isl_ast_expr_get_id(it);
+  isl_ast_expr_free(it);
+  long width = threads_dim < 0 ? 1 : (long)b->f->block[threads_dim];
+  trip t;
+  int done = trip_of(l, node, id, &t) && (t.n + width - 1) / width <= MAX_COPIES;
+  if (done) {
+    /* this thread's first iteration r from the window's start: the values congruent to its id */
+    sj_ir_val r = sj_ir_int(SJ_IR_S64, 0), first = t.start;
+    if (width > 1) {
+      sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + threads_dim));
+      r = sj_lw_floor_mod(l, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, tid, first), width);
+      first = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, first, r);
+    }
+    /* where bounds cut a constant window: nothing when they leave it empty (the blocks of a
+     * launch without work), else a value v passes when v - lo <= hi - lo, unsigned */
+    sj_ir_val lo, hi, span = {0}, minus_lo = {0};
+    sj_irb_pos outer = {0};
+    int cut = window_bounds(l, &t, &lo, &hi);
+    if (cut) {
+      outer = sj_irb_enter(b, &sj_irb_if(b, sj_irb_setp(b, SJ_CMP_LE, lo, hi))->then, 0);
+      span = sj_irb_op(b, SJ_IR_SUB, SJ_IR_U64, hi, lo);
+      minus_lo =
+          sj_irb_op(b, SJ_IR_NEG, SJ_IR_U64, lo, (sj_ir_val){0}); /* unsigned even as v + 0 */
+    }
+    isl_ast_node *child = isl_ast_node_for_get_body(node);
+    for (long k = 0; k * width < t.n && !l->failed; k++) {
+      sj_ir_val v = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, first, sj_ir_int(SJ_IR_S64, k * width));
+      sj_ir_cmp below = t.strict ? SJ_CMP_LT : SJ_CMP_LE;
+      sj_ir_val go =
+          t.bound.kind != SJ_V_NONE ? sj_irb_setp(b, below, v, t.bound)
+          : cut ? sj_irb_setp(b, SJ_CMP_LE, sj_irb_op(b, SJ_IR_ADD, SJ_IR_U64, minus_lo, v), span)
+                : (sj_ir_val){0};
+      if ((k + 1) * width > t.n && t.bound.kind == SJ_V_NONE) /* past the window for some */
+        go = both(l, go, sj_irb_setp(b, SJ_CMP_LT, r, sj_ir_int(SJ_IR_S64, t.n - k * width)));
+      sj_irb_pos pos = {0};
+      if (go.kind != SJ_V_NONE) pos = sj_irb_enter(b, &sj_irb_if(b, go)->then, 0);
+      sj_lw_bind(l, id, first, k * width);
+      body(l, child);
+      sj_lw_unbind(l);
+      if (go.kind != SJ_V_NONE) sj_irb_leave(b, pos);
+    }
+    isl_ast_node_free(child);
+    if (cut) sj_irb_leave(b, outer);
+  }
+  isl_ast_expr_list_free(t.lower);
+  isl_ast_expr_list_free(t.upper);
+  isl_id_free(id);
+  return done;
+}
+
+void sj_lw_full_tiles(sj_lower *l, __isl_keep isl_ast_node *mark, sj_lw_fn body) {
+  sj_irb *b = &l->b;
+  int outer = l->ran_full;
+  l->ran_full = sj_irb_var(b, SJ_IR_S32, NULL);
+  sj_irb_assign(b, l->ran_full, sj_ir_int(SJ_IR_S32, 0));
+  isl_ast_node *child = isl_ast_node_mark_get_node(mark);
+  body(l, child);
+  isl_ast_node_free(child);
+  l->ran_full = outer;
+}
+
+void sj_lw_version(sj_lower *l, __isl_keep isl_ast_node *mark, int kind, sj_lw_fn body) {
+  sj_irb *b = &l->b;
+  if (kind == 1 && l->full_level == 0) return;
+  l->unrollable++;
+  isl_ast_node *child = isl_ast_node_mark_get_node(mark);
+  if (kind) {
+    if (kind == 1) sj_irb_assign(b, l->ran_full, sj_ir_int(SJ_IR_S32, 1));
+    l->in_full++;
+    body(l, child);
+    l->in_full--;
+  } else if (l->full_level == 0) {
+    body(l, child);
+  } else {
+    sj_ir_val skip =
+        sj_irb_setp(b, SJ_CMP_EQ, sj_ir_reg_val(b->f, l->ran_full), sj_ir_int(SJ_IR_S32, 0));
+    sj_ir_node *n = sj_irb_if(b, skip);
+    sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
+    body(l, child);
+    sj_irb_leave(b, pos);
+  }
+  isl_ast_node_free(child);
+}
