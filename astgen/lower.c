@@ -534,8 +534,8 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
          * the GPU runs fewer blocks at once: the estimate and some room for its own */
         int room = (pressure * 5 / 4 + 16 + 7) / 8 * 8;
         f->max_regs = room < MAX_REGS ? room : MAX_REGS;
-        sj_buf_printf(&why, "; full tiles: unrolling level %d of 3, about %d registers", level,
-                      pressure);
+        sj_buf_printf(&why, "; %s unrolled at level %d of 3, about %d registers",
+                      kl.versions ? "full tiles' code" : "copies", level, pressure);
       }
       f->why = sj_buf_take(&why);
       break;

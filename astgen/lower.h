@@ -35,6 +35,7 @@ typedef struct sj_lower {
   int in_full;    /* lowering the code of a full tile */
   int ran_full;   /* under a `full_tiles` mark: the variable set where the full tile's code ran */
   int unrollable; /* marks of code the level of unrolling applies to, lowered */
+  int versions;   /* of them, `full_tiles` marks */
   long stmts;     /* statement instances lowered */
   long max_stmts; /* past this many in unrolled code, too_big: the kernel is tried a level lower */
   int too_big;

@@ -5,8 +5,8 @@
  *
  * In the full tile's version loops have constant trip counts (the steps of a tile, its rows
  * in each step), and the lowering unrolls them as far as the kernel's level allows
- * (sj_lower.full_level, chosen by astgen/lower.c from the register estimate):
- *   3  every such loop, those spread over the threads too;
+ * (sj_lower.full_level, chosen by astgen/lower.c from the register estimate and the size):
+ *   3  every such loop of a full tile, those spread over the threads too;
  *   2  the loops a thread runs alone (a tile's steps), spread loops stay loops;
  *   1  nothing unrolled, the full tile's version kept (its bounds are constants);
  *   0  the full tile's version dropped: every tile runs the general code.
@@ -224,6 +224,7 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
 void sj_lw_full_tiles(sj_lower *l, __isl_keep isl_ast_node *mark, sj_lw_fn body) {
   sj_irb *b = &l->b;
   int outer = l->ran_full;
+  l->versions++;
   l->ran_full = sj_irb_var(b, SJ_IR_S32, NULL);
   sj_irb_assign(b, l->ran_full, sj_ir_int(SJ_IR_S32, 0));
   isl_ast_node *child = isl_ast_node_mark_get_node(mark);

@@ -388,17 +388,19 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
                                            isl_id_alloc(ctx, "spread", (void *)&sj_spread_ids[d]));
   }
   node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
-  if (full) { /* the full tiles' steps count from 0: their loops have constant bounds */
+  /* the steps count from 0 in each tile: a full tile's loops then have constant bounds, and
+   * any tile's the bounds of its shape where the instances do not cut it */
+  if (full) {
     node = sj_full_versions(node, sj_full_filter(full, dom, n),
                             isl_union_set_universe(isl_union_set_copy(dom)));
     for (int c = 0; c < 2; c++) { /* sequence - filter - version mark - the steps */
       node = isl_schedule_node_child(isl_schedule_node_child(node, c), 0);
-      node = steps(isl_schedule_node_child(node, 0), member(point, c ? 0 : n + 2));
+      node = steps(isl_schedule_node_child(node, 0), member(point, n + 2));
       node = isl_schedule_node_parent(isl_schedule_node_parent(isl_schedule_node_parent(node)));
     }
     node = isl_schedule_node_parent(node);
   } else {
-    node = steps(node, member(point, 0));
+    node = steps(node, member(point, n + 2));
   }
   isl_union_set *block = NULL;
   int dims[SJ_HYBRID_MAX_SPACE];
