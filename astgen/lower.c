@@ -134,7 +134,10 @@ static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distribute
   loop->cond = sj_lw_icond(l, cond_e);
   b->cur = &loop->body;
   isl_ast_node *child = isl_ast_node_for_get_body(node);
+  long weight = l->weight;
+  if (l->spread_copies) l->weight *= l->spread_copies, l->spread_copies = 0;
   body(l, child);
+  l->weight = weight;
   isl_ast_node_free(child);
   sj_lw_unbind(l);
   sj_irb_leave(b, pos);
@@ -184,6 +187,7 @@ static void lower_mark_child(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_f
 static void lower_user(sj_lower *l, __isl_keep isl_ast_node *node) {
   isl_ast_expr *call = isl_ast_node_user_get_expr(node);
   if (++l->stmts > l->max_stmts && l->full_level >= 2) l->too_big = 1; /* a level less */
+  l->predicted += l->weight;
   isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
   isl_id *id = isl_ast_expr_get_id(fn);
   const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
@@ -487,6 +491,7 @@ static sj_ir_func *kernel_func(sj_lower *l, __isl_keep isl_ast_node *mark, int l
   kl->kernel = k;
   kl->full_level = level;
   kl->max_stmts = MAX_STMTS;
+  kl->weight = 1;
   kl->staged_base = calloc((size_t)k->nstaged + 1, sizeof *kl->staged_base);
   if (!kl->staged_base) abort();
   for (int i = 0; i < k->nstaged; i++) {
@@ -508,39 +513,55 @@ static sj_ir_func *kernel_func(sj_lower *l, __isl_keep isl_ast_node *mark, int l
   return f;
 }
 
+/* Whether a kernel lowered at level is within what it may hold. */
+static int fits(const sj_lower *kl, int pressure) {
+  return pressure <= MAX_PRESSURE && !kl->too_big;
+}
+
 /* A kernel mark: a function of its own, and a launch passing the host iterators it uses. The
- * code of full tiles is unrolled as far as the registers and the size allow: each level less
- * is tried in turn (sj_lower.full_level), never spilled. */
+ * code of full tiles is unrolled as far as the registers and the size allow, never spilled:
+ * level 2 first (a tile's steps), which counts what level 3 (their rows too) would make; level
+ * 3 where that fits, else levels 1 and 0 where level 2 does not (sj_lower.full_level). */
 static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   const sj_kernel *k = mark_kernel(mark);
-  int index = l->mod->nfuncs, ntraps = l->mod->ntraps;
-  sj_lower kl;
-  sj_ir_func *f = NULL;
-  int pressure = 0;
-  for (int level = 3; level >= 0; level--) {
-    if (f) { /* too large: the traps it noted go with it */
-      sj_ir_func_free(f);
-      finish(&kl);
-      l->mod->ntraps = ntraps;
+  int index = l->mod->nfuncs, ntraps = l->mod->ntraps, level = 2;
+  sj_lower kl, other;
+  sj_ir_func *f = kernel_func(l, mark, level, &kl);
+  int pressure = sj_ir_pressure(f);
+  if (!kl.failed && kl.unrollable && fits(&kl, pressure) && kl.predicted <= MAX_STMTS) {
+    int ntraps2 = l->mod->ntraps;
+    sj_ir_func *f3 = kernel_func(l, mark, 3, &other);
+    int p3 = sj_ir_pressure(f3);
+    sj_ir_func *drop = f3;
+    if (other.failed || fits(&other, p3)) { /* the traps of the one dropped stay unused */
+      drop = f, f = f3, pressure = p3, level = 3;
+      sj_lower swap = kl;
+      kl = other, other = swap;
+    } else {
+      l->mod->ntraps = ntraps2;
     }
-    f = kernel_func(l, mark, level, &kl);
-    pressure = sj_ir_pressure(f);
-    if (kl.failed || !kl.unrollable || (pressure <= MAX_PRESSURE && !kl.too_big)) {
-      sj_buf why = {0};
-      sj_buf_puts(&why, k->why);
-      if (kl.unrollable) {
-        /* ptxas holds a block of 256 threads or more to about 40 registers, spilling what
-         * unrolled code needs beyond; given 128 it fills them with loads moved early, and
-         * the GPU runs fewer blocks at once: the estimate and some room for its own */
-        int room = (pressure * 5 / 4 + 16 + 7) / 8 * 8;
-        f->max_regs = room < MAX_REGS ? room : MAX_REGS;
-        sj_buf_printf(&why, "; %s unrolled at level %d of 3, about %d registers",
-                      kl.versions ? "full tiles' code" : "copies", level, pressure);
-      }
-      f->why = sj_buf_take(&why);
-      break;
-    }
+    sj_ir_func_free(drop);
+    finish(&other);
   }
+  while (!kl.failed && kl.unrollable && !fits(&kl, pressure) && level > 0) {
+    sj_ir_func_free(f); /* too large: the traps it noted go with it */
+    finish(&kl);
+    l->mod->ntraps = ntraps;
+    f = kernel_func(l, mark, --level, &kl);
+    pressure = sj_ir_pressure(f);
+  }
+  sj_buf why = {0};
+  sj_buf_puts(&why, k->why);
+  if (kl.unrollable) {
+    /* ptxas holds a block of 256 threads or more to about 40 registers, spilling what unrolled
+     * code needs beyond; given 128 it fills them with loads moved early, and the GPU runs
+     * fewer blocks at once: the estimate and some room for its own */
+    int room = (pressure * 5 / 4 + 16 + 7) / 8 * 8;
+    f->max_regs = room < MAX_REGS ? room : MAX_REGS;
+    sj_buf_printf(&why, "; %s unrolled at level %d of 3, about %d registers",
+                  kl.versions ? "full tiles' code" : "copies", level, pressure);
+  }
+  f->why = sj_buf_take(&why);
   add_func(l->mod, f);
   sj_ir_ins *launch = sj_irb_emit(&l->b, SJ_IR_LAUNCH, SJ_IR_PRED);
   launch->imm = index;

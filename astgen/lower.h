@@ -39,6 +39,9 @@ typedef struct sj_lower {
   long stmts;     /* statement instances lowered */
   long max_stmts; /* past this many in unrolled code, too_big: the kernel is tried a level lower */
   int too_big;
+  /* at level 2: the statement instances level 3 would make, each lowered statement counting
+   * the copies of the spread loops around it (spread_copies: of the loop at hand) */
+  long predicted, weight, spread_copies;
   sj_irb b;          /* the function being built */
   sj_binding *binds; /* loop iterators in scope, innermost last */
   int nbinds, capbinds;

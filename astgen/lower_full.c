@@ -168,7 +168,8 @@ static int window_bounds(sj_lower *l, const trip *t, sj_ir_val *lo, sj_ir_val *h
 }
 
 int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_dim, sj_lw_fn body) {
-  if (!l->in_full || l->full_level < (threads_dim < 0 ? 2 : 3)) return 0;
+  int spread_later = l->full_level == 2 && threads_dim >= 0; /* counted for level 3 */
+  if (!l->in_full || (l->full_level < (threads_dim < 0 ? 2 : 3) && !spread_later)) return 0;
   sj_irb *b = &l->b;
   isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
   isl_id *id = isl_ast_expr_get_id(it);
@@ -176,6 +177,10 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
   long width = threads_dim < 0 ? 1 : (long)b->f->block[threads_dim];
   trip t;
   int done = trip_of(l, node, id, &t) && (t.n + width - 1) / width <= MAX_COPIES;
+  if (done && spread_later) {
+    l->spread_copies = (t.n + width - 1) / width;
+    done = 0;
+  }
   if (done) {
     /* this thread's first iteration r from the window's start: the values congruent to its id */
     sj_ir_val r = sj_ir_int(SJ_IR_S64, 0), first = t.start;
