@@ -297,8 +297,8 @@ static void check_compile(const char *dir, const char *file, const char *tiling,
   CHECK(st == 0, "%s %s: %s", file, tiling, ctx ? jit_context_error(ctx) : jit_last_error());
   if (!st) {
     const char *why = jit_kernel_schedule(k), *ptx = jit_kernel_code(k, JIT_CODE_PTX);
-    long full = 0, all = 0;
-    for (const char *p = why; (p = strstr(p, " tiles full")); p++) {
+    long full = 0, all = 0; /* in the middle launch of each kernel */
+    for (const char *p = why; (p = strstr(p, " tiles full in launch")); p++) {
       const char *q = p;
       while (q > why && q[-1] != '\n') q--;
       long a, b;
