@@ -553,13 +553,12 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   sj_buf why = {0};
   sj_buf_puts(&why, k->why);
   if (kl.unrollable) {
-    /* ptxas holds a block of 256 threads or more to about 40 registers, spilling what unrolled
-     * code needs beyond; given 128 it fills them with loads moved early, and the GPU runs
-     * fewer blocks at once: the estimate and some room for its own */
-    int room = (pressure * 5 / 4 + 16 + 7) / 8 * 8;
-    f->max_regs = room < MAX_REGS ? room : MAX_REGS;
+    /* ptxas may hold a block of 256 threads or more to 40 registers, spilling what unrolled
+     * code needs beyond; its own needs can be twice the estimate (64-bit divisions by
+     * constants), and a bound from the estimate made it spill: the issue's bound */
+    f->max_regs = MAX_REGS;
     sj_buf_printf(&why, "; %s unrolled at level %d of 3, about %d registers",
-                  kl.versions ? "full tiles' code" : "copies", level, pressure);
+                  kl.versions ? "full tiles' code" : "tiles' steps", level, pressure);
   }
   f->why = sj_buf_take(&why);
   add_func(l->mod, f);

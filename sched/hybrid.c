@@ -271,26 +271,23 @@ static __isl_give isl_union_set *coordinate_is(__isl_keep isl_union_set *dom, in
   return isl_union_pw_aff_zero_union_set(v);
 }
 
-/* Whether some of tiles are full; the explanation's line on them, the tiles and full ones of
- * the middle launch L = mid (counting every launch's points cost heat-3d's compile 23 ms). */
-static int explain_full(__isl_keep isl_union_set *tiles, __isl_keep isl_set *full, int n, long mid,
-                        sj_buf *why) {
-  isl_union_set *both = isl_union_set_intersect(isl_union_set_copy(tiles),
-                                                isl_union_set_from_set(isl_set_copy(full)));
-  int any = isl_union_set_is_empty(both) == isl_bool_false;
+/* Whether the full tiles of tiles get code of their own: where they are most of them (in the
+ * middle launch L = mid: counting every launch's points cost heat-3d's compile 23 ms). Else
+ * every tile's steps are unrolled with a guard where the instances cut them, and the AST
+ * generator sees one version, not two (sched/full_tiles.c). The explanation's line on them. */
+static int full_versions(__isl_keep isl_union_set *tiles, __isl_keep isl_set *full, int n, long mid,
+                         sj_buf *why) {
   isl_union_set *at =
       isl_union_set_intersect(coordinate_is(tiles, n + 4, mid), isl_union_set_copy(tiles));
   long all = count(at);
-  isl_union_set *both_at = isl_union_set_intersect(at, both);
-  long nfull = count(both_at);
-  isl_union_set_free(both_at);
-  if (any)
-    sj_buf_printf(why,
-                  "    %ld of %ld tiles full in launch %ld: their steps in code of their own\n",
-                  nfull, all, mid);
-  else
-    sj_buf_printf(why, "    0 of %ld tiles full in launch %ld\n", all, mid);
-  return any;
+  isl_union_set *both = isl_union_set_intersect(at, isl_union_set_from_set(isl_set_copy(full)));
+  long nfull = count(both);
+  isl_union_set_free(both);
+  int own = nfull > 0 && 10 * nfull >= 7 * all;
+  sj_buf_printf(why, "    %ld of %ld tiles full in launch %ld: %s\n", nfull, all, mid,
+                own ? "their steps in code of their own, unrolled"
+                    : "every tile's steps unrolled, with a guard where the instances cut them");
+  return own;
 }
 
 static __isl_give isl_union_pw_aff *member(__isl_keep isl_multi_union_pw_aff *f, int k) {
@@ -414,6 +411,8 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
     node = isl_schedule_node_parent(node);
   } else {
     node = steps(node, member(point, n + 2));
+    node = isl_schedule_node_insert_mark(node,
+                                         isl_id_alloc(ctx, "unroll", (void *)&sj_version_ids[2]));
   }
   isl_union_set *block = NULL;
   int dims[SJ_HYBRID_MAX_SPACE];
@@ -541,10 +540,10 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
       sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
-      int nfull = explain_full(mine, full, n, (first + last) / 2, why);
+      int own = full_versions(mine, full, n, (first + last) / 2, why);
       isl_union_set *inst = isl_schedule_node_get_domain(node); /* the phase's instances */
       node = phase_kernel(node, m, inst, point, back, box, n, k, lo, sizes->shared,
-                          nfull ? full : NULL, &staged);
+                          own ? full : NULL, &staged);
       isl_union_set_free(inst);
       if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);
       sj_buf_free(&staged);

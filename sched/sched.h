@@ -42,7 +42,8 @@ typedef enum sj_id_kind {
    * of the first (sched/full_tiles.c) */
   SJ_ID_FULL,
   /* mark (sj_mapped_id): dim 1, the full tiles' version; 0, any tile's; 2, loops whose bounds
-   * lie in a window of constant size (a box copied to shared memory), to unroll */
+   * lie in windows of constant size (a box copied to shared memory, a tile's steps and their
+   * points where the instances may cut them), to unroll with a guard where cut */
   SJ_ID_VERSION
 } sj_id_kind;
 

@@ -4,12 +4,12 @@
  *     sj_full_tiles holds exactly the tiles whose points lie inside the box along the
  *     dimensions asked for and that meet it along the others (checked against a projection of
  *     the tiles, the costly way);
- *   - the code: in jacobi-1d, jacobi-2d and heat-2d compiled for the emulator at sizes with full
- *     tiles, the explanation counts them, the kernels say how far their code is unrolled and
- *     bound ptxas's registers, and below the full tiles' mark of the isl AST no guard tests
- *     anything but a thread's position (1-D: no guard at all); at sizes smaller than one tile
- *     none is full and no kernel has code of its own for them (the kernel tests run every
- *     stencil bit-identical at sizes with and without full tiles).
+ *   - the code: in jacobi-1d, jacobi-2d and heat-2d compiled for the emulator, the explanation
+ *     counts the full tiles and says whether they have code of their own (where most tiles
+ *     are full) or every tile's steps are unrolled with guards (at sizes where few or none
+ *     are), the kernels say so and bound ptxas's registers, and below the full tiles' mark of
+ *     the isl AST no guard tests anything but a thread's position (1-D: no guard at all) (the
+ *     kernel tests run every stencil bit-identical at sizes with and without full tiles).
  * usage: full_tiles_test KERNEL_DIR */
 #include <stdio.h>
 #include <stdlib.h>
@@ -286,10 +286,15 @@ static void check_ast(const char *dir, const char *file, const char *tiling, con
   free(src);
 }
 
-/* file compiled for the emulator: how many tiles are full (summed over the kernels), and
- * whether the PTX bounds registers and says how far it unrolled. */
+/* What the kernels' tiles get: code of their own for the full ones (in some kernel, where most
+ * are full), every tile's steps unrolled with guards (in every kernel: few are full), and that
+ * with no full tile at all. */
+enum { OWN, GUARDED, NONE };
+
+/* file compiled for the emulator: the explanation's count of full tiles (in each kernel's
+ * middle launch) and choice, and the PTX's unrolling and bound on registers. */
 static void check_compile(const char *dir, const char *file, const char *tiling, const int *ints,
-                          int n, int want_full) {
+                          int n, int want) {
   setenv("JIT_TILING", tiling, 1);
   jit_context *ctx = jit_context_create(JIT_DEVICE_EMU);
   jit_kernel *k = NULL;
@@ -297,7 +302,7 @@ static void check_compile(const char *dir, const char *file, const char *tiling,
   CHECK(st == 0, "%s %s: %s", file, tiling, ctx ? jit_context_error(ctx) : jit_last_error());
   if (!st) {
     const char *why = jit_kernel_schedule(k), *ptx = jit_kernel_code(k, JIT_CODE_PTX);
-    long full = 0, all = 0; /* in the middle launch of each kernel */
+    long full = 0, all = 0;
     for (const char *p = why; (p = strstr(p, " tiles full in launch")); p++) {
       const char *q = p;
       while (q > why && q[-1] != '\n') q--;
@@ -305,13 +310,15 @@ static void check_compile(const char *dir, const char *file, const char *tiling,
       if (sscanf(q, " %ld of %ld", &a, &b) == 2) full += a, all += b;
     }
     CHECK(all > 0, "%s %s: the explanation counts no tiles:\n%s", file, tiling, why);
-    CHECK(want_full ? full > 0 : full == 0, "%s %s: %ld of %ld tiles full", file, tiling, full,
+    CHECK(want == NONE ? full == 0 : full > 0, "%s %s: %ld of %ld tiles full", file, tiling, full,
           all);
-    int unrolled = strstr(ptx, "full tiles' code unrolled at level") != NULL;
-    int bounded = strstr(ptx, ".maxnreg ") != NULL;
-    CHECK(!want_full || (unrolled && bounded), "%s %s: no unrolled full tiles in the PTX", file,
-          tiling);
-    CHECK(want_full || !unrolled, "%s %s: code for full tiles none has", file, tiling);
+    int own = strstr(why, "their steps in code of their own") != NULL;
+    int guarded = strstr(why, "with a guard where the instances cut them") != NULL;
+    CHECK(want == OWN ? own : guarded && !own, "%s %s: the explanation chose %s:\n%s", file, tiling,
+          own ? "code of their own" : "guards", why);
+    const char *text = want == OWN ? "full tiles' code unrolled at level" : "tiles' steps unrolled";
+    CHECK(strstr(ptx, text) && strstr(ptx, ".maxnreg "), "%s %s: the PTX has no \"%s\"", file,
+          tiling, text);
   }
   jit_kernel_release(k);
   jit_context_destroy(ctx);
@@ -328,17 +335,21 @@ int main(int argc, char **argv) {
   check_sets(ctx);
   isl_ctx_free(ctx);
   const char *dir = argv[1];
+  const int j1[] = {64, 4096}, j2[] = {16, 200, 300}, big2[] = {32, 1024, 1024},
+            small2[] = {4, 9, 11};
+  const long l1[] = {64, 4096}, l2[] = {16, 200, 300}, lbig2[] = {32, 1024, 1024};
   static const char *const tilings[] = {"hybrid", "split"};
   for (int i = 0; i < 2; i++) {
-    const int j1[] = {64, 4096}, j2[] = {16, 200, 300}, small2[] = {4, 9, 11};
-    check_compile(dir, "jacobi1d_3pt.c", tilings[i], j1, 2, 1);
-    check_compile(dir, "jacobi2d_5pt.c", tilings[i], j2, 3, 1);
-    check_compile(dir, "heat2d_9pt.c", tilings[i], j2, 3, 1);
-    check_compile(dir, "jacobi2d_5pt.c", tilings[i], small2, 3, 0);
-    const long l1[] = {64, 4096}, l2[] = {16, 200, 300};
+    check_compile(dir, "jacobi1d_3pt.c", tilings[i], j1, 2, OWN);
+    check_compile(dir, "jacobi2d_5pt.c", tilings[i], small2, 3, NONE);
     check_ast(dir, "jacobi1d_3pt.c", tilings[i], l1, 1, 1);
-    check_ast(dir, "jacobi2d_5pt.c", tilings[i], l2, 1, 0);
   }
+  check_compile(dir, "jacobi2d_5pt.c", "hybrid", j2, 3, OWN);
+  check_compile(dir, "heat2d_9pt.c", "hybrid", j2, 3, OWN);
+  check_compile(dir, "jacobi2d_5pt.c", "split", j2, 3, GUARDED); /* a third of the tiles full */
+  check_compile(dir, "heat2d_9pt.c", "split", big2, 3, OWN);
+  check_ast(dir, "jacobi2d_5pt.c", "hybrid", l2, 1, 0);
+  check_ast(dir, "jacobi2d_5pt.c", "split", lbig2, 1, 0);
   printf("%s: %d failure(s)\n", argv[0], failures);
   return failures != 0;
 }
