@@ -28,18 +28,7 @@
 #include "jit/parse.h"
 #include "kernel_file.h"
 #include "sched/hybrid.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-  do {                                                                                             \
-    if (!(cond)) {                                                                                 \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                                                  \
-      printf(__VA_ARGS__);                                                                         \
-      printf("\n");                                                                                \
-      failures++;                                                                                  \
-    }                                                                                              \
-  } while (0)
+#include "test_common.h"
 
 /* --- the set --- */
 
@@ -350,6 +339,6 @@ int main(int argc, char **argv) {
   check_compile(dir, "heat2d_9pt.c", "split", big2, 3, OWN);
   check_ast(dir, "jacobi2d_5pt.c", "hybrid", l2, 1, 0);
   check_ast(dir, "jacobi2d_5pt.c", "split", lbig2, 1, 0);
-  printf("%s: %d failure(s)\n", argv[0], failures);
-  return failures != 0;
+  printf("%s: %s\n", argv[0], g_fail ? "FAILED" : "ok");
+  return g_fail;
 }
