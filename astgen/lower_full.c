@@ -2,11 +2,14 @@
  * steps of a full tile and the steps of any tile, each below a `version` mark. A thread runs
  * the first where isl's guards let it reach it and then skips the second: the full tile's
  * version holds all of a tile's instances or none, so the thread runs each instance once.
+ * Below an `unroll` mark (a version of its own) are the steps of every tile where few are
+ * full, and the copies of staged boxes.
  *
- * In the full tile's version loops have constant trip counts (the steps of a tile, its rows
- * in each step), and the lowering unrolls them as far as the kernel's level allows
- * (sj_lower.full_level, chosen by astgen/lower.c from the register estimate and the size):
- *   3  every such loop of a full tile, those spread over the threads too;
+ * Loops whose bounds lie in a window of constant size (a full tile's steps and its rows in
+ * each step; elsewhere the same cut by the instances, a box clipped by the array) are unrolled
+ * as far as the kernel's level allows (sj_lower.full_level, chosen by astgen/lower.c from the
+ * register estimate and the size):
+ *   3  every such loop, those spread over the threads too;
  *   2  the loops a thread runs alone (a tile's steps), spread loops stay loops;
  *   1  nothing unrolled, the full tile's version kept (its bounds are constants);
  *   0  the full tile's version dropped: every tile runs the general code.
@@ -14,8 +17,7 @@
  * pointer plus constant offsets (lower_expr.c). A loop spread over the n threads of a block
  * dimension becomes ceil(trip / n) copies, each thread's k-th iteration, the last ones guarded
  * where the trip count is not a multiple of n (short guards become predicates, astgen/opt.c).
- * A loop whose bounds are clipped (a tile's steps by the first and last step, a box by the
- * array) unrolls the window between them, each copy guarded (see trip). */
+ * A copy is guarded too where the window is cut (see trip). */
 #include "astgen/lower.h"
 
 #include <isl/val.h>

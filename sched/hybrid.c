@@ -8,7 +8,9 @@
  *            └─ mark "kernel"              grid: the tiles along s0, s1, s2
  *               └─ context                 block and thread ids bounded
  *                  └─ filter               the tile of this block (S_k = min_k + b_k)
- *                     └─ band [t]          the tile's time steps, in sequence
+ *                     └─ mark "full_tiles" - sequence of two versions (full tiles', any
+ *                        tile's), or mark "unroll" - one (sched/full_tiles.c), each:
+ *                        band [a]          the tile's time steps from 0, in sequence
  *                        └─ sequence
  *                           ├─ mark "threads" - per space dimension, x last:
  *                           │    mark "spread" (dim) - band [s] - mark "spread_end"
@@ -19,7 +21,8 @@
  * thread the iterations of a `spread` loop congruent to its id modulo the block size (the
  * space coordinates are offsets in the tile where that keeps the AST generation cheap,
  * sj_hybrid_local). A dimension whose tiles are as wide as the block has a filter binding the
- * offset to the thread id instead. */
+ * offset to the thread id instead. The lowering unrolls the loops of constant windows below
+ * the full tiles' and unroll marks (astgen/lower_full.c). */
 #include "sched/hybrid.h"
 
 #include <stdio.h>
@@ -369,10 +372,10 @@ static __isl_give isl_schedule_node *steps(__isl_take isl_schedule_node *node,
 }
 
 /* The kernel of one phase below the host loop, from the leaf node up: space band (each
- * thread its share of a step's points), threads filter and mark, [t] band with a barrier
- * after each step, block filter (its tile staged in at most budget bytes of shared memory),
- * context, kernel mark; full: the tiles whose steps get code of their own. Returns the kernel
- * mark. */
+ * thread its share of a step's points), threads filter and mark, steps band with a barrier
+ * after each step (in two versions where full), block filter (its tile staged in at most budget
+ * bytes of shared memory), context, kernel mark; full: the tiles whose steps get code of their own.
+ * Returns the kernel mark. */
 static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *node,
                                                   const sj_model *m, __isl_keep isl_union_set *dom,
                                                   __isl_keep isl_multi_union_pw_aff *point,
