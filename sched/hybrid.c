@@ -244,6 +244,7 @@ static isl_stat add_count(__isl_take isl_set *set, void *user) {
   isl_val *v = isl_set_count_val(set);
   *(long *)user += isl_val_is_int(v) ? isl_val_get_num_si(v) : 0;
   isl_val_free(v);
+  isl_set_free(set); /* isl_set_count_val only keeps it */
   return isl_stat_ok;
 }
 
