@@ -11,6 +11,11 @@
 
 /* The AST of schedule, with the band options the tree carries; NULL when isl fails. */
 __isl_give isl_ast_node *sj_ast_generate(__isl_keep isl_schedule *schedule);
+/* The AST by isl's generator alone. */
+__isl_give isl_ast_node *sj_ast_generate_isl(__isl_keep isl_schedule *schedule);
+/* The AST of a per-step GPU kernel's tree (sched/baseline.c) built directly, the same as
+ * isl's; NULL where the tree is not of that simple form (astgen/step_ast.c). */
+__isl_give isl_ast_node *sj_ast_step(__isl_keep isl_schedule *schedule);
 
 /* The CPU kernel: one SPMD function (see astgen/lower.c). unroll: innermost loops unrolled
  * by hand for TinyCC, which keeps no value in a register; a compiler that vectorizes wants
