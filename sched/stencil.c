@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include <isl/aff.h>
+#include <isl/id.h>
+#include <isl/map.h>
+#include <isl/set.h>
 #include <isl/space.h>
 #include <isl/val.h>
 
@@ -78,18 +81,25 @@ static isl_stat relates_others(__isl_take isl_map *map, void *user) {
 
 /* Whether two different instances of one folded step of the statements of nest c
  * conflict: only statements of one nest can share a folded step, so the conflicts are
- * composed nest by nest and the test stays linear in the number of nests. */
+ * composed nest by nest and the test stays linear in the number of nests. The step is a
+ * parameter fixed in each statement's domain: the conflicts among those domains are those
+ * of one step, for every step at once, and isl composes the accesses with their time
+ * already fixed (composing them over all pairs of steps, then keeping the pairs of one
+ * step, cost twice as much). */
 static isl_bool nest_conflicts(sj_model *m, const int *nest, int c, isl_map *const *fold) {
   isl_union_set *dom = isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
-  isl_union_map *folded = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+  isl_id *step = isl_id_alloc(m->ctx, "step", NULL);
   for (int i = 0; i < m->nstmts; i++) {
     if (nest[i] != c) continue;
-    dom = isl_union_set_add_set(dom, isl_set_copy(m->stmts[i]->domain));
-    folded = isl_union_map_add_map(folded, isl_map_copy(fold[i]));
+    isl_map *at = isl_map_copy(fold[i]); /* instance -> its folded step, = the parameter */
+    at = isl_map_insert_dims(at, isl_dim_param, 0, 1);
+    at = isl_map_set_dim_id(at, isl_dim_param, 0, isl_id_copy(step));
+    at = isl_map_equate(at, isl_dim_param, 0, isl_dim_out, 0);
+    isl_set *d = isl_set_intersect(isl_map_domain(at), isl_set_copy(m->stmts[i]->domain));
+    dom = isl_union_set_add_set(dom, d);
   }
-  isl_union_map *back = isl_union_map_reverse(isl_union_map_copy(folded));
-  isl_union_map *same_step = isl_union_map_apply_range(folded, back);
-  same_step = isl_union_map_intersect(same_step, sj_model_conflicts(m, dom));
+  isl_id_free(step);
+  isl_union_map *same_step = sj_model_conflicts(m, dom);
   isl_union_set_free(dom);
   isl_bool found = isl_bool_false;
   if (isl_union_map_foreach_map(same_step, relates_others, &found) < 0 && found == isl_bool_false)
