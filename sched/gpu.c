@@ -10,12 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/map.h>
+#include <isl/set.h>
 #include <isl/space.h>
+#include <isl/union_map.h>
 
 #include "base/buf.h"
 
 /* Whether the conflicts of accesses a and b (the same array) join only instances that order
- * maps to the same point below the time loop. */
+ * maps to the same point below the time loop (order NULL: the identity, whose applications
+ * are a third of this test). */
 static isl_bool pair_pointwise(__isl_keep isl_union_map *order, const sj_access *a,
                                const sj_access *b) {
   isl_space *sa = isl_map_get_space(a->rel), *sb = isl_map_get_space(b->rel);
@@ -26,8 +30,10 @@ static isl_bool pair_pointwise(__isl_keep isl_union_map *order, const sj_access 
     return array < 0 ? isl_bool_error : isl_bool_true;
   isl_map *c = isl_map_apply_range(isl_map_copy(a->rel), isl_map_reverse(isl_map_copy(b->rel)));
   isl_union_map *u = isl_union_map_from_map(c);
-  u = isl_union_map_apply_domain(u, isl_union_map_copy(order));
-  u = isl_union_map_apply_range(u, isl_union_map_copy(order));
+  if (order) {
+    u = isl_union_map_apply_domain(u, isl_union_map_copy(order));
+    u = isl_union_map_apply_range(u, isl_union_map_copy(order));
+  }
   isl_union_set *deltas = isl_union_map_deltas(u);
   isl_size n = isl_union_set_n_set(deltas);
   isl_bool same = n < 0 ? isl_bool_error : n > 1 ? isl_bool_false : isl_bool_true;
@@ -44,6 +50,19 @@ static isl_bool pair_pointwise(__isl_keep isl_union_map *order, const sj_access 
   return same;
 }
 
+/* Whether order, of one statement, maps each instance to its own iterators, in order. */
+static isl_bool identity(__isl_keep isl_union_map *order) {
+  if (isl_union_map_n_map(order) != 1) return isl_bool_false;
+  isl_map *map = isl_map_from_union_map(isl_union_map_copy(order));
+  isl_map *id = isl_map_identity(isl_space_map_from_set(isl_space_domain(isl_map_get_space(map))));
+  id = isl_map_reset_tuple_id(id, isl_dim_out);
+  id = isl_map_intersect_domain(id, isl_map_domain(isl_map_copy(map)));
+  isl_bool same = isl_map_plain_is_equal(id, map);
+  isl_map_free(id);
+  isl_map_free(map);
+  return same;
+}
+
 /* Whether every conflict of the model joins instances that the C order maps to the same
  * point below the time loop (only the time loop separates them). Pair by pair of accesses,
  * writes first: the first pair that moves in space settles it (a stencil's first
@@ -52,6 +71,7 @@ static isl_bool pointwise(sj_model *m) {
   if (m->nstmts > SJ_REORDER_MAX_STMTS) return isl_bool_false;
   isl_union_map *order = isl_schedule_get_map(m->original);
   isl_bool same = order ? isl_bool_true : isl_bool_error;
+  if (m->nstmts == 1 && identity(order) == isl_bool_true) order = isl_union_map_free(order);
   for (int i = 0; i < m->naccesses && same == isl_bool_true; i++) {
     const sj_access *w = &m->accesses[i];
     for (int j = 0; w->is_write && j < m->naccesses && same == isl_bool_true; j++) {
