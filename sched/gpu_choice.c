@@ -4,6 +4,7 @@
 #include "sched/tile_model.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +121,17 @@ static int weigh(sj_model *m, const sj_stencil *st, const sj_tile_spec *spec,
   int rc = sj_tm_read(m, st, exact, &w->input, why, err);
   if (rc) return rc;
   sj_tm_search(&w->input, SJ_TM_PER_STEP, 0, NULL, dev, &w->per_step);
+  if (!exact && w->input.tileable && w->per_step.time <= SJ_TM_TILED_SAVING) {
+    /* a tiling must save SJ_TM_TILED_SAVING of a run that takes less: none can win */
+    for (int k = SJ_TM_HYBRID; k < SJ_TM_KINDS; k++) {
+      w->best[k][0].c.kind = (sj_tm_kind)k;
+      snprintf(w->best[k][0].why, sizeof w->best[k][0].why,
+               "not searched: the per-step run is modeled at %.3f ms, less than the %.0f ms a "
+               "tiling must save",
+               w->per_step.time * 1e3, SJ_TM_TILED_SAVING * 1e3);
+    }
+    return 0;
+  }
   search_tilings(w, spec, dev, why);
   return w->input.tileable ? 0 : -1;
 }
