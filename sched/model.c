@@ -122,6 +122,25 @@ static void forget_indices(builder *b) {
   b->nmemo = 0;
 }
 
+/* The access relation of the index functions: through isl_multi_aff where every function is
+ * one affine piece, which isl turns into a map at a fraction of a multi_pw_aff's cost. */
+static __isl_give isl_map *relation(__isl_take isl_space *space,
+                                    __isl_take isl_pw_aff_list *index) {
+  isl_size n = isl_pw_aff_list_size(index);
+  int plain = n >= 0;
+  for (int k = 0; k < n && plain; k++) {
+    isl_pw_aff *pa = isl_pw_aff_list_get_at(index, k);
+    plain = isl_pw_aff_isa_aff(pa) == isl_bool_true;
+    isl_pw_aff_free(pa);
+  }
+  if (!plain) return isl_map_from_multi_pw_aff(isl_multi_pw_aff_from_pw_aff_list(space, index));
+  isl_aff_list *affs = isl_aff_list_alloc(isl_space_get_ctx(space), n);
+  for (int k = 0; k < n; k++)
+    affs = isl_aff_list_add(affs, isl_pw_aff_as_aff(isl_pw_aff_list_get_at(index, k)));
+  isl_pw_aff_list_free(index);
+  return isl_map_from_multi_aff(isl_multi_aff_from_aff_list(space, affs));
+}
+
 /* guard: the instances where the access happens (C evaluates one side of ?: and the right
  * side of && and || only when needed); NULL for all of them. */
 static int add_access(builder *b, sj_pstmt *s, const sj_expr *ref, int is_write,
@@ -143,7 +162,7 @@ static int add_access(builder *b, sj_pstmt *s, const sj_expr *ref, int is_write,
   }
   isl_space *map_space =
       isl_space_map_from_domain_and_range(space, isl_space_set_alloc(m->ctx, 0, ref->nargs));
-  isl_map *rel = isl_map_from_multi_pw_aff(isl_multi_pw_aff_from_pw_aff_list(map_space, index));
+  isl_map *rel = relation(map_space, index);
   rel = isl_map_set_tuple_name(rel, isl_dim_out, ref->sym->name);
   rel = isl_map_intersect_domain(rel, isl_set_copy(guard ? guard : s->domain));
   m->accesses = realloc(m->accesses, (m->naccesses + 1) * sizeof *m->accesses);
