@@ -88,11 +88,11 @@ typedef struct measured_case {
 } measured_case;
 
 #define PS                                                                                         \
-  { SJ_TM_PER_STEP, 0, {0}, {0}, 0 }
+  { SJ_TM_PER_STEP, 0, {0}, {0}, 0, 1 }
 #define HY(h, a, b, c, x, y, z)                                                                    \
-  { SJ_TM_HYBRID, h, {a, b, c}, {x, y, z}, 0 }
+  { SJ_TM_HYBRID, h, {a, b, c}, {x, y, z}, 0, 1 }
 #define SP(h, a, b, c, x, y, z)                                                                    \
-  { SJ_TM_SPLIT, h, {a, b, c}, {x, y, z}, 0 }
+  { SJ_TM_SPLIT, h, {a, b, c}, {x, y, z}, 0, 1 }
 
 /* bench/results/gpu-NVIDIA-H100-80GB-HBM3.md, 2026-11-24 13:51 UTC (T = 100, median ms) */
 static const measured_case h100[] = {

@@ -54,12 +54,30 @@ void sj_gpu_device_h100(sj_gpu_device *d) {
 #define LAT_BLOCK_S 1.0e-6   /* a per-step block: its unrolled points' loads in flight at once */
 #define BARRIER_CLK 250.0    /* multiprocessor clocks a block's barrier costs */
 #define OVERLAP_POINTS 2.9   /* points per thread between barriers for half the overlap */
-/* instructions per update: the statement's loads, stores and operations, plus addressing and
- * loop control of the per-step mapping by space dimensions */
-static const double addressing[SJ_HYBRID_MAX_SPACE] = {5.25, 10.5, 19.8};
-#define TILE_ITER_INSTR 17.0 /* per point of a tile's step loop: its bounds and guards */
-#define STEP_INSTR 30.0      /* per thread and step of a tile: the step's bounds, the barrier */
-#define COPY_INSTR 6.0       /* per element a warp copies between global and shared memory */
+/* Instructions, as the code printed now has them (bench/results/tile-model-emu.md). A point
+ * costs the statement's loads, stores and operations; the addressing is the thread's: its
+ * block and thread ids, the bounds it tests and the base of each array (the time plane A[t % 2]
+ * included), computed once and reached from every point by a constant offset. So per update
+ * that cost is divided by the points a thread runs (per step: its points per thread). By space
+ * dimensions after s0: */
+static const double thread_setup[SJ_HYBRID_MAX_SPACE] = {21.0, 31.0, 50.0};
+/* In a tile the points a thread takes of a step are unrolled copies, each behind a guard: the
+ * row's index and its test and branch (an idle copy, outside the step's points, costs that
+ * alone). A step costs each thread its barrier and a predicate in a full tile, whose bounds
+ * are constant (sched/full_tiles.c), and in the guarded code of the other tiles its bounds
+ * against the instances: a minimum, a maximum and the thread's first point, per space
+ * dimension. */
+#define GUARD_INSTR 3.0
+/* Rolled (sj_tm_candidate.rolled), each point of a step's loop costs its bounds and guards and
+ * its addressing (by space dimensions after s0, as counted on that code: tile-model.md section
+ * 2), and each step its bounds. */
+static const double rolled_addressing[SJ_HYBRID_MAX_SPACE] = {5.25, 10.5, 19.8};
+#define ROLLED_POINT_INSTR 17.0
+#define ROLLED_STEP_INSTR 30.0
+#define STEP_FULL_INSTR 2.0
+#define STEP_BOUND_INSTR 8.0 /* per space dimension of a guarded step */
+#define COPY_INSTR 5.0       /* per element copied to shared memory: load, store, guard */
+#define FULL_SHARE 0.7       /* full tiles get code of their own from this share on (hybrid.c) */
 
 static long floor_div(long a, long b) {
   long q = a / b;
@@ -89,6 +107,7 @@ typedef struct geometry {
   double proj[SJ_HYBRID_MAX_SPACE];   /* a tile's extent over all its steps */
   double widest[SJ_HYBRID_MAX_SPACE]; /* its widest step: the block is sized by it */
   double tiles;                       /* tiles with points in the run */
+  double full;                        /* of them, the share that runs the full tiles' code */
   long grid, launches;                /* the largest grid of a phase or color; launches per run */
   /* step a's extent along d, of the two orientations of split tiles (hybrid: twice the same):
    * the sums over the colors of products over the dimensions are products of their sums */
@@ -221,6 +240,19 @@ static void split_counts(const sj_tm_stencil *s, geometry *g) {
   }
 }
 
+/* The share of the tiles that lie inside the instances along every space dimension (the
+ * tiles of a dimension repeat every period[d] and span proj[d]), and so run the full tiles'
+ * code where they are FULL_SHARE of the tiles or more (sched/hybrid.c); 0 otherwise. */
+static double full_share(const sj_tm_stencil *s, const geometry *g, const double *period) {
+  double share = 1;
+  for (int d = 0; d <= s->n; d++) {
+    double ext = (double)s->ext[d], span = g->proj[d];
+    double cut = ceil((ext + span - 1) / period[d]), inside = floor((ext - span) / period[d]) + 1;
+    share *= cut > 0 && inside > 0 ? fmin(1, inside / cut) : 0;
+  }
+  return share >= FULL_SHARE ? share : 0;
+}
+
 /* The geometry of candidate c; -1 with why when its sizes do not make tiles. */
 static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geometry *g, char *why,
                          size_t cap) {
@@ -259,6 +291,9 @@ static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geome
       g->pts *= (double)c->w[d];
     }
     hybrid_counts(s, g);
+    double period[SJ_HYBRID_MAX_SPACE] = {(double)g->hex.W};
+    for (int d = 1; d <= s->n; d++) period[d] = (double)c->w[d];
+    g->full = full_share(s, g, period);
   } else {
     sj_split_shape(&s->cone, c->h, c->w, &g->split);
     g->steps = c->h;
@@ -269,6 +304,9 @@ static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geome
       g->pts *= (double)g->split.period[d] / 2;
     }
     split_counts(s, g);
+    double period[SJ_HYBRID_MAX_SPACE];
+    for (int d = 0; d <= s->n; d++) period[d] = (double)g->split.period[d];
+    g->full = full_share(s, g, period);
   }
   return 0;
 }
@@ -354,13 +392,13 @@ static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, footpr
 }
 
 static double body_instr(const sj_tm_stencil *s) {
-  return s->loads + s->stores + s->ops + addressing[s->n];
+  return s->loads + s->stores + s->ops;
 }
 
 /* A tile of hybrid or split tiles with block: its work, bytes and latency. */
 static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const geometry *g,
                        unsigned threads, long budget, per_tile *t, long *shared) {
-  double warp_iters = 0, thread_iters = 0, warps = ceil(threads / 32.0), l2 = 0;
+  double warp_iters = 0, thread_iters = 0, copies = 0, warps = ceil(threads / 32.0), l2 = 0;
   long halo[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
   for (int a = 0; a < s->narrays; a++)
     for (int d = 0; d <= s->n; d++) halo[d] = lmax(halo[d], s->arrays[a].halo[d]);
@@ -376,14 +414,24 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
     }
     warp_iters += rows;
     thread_iters += iters;
+    copies += iters * threads;
     l2 += s->read_bytes * reach + s->write_bytes * area; /* unstaged: every step from L2 */
   }
-  double iter_instr = body_instr(s) + TILE_ITER_INSTR;
+  /* per point, per copy a thread runs (idle or not), per thread */
+  double point = body_instr(s), guard = GUARD_INSTR, per_thread;
+  if (c->rolled) {
+    point += rolled_addressing[s->n] + ROLLED_POINT_INSTR;
+    guard = 0;
+    per_thread = g->steps * ROLLED_STEP_INSTR;
+  } else {
+    double bounds = (1 - g->full) * STEP_BOUND_INSTR * (s->n + 1);
+    per_thread = thread_setup[s->n] + g->steps * (STEP_FULL_INSTR + bounds);
+  }
   t->pts = g->pts;
   t->barriers = g->steps;
   t->per_thread_step = g->pts / g->steps / threads;
-  t->warp_instr = warp_iters * iter_instr + warps * g->steps * STEP_INSTR;
-  t->thread_instr = g->pts * iter_instr + (double)threads * g->steps * STEP_INSTR;
+  t->warp_instr = warp_iters * point + fmax(warp_iters, copies / 32) * guard + warps * per_thread;
+  t->thread_instr = g->pts * point + fmax(g->pts, copies) * guard + (double)threads * per_thread;
   t->l1 = g->pts * s->access_bytes * SECTOR_WASTE;
   footprint f;
   boxes(s, g, budget, &f);
@@ -427,8 +475,8 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
   *tiles = (double)grid * (double)s->steps;
   unsigned threads = out->c.block[0] * out->c.block[1] * out->c.block[2];
   t->pts = points / *tiles;
-  t->warp_instr = ceil(threads / 32.0) * ppt * body_instr(s);
-  t->thread_instr = t->pts * body_instr(s);
+  t->warp_instr = ceil(threads / 32.0) * (ppt * body_instr(s) + thread_setup[s->n]);
+  t->thread_instr = t->pts * (body_instr(s) + thread_setup[s->n] / ppt);
   t->l1 = t->pts * s->access_bytes * SECTOR_WASTE;
   t->dram = t->l2 = t->pts * (s->read_bytes + s->write_bytes);
   t->latency = LAT_BLOCK_S;
