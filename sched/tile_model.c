@@ -76,8 +76,11 @@ static const double rolled_addressing[SJ_HYBRID_MAX_SPACE] = {5.25, 10.5, 19.8};
 #define ROLLED_STEP_INSTR 30.0
 #define STEP_FULL_INSTR 2.0
 #define STEP_BOUND_INSTR 8.0 /* per space dimension of a guarded step */
-#define COPY_INSTR 5.0       /* per element copied to shared memory: load, store, guard */
-#define FULL_SHARE 0.7       /* full tiles get code of their own from this share on (hybrid.c) */
+#define COPY_INSTR                                                                                 \
+  2.0 /* per element copied to shared memory: its load and store (and a guard                      \
+         per copy a thread runs, idle or not: the box spread over the block) */
+#define UNROLL_INSTANCES 256.0 /* statement instances a thread's code may unroll (lower.c) */
+#define FULL_SHARE 0.7         /* full tiles get code of their own from this share on (hybrid.c) */
 
 static long floor_div(long a, long b) {
   long q = a / b;
@@ -438,20 +441,34 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   t->dram = f.in + f.out;
   t->l2 = l2;
   *shared = 0;
+  /* a step's points in a loop wait on each other's loads; unrolled (lower.c, up to
+   * UNROLL_INSTANCES a thread), a thread's copies are independent and their loads in flight at
+   * once: a step waits on one of them */
+  double chain = c->rolled || thread_iters > UNROLL_INSTANCES ? thread_iters : g->steps;
   if (!c->staged || !s->stageable || f.staged <= 0) { /* nothing boxed: all in global memory */
-    t->latency = thread_iters * LAT_ITER_S + g->steps * LAT_BARRIER_S;
+    t->latency = chain * LAT_ITER_S + g->steps * LAT_BARRIER_S;
     return;
   }
   /* the boxes copied in, the steps from shared memory, each result stored to shared memory
    * and written through to global memory */
   *shared = (long)ceil(f.staged);
-  t->warp_instr += f.staged_elems / 32 * COPY_INSTR + warp_iters * s->stores;
-  t->thread_instr += f.staged_elems * COPY_INSTR + g->pts * s->stores;
+  double spread = 1; /* copies a thread runs per element: the box rounded up to the block */
+  for (int d = 0; d <= s->n; d++) {
+    double e = g->proj[d] + (double)halo[d];
+    unsigned b = c->block[s->n - d];
+    spread *= ceil(e / b) * b / e;
+  }
+  double copies_in = f.staged_elems * spread;
+  t->warp_instr +=
+      (f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR) / 32 + warp_iters * s->stores;
+  t->thread_instr += f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR + g->pts * s->stores;
   t->l1 += (f.staged + g->pts * s->write_bytes) * SECTOR_WASTE;
   t->l2 = f.in + g->pts * s->write_bytes;
   t->barriers += 1;
-  t->latency = thread_iters * (f.all_staged ? LAT_SHARED_S : LAT_ITER_S) +
-               (g->steps + 1) * LAT_BARRIER_S + ceil(f.staged_elems / threads) * LAT_ITER_S;
+  /* the box's copies are unrolled (astgen/lower_full.c): their loads in flight at once */
+  double copy_chain = c->rolled ? ceil(f.staged_elems / threads) : 1;
+  t->latency = chain * (f.all_staged ? LAT_SHARED_S : LAT_ITER_S) + (g->steps + 1) * LAT_BARRIER_S +
+               copy_chain * LAT_ITER_S;
 }
 
 /* The per-step mapping's block (sched/gpu_shape.c) and its costs. */
