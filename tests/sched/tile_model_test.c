@@ -11,11 +11,13 @@
  *     update the taller they are; and on the H100 figures it was calibrated on, the model ranks
  *     per step, hybrid and split as they were measured.
  * usage: tile_model_test KERNEL_DIR */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel_file.h"
+#include "sched/sched.h"
 #include "sched/tile_model.h"
 
 static int failures;
@@ -329,6 +331,42 @@ static void against_schedule(const char *dir, const char *file, const int *ints,
   unsetenv("JIT_TILE");
 }
 
+/* Instructions per update from the code's structure: per step, a thread's addressing (ids,
+ * bounds, array bases) is divided by the points it runs, so what an update costs beyond the
+ * statement's loads, stores and operations shrinks as the points per thread grow; tiles whose
+ * steps and points are unrolled (the code printed now) cost fewer than the same tiles in
+ * loops (rolled). */
+static void instructions(const sj_gpu_device *d) {
+  double body = 5 + 1 + 5, extra[2];
+  int ppt[2];
+  const long sizes[2] = {256, 4096};
+  for (int k = 0; k < 2; k++) {
+    sj_tm_stencil s = stencil(1, sizes[k], 100, 5, 5);
+    long ext[3] = {s.ext[1], s.ext[0], 1};
+    unsigned block[3];
+    sj_gpu_block_shape(2, ext, block, &ppt[k]);
+    sj_tm_cost c;
+    modeled(&s, (sj_tm_candidate){SJ_TM_PER_STEP, 0, {0}, {0}, 0, 0}, d, &c);
+    extra[k] = c.instr_per_update - body;
+  }
+  CHECK(ppt[0] < ppt[1] && extra[1] > 0 &&
+            fabs(extra[0] / extra[1] - (double)ppt[1] / ppt[0]) < 1e-9,
+        "per step: %d and %d points per thread, %.2f and %.2f instructions per update beyond the "
+        "statement's",
+        ppt[0], ppt[1], extra[0], extra[1]);
+  sj_tm_stencil s = stencil(1, 4096, 100, 5, 5);
+  for (int kind = SJ_TM_HYBRID; kind <= SJ_TM_SPLIT; kind++) {
+    sj_tm_candidate unrolled = {(sj_tm_kind)kind, 4, {16, 64}, {64, 4, 1}, 0, 0}, rolled = unrolled;
+    rolled.rolled = 1;
+    sj_tm_cost u, r;
+    modeled(&s, unrolled, d, &u);
+    modeled(&s, rolled, d, &r);
+    CHECK(u.instr_per_update > body && u.instr_per_update < r.instr_per_update,
+          "%s: %.1f instructions per update unrolled, %.1f rolled", sj_tm_kind_names[kind],
+          u.instr_per_update, r.instr_per_update);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: tile_model_test KERNEL_DIR\n");
@@ -343,6 +381,7 @@ int main(int argc, char **argv) {
   blocks_per_multiprocessor(&h100);
   forced_sizes(&h100);
   monotonic(&h100);
+  instructions(&h100);
   const char *dir = argv[1];
   static const int j1[] = {20, 1000}, j2[] = {12, 100, 129}, j2b[] = {100, 4096, 4096},
                    h3[] = {6, 40, 37, 70};
