@@ -417,8 +417,18 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
     }
     warp_iters += rows;
     thread_iters += iters;
-    copies += iters * threads;
     l2 += s->read_bytes * reach + s->write_bytes * area; /* unstaged: every step from L2 */
+  }
+  /* the copies a thread runs at every step: its share of the tile's widest step (a window of
+   * constant size, astgen/lower_full.c), whatever the step's own extent; by orientation */
+  for (int o = 0; o < 2; o++) {
+    double window = 1;
+    for (int d = 0; d <= s->n; d++) {
+      double widest = 0;
+      for (int a = 0; a < g->steps; a++) widest = fmax(widest, g->ext[a][d][o]);
+      window *= ceil(widest / c->block[s->n - d]);
+    }
+    copies += g->steps * window * threads / 2;
   }
   /* per point, per copy a thread runs (idle or not), per thread */
   double point = body_instr(s), guard = GUARD_INSTR, per_thread;
