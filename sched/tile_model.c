@@ -68,19 +68,19 @@ static const double thread_setup[SJ_HYBRID_MAX_SPACE] = {21.0, 31.0, 50.0};
  * against the instances: a minimum, a maximum and the thread's first point, per space
  * dimension. */
 #define GUARD_INSTR 3.0
+#define STEP_FULL_INSTR 2.0
+#define STEP_BOUND_INSTR 8.0 /* per space dimension of a guarded step */
+/* per element copied to shared memory: its load and store (and a guard per copy a thread runs,
+ * idle or not: the box spread over the block) */
+#define COPY_INSTR 2.0
+#define UNROLL_INSTANCES 256.0 /* statement instances a thread's code may unroll (lower.c) */
+#define FULL_SHARE 0.7         /* full tiles get code of their own from this share on (hybrid.c) */
 /* Rolled (sj_tm_candidate.rolled), each point of a step's loop costs its bounds and guards and
  * its addressing (by space dimensions after s0, as counted on that code: tile-model.md section
  * 2), and each step its bounds. */
 static const double rolled_addressing[SJ_HYBRID_MAX_SPACE] = {5.25, 10.5, 19.8};
 #define ROLLED_POINT_INSTR 17.0
 #define ROLLED_STEP_INSTR 30.0
-#define STEP_FULL_INSTR 2.0
-#define STEP_BOUND_INSTR 8.0 /* per space dimension of a guarded step */
-#define COPY_INSTR                                                                                 \
-  2.0 /* per element copied to shared memory: its load and store (and a guard                      \
-         per copy a thread runs, idle or not: the box spread over the block) */
-#define UNROLL_INSTANCES 256.0 /* statement instances a thread's code may unroll (lower.c) */
-#define FULL_SHARE 0.7         /* full tiles get code of their own from this share on (hybrid.c) */
 
 static long floor_div(long a, long b) {
   long q = a / b;
