@@ -54,12 +54,33 @@ void sj_gpu_device_h100(sj_gpu_device *d) {
 #define LAT_BLOCK_S 1.0e-6   /* a per-step block: its unrolled points' loads in flight at once */
 #define BARRIER_CLK 250.0    /* multiprocessor clocks a block's barrier costs */
 #define OVERLAP_POINTS 2.9   /* points per thread between barriers for half the overlap */
-/* instructions per update: the statement's loads, stores and operations, plus addressing and
- * loop control of the per-step mapping by space dimensions */
-static const double addressing[SJ_HYBRID_MAX_SPACE] = {5.25, 10.5, 19.8};
-#define TILE_ITER_INSTR 17.0 /* per point of a tile's step loop: its bounds and guards */
-#define STEP_INSTR 30.0      /* per thread and step of a tile: the step's bounds, the barrier */
-#define COPY_INSTR 6.0       /* per element a warp copies between global and shared memory */
+/* Instructions, as the code printed now has them (bench/results/tile-model-emu.md). A point
+ * costs the statement's loads, stores and operations; the addressing is the thread's: its
+ * block and thread ids, the bounds it tests and the base of each array (the time plane A[t % 2]
+ * included), computed once and reached from every point by a constant offset. So per update
+ * that cost is divided by the points a thread runs (per step: its points per thread). By space
+ * dimensions after s0: */
+static const double thread_setup[SJ_HYBRID_MAX_SPACE] = {21.0, 31.0, 50.0};
+/* In a tile the points a thread takes of a step are unrolled copies, each behind a guard: the
+ * row's index and its test and branch (an idle copy, outside the step's points, costs that
+ * alone). A step costs each thread its barrier and a predicate in a full tile, whose bounds
+ * are constant (sched/full_tiles.c), and in the guarded code of the other tiles its bounds
+ * against the instances: a minimum, a maximum and the thread's first point, per space
+ * dimension. */
+#define GUARD_INSTR 3.0
+#define STEP_FULL_INSTR 2.0
+#define STEP_BOUND_INSTR 8.0 /* per space dimension of a guarded step */
+/* per element copied to shared memory: its load and store (and a guard per copy a thread runs,
+ * idle or not: the box spread over the block) */
+#define COPY_INSTR 2.0
+#define UNROLL_INSTANCES 256.0 /* statement instances a thread's code may unroll (lower.c) */
+#define FULL_SHARE 0.7         /* full tiles get code of their own from this share on (hybrid.c) */
+/* Rolled (sj_tm_candidate.rolled), each point of a step's loop costs its bounds and guards and
+ * its addressing (by space dimensions after s0, as counted on that code: tile-model.md section
+ * 2), and each step its bounds. */
+static const double rolled_addressing[SJ_HYBRID_MAX_SPACE] = {5.25, 10.5, 19.8};
+#define ROLLED_POINT_INSTR 17.0
+#define ROLLED_STEP_INSTR 30.0
 
 static long floor_div(long a, long b) {
   long q = a / b;
@@ -89,6 +110,7 @@ typedef struct geometry {
   double proj[SJ_HYBRID_MAX_SPACE];   /* a tile's extent over all its steps */
   double widest[SJ_HYBRID_MAX_SPACE]; /* its widest step: the block is sized by it */
   double tiles;                       /* tiles with points in the run */
+  double full;                        /* of them, the share that runs the full tiles' code */
   long grid, launches;                /* the largest grid of a phase or color; launches per run */
   /* step a's extent along d, of the two orientations of split tiles (hybrid: twice the same):
    * the sums over the colors of products over the dimensions are products of their sums */
@@ -221,6 +243,19 @@ static void split_counts(const sj_tm_stencil *s, geometry *g) {
   }
 }
 
+/* The share of the tiles that lie inside the instances along every space dimension (the
+ * tiles of a dimension repeat every period[d] and span proj[d]), and so run the full tiles'
+ * code where they are FULL_SHARE of the tiles or more (sched/hybrid.c); 0 otherwise. */
+static double full_share(const sj_tm_stencil *s, const geometry *g, const double *period) {
+  double share = 1;
+  for (int d = 0; d <= s->n; d++) {
+    double ext = (double)s->ext[d], span = g->proj[d];
+    double cut = ceil((ext + span - 1) / period[d]), inside = floor((ext - span) / period[d]) + 1;
+    share *= cut > 0 && inside > 0 ? fmin(1, inside / cut) : 0;
+  }
+  return share >= FULL_SHARE ? share : 0;
+}
+
 /* The geometry of candidate c; -1 with why when its sizes do not make tiles. */
 static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geometry *g, char *why,
                          size_t cap) {
@@ -259,6 +294,9 @@ static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geome
       g->pts *= (double)c->w[d];
     }
     hybrid_counts(s, g);
+    double period[SJ_HYBRID_MAX_SPACE] = {(double)g->hex.W};
+    for (int d = 1; d <= s->n; d++) period[d] = (double)c->w[d];
+    g->full = full_share(s, g, period);
   } else {
     sj_split_shape(&s->cone, c->h, c->w, &g->split);
     g->steps = c->h;
@@ -269,6 +307,9 @@ static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geome
       g->pts *= (double)g->split.period[d] / 2;
     }
     split_counts(s, g);
+    double period[SJ_HYBRID_MAX_SPACE];
+    for (int d = 0; d <= s->n; d++) period[d] = (double)g->split.period[d];
+    g->full = full_share(s, g, period);
   }
   return 0;
 }
@@ -354,13 +395,13 @@ static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, footpr
 }
 
 static double body_instr(const sj_tm_stencil *s) {
-  return s->loads + s->stores + s->ops + addressing[s->n];
+  return s->loads + s->stores + s->ops;
 }
 
 /* A tile of hybrid or split tiles with block: its work, bytes and latency. */
 static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const geometry *g,
                        unsigned threads, long budget, per_tile *t, long *shared) {
-  double warp_iters = 0, thread_iters = 0, warps = ceil(threads / 32.0), l2 = 0;
+  double warp_iters = 0, thread_iters = 0, copies = 0, warps = ceil(threads / 32.0), l2 = 0;
   long halo[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
   for (int a = 0; a < s->narrays; a++)
     for (int d = 0; d <= s->n; d++) halo[d] = lmax(halo[d], s->arrays[a].halo[d]);
@@ -378,32 +419,66 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
     thread_iters += iters;
     l2 += s->read_bytes * reach + s->write_bytes * area; /* unstaged: every step from L2 */
   }
-  double iter_instr = body_instr(s) + TILE_ITER_INSTR;
+  /* the copies a thread runs at every step: its share of the tile's widest step (a window of
+   * constant size, astgen/lower_full.c), whatever the step's own extent; by orientation */
+  for (int o = 0; o < 2; o++) {
+    double window = 1;
+    for (int d = 0; d <= s->n; d++) {
+      double widest = 0;
+      for (int a = 0; a < g->steps; a++) widest = fmax(widest, g->ext[a][d][o]);
+      window *= ceil(widest / c->block[s->n - d]);
+    }
+    copies += g->steps * window * threads / 2;
+  }
+  /* per point, per copy a thread runs (idle or not), per thread */
+  double point = body_instr(s), guard = GUARD_INSTR, per_thread;
+  if (c->rolled) {
+    point += rolled_addressing[s->n] + ROLLED_POINT_INSTR;
+    guard = 0;
+    per_thread = g->steps * ROLLED_STEP_INSTR;
+  } else {
+    double bounds = (1 - g->full) * STEP_BOUND_INSTR * (s->n + 1);
+    per_thread = thread_setup[s->n] + g->steps * (STEP_FULL_INSTR + bounds);
+  }
   t->pts = g->pts;
   t->barriers = g->steps;
   t->per_thread_step = g->pts / g->steps / threads;
-  t->warp_instr = warp_iters * iter_instr + warps * g->steps * STEP_INSTR;
-  t->thread_instr = g->pts * iter_instr + (double)threads * g->steps * STEP_INSTR;
+  t->warp_instr = warp_iters * point + fmax(warp_iters, copies / 32) * guard + warps * per_thread;
+  t->thread_instr = g->pts * point + fmax(g->pts, copies) * guard + (double)threads * per_thread;
   t->l1 = g->pts * s->access_bytes * SECTOR_WASTE;
   footprint f;
   boxes(s, g, budget, &f);
   t->dram = f.in + f.out;
   t->l2 = l2;
   *shared = 0;
+  /* a step's points in a loop wait on each other's loads; unrolled (lower.c, up to
+   * UNROLL_INSTANCES a thread), a thread's copies are independent and their loads in flight at
+   * once: a step waits on one of them */
+  double chain = c->rolled || thread_iters > UNROLL_INSTANCES ? thread_iters : g->steps;
   if (!c->staged || !s->stageable || f.staged <= 0) { /* nothing boxed: all in global memory */
-    t->latency = thread_iters * LAT_ITER_S + g->steps * LAT_BARRIER_S;
+    t->latency = chain * LAT_ITER_S + g->steps * LAT_BARRIER_S;
     return;
   }
   /* the boxes copied in, the steps from shared memory, each result stored to shared memory
    * and written through to global memory */
   *shared = (long)ceil(f.staged);
-  t->warp_instr += f.staged_elems / 32 * COPY_INSTR + warp_iters * s->stores;
-  t->thread_instr += f.staged_elems * COPY_INSTR + g->pts * s->stores;
+  double spread = 1; /* copies a thread runs per element: the box rounded up to the block */
+  for (int d = 0; d <= s->n; d++) {
+    double e = g->proj[d] + (double)halo[d];
+    unsigned b = c->block[s->n - d];
+    spread *= ceil(e / b) * b / e;
+  }
+  double copies_in = f.staged_elems * spread;
+  t->warp_instr +=
+      (f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR) / 32 + warp_iters * s->stores;
+  t->thread_instr += f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR + g->pts * s->stores;
   t->l1 += (f.staged + g->pts * s->write_bytes) * SECTOR_WASTE;
   t->l2 = f.in + g->pts * s->write_bytes;
   t->barriers += 1;
-  t->latency = thread_iters * (f.all_staged ? LAT_SHARED_S : LAT_ITER_S) +
-               (g->steps + 1) * LAT_BARRIER_S + ceil(f.staged_elems / threads) * LAT_ITER_S;
+  /* the box's copies are unrolled (astgen/lower_full.c): their loads in flight at once */
+  double copy_chain = c->rolled ? ceil(f.staged_elems / threads) : 1;
+  t->latency = chain * (f.all_staged ? LAT_SHARED_S : LAT_ITER_S) + (g->steps + 1) * LAT_BARRIER_S +
+               copy_chain * LAT_ITER_S;
 }
 
 /* The per-step mapping's block (sched/gpu_shape.c) and its costs. */
@@ -427,8 +502,8 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
   *tiles = (double)grid * (double)s->steps;
   unsigned threads = out->c.block[0] * out->c.block[1] * out->c.block[2];
   t->pts = points / *tiles;
-  t->warp_instr = ceil(threads / 32.0) * ppt * body_instr(s);
-  t->thread_instr = t->pts * body_instr(s);
+  t->warp_instr = ceil(threads / 32.0) * (ppt * body_instr(s) + thread_setup[s->n]);
+  t->thread_instr = t->pts * (body_instr(s) + thread_setup[s->n] / ppt);
   t->l1 = t->pts * s->access_bytes * SECTOR_WASTE;
   t->dram = t->l2 = t->pts * (s->read_bytes + s->write_bytes);
   t->latency = LAT_BLOCK_S;

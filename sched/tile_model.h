@@ -67,6 +67,9 @@ typedef struct sj_tm_candidate {
   long w[SJ_HYBRID_MAX_SPACE]; /* widths, s0 first */
   unsigned block[3];           /* threads (x: the innermost space dimension); 0: chosen */
   int staged;                  /* the tile's footprint is copied into shared memory */
+  int rolled; /* the code before full tiles, which the H100 rows of bench/results/tile-model.md
+                 ran: a tile's steps and points in loops, a guard per point; 0: the code printed
+                 now (full tiles unrolled, sched/full_tiles.c) */
 } sj_tm_candidate;
 
 typedef struct sj_tm_cost {

@@ -11,11 +11,13 @@
  *     update the taller they are; and on the H100 figures it was calibrated on, the model ranks
  *     per step, hybrid and split as they were measured.
  * usage: tile_model_test KERNEL_DIR */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernel_file.h"
+#include "sched/sched.h"
 #include "sched/tile_model.h"
 
 static int failures;
@@ -79,12 +81,12 @@ static void calibration(const sj_gpu_device *d) {
   const char *names[] = {"jacobi-2d 4096^2", "heat-2d 4096^2", "heat-3d 256^3"};
   const double measured[][3] = {
       {6.002, 6.137, 12.841}, {6.962, 6.997, 13.384}, {11.612, 16.922, 29.074}};
-  sj_tm_candidate c2[] = {{SJ_TM_PER_STEP, 0, {0}, {0}, 0},
-                          {SJ_TM_HYBRID, 7, {32, 64}, {32, 8, 1}, 0},
-                          {SJ_TM_SPLIT, 4, {8, 32}, {32, 8, 1}, 0}};
-  sj_tm_candidate c3[] = {{SJ_TM_PER_STEP, 0, {0}, {0}, 0},
-                          {SJ_TM_HYBRID, 2, {8, 8, 32}, {32, 4, 2}, 0},
-                          {SJ_TM_SPLIT, 2, {4, 4, 32}, {32, 4, 2}, 0}};
+  sj_tm_candidate c2[] = {{SJ_TM_PER_STEP, 0, {0}, {0}, 0, 1},
+                          {SJ_TM_HYBRID, 7, {32, 64}, {32, 8, 1}, 0, 1},
+                          {SJ_TM_SPLIT, 4, {8, 32}, {32, 8, 1}, 0, 1}};
+  sj_tm_candidate c3[] = {{SJ_TM_PER_STEP, 0, {0}, {0}, 0, 1},
+                          {SJ_TM_HYBRID, 2, {8, 8, 32}, {32, 4, 2}, 0, 1},
+                          {SJ_TM_SPLIT, 2, {4, 4, 32}, {32, 4, 2}, 0, 1}};
   for (int k = 0; k < 3; k++) {
     double t[3];
     for (int i = 0; i < 3; i++) {
@@ -133,7 +135,7 @@ static void search_rules(const sj_gpu_device *d) {
  * with more shared memory they are staged. */
 static void shared_limit(const sj_gpu_device *d) {
   sj_tm_stencil s = stencil(1, 4096, 100, 5, 5);
-  sj_tm_candidate big = {SJ_TM_HYBRID, 8, {64, 512}, {0}, 1}, plain = big;
+  sj_tm_candidate big = {SJ_TM_HYBRID, 8, {64, 512}, {0}, 1, 0}, plain = big;
   plain.staged = 0;
   sj_tm_cost c, u;
   modeled(&s, big, d, &c);
@@ -149,7 +151,7 @@ static void shared_limit(const sj_gpu_device *d) {
   /* the tiles that fit are staged, their shared memory the box of A: 2 planes x (hexagon + 2) x
    * (parallelogram + skew + 2) floats, at a multiple of 16 bytes; above 48 KB (dynamic shared
    * memory, the kernel opts in) as below */
-  sj_tm_candidate fits = {SJ_TM_HYBRID, 4, {8, 256}, {0}, 1};
+  sj_tm_candidate fits = {SJ_TM_HYBRID, 4, {8, 256}, {0}, 1, 0};
   modeled(&s, fits, d, &c);
   CHECK(c.c.staged && c.shared == sj_shared_bytes(2 * 19 * 267 * 4), "h=4 w=8x256: %ld B shared",
         c.shared);
@@ -168,7 +170,7 @@ static void blocks_per_multiprocessor(const sj_gpu_device *d) {
   sj_tm_stencil s = stencil(1, 4096, 100, 5, 5);
   sj_tm_cost c;
   long box = sj_shared_bytes(2 * 19 * 523 * 4); /* h=4 w=8x512 */
-  sj_tm_candidate cand = {SJ_TM_HYBRID, 4, {8, 512}, {0}, 1};
+  sj_tm_candidate cand = {SJ_TM_HYBRID, 4, {8, 512}, {0}, 1, 0};
   sj_gpu_device exact = *d; /* 2 such blocks with their reserve, exactly */
   exact.shared_per_sm = 2 * (box + exact.shared_reserved);
   for (int less = 0; less <= 16; less += 16) { /* 16 bytes less: one block alone */
@@ -185,7 +187,7 @@ static void blocks_per_multiprocessor(const sj_gpu_device *d) {
         "16 bytes short: %ld B shared within %ld, %d per multiprocessor", c.shared, c.budget,
         c.resident);
   /* on the H100, h=8 w=16x512 would stage over 113 KB: in global memory, and its line says why */
-  modeled(&s, (sj_tm_candidate){SJ_TM_HYBRID, 8, {16, 512}, {0}, 1}, d, &c);
+  modeled(&s, (sj_tm_candidate){SJ_TM_HYBRID, 8, {16, 512}, {0}, 1, 0}, d, &c);
   sj_buf line = {0};
   sj_tm_describe(&line, &c);
   CHECK(!c.c.staged && c.room && c.resident >= 2 &&
@@ -206,7 +208,7 @@ static void blocks_per_multiprocessor(const sj_gpu_device *d) {
     for (long w0 = 4; w0 <= 64; w0 *= 2)
       for (long w1 = 32; w1 <= 512; w1 *= 2) {
         sj_tm_cost x;
-        sj_tm_candidate any = {SJ_TM_HYBRID, h, {w0, w1}, {0}, 1};
+        sj_tm_candidate any = {SJ_TM_HYBRID, h, {w0, w1}, {0}, 1, 0};
         if (sj_tm_evaluate(&s, &any, &small, &x) == 0) rooms += x.room;
       }
   sj_tm_cost top[SJ_TM_TOP];
@@ -257,7 +259,7 @@ static void forced_sizes(const sj_gpu_device *d) {
 static void monotonic(const sj_gpu_device *d) {
   sj_tm_stencil a = stencil(1, 2048, 50, 5, 5), b = stencil(1, 2048, 100, 5, 5);
   for (int kind = SJ_TM_PER_STEP; kind <= SJ_TM_SPLIT; kind++) {
-    sj_tm_candidate c = {(sj_tm_kind)kind, 4, {32, 64}, {0}, 0};
+    sj_tm_candidate c = {(sj_tm_kind)kind, 4, {32, 64}, {0}, 0, 0};
     sj_tm_cost ca, cb;
     modeled(&a, c, d, &ca);
     modeled(&b, c, d, &cb);
@@ -268,7 +270,7 @@ static void monotonic(const sj_gpu_device *d) {
   sj_tm_stencil big = stencil(1, 4096, 100, 5, 5);
   for (int h = 1; h <= 6; h++) {
     sj_tm_cost c;
-    modeled(&big, (sj_tm_candidate){SJ_TM_HYBRID, h, {16, 64}, {0}, 1}, d, &c);
+    modeled(&big, (sj_tm_candidate){SJ_TM_HYBRID, h, {16, 64}, {0}, 1, 0}, d, &c);
     CHECK(c.bytes_per_update < last, "h=%d: %.3f B/update, h=%d: %.3f", h, c.bytes_per_update,
           h - 1, last);
     last = c.bytes_per_update;
@@ -329,6 +331,42 @@ static void against_schedule(const char *dir, const char *file, const int *ints,
   unsetenv("JIT_TILE");
 }
 
+/* Instructions per update from the code's structure: per step, a thread's addressing (ids,
+ * bounds, array bases) is divided by the points it runs, so what an update costs beyond the
+ * statement's loads, stores and operations shrinks as the points per thread grow; tiles whose
+ * steps and points are unrolled (the code printed now) cost fewer than the same tiles in
+ * loops (rolled). */
+static void instructions(const sj_gpu_device *d) {
+  double body = 5 + 1 + 5, extra[2];
+  int ppt[2];
+  const long sizes[2] = {256, 4096};
+  for (int k = 0; k < 2; k++) {
+    sj_tm_stencil s = stencil(1, sizes[k], 100, 5, 5);
+    long ext[3] = {s.ext[1], s.ext[0], 1};
+    unsigned block[3];
+    sj_gpu_block_shape(2, ext, block, &ppt[k]);
+    sj_tm_cost c;
+    modeled(&s, (sj_tm_candidate){SJ_TM_PER_STEP, 0, {0}, {0}, 0, 0}, d, &c);
+    extra[k] = c.instr_per_update - body;
+  }
+  CHECK(ppt[0] < ppt[1] && extra[1] > 0 &&
+            fabs(extra[0] / extra[1] - (double)ppt[1] / ppt[0]) < 1e-9,
+        "per step: %d and %d points per thread, %.2f and %.2f instructions per update beyond the "
+        "statement's",
+        ppt[0], ppt[1], extra[0], extra[1]);
+  sj_tm_stencil s = stencil(1, 4096, 100, 5, 5);
+  for (int kind = SJ_TM_HYBRID; kind <= SJ_TM_SPLIT; kind++) {
+    sj_tm_candidate unrolled = {(sj_tm_kind)kind, 4, {16, 64}, {64, 4, 1}, 0, 0}, rolled = unrolled;
+    rolled.rolled = 1;
+    sj_tm_cost u, r;
+    modeled(&s, unrolled, d, &u);
+    modeled(&s, rolled, d, &r);
+    CHECK(u.instr_per_update > body && u.instr_per_update < r.instr_per_update,
+          "%s: %.1f instructions per update unrolled, %.1f rolled", sj_tm_kind_names[kind],
+          u.instr_per_update, r.instr_per_update);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: tile_model_test KERNEL_DIR\n");
@@ -343,6 +381,7 @@ int main(int argc, char **argv) {
   blocks_per_multiprocessor(&h100);
   forced_sizes(&h100);
   monotonic(&h100);
+  instructions(&h100);
   const char *dir = argv[1];
   static const int j1[] = {20, 1000}, j2[] = {12, 100, 129}, j2b[] = {100, 4096, 4096},
                    h3[] = {6, 40, 37, 70};
