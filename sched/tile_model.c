@@ -369,6 +369,11 @@ typedef struct footprint {
   int all_staged; /* no array left in global memory */
 } footprint;
 
+/* The tile's projection along folded space dimension d, at most the points there are. */
+static double clip(const geometry *g, const sj_tm_stencil *s, int d) {
+  return fmin(g->proj[d], (double)s->ext[d]);
+}
+
 static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, footprint *f) {
   memset(f, 0, sizeof *f);
   f->all_staged = 1;
@@ -378,8 +383,9 @@ static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, footpr
     double box = planes, written = arr->written ? planes : 0;
     for (int d = 0; d <= s->n; d++)
       if (arr->dims >> d & 1) {
-        box *= g->proj[d] + (double)arr->halo[d];
-        written *= g->proj[d];
+        double along = clip(g, s, d); /* a tile wider than the array touches the array */
+        box *= along + (double)arr->halo[d];
+        written *= along;
       }
     double bytes = (double)sj_shared_bytes((long)ceil(box * arr->elem));
     f->in += box * arr->elem;
@@ -464,7 +470,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   *shared = (long)ceil(f.staged);
   double spread = 1; /* copies a thread runs per element: the box rounded up to the block */
   for (int d = 0; d <= s->n; d++) {
-    double e = g->proj[d] + (double)halo[d];
+    double e = clip(g, s, d) + (double)halo[d];
     unsigned b = c->block[s->n - d];
     spread *= ceil(e / b) * b / e;
   }
