@@ -51,7 +51,7 @@ static void explain_choice(sj_buf *b, const weighed *w, sj_tm_kind chosen, sj_ti
       if (w->nbest[k])
         sj_buf_printf(b, "; %s tiles %.3f ms", sj_tm_kind_names[k], w->best[k][0].time * 1e3);
       else
-        sj_buf_printf(b, "; no %s tiles fit (%s)", sj_tm_kind_names[k], w->best[k][0].why);
+        sj_buf_printf(b, "; no %s tiles (%s)", sj_tm_kind_names[k], w->best[k][0].why);
   }
   if (tiling == SJ_TILING_AUTO)
     sj_buf_printf(b, " (a tiling wins at %.1fx the per-step time or less, and %.0f ms less)",

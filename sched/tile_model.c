@@ -656,7 +656,7 @@ int sj_tm_evaluate_within(const sj_tm_stencil *s, const sj_tm_candidate *c, cons
 
 void sj_tm_describe(sj_buf *b, const sj_tm_cost *c) {
   sj_buf_printf(b, "%s", sj_tm_kind_names[c->c.kind]);
-  if (c->c.kind != SJ_TM_PER_STEP) {
+  if (c->c.kind != SJ_TM_PER_STEP && c->c.h > 0) { /* h 0: no sizes were searched */
     sj_buf_printf(b, " h=%d w=%ld", c->c.h, c->c.w[0]);
     for (int d = 1; d < SJ_HYBRID_MAX_SPACE && c->c.w[d]; d++) sj_buf_printf(b, "x%ld", c->c.w[d]);
     if (c->c.staged) sj_buf_puts(b, " staged");
