@@ -11,11 +11,11 @@
 __isl_give isl_ast_node *sj_ast_generate_isl(__isl_keep isl_schedule *schedule) {
   isl_ctx *ctx = isl_schedule_get_ctx(schedule);
   isl_ast_build *build = isl_ast_build_alloc(ctx);
-  isl_union_set *local = sj_ast_local(schedule);
-  if (local) build = isl_ast_build_set_at_each_domain(build, sj_ast_guard_stores, local);
+  sj_guard_build gb = {sj_ast_local(schedule), 0};
+  if (gb.local) build = sj_ast_build_guards(build, &gb);
   isl_ast_node *tree = isl_ast_build_node_from_schedule(build, isl_schedule_copy(schedule));
   isl_ast_build_free(build);
-  isl_union_set_free(local);
+  isl_union_set_free(gb.local);
   return tree;
 }
 

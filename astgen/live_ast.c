@@ -107,14 +107,20 @@ static __isl_give isl_union_set *of_statement(__isl_keep isl_union_map *sched,
 
 __isl_give isl_ast_node *sj_ast_guard_stores(__isl_take isl_ast_node *node,
                                              __isl_keep isl_ast_build *build, void *user) {
-  isl_union_set *local = user;
-  if (isl_ast_node_get_type(node) != isl_ast_node_user) return node;
+  sj_guard_build *gb = user;
+  isl_union_set *local = gb->local;
+  if (isl_ast_node_get_type(node) != isl_ast_node_user || !gb->in_full) return node;
   /* the instances of this node's statement (the build's may hold others at the same point) */
   isl_ast_expr *call = isl_ast_node_user_get_expr(node);
   isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
   isl_id *stmt = isl_ast_expr_get_id(fn);
   isl_ast_expr_free(fn);
   isl_ast_expr_free(call);
+  const sj_id_kind *tag = stmt ? isl_id_get_user(stmt) : NULL;
+  if (!tag || *tag != SJ_ID_STMT) { /* a copy or a barrier */
+    isl_id_free(stmt);
+    return node;
+  }
   isl_union_map *sched = isl_ast_build_get_schedule(build);
   sched = isl_union_map_intersect_domain(sched, of_statement(sched, stmt));
   isl_id_free(stmt);
@@ -147,4 +153,27 @@ __isl_give isl_ast_node *sj_ast_guard_stores(__isl_take isl_ast_node *node,
   isl_id *id = isl_id_alloc(isl_ast_node_get_ctx(node), "store_guard", g);
   id = isl_id_set_free_user(id, guard_free);
   return isl_ast_node_set_annotation(node, id);
+}
+
+static isl_stat enter_mark(__isl_keep isl_id *mark, __isl_keep isl_ast_build *build, void *user) {
+  (void)build;
+  const sj_mapped_id *v = isl_id_get_user(mark);
+  ((sj_guard_build *)user)->in_full += v && v->tag == SJ_ID_VERSION && v->dim == 1;
+  return isl_stat_ok;
+}
+
+static __isl_give isl_ast_node *leave_mark(__isl_take isl_ast_node *node,
+                                           __isl_keep isl_ast_build *build, void *user) {
+  (void)build;
+  isl_id *mark = isl_ast_node_mark_get_id(node);
+  const sj_mapped_id *v = mark ? isl_id_get_user(mark) : NULL;
+  ((sj_guard_build *)user)->in_full -= v && v->tag == SJ_ID_VERSION && v->dim == 1;
+  isl_id_free(mark);
+  return node;
+}
+
+__isl_give isl_ast_build *sj_ast_build_guards(__isl_take isl_ast_build *build, sj_guard_build *gb) {
+  build = isl_ast_build_set_before_each_mark(build, enter_mark, gb);
+  build = isl_ast_build_set_after_each_mark(build, leave_mark, gb);
+  return isl_ast_build_set_at_each_domain(build, sj_ast_guard_stores, gb);
 }

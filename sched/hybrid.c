@@ -341,27 +341,17 @@ static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid
   return 0;
 }
 
-/* With JIT_CHECK_TILES (the tests), isl checks that every exact flow dependence from an
- * instance of local stays in its tile; where one does not, an internal isl error fails the
- * compile. Returns local. */
-static __isl_give isl_union_set *check_local(const sj_model *m, __isl_keep isl_union_map *tiles,
+/* With JIT_CHECK_TILES (the tests), isl checks local against the exact dependences
+ * (sj_tile_local_exact); where an instance of it is live out, an internal isl error fails the
+ * compile (skipped where isl cannot compute the exact dependences). Returns local. */
+static __isl_give isl_union_set *check_local(sj_model *m, __isl_keep isl_union_map *tiles,
                                              __isl_keep isl_union_map *back,
                                              __isl_take isl_union_set *local) {
-  if (!getenv("JIT_CHECK_TILES")) return local;
-  /* S[x] -> its tile, for the instances of local */
-  isl_union_map *own =
-      isl_union_map_intersect_domain(isl_union_map_copy(back), isl_union_set_copy(local));
-  own = isl_union_map_apply_range(isl_union_map_reverse(own), isl_union_map_copy(tiles));
-  own = isl_union_map_intersect(own, isl_union_map_copy(tiles));
-  /* S[x] -> the tiles of its readers */
-  isl_union_map *reach = isl_union_map_intersect_domain(
-      isl_union_map_copy(m->dep_flow), isl_union_map_domain(isl_union_map_copy(own)));
-  reach = isl_union_map_apply_range(reach, isl_union_map_copy(tiles));
-  if (isl_union_map_is_subset(reach, own) != isl_bool_true)
+  sj_error no_deps = {0, {0}};
+  if (!getenv("JIT_CHECK_TILES") || sj_model_exact_dependences(m, &no_deps)) return local;
+  if (sj_tile_local_exact(m, tiles, back, local) != isl_bool_true)
     isl_handle_error(m->ctx, isl_error_internal, "a value kept in its tile is live out", __FILE__,
                      __LINE__);
-  isl_union_map_free(reach);
-  isl_union_map_free(own);
   return local;
 }
 
@@ -519,9 +509,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
                       : sj_full_tiles(ftiles, n, blo, bhi, loops);
   /* where staged tiles store only their live-out values (sched/liveout.c) */
   isl_union_set *stays = NULL;
-  sj_error no_deps = {0, {0}}; /* without them every value is written through */
-  if (sj_time_tiles_staged() && sj_live_out_enabled() && !sj_model_exact_dependences(m, &no_deps))
-    stays = sj_tile_local(m, fold, ftiles);
+  if (sj_time_tiles_staged() && sj_live_out_enabled()) stays = sj_tile_local(m, fold, ftiles);
   isl_union_map *tiles =
       isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(ftiles));
   isl_multi_union_pw_aff *point;

@@ -85,25 +85,27 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                                              __isl_keep isl_union_map *back, int n, const long *lo,
                                              sj_kernel *k, long budget, sj_buf *desc);
 
-/* The live-out instances of a time-tiled kernel (sched/liveout.c), as tiled instances
- * S[x, L, p, T, S0, .., Sn]: those read by an instance of another tile (an exact flow
- * dependence of m leaving the tile; tiles: S[x] -> [L, p, T, S..]) or writing their element
- * last. back takes tiled instances to the model's. NULL where m has no exact dependences or
- * isl fails. */
-__isl_give isl_union_set *sj_live_out(const sj_model *m, __isl_keep isl_union_map *tiles,
-                                      __isl_keep isl_union_map *back);
-/* Tiled instances whose results only their own tile reads, a subset of those sj_live_out
- * leaves out that the code can test cheaply: where every exact flow distance (in the folded
- * space, fold: S[x] -> F) from the point stays in its tile (ftiles: F -> [L, p, T, S..];
- * convex per color) and a later instance writes the element again. NULL where the distances
- * are not a small bounded set or isl fails. */
+/* Whether no instance of local (tiled instances S[x, L, p, T, S0, .., Sn]) is live out of its
+ * tile, from the exact dependences of m (sched/liveout.c): (a) an exact flow dependence from it
+ * leaves its tile (tiles: S[x] -> [L, p, T, S..]), or (b) it writes some element last. back
+ * takes tiled instances to the model's. An error where m has no exact dependences. */
+isl_bool sj_tile_local_exact(const sj_model *m, __isl_keep isl_union_map *tiles,
+                             __isl_keep isl_union_map *back, __isl_keep isl_union_set *local);
+/* Tiled instances whose results only their own tile reads, cheaply (no exact dependences) and
+ * in a form the code tests cheaply: where every element the instance writes is written again
+ * by an instance dt folded steps later (dt the smallest such distance), and every folded
+ * distance (on whole spaces: memory-based) from a write to a read of the same element up to dt
+ * stays in the instance's tile (ftiles: F -> [L, p, T, S..]; convex per color; fold: S[x] ->
+ * F). NULL where the accesses are not one piece each, the distances not a small bounded set,
+ * or isl fails. */
 __isl_give isl_union_set *sj_tile_local(const sj_model *m, __isl_keep isl_union_map *fold,
                                         __isl_keep isl_map *ftiles);
 /* A `live_out` mark above node holding local (sj_live: the AST generator guards the global
  * stores of their staged results, astgen/live_ast.c). */
 __isl_give isl_schedule_node *sj_live_mark(__isl_take isl_schedule_node *node,
                                            __isl_take isl_union_set *local);
-/* Whether time-tiled kernels store only live-out values to global memory (JIT_LIVEOUT). */
+/* Whether staged time-tiled kernels store only live-out values to global memory: unless
+ * JIT_LIVEOUT=0 (sched/liveout.c). */
 int sj_live_out_enabled(void);
 
 /* Each statement's instances as points of the folded space [k t + i, s0, .., sn], n + 1 the

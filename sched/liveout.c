@@ -1,15 +1,24 @@
-/* The live-out instances of a time-tiled kernel: those whose value must reach global memory.
- * A staged tile computes from shared memory, so a value it writes is needed in global memory
- * only when (a) an instance of another tile (another block, or a later launch) reads it: an
- * exact flow dependence whose source and sink have different tile coordinates, or (b) it is
- * the program's last write of its element (no output dependence leaves it): the caller sees
- * the final array. Every other value is read only inside its tile, from shared memory, and
- * its global store is dead (sched/stage.c writes the others through).
+/* Which values of a time-tiled kernel must reach global memory. A staged tile computes from
+ * shared memory, so a value it writes is needed in global memory only when (a) an instance of
+ * another tile (another block, or a later launch) reads it: an exact flow dependence whose
+ * source and sink have different tile coordinates, or (b) it is the program's last write of
+ * one of its elements: the caller sees the final array. Every other value is read only in its
+ * tile, from shared memory, and its global store is dead.
  *
- * Why exact flow dependences and not the model's conflicts: a double buffer's element is
- * read by the next step and overwritten two steps later; the conflicts (memory-based) also
- * join it to every later read of the element, across bands, which would keep every value
- * live. */
+ * The exact dependences cost more than the rest of a heat-2d compile (84 ms against 110), so
+ * the kernels use a subset of the dead instances found without them (sj_tile_local): an
+ * element x writes is read, before it is written again, only at the memory-based distances up
+ * to the first rewrite, dt; where x's element is rewritten dt steps later and those distances
+ * stay in x's tile, no other tile reads x's value and it is not the last. On whole spaces the
+ * distances are a handful of vectors, and the set they give is convex per color: a few bounds
+ * on a point's place in a full tile, which the lowering mostly decides per unrolled copy
+ * (astgen/live_ast.c, lower_expr.c). JIT_CHECK_TILES checks it against the exact dependences
+ * (sj_tile_local_exact).
+ *
+ * Why not the model's conflicts for the distances: a double buffer's element is read by the
+ * next step and overwritten two steps later; the conflicts also join it to every later read of
+ * the element, across bands, which would keep every value live; bounding them by the first
+ * rewrite keeps what the exact flow has. */
 #include "sched/hybrid.h"
 
 #include <stdlib.h>
@@ -17,6 +26,7 @@
 
 #include <isl/aff.h>
 #include <isl/id.h>
+#include <isl/ilp.h>
 #include <isl/map.h>
 #include <isl/point.h>
 #include <isl/schedule_node.h>
@@ -26,9 +36,10 @@
 #include <isl/union_set.h>
 #include <isl/val.h>
 
-/* The instances each of whose written elements a later instance writes again: not the last
- * write of anything. Per written array: an output dependence from x says only that some
- * element of x is written again (fe_locals' statement writes A and C, C at every step). */
+/* The instances each of whose written elements a later instance writes again (exact output
+ * dependences): not the last write of anything. Per written array: an output dependence from
+ * x says only that some element of x is written again (fe_locals' statement writes A and C, C
+ * at every step). */
 static __isl_give isl_union_set *rewritten(const sj_model *m) {
   isl_union_set *again = isl_union_set_copy(m->domain);
   for (int i = 0; i < m->naccesses && again; i++) {
@@ -44,20 +55,26 @@ static __isl_give isl_union_set *rewritten(const sj_model *m) {
   return isl_union_set_coalesce(again);
 }
 
-__isl_give isl_union_set *sj_live_out(const sj_model *m, __isl_keep isl_union_map *tiles,
-                                      __isl_keep isl_union_map *back) {
-  if (!m->dep_flow || !m->dep_output) return NULL;
-  /* instance -> the tiles of its readers, minus its own tile: the readers elsewhere */
-  isl_union_map *reach =
-      isl_union_map_apply_range(isl_union_map_copy(m->dep_flow), isl_union_map_copy(tiles));
-  reach = isl_union_map_subtract(reach, isl_union_map_copy(tiles));
-  isl_union_set *live = isl_union_map_domain(reach);
-  /* the last writes: no later write of the same element */
-  isl_union_set *last = isl_union_set_subtract(isl_union_set_copy(m->domain), rewritten(m));
-  live = isl_union_set_coalesce(isl_union_set_union(live, last));
-  /* as tiled instances S[x, L, p, T, S..] */
-  live = isl_union_set_apply(live, isl_union_map_reverse(isl_union_map_copy(back)));
-  return isl_union_set_coalesce(live);
+isl_bool sj_tile_local_exact(const sj_model *m, __isl_keep isl_union_map *tiles,
+                             __isl_keep isl_union_map *back, __isl_keep isl_union_set *local) {
+  if (!m->dep_flow || !m->dep_output) return isl_bool_error;
+  /* S[x] -> its tile, for the instances of local */
+  isl_union_map *own =
+      isl_union_map_intersect_domain(isl_union_map_copy(back), isl_union_set_copy(local));
+  own = isl_union_map_apply_range(isl_union_map_reverse(own), isl_union_map_copy(tiles));
+  own = isl_union_map_intersect(own, isl_union_map_copy(tiles));
+  isl_union_set *mine = isl_union_map_domain(isl_union_map_copy(own));
+  /* (b) none of them writes an element last */
+  isl_union_set *again = rewritten(m);
+  isl_bool ok = isl_union_set_is_subset(mine, again);
+  isl_union_set_free(again);
+  /* (a) the tiles of their readers are their own */
+  isl_union_map *reach = isl_union_map_intersect_domain(isl_union_map_copy(m->dep_flow), mine);
+  reach = isl_union_map_apply_range(reach, isl_union_map_copy(tiles));
+  if (ok == isl_bool_true) ok = isl_union_map_is_subset(reach, own);
+  isl_union_map_free(reach);
+  isl_union_map_free(own);
+  return ok;
 }
 
 typedef struct shift_arg {
@@ -100,31 +117,144 @@ static isl_stat add_tiled(__isl_take isl_map *map, void *user) {
   return a->res ? isl_stat_ok : isl_stat_error;
 }
 
+static isl_stat one_piece(__isl_take isl_set *set, __isl_take isl_multi_aff *ma, void *user) {
+  isl_multi_aff **out = user;
+  isl_set_free(set);
+  if (*out) { /* more than one piece */
+    isl_multi_aff_free(ma);
+    return isl_stat_error;
+  }
+  *out = ma;
+  return isl_stat_ok;
+}
+
+/* The function map, as a map on the whole space of its domain, or NULL where it is not one
+ * quasi-affine piece. */
+static __isl_give isl_map *on_space(__isl_take isl_map *map) {
+  isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(map);
+  isl_multi_aff *ma = NULL;
+  if (isl_pw_multi_aff_foreach_piece(pma, one_piece, &ma) < 0) ma = isl_multi_aff_free(ma);
+  isl_pw_multi_aff_free(pma);
+  return ma ? isl_map_from_multi_aff(ma) : NULL;
+}
+
+static __isl_give isl_map *fold_of(const sj_pstmt *st, __isl_keep isl_union_map *fold,
+                                   __isl_keep isl_space *fspace) {
+  isl_space *space =
+      isl_space_map_from_domain_and_range(isl_set_get_space(st->domain), isl_space_copy(fspace));
+  return on_space(isl_union_map_extract_map(fold, space));
+}
+
+/* The folded distances F'(y) - F(x) with dt > 0 of the instances x of acc and y of other that
+ * access the same element, on whole spaces (memory-based: a superset of what the instances
+ * do, cheap: no domain); NULL where an access or a fold is not one piece. */
+static __isl_give isl_set *distances(const sj_access *acc, const sj_access *other,
+                                     __isl_keep isl_union_map *fold, __isl_keep isl_space *fspace) {
+  isl_map *a = on_space(isl_map_copy(acc->rel)), *o = on_space(isl_map_copy(other->rel));
+  isl_map *fa = fold_of(acc->stmt, fold, fspace), *fo = fold_of(other->stmt, fold, fspace);
+  if (!a || !o || !fa || !fo) {
+    isl_map_free(a), isl_map_free(o), isl_map_free(fa), isl_map_free(fo);
+    return NULL;
+  }
+  isl_map *pairs = isl_map_apply_range(a, isl_map_reverse(o)); /* S[x] -> S'[y] */
+  pairs = isl_map_apply_range(isl_map_apply_domain(pairs, fa), fo);
+  return isl_set_lower_bound_si(isl_map_deltas(pairs), isl_dim_set, 0, 1);
+}
+
+/* x -> y with y's folded time that of x plus dt (tau: each instance's folded time). */
+static __isl_give isl_union_map *later_by(__isl_keep isl_union_map *tau, long dt) {
+  isl_multi_aff *plus = isl_multi_aff_identity(
+      isl_space_map_from_set(isl_space_set_alloc(isl_union_map_get_ctx(tau), 0, 1)));
+  plus =
+      isl_multi_aff_set_aff(plus, 0, isl_aff_add_constant_si(isl_multi_aff_get_aff(plus, 0), dt));
+  isl_union_map *res = isl_union_map_apply_range(
+      isl_union_map_copy(tau), isl_union_map_from_map(isl_map_from_multi_aff(plus)));
+  return isl_union_map_apply_range(res, isl_union_map_reverse(isl_union_map_copy(tau)));
+}
+
+typedef struct local_arg {
+  const sj_model *m;
+  isl_union_map *fold, *tau;
+  isl_space *fspace;
+  isl_set *reach;       /* folded distances to every reader of a value before it is rewritten */
+  isl_union_set *again; /* instances each of whose elements is written again, soon enough */
+} local_arg;
+
+/* Adds what write access w tells to a: its readers' distances up to the first rewrite of its
+ * element, and the instances of its statement where that rewrite happens. -1 where the
+ * distances are not one piece each. */
+static int add_write(local_arg *a, const sj_access *w) {
+  const sj_model *m = a->m;
+  isl_set *rewrite = isl_set_empty(isl_space_copy(a->fspace));
+  isl_set *read = isl_set_empty(isl_space_copy(a->fspace));
+  for (int i = 0; i < m->naccesses; i++) {
+    const sj_access *o = &m->accesses[i];
+    if (o->ref->sym->id != w->ref->sym->id) continue;
+    isl_set *d = distances(w, o, a->fold, a->fspace);
+    if (!d) {
+      isl_set_free(rewrite), isl_set_free(read);
+      return -1;
+    }
+    if (o->is_write)
+      rewrite = isl_set_union(rewrite, d);
+    else
+      read = isl_set_union(read, d);
+  }
+  isl_union_set *stmt = isl_union_set_from_set(isl_set_copy(w->stmt->domain));
+  isl_bool never = isl_set_is_empty(rewrite);
+  long first = 0;
+  if (never == isl_bool_false) { /* the earliest rewrite, dt = first */
+    isl_val *v = isl_set_dim_min_val(isl_set_copy(rewrite), 0);
+    never = isl_val_is_int(v) ? isl_bool_false : isl_bool_true;
+    first = never ? 0 : isl_val_get_num_si(v);
+    isl_val_free(v);
+  }
+  isl_set_free(rewrite);
+  if (never != isl_bool_false) { /* the last write of its elements: every instance stores */
+    isl_set_free(read);
+    a->again = isl_union_set_subtract(a->again, stmt);
+    return 0;
+  }
+  /* a value is read only before its element is written again: by time first */
+  a->reach = isl_set_union(a->reach, isl_set_upper_bound_si(read, isl_dim_set, 0, first));
+  /* where an instance writes the same element at time first */
+  isl_union_map *same =
+      isl_union_map_apply_range(isl_union_map_from_map(isl_map_copy(w->rel)),
+                                isl_union_map_reverse(isl_union_map_copy(m->writes)));
+  same = isl_union_map_intersect(same, later_by(a->tau, first));
+  a->again =
+      isl_union_set_subtract(a->again, isl_union_set_subtract(stmt, isl_union_map_domain(same)));
+  return 0;
+}
+
 __isl_give isl_union_set *sj_tile_local(const sj_model *m, __isl_keep isl_union_map *fold,
                                         __isl_keep isl_map *ftiles) {
-  if (!m->dep_flow || !m->dep_output) return NULL;
-  isl_union_map *f =
-      isl_union_map_apply_domain(isl_union_map_copy(m->dep_flow), isl_union_map_copy(fold));
-  f = isl_union_map_apply_range(f, isl_union_map_copy(fold));
-  isl_union_set *deltas = isl_union_map_deltas(f);
-  shift_arg a = {ftiles, isl_map_copy(ftiles), 0};
-  isl_bool bounded = isl_union_set_is_empty(deltas);
-  if (bounded == isl_bool_false) {
-    isl_set *d = isl_set_from_union_set(isl_union_set_copy(deltas));
-    bounded = isl_set_is_bounded(d);
-    if (bounded == isl_bool_true && isl_set_foreach_point(d, keep_reach, &a) < 0)
-      bounded = isl_bool_error;
-    isl_set_free(d);
-  }
-  isl_union_set_free(deltas);
+  isl_space *fspace = isl_space_domain(isl_map_get_space(ftiles));
+  isl_multi_aff *t0 = isl_multi_aff_project_out_map(
+      isl_space_copy(fspace), isl_dim_set, 1, (unsigned)isl_space_dim(fspace, isl_dim_set) - 1);
+  isl_union_map *tau = isl_union_map_apply_range(
+      isl_union_map_copy(fold), isl_union_map_from_map(isl_map_from_multi_aff(t0)));
+  local_arg a = {
+      m, fold, tau, fspace, isl_set_empty(isl_space_copy(fspace)), isl_union_set_copy(m->domain)};
+  int rc = 0;
+  for (int i = 0; i < m->naccesses && !rc; i++)
+    if (m->accesses[i].is_write) rc = add_write(&a, &m->accesses[i]);
+  isl_union_map_free(tau);
+  isl_space_free(fspace);
+  shift_arg s = {ftiles, isl_map_copy(ftiles), 0};
+  isl_bool bounded = rc ? isl_bool_false : isl_set_is_bounded(a.reach);
+  if (bounded == isl_bool_true && isl_set_foreach_point(a.reach, keep_reach, &s) < 0)
+    bounded = isl_bool_error;
+  isl_set_free(a.reach);
   if (bounded != isl_bool_true) {
-    isl_map_free(a.inside);
+    isl_map_free(s.inside);
+    isl_union_set_free(a.again);
     return NULL;
   }
   /* where a later instance writes the element again, as tiled instances */
   isl_union_map *inside =
-      isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(a.inside));
-  inside = isl_union_map_intersect_domain(inside, rewritten(m));
+      isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(s.inside));
+  inside = isl_union_map_intersect_domain(inside, isl_union_set_coalesce(a.again));
   tiled_arg t = {isl_union_set_empty(isl_union_map_get_space(inside))};
   if (isl_union_map_foreach_map(inside, add_tiled, &t) < 0) t.res = isl_union_set_free(t.res);
   isl_union_map_free(inside);
@@ -133,7 +263,7 @@ __isl_give isl_union_set *sj_tile_local(const sj_model *m, __isl_keep isl_union_
 
 int sj_live_out_enabled(void) {
   const char *v = getenv("JIT_LIVEOUT");
-  return v && strcmp(v, "0") != 0;
+  return !v || strcmp(v, "0") != 0;
 }
 
 static void live_free(void *user) {
