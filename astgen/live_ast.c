@@ -1,12 +1,14 @@
-/* Guards on the write-through of time-tiled kernels (sched/liveout.c): the AST node of each
- * statement instance gets an annotation (sj_store_guard) with the condition, on the loop
- * iterators and ids around it, under which its instance's results stay in its tile (the
- * `live_out` mark's set). isl states it from the build's own knowledge of the node's domain
- * (gisted), so that in a full tile it is a few bounds on the point's place in the tile.
- * The annotation holds the negation (comparisons inverted, and and or swapped), under which the
- * lowering stores (lower_expr.c): short, it becomes a predicate on the store. Nodes none of
- * whose instances stay get no annotation; those all of whose instances stay store NULL: never
- * stored. */
+/* Guards on the write-through of time-tiled kernels (sched/liveout.c): in the full tiles' code
+ * (below a `version` mark of dim 1) the AST node of each statement gets an annotation
+ * (sj_store_guard) with the condition, on the loop iterators and ids around it, under which its
+ * instance's results leave its tile. isl states where they stay (the `live_out` mark's set)
+ * from the build's own knowledge of the node's domain, gisted: in a full tile a few bounds on
+ * the point's place in the tile; the annotation holds its negation (comparisons inverted, and
+ * and or swapped), a short condition the lowering turns into a predicate on the store, or
+ * decides per unrolled copy (lower_expr.c). Nodes none of whose instances stay get no
+ * annotation; those all of whose instances stay get store NULL: never stored. Partial tiles
+ * write through: isl's conditions there, cut by the instances, cost more compile time and
+ * instructions than their stores. */
 #include "astgen/live_ast.h"
 
 #include <stdlib.h>

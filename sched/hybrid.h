@@ -74,6 +74,9 @@ __isl_give isl_map *sj_split_tiles(isl_ctx *ctx, const sj_cone *c, const sj_spli
  * in the band; box as for sj_hybrid_local. */
 __isl_give isl_multi_aff *sj_split_local(isl_ctx *ctx, const sj_split *t, long *box);
 
+/* The one piece of pma (taken), or NULL where it has more or none (sched/stage.c). */
+__isl_give isl_multi_aff *sj_one_piece(__isl_take isl_pw_multi_aff *pma);
+
 /* Stages the arrays the tiles of kernel k write in shared memory, as many as fit in budget
  * bytes (sched/stage.c): records them in k and grafts the copies and a barrier before node,
  * the filter of a block's tile over dom, the tiled instances S[x, L, p, T, S0, .., Sn];

@@ -117,24 +117,10 @@ static isl_stat add_tiled(__isl_take isl_map *map, void *user) {
   return a->res ? isl_stat_ok : isl_stat_error;
 }
 
-static isl_stat one_piece(__isl_take isl_set *set, __isl_take isl_multi_aff *ma, void *user) {
-  isl_multi_aff **out = user;
-  isl_set_free(set);
-  if (*out) { /* more than one piece */
-    isl_multi_aff_free(ma);
-    return isl_stat_error;
-  }
-  *out = ma;
-  return isl_stat_ok;
-}
-
 /* The function map, as a map on the whole space of its domain, or NULL where it is not one
  * quasi-affine piece. */
 static __isl_give isl_map *on_space(__isl_take isl_map *map) {
-  isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(map);
-  isl_multi_aff *ma = NULL;
-  if (isl_pw_multi_aff_foreach_piece(pma, one_piece, &ma) < 0) ma = isl_multi_aff_free(ma);
-  isl_pw_multi_aff_free(pma);
+  isl_multi_aff *ma = sj_one_piece(isl_pw_multi_aff_from_map(map));
   return ma ? isl_map_from_multi_aff(ma) : NULL;
 }
 
