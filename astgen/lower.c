@@ -196,7 +196,7 @@ static void lower_user(sj_lower *l, __isl_keep isl_ast_node *node) {
   else if (tag && *tag == SJ_ID_COPY)
     sj_lw_copy(l, call, (const sj_copy *)tag);
   else
-    sj_lw_stmt(l, call);
+    sj_lw_stmt(l, call, node);
   isl_id_free(id);
   isl_ast_expr_free(fn);
   isl_ast_expr_free(call);

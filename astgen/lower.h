@@ -15,6 +15,12 @@ typedef struct sj_binding {
   isl_id *id; /* borrowed: the AST keeps it alive */
   sj_ir_val val;
   long offset; /* the id's value is val + offset (copies of an unrolled loop) */
+  /* a copy of a loop spread over the threads: val is base + r, r (a register) between 0 and
+   * span, base the value of the isl expression base (borrowed) or, base NULL, the constant
+   * base_const (what the guards of the write-through decide per copy: astgen/lower_expr.c) */
+  isl_ast_expr *base;
+  long base_const, span;
+  sj_ir_val r;
 } sj_binding;
 
 typedef struct sj_range {
@@ -49,7 +55,14 @@ typedef struct sj_lower {
   isl_id **host_ids;       /* those ids, in parameter order */
   int nhost_ids;
   const sj_kernel *kernel; /* the GPU kernel being lowered, or NULL */
-  sj_ir_val *staged_base;  /* by staged array of the kernel: its shared array, once used */
+  /* the statement instance's guard on its write-through (astgen/live_ast.c), or NULL: always
+   * written through; store_known: its condition once lowered, 1 or 0 where known for every
+   * thread, else -1 and store_ok its predicate (-2: not yet lowered) */
+  const struct sj_store_guard *guard;
+  int store_known;
+  sj_ir_val store_ok;
+  int expand_ranges;      /* linear forms see the spread copies' offsets (decide, lower_expr.c) */
+  sj_ir_val *staged_base; /* by staged array of the kernel: its shared array, once used */
   /* under a `reduce` mark (GPU): its reductions, and for each its partial (a variable of
    * this thread) and the address of the element it accumulates into (a pointer variable, 0
    * until an instance ran); see astgen/lower_reduce.c */
@@ -69,7 +82,8 @@ sj_ir_type sj_lw_type(sj_type t);                               /* the IR type o
 sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl integer, S64 */
 sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl condition */
 sj_ir_val sj_lw_floor_mod(sj_lower *l, sj_ir_val x, long m);    /* x mod m in 0 .. m - 1 */
-void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call);    /* one statement instance */
+/* one statement instance, node its AST node (its annotation: sj_store_guard) */
+void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call, __isl_keep isl_ast_node *node);
 void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c); /* one copy */
 sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id); /* an isl id's value */
 /* E of a loop condition `iter <= E` or `iter < E` with E free of iter (*strict for <), or
@@ -80,6 +94,9 @@ __isl_give isl_ast_expr *sj_lw_upper_bound(__isl_keep isl_ast_expr *cond, __isl_
 int sj_lw_const_diff(sj_lower *l, __isl_keep isl_ast_expr *a, __isl_keep isl_ast_expr *b,
                      long *diff);
 void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val, long offset);
+/* The last binding made: a copy of a spread loop whose val is base + r, r in 0 .. span. */
+void sj_lw_bind_range(sj_lower *l, __isl_keep isl_ast_expr *base, long base_const, sj_ir_val r,
+                      long span);
 void sj_lw_unbind(sj_lower *l);
 void sj_lw_fail(sj_lower *l, const char *what);
 /* How a reduction's terms combine, and its type (its element's). */

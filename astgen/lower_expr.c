@@ -2,6 +2,7 @@
  * types, and array addresses as linear forms whose terms are grouped by the loop depth
  * where they change, so that each group's pointer is computed outside the loops it does
  * not depend on and unrolled copies share one pointer with constant offsets. */
+#include "astgen/live_ast.h"
 #include "astgen/lower.h"
 
 #include <limits.h>
@@ -29,7 +30,16 @@ void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val, long offset) 
     l->binds = realloc(l->binds, (size_t)l->capbinds * sizeof *l->binds);
     if (!l->binds) abort();
   }
-  l->binds[l->nbinds++] = (sj_binding){id, val, offset};
+  l->binds[l->nbinds++] = (sj_binding){id, val, offset, NULL, 0, 0, {0}};
+}
+
+void sj_lw_bind_range(sj_lower *l, __isl_keep isl_ast_expr *base, long base_const, sj_ir_val r,
+                      long span) {
+  sj_binding *last = &l->binds[l->nbinds - 1];
+  last->base = base;
+  last->base_const = base_const;
+  last->r = r;
+  last->span = span;
 }
 
 void sj_lw_unbind(sj_lower *l) {
@@ -281,6 +291,15 @@ static void lin_isl(sj_lower *l, lin *f, __isl_keep isl_ast_expr *e, long scale)
     isl_id *id = isl_ast_expr_get_id(e);
     const sj_binding *bound = binding(l, id);
     isl_id_free(id);
+    if (bound && l->expand_ranges && bound->r.kind == SJ_V_REG) { /* base + r + offset */
+      if (bound->base)
+        lin_isl(l, f, bound->base, scale);
+      else
+        f->constant += scale * bound->base_const;
+      lin_add(f, bound->r, scale);
+      f->constant += scale * bound->offset;
+      return;
+    }
     if (bound) { /* an unrolled copy: the same term, another constant */
       lin_add(f, bound->val, scale);
       f->constant += scale * bound->offset;
@@ -861,6 +880,78 @@ static int accumulate(sj_lower *l, int k) {
   return 0;
 }
 
+/* A condition known where it is lowered: 1 or 0, or -1 and its predicate in v. */
+typedef struct known_cond {
+  int known;
+  sj_ir_val v;
+} known_cond;
+
+/* Whether comparison e (a op b) holds for every thread or for none, from the ranges of the
+ * spread copies bound around it: a - b as a linear form in which everything but those
+ * threads' offsets r cancels (a full tile's bound and the loop's start share their terms). */
+static int decide(sj_lower *l, __isl_keep isl_ast_expr *e, enum isl_ast_expr_op_type op) {
+  isl_ast_expr *a = isl_ast_expr_op_get_arg(e, 0), *b = isl_ast_expr_op_get_arg(e, 1);
+  lin f = {0, 0, 0, NULL};
+  l->expand_ranges = 1;
+  lin_isl(l, &f, a, 1);
+  lin_isl(l, &f, b, -1);
+  l->expand_ranges = 0;
+  isl_ast_expr_free(a);
+  isl_ast_expr_free(b);
+  long lo = f.constant, hi = f.constant; /* of a - b */
+  int ok = 1;
+  for (int i = 0; i < f.n && ok; i++) {
+    if (!f.t[i].coef) continue;
+    const sj_binding *r = NULL;
+    for (int k = 0; k < l->nbinds && !r; k++)
+      if (l->binds[k].r.kind == SJ_V_REG && l->binds[k].r.reg == f.t[i].reg) r = &l->binds[k];
+    ok = r != NULL;
+    if (ok) *(f.t[i].coef > 0 ? &hi : &lo) += f.t[i].coef * r->span;
+  }
+  free(f.t);
+  if (!ok) return -1;
+  switch (op) {
+  case isl_ast_expr_op_le:
+    return hi <= 0 ? 1 : lo > 0 ? 0 : -1;
+  case isl_ast_expr_op_lt:
+    return hi < 0 ? 1 : lo >= 0 ? 0 : -1;
+  case isl_ast_expr_op_ge:
+    return lo >= 0 ? 1 : hi < 0 ? 0 : -1;
+  case isl_ast_expr_op_gt:
+    return lo > 0 ? 1 : hi <= 0 ? 0 : -1;
+  case isl_ast_expr_op_eq:
+    return lo == 0 && hi == 0 ? 1 : lo > 0 || hi < 0 ? 0 : -1;
+  default:
+    return -1;
+  }
+}
+
+/* Condition e (comparisons joined by and and or) with what is known per copy folded. */
+static known_cond guard_cond(sj_lower *l, __isl_keep isl_ast_expr *e) {
+  known_cond res = {-1, {0}};
+  if (isl_ast_expr_get_type(e) != isl_ast_expr_op || isl_ast_expr_op_get_n_arg(e) != 2) {
+    res.v = sj_lw_icond(l, e);
+    return res;
+  }
+  enum isl_ast_expr_op_type op = isl_ast_expr_op_get_type(e);
+  int conj = op == isl_ast_expr_op_and || op == isl_ast_expr_op_and_then;
+  if (conj || op == isl_ast_expr_op_or || op == isl_ast_expr_op_or_else) {
+    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, 0), *b = isl_ast_expr_op_get_arg(e, 1);
+    known_cond x = guard_cond(l, a);
+    known_cond y = x.known == !conj ? x : guard_cond(l, b); /* decided by x alone */
+    isl_ast_expr_free(a);
+    isl_ast_expr_free(b);
+    if (x.known == !conj || y.known == !conj) return x.known == !conj ? x : y;
+    if (x.known >= 0) return y; /* x is the neutral value */
+    if (y.known >= 0) return x;
+    res.v = sj_irb_op(&l->b, conj ? SJ_IR_AND : SJ_IR_OR, SJ_IR_PRED, x.v, y.v);
+    return res;
+  }
+  res.known = decide(l, e, op);
+  if (res.known < 0) res.v = sj_lw_icond(l, e);
+  return res;
+}
+
 static void body_stmt(sj_lower *l, int k) {
   const sj_stmt *st = l->stmt->body[k];
   if (l->reduce && accumulate(l, k)) return;
@@ -879,13 +970,25 @@ static void body_stmt(sj_lower *l, int k) {
   const sj_expr *ref = mem ? mem : st->lhs;
   sj_ir_val ptr = element(l, ref, &offset);
   sj_irb_store(b, ptr, offset, v);
-  if (staged_index(l, ref->sym->id) >= 0) { /* written through: global holds every result */
-    ptr = global_element(l, ref, &offset);
-    sj_irb_store(b, ptr, offset, v);
+  if (staged_index(l, ref->sym->id) < 0) return;
+  /* written through where another tile or the caller may read it (sched/liveout.c) */
+  if (l->guard && !l->guard->store) return;
+  sj_irb_pos pos = {0};
+  if (l->guard) {
+    if (l->store_known < -1) {
+      known_cond c = guard_cond(l, l->guard->store);
+      l->store_known = c.known;
+      l->store_ok = c.v;
+    }
+    if (!l->store_known) return;
+    if (l->store_known < 0) pos = sj_irb_enter(b, &sj_irb_if(b, l->store_ok)->then, 0);
   }
+  ptr = global_element(l, ref, &offset);
+  sj_irb_store(b, ptr, offset, v);
+  if (l->guard && l->store_known < 0) sj_irb_leave(b, pos);
 }
 
-void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call) {
+void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call, __isl_keep isl_ast_node *node) {
   isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
   isl_id *id = isl_ast_expr_get_id(fn);
   const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
@@ -897,6 +1000,12 @@ void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call) {
   }
   l->stmt = (const sj_pstmt *)tag;
   l->call = call;
+  id = isl_ast_node_get_annotation(node);
+  const sj_store_guard *g = id ? isl_id_get_user(id) : NULL;
+  l->guard = g && g->tag == SJ_ID_STORE_GUARD ? g : NULL;
+  l->store_known = -2; /* not yet lowered */
+  isl_id_free(id);     /* the node keeps it */
   for (int k = 0; k < l->stmt->nbody && !l->failed; k++) body_stmt(l, k);
+  l->guard = NULL;
   l->call = NULL;
 }

@@ -76,6 +76,7 @@ typedef struct trip {
   isl_ast_expr_list *lower, *upper; /* constant window: the bounds to check */
   sj_ir_val bound;                  /* moving window: the upper bound to check */
   int strict;                       /* upper bounds are strict */
+  isl_ast_expr *base;               /* start's expression where it is one, else NULL */
 } trip;
 
 /* The one argument of list that is not a constant, or NULL. */
@@ -101,6 +102,7 @@ static int window(sj_lower *l, __isl_keep isl_ast_expr *init, __isl_keep isl_ast
   } else if (moving) { /* the window from x, checked against min(hi, y) where clipped */
     sj_irb *b = &l->b;
     sj_ir_val vx = sj_lw_iexpr(l, x), vy = sj_lw_iexpr(l, y);
+    if (!have_lo) t->base = isl_ast_expr_copy(x);
     t->start = have_lo ? sj_irb_op(b, SJ_IR_MAX, SJ_IR_S64, vx, sj_ir_int(SJ_IR_S64, lo)) : vx;
     if (have_lo || have_hi)
       t->bound = have_hi ? sj_irb_op(b, SJ_IR_MIN, SJ_IR_S64, vy, sj_ir_int(SJ_IR_S64, hi)) : vy;
@@ -128,9 +130,11 @@ static int trip_of(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id
   long diff = 0;
   memset(&t->bound, 0, sizeof t->bound);
   t->lower = t->upper = NULL;
+  t->base = NULL;
   if (bound && sj_lw_const_diff(l, init, bound, &diff)) { /* exact */
     t->n = diff + !t->strict;
     t->start = sj_lw_iexpr(l, init);
+    t->base = isl_ast_expr_copy(init);
   } else {
     ok = bound && window(l, init, bound, t);
   }
@@ -215,6 +219,8 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
       sj_irb_pos pos = {0};
       if (go.kind != SJ_V_NONE) pos = sj_irb_enter(b, &sj_irb_if(b, go)->then, 0);
       sj_lw_bind(l, id, first, k * width);
+      if (width > 1 && (t.base || t.start.kind == SJ_V_INT))
+        sj_lw_bind_range(l, t.base, t.start.i, r, width - 1);
       body(l, child);
       sj_lw_unbind(l);
       if (go.kind != SJ_V_NONE) sj_irb_leave(b, pos);
@@ -224,6 +230,7 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
   }
   isl_ast_expr_list_free(t.lower);
   isl_ast_expr_list_free(t.upper);
+  isl_ast_expr_free(t.base);
   isl_id_free(id);
   return done;
 }

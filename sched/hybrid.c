@@ -341,6 +341,20 @@ static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid
   return 0;
 }
 
+/* With JIT_CHECK_TILES (the tests), isl checks local against the exact dependences
+ * (sj_tile_local_exact); where an instance of it is live out, an internal isl error fails the
+ * compile (skipped where isl cannot compute the exact dependences). Returns local. */
+static __isl_give isl_union_set *check_local(sj_model *m, __isl_keep isl_union_map *tiles,
+                                             __isl_keep isl_union_map *back,
+                                             __isl_take isl_union_set *local) {
+  sj_error no_deps = {0, {0}};
+  if (!getenv("JIT_CHECK_TILES") || sj_model_exact_dependences(m, &no_deps)) return local;
+  if (sj_tile_local_exact(m, tiles, back, local) != isl_bool_true)
+    isl_handle_error(m->ctx, isl_error_internal, "a value kept in its tile is live out", __FILE__,
+                     __LINE__);
+  return local;
+}
+
 /* A child of the sequence of copies, barrier and steps: the copies' loops run over the box of a
  * tile clipped to the array, a window of constant size the lowering may unroll. */
 static __isl_give isl_schedule_node *unroll_copies(void *user,
@@ -375,14 +389,14 @@ static __isl_give isl_schedule_node *steps(__isl_take isl_schedule_node *node,
 /* The kernel of one phase below the host loop, from the leaf node up: space band (each
  * thread its share of a step's points), threads filter and mark, steps band with a barrier
  * after each step (in two versions where full), block filter (its tile staged in at most budget
- * bytes of shared memory), context, kernel mark; full: the tiles whose steps get code of their own.
+ * bytes of shared memory), context, kernel mark; full: the tiles whose steps get code of their own;
+ * local: instances whose results stay in shared memory (sched/liveout.c), or NULL.
  * Returns the kernel mark. */
-static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *node,
-                                                  const sj_model *m, __isl_keep isl_union_set *dom,
-                                                  __isl_keep isl_multi_union_pw_aff *point,
-                                                  __isl_keep isl_union_map *back, const long *box,
-                                                  int n, sj_kernel *k, const long *lo, long budget,
-                                                  __isl_keep isl_set *full, sj_buf *desc) {
+static __isl_give isl_schedule_node *
+phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep isl_union_set *dom,
+             __isl_keep isl_multi_union_pw_aff *point, __isl_keep isl_union_map *back,
+             const long *box, int n, sj_kernel *k, const long *lo, long budget,
+             __isl_keep isl_set *full, __isl_keep isl_union_set *local, sj_buf *desc) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   /* a band per space dimension, innermost (along x) last, each loop spread over the threads of
    * its block dimension by the lowering: isl generates it whole, far cheaper than a filter of
@@ -402,6 +416,7 @@ static __isl_give isl_schedule_node *phase_kernel(__isl_take isl_schedule_node *
                                            isl_id_alloc(ctx, "spread", (void *)&sj_spread_ids[d]));
   }
   node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
+  if (local) node = sj_live_mark(node, isl_union_set_copy(local));
   /* the steps count from 0 in each tile: a full tile's loops then have constant bounds, and
    * any tile's the bounds of its shape where the instances do not cut it */
   if (full) {
@@ -492,11 +507,15 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
   isl_set *full = sj_folded_box(m, fold, n, blo, bhi)
                       ? isl_set_empty(isl_space_range(isl_map_get_space(ftiles)))
                       : sj_full_tiles(ftiles, n, blo, bhi, loops);
+  /* where staged tiles store only their live-out values (sched/liveout.c) */
+  isl_union_set *stays = NULL;
+  if (sj_time_tiles_staged() && sj_live_out_enabled()) stays = sj_tile_local(m, fold, ftiles);
   isl_union_map *tiles =
       isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(ftiles));
   isl_multi_union_pw_aff *point;
   isl_union_map *back;
   isl_union_set *dom = tiled_domain(m, tiles, fold, local, n, &point, &back);
+  if (stays) stays = check_local(m, tiles, back, stays);
   isl_union_map_free(tiles);
   isl_union_map_free(fold);
   isl_multi_aff_free(local);
@@ -547,7 +566,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
       int own = full_versions(mine, full, n, (first + last) / 2, why);
       isl_union_set *inst = isl_schedule_node_get_domain(node); /* the phase's instances */
       node = phase_kernel(node, m, inst, point, back, box, n, k, lo, sizes->shared,
-                          own ? full : NULL, &staged);
+                          own ? full : NULL, stays, &staged);
       isl_union_set_free(inst);
       if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);
       sj_buf_free(&staged);
@@ -558,6 +577,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
     isl_union_set_free(mine);
   }
   isl_union_set_list_free(used);
+  isl_union_set_free(stays);
   isl_set_free(full);
   isl_union_set_free(dom);
   isl_multi_union_pw_aff_free(point);

@@ -74,6 +74,9 @@ __isl_give isl_map *sj_split_tiles(isl_ctx *ctx, const sj_cone *c, const sj_spli
  * in the band; box as for sj_hybrid_local. */
 __isl_give isl_multi_aff *sj_split_local(isl_ctx *ctx, const sj_split *t, long *box);
 
+/* The one piece of pma (taken), or NULL where it has more or none (sched/stage.c). */
+__isl_give isl_multi_aff *sj_one_piece(__isl_take isl_pw_multi_aff *pma);
+
 /* Stages the arrays the tiles of kernel k write in shared memory, as many as fit in budget
  * bytes (sched/stage.c): records them in k and grafts the copies and a barrier before node,
  * the filter of a block's tile over dom, the tiled instances S[x, L, p, T, S0, .., Sn];
@@ -84,6 +87,29 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                                              __isl_keep isl_union_set *dom,
                                              __isl_keep isl_union_map *back, int n, const long *lo,
                                              sj_kernel *k, long budget, sj_buf *desc);
+
+/* Whether no instance of local (tiled instances S[x, L, p, T, S0, .., Sn]) is live out of its
+ * tile, from the exact dependences of m (sched/liveout.c): (a) an exact flow dependence from it
+ * leaves its tile (tiles: S[x] -> [L, p, T, S..]), or (b) it writes some element last. back
+ * takes tiled instances to the model's. An error where m has no exact dependences. */
+isl_bool sj_tile_local_exact(const sj_model *m, __isl_keep isl_union_map *tiles,
+                             __isl_keep isl_union_map *back, __isl_keep isl_union_set *local);
+/* Tiled instances whose results only their own tile reads, cheaply (no exact dependences) and
+ * in a form the code tests cheaply: where every element the instance writes is written again
+ * by an instance dt folded steps later (dt the smallest such distance), and every folded
+ * distance (on whole spaces: memory-based) from a write to a read of the same element up to dt
+ * stays in the instance's tile (ftiles: F -> [L, p, T, S..]; convex per color; fold: S[x] ->
+ * F). NULL where the accesses are not one piece each, the distances not a small bounded set,
+ * or isl fails. */
+__isl_give isl_union_set *sj_tile_local(const sj_model *m, __isl_keep isl_union_map *fold,
+                                        __isl_keep isl_map *ftiles);
+/* A `live_out` mark above node holding local (sj_live: the AST generator guards the global
+ * stores of their staged results, astgen/live_ast.c). */
+__isl_give isl_schedule_node *sj_live_mark(__isl_take isl_schedule_node *node,
+                                           __isl_take isl_union_set *local);
+/* Whether staged time-tiled kernels store only live-out values to global memory: unless
+ * JIT_LIVEOUT=0 (sched/liveout.c). */
+int sj_live_out_enabled(void);
 
 /* Each statement's instances as points of the folded space [k t + i, s0, .., sn], n + 1 the
  * largest number of space dimensions (sched/hybrid.c); NULL when n + 1 is not between 1 and

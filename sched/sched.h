@@ -44,8 +44,19 @@ typedef enum sj_id_kind {
   /* mark (sj_mapped_id): dim 1, the full tiles' version; 0, any tile's; 2, loops whose bounds
    * lie in windows of constant size (a box copied to shared memory, a tile's steps and their
    * points where the instances may cut them), to unroll with a guard where cut */
-  SJ_ID_VERSION
+  SJ_ID_VERSION,
+  /* mark (sj_live): statement instances of the time-tiled kernel below whose results only
+   * their own tile reads (sched/liveout.c): the global stores of their staged results are dead */
+  SJ_ID_LIVE,
+  /* annotation of a statement's AST node (sj_store_guard, astgen/live_ast.c): where its staged
+   * results are written through to global memory */
+  SJ_ID_STORE_GUARD
 } sj_id_kind;
+
+typedef struct sj_live {
+  sj_id_kind tag;       /* SJ_ID_LIVE */
+  isl_union_set *local; /* tiled instances S[x, L, p, T, S..] */
+} sj_live;
 
 typedef struct sj_mapped_id {
   sj_id_kind tag;

@@ -323,13 +323,18 @@ static isl_stat one_piece(__isl_take isl_set *set, __isl_take isl_multi_aff *ma,
   return isl_stat_ok;
 }
 
+__isl_give isl_multi_aff *sj_one_piece(__isl_take isl_pw_multi_aff *pma) {
+  isl_multi_aff *ma = NULL;
+  if (isl_pw_multi_aff_foreach_piece(pma, one_piece, &ma) < 0) ma = isl_multi_aff_free(ma);
+  isl_pw_multi_aff_free(pma);
+  return ma;
+}
+
 /* Into pi and c: dimension d of acc's element (without the dimensions mask leaves out) is
  * iterator pi[d] plus c[d]; -1 when it is not. */
 static int translation(const sj_access *acc, int mask, int *pi, long *c) {
-  isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(isl_map_copy(acc->rel));
-  isl_multi_aff *ma = NULL;
-  int rc = isl_pw_multi_aff_foreach_piece(pma, one_piece, &ma) < 0 || !ma ? -1 : 0;
-  isl_pw_multi_aff_free(pma);
+  isl_multi_aff *ma = sj_one_piece(isl_pw_multi_aff_from_map(isl_map_copy(acc->rel)));
+  int rc = ma ? 0 : -1;
   int nin = rc ? 0 : (int)isl_multi_aff_dim(ma, isl_dim_in);
   for (int d = 0, k = 0; !rc && d < acc->ref->sym->rank; d++) {
     if (mask >> d & 1) continue;
