@@ -24,9 +24,9 @@
 #include <isl/space.h>
 
 #include "astgen/astgen.h"
-#include "base/file.h"
 #include "jit/parse.h"
 #include "kernel_file.h"
+#include "kernel_source.h"
 #include "sched/hybrid.h"
 #include "test_common.h"
 
@@ -234,12 +234,10 @@ static void scan(__isl_keep isl_ast_node *node, ast_scan *s) {
 /* The isl AST of file (under JIT_TILING=tiling) for shape, through the library's stages. */
 static void check_ast(const char *dir, const char *file, const char *tiling, const long *shape,
                       int want_marks, int threads_only) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, file);
-  char *src = sj_read_file(path, NULL);
-  sj_error err = {0, {0}};
-  sj_program *prog = src ? sj_parse(src, file, &err) : NULL;
-  sj_func *fn = prog ? sj_program_entry(prog, NULL, &err) : NULL;
+  sj_kernel_source ks;
+  sj_kernel_source_load(&ks, dir, file);
+  sj_func *fn = ks.fn;
+  sj_error err = ks.err;
   isl_ctx *ctx = isl_ctx_alloc();
   isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
   sj_model *m = NULL;
@@ -271,8 +269,7 @@ static void check_ast(const char *dir, const char *file, const char *tiling, con
   sj_stencil_clear(&st);
   sj_model_free(m);
   isl_ctx_free(ctx);
-  sj_program_free(prog);
-  free(src);
+  sj_kernel_source_free(&ks);
 }
 
 /* What the kernels' tiles get: code of their own for the full ones (in some kernel, where most

@@ -14,9 +14,9 @@
 #include <isl/options.h>
 
 #include "astgen/astgen.h"
-#include "base/file.h"
 #include "jit/parse.h"
 #include "ptx/ptx.h"
+#include "kernel_source.h"
 #include "test_common.h"
 
 enum { MAX_PARAMS = 16 };
@@ -90,13 +90,10 @@ typedef struct tally {
 /* extra: sizes beyond the run lines, the first nfast of them built by the fast path. */
 static void check_file(const char *dir, const char *file, const char *const *extra, int nfast,
                        tally *t) {
-  char path[512];
-  snprintf(path, sizeof path, "%s/%s", dir, file);
-  char *src = sj_read_file(path, NULL);
-  sj_error err = {0, {0}};
-  sj_program *prog = src ? sj_parse(src, file, &err) : NULL;
-  sj_func *fn = prog ? sj_program_entry(prog, NULL, &err) : NULL;
-  for (const char *p = src; fn && (p = strstr(p, "// run:")); p++) {
+  sj_kernel_source ks;
+  sj_kernel_source_load(&ks, dir, file);
+  sj_func *fn = ks.fn;
+  for (const char *p = ks.src; fn && (p = strstr(p, "// run:")); p++) {
     char line[256];
     snprintf(line, sizeof line, " %.*s", (int)strcspn(p + 7, "\n"), p + 7);
     int r = check_size(file, fn, line);
@@ -109,8 +106,7 @@ static void check_file(const char *dir, const char *file, const char *const *ext
     CHECK(r == 1 || i >= nfast, "%s %s: isl built the per-step AST", file, extra[i]);
     CHECK(r >= 0, "%s %s: no per-step schedule", file, extra[i]);
   }
-  sj_program_free(prog);
-  free(src);
+  sj_kernel_source_free(&ks);
 }
 
 int main(int argc, char **argv) {
