@@ -1,16 +1,19 @@
 /* The AST of a per-step GPU kernel without isl's AST generator, which takes some 4 ms for
- * sched/baseline.c's small tree (most of a cold compile). The tree must be exactly
+ * sched/baseline.c's small tree (most of a cold compile), 10 ms for two statements. The tree
+ * must be exactly
  *
- *   domain (one statement, a box) ─ [band: the host loop, the statement's first iterator]
+ *   domain (statements, each a box) ─ [band: the host loop, each statement's first iterator]
+ *     ─ [sequence of filters, each holding one whole statement: a kernel each, in order]
  *     ─ mark kernel ─ context ─ filter (iterators = affine in block/thread ids)
  *     ─ mark threads ─ [sequence of filters, one per point of a thread] ─ leaves
  *
- * and the AST is then the one isl builds: the host loop (isl's, from the host iterator's
- * range alone: a cheap build), the kernel mark, a guard on the ids over the outer filter's
- * iterators where the ids can take them out of the box, the threads mark, and each point's
- * statement call, guarded where its iterator can leave the box. Guards and call arguments
- * are isl's own expressions (isl_ast_build_expr_from_*), built on the kernel's context.
- * Anything else, or a case where isl would hoist a guard shared by every point or drop a
+ * (one statement without the band; with several, the same host range for each: isl splits
+ * the loop where they differ), and the AST is then the one isl builds: the host loop (isl's,
+ * from the first statement's host range alone: a cheap build), in it each kernel mark, a guard on
+ * the ids over the outer filter's iterators where the ids can take them out of the box, the threads
+ * mark, and each point's statement call, guarded where its iterator can leave the box. Guards and
+ * call arguments are isl's own expressions (isl_ast_build_expr_from_*), built on the kernel's
+ * context. Anything else, or a case where isl would hoist a guard shared by every point or drop a
  * point, returns NULL and isl builds the AST. tests/sched/step_ast_test.c checks the two
  * ASTs are the same text over the test kernels and edge sizes. */
 #include "astgen/astgen.h"
