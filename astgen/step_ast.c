@@ -1,16 +1,19 @@
 /* The AST of a per-step GPU kernel without isl's AST generator, which takes some 4 ms for
- * sched/baseline.c's small tree (most of a cold compile). The tree must be exactly
+ * sched/baseline.c's small tree (most of a cold compile), 10 ms for two statements. The tree
+ * must be exactly
  *
- *   domain (one statement, a box) ─ [band: the host loop, the statement's first iterator]
+ *   domain (statements, each a box) ─ [band: the host loop, each statement's first iterator]
+ *     ─ [sequence of filters, each holding one whole statement: a kernel each, in order]
  *     ─ mark kernel ─ context ─ filter (iterators = affine in block/thread ids)
  *     ─ mark threads ─ [sequence of filters, one per point of a thread] ─ leaves
  *
- * and the AST is then the one isl builds: the host loop (isl's, from the host iterator's
- * range alone: a cheap build), the kernel mark, a guard on the ids over the outer filter's
- * iterators where the ids can take them out of the box, the threads mark, and each point's
- * statement call, guarded where its iterator can leave the box. Guards and call arguments
- * are isl's own expressions (isl_ast_build_expr_from_*), built on the kernel's context.
- * Anything else, or a case where isl would hoist a guard shared by every point or drop a
+ * (one statement without the band; with several, the same host range for each: isl splits
+ * the loop where they differ), and the AST is then the one isl builds: the host loop (isl's,
+ * from the first statement's host range alone: a cheap build), in it each kernel mark, a guard on
+ * the ids over the outer filter's iterators where the ids can take them out of the box, the threads
+ * mark, and each point's statement call, guarded where its iterator can leave the box. Guards and
+ * call arguments are isl's own expressions (isl_ast_build_expr_from_*), built on the kernel's
+ * context. Anything else, or a case where isl would hoist a guard shared by every point or drop a
  * point, returns NULL and isl builds the AST. tests/sched/step_ast_test.c checks the two
  * ASTs are the same text over the test kernels and edge sizes. */
 #include "astgen/astgen.h"
@@ -96,9 +99,9 @@ static int get_box(step *s, __isl_keep isl_set *set) {
 static int host_member(__isl_keep isl_schedule_node *band, int k, __isl_keep isl_space *space) {
   isl_multi_union_pw_aff *mupa = isl_schedule_node_band_get_partial_schedule(band);
   isl_union_pw_aff *upa = isl_multi_union_pw_aff_get_union_pw_aff(mupa, k);
-  isl_pw_aff_list *list = isl_union_pw_aff_get_pw_aff_list(upa);
-  isl_pw_aff *pa = isl_pw_aff_list_size(list) == 1 ? isl_pw_aff_list_get_at(list, 0) : NULL;
-  isl_pw_aff_list_free(list);
+  isl_space *pspace =
+      isl_space_add_dims(isl_space_from_domain(isl_space_copy(space)), isl_dim_out, 1);
+  isl_pw_aff *pa = isl_union_pw_aff_extract_pw_aff(upa, pspace);
   isl_multi_union_pw_aff_free(mupa);
   isl_union_pw_aff_free(upa);
   int ok = pa && isl_pw_aff_n_piece(pa) == 1 &&
@@ -360,10 +363,45 @@ static __isl_give isl_ast_node *host_loop(const step *s, __isl_keep isl_set *dom
   return node;
 }
 
-/* The tree's kernel mark with its code in place of the host loop's call. */
-static __isl_give isl_ast_node *with_kernel(step *s, __isl_take isl_ast_node *loop,
+/* The code of kernel mark kmark for the statement of domain (a box), the host iterators'
+ * expressions the arguments of host; NULL where isl must build it. */
+static __isl_give isl_ast_node *kernel_code(isl_ctx *ctx, int nhost,
                                             __isl_keep isl_schedule_node *kmark,
-                                            __isl_keep isl_set *domain) {
+                                            __isl_keep isl_set *domain,
+                                            __isl_keep isl_ast_expr *host) {
+  step s = {.ctx = ctx, .nhost = nhost};
+  isl_id *kid = isl_schedule_node_get_type(kmark) == isl_schedule_node_mark
+                    ? isl_schedule_node_mark_get_id(kmark)
+                    : NULL;
+  const sj_id_kind *tag = kid ? isl_id_get_user(kid) : NULL;
+  int ok = tag && *tag == SJ_ID_KERNEL && !get_box(&s, domain) && nhost < s.ndims;
+  isl_schedule_node *context = ok ? isl_schedule_node_get_child(kmark, 0) : NULL;
+  isl_schedule_node *filter = NULL;
+  isl_ast_node *body = NULL;
+  if (context && isl_schedule_node_get_type(context) == isl_schedule_node_context) {
+    filter = isl_schedule_node_get_child(context, 0);
+    isl_set *cset = isl_schedule_node_context_get_context(context);
+    s.params = isl_space_params(isl_set_get_space(cset));
+    s.gspace = isl_space_copy(s.params);
+    if (isl_schedule_node_get_type(filter) == isl_schedule_node_filter &&
+        !param_ranges(&s, isl_id_get_user(kid)))
+      body = kernel_body(&s, filter, domain, host, cset);
+    if (body) body = isl_ast_node_alloc_mark(isl_id_copy(kid), body);
+    isl_set_free(cset);
+  }
+  isl_space_free(s.params);
+  isl_space_free(s.gspace);
+  isl_id_free(kid);
+  isl_schedule_node_free(filter);
+  isl_schedule_node_free(context);
+  return body;
+}
+
+/* The kernels' code in place of the host loop's call, in the order of kmarks (each with the
+ * domain of its statement), in a block where there are several. */
+static __isl_give isl_ast_node *with_kernels(isl_ctx *ctx, int nhost, __isl_take isl_ast_node *loop,
+                                             isl_schedule_node *const *kmarks,
+                                             __isl_keep isl_set *const *domains, int nkernels) {
   enum isl_ast_node_type type = isl_ast_node_get_type(loop);
   if (type == isl_ast_node_block) return loop; /* no instance: the AST is empty */
   isl_ast_node *user = type == isl_ast_node_for ? isl_ast_node_for_get_body(loop) : NULL;
@@ -374,25 +412,16 @@ static __isl_give isl_ast_node *with_kernel(step *s, __isl_take isl_ast_node *lo
   }
   isl_ast_expr *host = isl_ast_node_user_get_expr(user);
   isl_ast_node_free(user);
-  isl_schedule_node *context = isl_schedule_node_get_child(kmark, 0);
-  isl_schedule_node *filter = NULL;
-  isl_ast_node *body = NULL;
-  if (isl_schedule_node_get_type(context) == isl_schedule_node_context) {
-    filter = isl_schedule_node_get_child(context, 0);
-    isl_set *cset = isl_schedule_node_context_get_context(context);
-    isl_id *kid = isl_schedule_node_mark_get_id(kmark);
-    s->params = isl_space_params(isl_set_get_space(cset));
-    s->gspace = isl_space_copy(s->params);
-    if (isl_schedule_node_get_type(filter) == isl_schedule_node_filter &&
-        !param_ranges(s, isl_id_get_user(kid)))
-      body = kernel_body(s, filter, domain, host, cset);
-    if (body) body = isl_ast_node_alloc_mark(isl_id_copy(kid), body);
-    isl_id_free(kid);
-    isl_set_free(cset);
+  isl_ast_node_list *list = isl_ast_node_list_alloc(ctx, nkernels);
+  for (int k = 0; k < nkernels && list; k++) {
+    isl_ast_node *code = kernel_code(ctx, nhost, kmarks[k], domains[k], host);
+    list = code ? isl_ast_node_list_add(list, code) : isl_ast_node_list_free(list);
   }
-  isl_schedule_node_free(filter);
-  isl_schedule_node_free(context);
   isl_ast_expr_free(host);
+  isl_ast_node *body = !list           ? NULL
+                       : nkernels == 1 ? isl_ast_node_list_get_ast_node(list, 0)
+                                       : isl_ast_node_alloc_block(isl_ast_node_list_copy(list));
+  isl_ast_node_list_free(list);
   if (!body || type == isl_ast_node_user) {
     isl_ast_node_free(loop);
     return body;
@@ -400,32 +429,92 @@ static __isl_give isl_ast_node *with_kernel(step *s, __isl_take isl_ast_node *lo
   return isl_ast_node_for_set_body(loop, body);
 }
 
+/* Whether filter holds every instance of the statement of domain and no other. */
+static int whole_statement(__isl_keep isl_schedule_node *filter, __isl_keep isl_set *domain) {
+  isl_union_set *f = isl_schedule_node_filter_get_filter(filter);
+  isl_union_set *all = isl_union_set_from_set(isl_set_universe(isl_set_get_space(domain)));
+  isl_bool same = isl_union_set_is_equal(f, all);
+  isl_union_set_free(f);
+  isl_union_set_free(all);
+  return same == isl_bool_true;
+}
+
+enum { MAX_KERNELS = 8 };
+
+/* Below the host band: one kernel mark (one statement), or a sequence of filters each holding
+ * one whole statement above its kernel mark. The marks into kmarks with their statements'
+ * domains (taken from sets); their number, or -1. */
+static int kernel_marks(__isl_keep isl_schedule_node *node, __isl_keep isl_set_list *sets,
+                        isl_schedule_node **kmarks, isl_set **domains) {
+  int nsets = (int)isl_set_list_size(sets);
+  if (isl_schedule_node_get_type(node) != isl_schedule_node_sequence) {
+    if (nsets != 1) return -1;
+    kmarks[0] = isl_schedule_node_copy(node);
+    domains[0] = isl_set_list_get_at(sets, 0);
+    return 1;
+  }
+  int n = (int)isl_schedule_node_n_children(node);
+  if (n != nsets || n > MAX_KERNELS) return -1;
+  for (int k = 0; k < n; k++) {
+    isl_schedule_node *f = isl_schedule_node_get_child(node, k);
+    domains[k] = NULL;
+    for (int i = 0; i < nsets && !domains[k]; i++) {
+      isl_set *set = isl_set_list_get_at(sets, i);
+      if (whole_statement(f, set))
+        domains[k] = set;
+      else
+        isl_set_free(set);
+    }
+    kmarks[k] = domains[k] ? isl_schedule_node_get_child(f, 0) : NULL;
+    isl_schedule_node_free(f);
+    if (!domains[k]) return -1; /* the caller frees what is in kmarks and domains */
+  }
+  return n;
+}
+
 __isl_give isl_ast_node *sj_ast_step(__isl_keep isl_schedule *schedule) {
-  step s = {.ctx = isl_schedule_get_ctx(schedule)};
+  isl_ctx *ctx = isl_schedule_get_ctx(schedule);
   isl_schedule_node *root = isl_schedule_get_root(schedule);
   isl_union_set *udom = isl_schedule_get_domain(schedule);
-  isl_set *domain = isl_union_set_n_set(udom) == 1 ? isl_set_from_union_set(udom)
-                                                   : (isl_union_set_free(udom), NULL);
+  isl_set_list *sets = isl_union_set_get_set_list(udom);
+  isl_union_set_free(udom);
   isl_schedule_node *node = isl_schedule_node_get_child(root, 0);
-  isl_space *space = domain ? isl_set_get_space(domain) : NULL;
-  int ok = domain && !get_box(&s, domain);
-  if (ok && isl_schedule_node_get_type(node) == isl_schedule_node_band) {
-    s.nhost = (int)isl_schedule_node_band_n_member(node);
-    ok = s.nhost <= 1 && s.nhost < s.ndims && host_member(node, 0, space);
-    node = isl_schedule_node_child(node, 0);
+  int nsets = sets ? (int)isl_set_list_size(sets) : 0, nhost = 0;
+  int ok = nsets >= 1 && nsets <= MAX_KERNELS;
+  long host_lo = 0, host_hi = 0;
+  for (int i = 0; i < nsets && ok; i++) {
+    step s = {.ctx = ctx};
+    isl_set *set = isl_set_list_get_at(sets, i);
+    ok = !get_box(&s, set) && s.ndims >= 1;
+    if (ok && isl_schedule_node_get_type(node) == isl_schedule_node_band) {
+      isl_space *space = isl_set_get_space(set);
+      nhost = (int)isl_schedule_node_band_n_member(node);
+      ok = nhost <= 1 && nhost < s.ndims && host_member(node, 0, space);
+      isl_space_free(space);
+    }
+    /* one host loop for every kernel: isl would split or guard it where the ranges differ */
+    if (ok && i && nhost) ok = s.lo[0] == host_lo && s.hi[0] == host_hi;
+    host_lo = s.lo[0], host_hi = s.hi[0];
+    isl_set_free(set);
   }
-  isl_id *kid = isl_schedule_node_get_type(node) == isl_schedule_node_mark
-                    ? isl_schedule_node_mark_get_id(node)
-                    : NULL;
-  const sj_id_kind *tag = kid ? isl_id_get_user(kid) : NULL;
-  ok = ok && tag && *tag == SJ_ID_KERNEL;
-  isl_id_free(kid);
+  ok = ok && (nhost == 1 || nsets == 1);
+  isl_set *first = ok ? isl_set_list_get_at(sets, 0) : NULL;
+  if (ok && nhost) node = isl_schedule_node_child(node, 0);
+  isl_schedule_node *kmarks[MAX_KERNELS] = {NULL};
+  isl_set *domains[MAX_KERNELS] = {NULL};
+  int nkernels = ok ? kernel_marks(node, sets, kmarks, domains) : -1;
   isl_ast_node *ast = NULL;
-  if (ok) ast = with_kernel(&s, host_loop(&s, domain), node, domain);
-  isl_space_free(s.params);
-  isl_space_free(s.gspace);
-  isl_space_free(space);
-  isl_set_free(domain);
+  if (nkernels > 0) {
+    step s = {.ctx = ctx, .nhost = nhost};
+    get_box(&s, first);
+    ast = with_kernels(ctx, nhost, host_loop(&s, first), kmarks, domains, nkernels);
+  }
+  for (int k = 0; k < MAX_KERNELS; k++) {
+    isl_schedule_node_free(kmarks[k]);
+    isl_set_free(domains[k]);
+  }
+  isl_set_free(first);
+  isl_set_list_free(sets);
   isl_schedule_node_free(node);
   isl_schedule_node_free(root);
   return ast;

@@ -94,6 +94,11 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
  * takes tiled instances to the model's. An error where m has no exact dependences. */
 isl_bool sj_tile_local_exact(const sj_model *m, __isl_keep isl_union_map *tiles,
                              __isl_keep isl_union_map *back, __isl_keep isl_union_set *local);
+/* { F -> c of tiles : F + d lies in tile c for every distance d of reach }, tiles: F -> [L, p,
+ * T, S..]; NULL where reach is unbounded or has over 64 points to try. Where every tile is
+ * convex (pieces without local variables, of disjoint tiles), the vertices of reach's hull
+ * stand for reach (sched/liveout.c). */
+__isl_give isl_map *sj_tiles_keeping(__isl_keep isl_map *tiles, __isl_keep isl_set *reach);
 /* Tiled instances whose results only their own tile reads, cheaply (no exact dependences) and
  * in a form the code tests cheaply: where every element the instance writes is written again
  * by an instance dt folded steps later (dt the smallest such distance), and every folded

@@ -35,6 +35,7 @@
 #include <isl/union_map.h>
 #include <isl/union_set.h>
 #include <isl/val.h>
+#include <isl/vertices.h>
 
 /* The instances each of whose written elements a later instance writes again (exact output
  * dependences): not the last write of anything. Per written array: an output dependence from
@@ -104,6 +105,76 @@ static isl_stat keep_reach(__isl_take isl_point *d, void *user) {
   return a->inside ? isl_stat_ok : isl_stat_error;
 }
 
+/* Adds vertex v of a hull of integer points, an integer point itself, to the set *user. */
+static isl_stat add_vertex(__isl_take isl_vertex *v, void *user) {
+  isl_set **pts = user;
+  isl_multi_aff *ma = isl_vertex_get_expr(v);
+  isl_vertex_free(v);
+  isl_point *pt = isl_point_zero(isl_set_get_space(*pts));
+  int n = ma ? (int)isl_multi_aff_dim(ma, isl_dim_out) : -1, ok = n >= 0;
+  for (int k = 0; k < n && ok; k++) {
+    isl_aff *aff = isl_multi_aff_get_at(ma, k);
+    isl_val *c = isl_aff_get_constant_val(aff);
+    ok = isl_aff_is_cst(aff) == isl_bool_true && isl_val_is_int(c) == isl_bool_true;
+    if (ok)
+      pt = isl_point_set_coordinate_val(pt, isl_dim_set, k, c);
+    else
+      isl_val_free(c);
+    isl_aff_free(aff);
+  }
+  isl_multi_aff_free(ma);
+  if (!ok) {
+    isl_point_free(pt);
+    return isl_stat_error;
+  }
+  *pts = isl_set_union(*pts, isl_set_from_point(pt));
+  return *pts ? isl_stat_ok : isl_stat_error;
+}
+
+/* Whether each tile of tiles (F -> tile) is convex: affine inequalities on F for a fixed tile,
+ * where tiles has pieces without local variables whose tiles are disjoint (one per phase). */
+static int convex_tiles(__isl_keep isl_map *tiles) {
+  isl_basic_map_list *list = isl_map_get_basic_map_list(tiles);
+  int n = list ? (int)isl_basic_map_list_size(list) : 0, convex = n > 0;
+  isl_set *seen = isl_set_empty(isl_space_range(isl_map_get_space(tiles)));
+  for (int i = 0; i < n && convex; i++) {
+    isl_basic_map *piece = isl_basic_map_list_get_at(list, i);
+    convex = isl_basic_map_dim(piece, isl_dim_div) == 0;
+    isl_set *mine = isl_set_from_basic_set(isl_basic_map_range(piece));
+    convex = convex && isl_set_is_disjoint(seen, mine) == isl_bool_true;
+    seen = isl_set_union(seen, mine);
+  }
+  isl_set_free(seen);
+  isl_basic_map_list_free(list);
+  return convex;
+}
+
+/* The distances whose shifts of the tiles keep_reach needs. Where every tile is convex, F + d
+ * lies in F's tile for every d of reach if it does for the vertices of reach's hull, of which d
+ * is a convex combination: those vertices (8 of the 27 distances of a 3x3x3 stencil), else
+ * every point of reach. */
+static __isl_give isl_set *reach_points(__isl_take isl_set *reach, __isl_keep isl_map *tiles) {
+  if (!convex_tiles(tiles)) return reach;
+  isl_basic_set *hull = isl_set_convex_hull(isl_set_copy(reach));
+  isl_vertices *v = isl_basic_set_compute_vertices(hull);
+  isl_basic_set_free(hull);
+  isl_set *pts = isl_set_empty(isl_set_get_space(reach));
+  if (!v || isl_vertices_foreach_vertex(v, add_vertex, &pts) < 0) pts = isl_set_free(pts);
+  isl_vertices_free(v);
+  if (!pts) return reach;
+  isl_set_free(reach);
+  return pts;
+}
+
+__isl_give isl_map *sj_tiles_keeping(__isl_keep isl_map *tiles, __isl_keep isl_set *reach) {
+  if (isl_set_is_bounded(reach) != isl_bool_true) return NULL;
+  shift_arg s = {tiles, isl_map_copy(tiles), 0};
+  isl_set *points = reach_points(isl_set_copy(reach), tiles);
+  if (isl_set_foreach_point(points, keep_reach, &s) < 0) s.inside = isl_map_free(s.inside);
+  isl_set_free(points);
+  return s.inside;
+}
+
 typedef struct tiled_arg {
   isl_union_set *res;
 } tiled_arg;
@@ -131,19 +202,23 @@ static __isl_give isl_map *fold_of(const sj_pstmt *st, __isl_keep isl_union_map 
   return on_space(isl_union_map_extract_map(fold, space));
 }
 
-/* The folded distances F'(y) - F(x) with dt > 0 of the instances x of acc and y of other that
- * access the same element, on whole spaces (memory-based: a superset of what the instances
- * do, cheap: no domain); NULL where an access or a fold is not one piece. */
-static __isl_give isl_set *distances(const sj_access *acc, const sj_access *other,
-                                     __isl_keep isl_union_map *fold, __isl_keep isl_space *fspace) {
-  isl_map *a = on_space(isl_map_copy(acc->rel)), *o = on_space(isl_map_copy(other->rel));
-  isl_map *fa = fold_of(acc->stmt, fold, fspace), *fo = fold_of(other->stmt, fold, fspace);
-  if (!a || !o || !fa || !fo) {
-    isl_map_free(a), isl_map_free(o), isl_map_free(fa), isl_map_free(fo);
+/* An access as a map on the whole space of its statement, then folded (F(x) -> element); NULL
+ * where the access or the fold is not one piece. */
+static __isl_give isl_map *folded_access(const sj_access *acc, __isl_keep isl_union_map *fold,
+                                         __isl_keep isl_space *fspace) {
+  isl_map *a = on_space(isl_map_copy(acc->rel)), *f = fold_of(acc->stmt, fold, fspace);
+  if (!a || !f) {
+    isl_map_free(a), isl_map_free(f);
     return NULL;
   }
-  isl_map *pairs = isl_map_apply_range(a, isl_map_reverse(o)); /* S[x] -> S'[y] */
-  pairs = isl_map_apply_range(isl_map_apply_domain(pairs, fa), fo);
+  return isl_map_apply_domain(a, f);
+}
+
+/* The folded distances F'(y) - F(x) with dt > 0 of the instances x of the write and y of the
+ * other access (both folded_access) that access the same element, on whole spaces
+ * (memory-based: a superset of what the instances do, cheap: no domain). */
+static __isl_give isl_set *distances(__isl_keep isl_map *write, __isl_take isl_map *other) {
+  isl_map *pairs = isl_map_apply_range(isl_map_copy(write), isl_map_reverse(other));
   return isl_set_lower_bound_si(isl_map_deltas(pairs), isl_dim_set, 0, 1);
 }
 
@@ -173,11 +248,14 @@ static int add_write(local_arg *a, const sj_access *w) {
   const sj_model *m = a->m;
   isl_set *rewrite = isl_set_empty(isl_space_copy(a->fspace));
   isl_set *read = isl_set_empty(isl_space_copy(a->fspace));
+  isl_map *wf = folded_access(w, a->fold, a->fspace);
   for (int i = 0; i < m->naccesses; i++) {
     const sj_access *o = &m->accesses[i];
     if (o->ref->sym->id != w->ref->sym->id) continue;
-    isl_set *d = distances(w, o, a->fold, a->fspace);
+    isl_map *of = wf ? folded_access(o, a->fold, a->fspace) : NULL;
+    isl_set *d = of ? distances(wf, of) : NULL;
     if (!d) {
+      isl_map_free(wf);
       isl_set_free(rewrite), isl_set_free(read);
       return -1;
     }
@@ -196,6 +274,7 @@ static int add_write(local_arg *a, const sj_access *w) {
     isl_val_free(v);
   }
   isl_set_free(rewrite);
+  isl_map_free(wf);
   if (never != isl_bool_false) { /* the last write of its elements: every instance stores */
     isl_set_free(read);
     a->again = isl_union_set_subtract(a->again, stmt);
@@ -227,23 +306,19 @@ __isl_give isl_union_set *sj_tile_local(const sj_model *m, __isl_keep isl_union_
     if (m->accesses[i].is_write) rc = add_write(&a, &m->accesses[i]);
   isl_union_map_free(tau);
   isl_space_free(fspace);
-  shift_arg s = {ftiles, isl_map_copy(ftiles), 0};
-  isl_bool bounded = rc ? isl_bool_false : isl_set_is_bounded(a.reach);
-  if (bounded == isl_bool_true && isl_set_foreach_point(a.reach, keep_reach, &s) < 0)
-    bounded = isl_bool_error;
+  isl_map *inside = rc ? NULL : sj_tiles_keeping(ftiles, a.reach);
   isl_set_free(a.reach);
-  if (bounded != isl_bool_true) {
-    isl_map_free(s.inside);
+  if (!inside) {
     isl_union_set_free(a.again);
     return NULL;
   }
   /* where a later instance writes the element again, as tiled instances */
-  isl_union_map *inside =
-      isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(s.inside));
-  inside = isl_union_map_intersect_domain(inside, isl_union_set_coalesce(a.again));
-  tiled_arg t = {isl_union_set_empty(isl_union_map_get_space(inside))};
-  if (isl_union_map_foreach_map(inside, add_tiled, &t) < 0) t.res = isl_union_set_free(t.res);
-  isl_union_map_free(inside);
+  isl_union_map *kept =
+      isl_union_map_apply_range(isl_union_map_copy(fold), isl_union_map_from_map(inside));
+  kept = isl_union_map_intersect_domain(kept, isl_union_set_coalesce(a.again));
+  tiled_arg t = {isl_union_set_empty(isl_union_map_get_space(kept))};
+  if (isl_union_map_foreach_map(kept, add_tiled, &t) < 0) t.res = isl_union_set_free(t.res);
+  isl_union_map_free(kept);
   return isl_union_set_coalesce(t.res);
 }
 

@@ -4,6 +4,8 @@
  *     sj_full_tiles holds exactly the tiles whose points lie inside the box along the
  *     dimensions asked for and that meet it along the others (checked against a projection of
  *     the tiles, the costly way);
+ *   - the tiles keeping a value's readers (sched/liveout.c): sj_tiles_keeping, which tries the
+ *     vertices of the distances' hull only, equals the tiles shifted by every distance;
  *   - the code: in jacobi-1d, jacobi-2d and heat-2d compiled for the emulator, the explanation
  *     counts the full tiles and says whether they have code of their own (where most tiles
  *     are full) or every tile's steps are unrolled with guards (at sizes where few or none
@@ -132,6 +134,70 @@ static void check_sets(isl_ctx *ctx) {
             }
           isl_map_free(tiles);
         }
+}
+
+/* --- the tiles that keep a value's readers (sched/liveout.c) --- */
+
+typedef struct keep_arg {
+  isl_map *tiles, *inside;
+} keep_arg;
+
+/* inside &= the tiles shifted by distance d */
+static isl_stat keep_one(__isl_take isl_point *d, void *user) {
+  keep_arg *a = user;
+  isl_space *space = isl_space_map_from_set(isl_space_domain(isl_map_get_space(a->tiles)));
+  isl_multi_aff *plus = isl_multi_aff_identity(space);
+  for (int k = 0; k < (int)isl_multi_aff_dim(plus, isl_dim_out); k++)
+    plus = isl_multi_aff_set_at(
+        plus, k,
+        isl_aff_add_constant_val(isl_multi_aff_get_at(plus, k),
+                                 isl_point_get_coordinate_val(d, isl_dim_set, k)));
+  isl_point_free(d);
+  a->inside =
+      isl_map_intersect(a->inside, isl_map_preimage_domain_multi_aff(isl_map_copy(a->tiles), plus));
+  return a->inside ? isl_stat_ok : isl_stat_error;
+}
+
+/* sj_tiles_keeping, which tries only the vertices of the distances' hull where the tiles are
+ * convex, against a shift of the tiles by every distance. */
+static void check_keeping(isl_ctx *ctx) {
+  /* distances [dt, d0, ..] per space dimension count: a box, a cross, asymmetric ones */
+  static const char *const reach[3][3] = {
+      {"{ [1, d] : -1 <= d <= 1 }", "{ [1, 1]; [2, -3]; [1, 0]; [2, -1] }",
+       "{ [dt, d] : 1 <= dt <= 2 and -2 <= d <= 2 }"},
+      {"{ [1, a, b] : -1 <= a <= 1 and -1 <= b <= 1 }",
+       "{ [1, a, b] : -2 <= a + b <= 2 and -2 <= a - b <= 2 }",
+       "{ [1, 1, 0]; [2, -3, 1]; [1, 0, 0] }"},
+      {"{ [1, a, b, c] : -1 <= a <= 1 and -1 <= b <= 1 and -1 <= c <= 1 }",
+       "{ [1, a, b, c] : -1 <= a + b + c <= 1 and -1 <= a - b + c <= 1 and -1 <= a + b - c <= 1 "
+       "and "
+       "-1 <= -a + b + c <= 1 }",
+       "{ [2, 0, 0, 0]; [1, 1, 0, -1]; [1, -1, 1, 0] }"}};
+  static const long widths[3][3] = {{7, 0, 0}, {5, 8, 0}, {4, 3, 6}};
+  int checked = 0;
+  for (int n = 0; n < 3; n++)
+    for (int split = 0; split < 2; split++)
+      for (int asym = 0; asym < 2; asym++) {
+        sj_cone c;
+        cone(&c, n, 2 + asym, 2, 2);
+        isl_map *tiles = all_tiles(ctx, &c, split, 3, widths[n]);
+        for (int r = 0; tiles && r < 3; r++) {
+          isl_set *d = isl_set_read_from_str(ctx, reach[n][r]);
+          isl_map *fast = sj_tiles_keeping(tiles, d);
+          keep_arg k = {tiles, isl_map_copy(tiles)};
+          isl_map *want =
+              isl_set_foreach_point(d, keep_one, &k) < 0 ? isl_map_free(k.inside) : k.inside;
+          CHECK(fast && want && isl_map_is_equal(fast, want) == isl_bool_true,
+                "%s n=%d %s: the tiles keeping %s differ", split ? "split" : "hybrid", n,
+                asym ? "asymmetric" : "symmetric", reach[n][r]);
+          checked += fast && want;
+          isl_map_free(fast);
+          isl_map_free(want);
+          isl_set_free(d);
+        }
+        isl_map_free(tiles);
+      }
+  CHECK(checked >= 24, "only %d tilings keeping distances checked", checked);
 }
 
 /* --- the code --- */
@@ -319,6 +385,7 @@ int main(int argc, char **argv) {
   setenv("JIT_CACHE", "off", 1);
   isl_ctx *ctx = isl_ctx_alloc();
   check_sets(ctx);
+  check_keeping(ctx);
   isl_ctx_free(ctx);
   const char *dir = argv[1];
   const int j1[] = {64, 4096}, j2[] = {16, 200, 300}, big2[] = {32, 1024, 1024},
