@@ -228,28 +228,35 @@ static __isl_give isl_map *box_elements(__isl_take isl_space *space, __isl_take 
   return isl_map_intersect_domain(m, isl_set_from_basic_set(isl_set_simple_hull(tiles)));
 }
 
-/* The copy statement of elems ([L, S..] -> A), bound to the block's tile, as an extension of
- * the prefix schedule [L] (prefix: its universe) whose instances the threads share out:
- * extension - mark "threads" - filter - band [a]. */
-static __isl_give isl_schedule_node *copy_graft(__isl_take isl_map *elems,
-                                                __isl_take isl_set *prefix, int staged, int n,
-                                                const long *lo, const sj_kernel *k) {
+/* The instances copy[L, S.., a..] of elems ([L, S..] -> A) bound to the block's tile, as the
+ * range of an extension of the prefix schedule [L] (prefix: its universe) into *ext. */
+static __isl_give isl_union_set *copy_domain(__isl_take isl_map *elems, __isl_keep isl_set *prefix,
+                                             sj_copy plan, int n, const long *lo,
+                                             isl_union_map **ext) {
   isl_ctx *ctx = isl_map_get_ctx(elems);
   int rank = (int)isl_map_dim(elems, isl_dim_out);
   sj_copy *c = malloc(sizeof *c);
   if (!c) abort();
-  *c = (sj_copy){SJ_ID_COPY, staged};
-  isl_id *id = sj_id_owning(ctx, "copy_in", c, free);
+  *c = plan;
+  isl_id *id = sj_id_owning(ctx, plan.mod ? "copy_flow" : "copy_in", c, free);
   isl_set *inst = isl_set_set_tuple_id(isl_set_flatten(isl_map_wrap(elems)), id);
   isl_union_set *dom = isl_union_set_from_set(inst);
   for (int d = 0; d <= n; d++) /* S_d = lo_d + block id d */
     dom = isl_union_set_intersect(
         dom, sj_bound_to(sj_coordinate(dom, n + 1 + rank - d), lo[d], 0, sj_map_id(ctx, 0, d)));
   isl_set *bound = isl_set_from_union_set(isl_union_set_copy(dom));
-  isl_map *ext = isl_map_from_domain_and_range(prefix, bound);
-  ext = isl_map_equate(ext, isl_dim_in, 0, isl_dim_out, 0);
-  isl_schedule_node *node = isl_schedule_node_from_extension(isl_union_map_from_map(ext));
-  node = isl_schedule_node_child(node, 0);
+  isl_map *e = isl_map_from_domain_and_range(isl_set_copy(prefix), bound);
+  e = isl_map_equate(e, isl_dim_in, 0, isl_dim_out, 0);
+  *ext = *ext ? isl_union_map_add_map(*ext, e) : isl_union_map_from_map(e);
+  return dom;
+}
+
+/* Below node (a leaf over dom, copies of rank dimensions) the copies the threads share out:
+ * mark "threads" - filter - band [a]; returns the mark. */
+static __isl_give isl_schedule_node *copy_bands(__isl_take isl_schedule_node *node,
+                                                __isl_take isl_union_set *dom, int rank,
+                                                const sj_kernel *k) {
+  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   /* a band per element dimension, the innermost along x (coalesced), each spread over the
    * threads of its block dimension by the lowering (cheaper for isl than a filter of
    * congruences, see sched/hybrid.c); thread dimensions beyond the rank stay at 0 */
@@ -274,8 +281,34 @@ static __isl_give isl_schedule_node *copy_graft(__isl_take isl_map *elems,
   }
   isl_union_set_free(dom);
   if (threads) node = isl_schedule_node_insert_filter(node, threads);
-  node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
-  return isl_schedule_node_parent(node); /* the extension */
+  return isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
+}
+
+/* The copy statement of elems ([L, S..] -> A), bound to the block's tile, as an extension of
+ * the prefix schedule [L] (prefix: its universe) whose instances the threads share out:
+ * extension - mark "threads" - filter - band [a]. Where flow (a full tile's flow-in, copied
+ * as fc says) is not NULL, two versions under a `full_tiles` mark as the steps have
+ * (sched/full_tiles.c): the flow-in for a full tile, the box for any tile. */
+static __isl_give isl_schedule_node *copy_graft(__isl_take isl_map *elems, __isl_take isl_map *flow,
+                                                __isl_take isl_set *prefix, sj_copy box_copy,
+                                                sj_copy fc, int n, const long *lo,
+                                                const sj_kernel *k) {
+  int rank = (int)isl_map_dim(elems, isl_dim_out);
+  isl_union_map *ext = NULL;
+  isl_union_set *box = copy_domain(elems, prefix, box_copy, n, lo, &ext);
+  isl_union_set *in = flow ? copy_domain(flow, prefix, fc, n, lo, &ext) : NULL;
+  isl_set_free(prefix);
+  isl_schedule_node *node = isl_schedule_node_child(isl_schedule_node_from_extension(ext), 0);
+  if (!in) return isl_schedule_node_parent(copy_bands(node, box, rank, k));
+  node = sj_full_versions(node, isl_union_set_copy(in), isl_union_set_copy(box));
+  isl_union_set *doms[2] = {in, box};
+  for (int v = 0; v < 2; v++) { /* sequence - filter - version mark - leaf */
+    node = isl_schedule_node_child(isl_schedule_node_child(isl_schedule_node_child(node, v), 0), 0);
+    node = copy_bands(node, doms[v], rank, k);
+    node = isl_schedule_node_parent(isl_schedule_node_parent(isl_schedule_node_parent(node)));
+  }
+  /* the sequence, the full_tiles mark, the extension */
+  return isl_schedule_node_parent(isl_schedule_node_parent(node));
 }
 
 /* A barrier, as an extension of the prefix schedule (prefix: its universe). */
@@ -297,7 +330,10 @@ typedef struct stage_arg {
   isl_union_map *back, *coords;
   isl_union_map *reads, *writes; /* the accesses, without the left-out dimensions */
   const div_dims *dd;            /* per array id */
+  isl_union_set *full;           /* the full tiles' instances, or NULL */
   isl_map_list *in;              /* per staged array: what is copied in */
+  isl_map_list *flow;            /* per staged array: a full tile's flow-in, or an empty map */
+  sj_copy *copies;               /* per staged array: how its flow-in is copied */
   sj_buf *desc;
 } stage_arg;
 
@@ -566,6 +602,13 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
                                         a->m->extents[sym->id])
                          : isl_map_empty(isl_space_copy(space));
     a->in = isl_map_list_add(a->in, in);
+    sj_copy *c = &a->copies[a->k->nstaged - 1];
+    *c = (sj_copy){SJ_ID_COPY, a->k->nstaged - 1, 0, 0};
+    isl_map *flow = t.read ? sj_flow_in(a->m, sym, dd->mask, (int)(dd->hi[0] + 1), a->full,
+                                        a->back, a->coords, a->reads, a->writes, kept, &s, c)
+                           : NULL;
+    if (flow) sj_buf_printf(a->desc, " (full tiles: flow-in)");
+    a->flow = isl_map_list_add(a->flow, flow ? flow : isl_map_empty(isl_space_copy(space)));
   }
   isl_set_free(t.tiles);
   isl_space_free(space);
@@ -575,7 +618,8 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
 __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node, const sj_model *m,
                                              __isl_keep isl_union_set *dom,
                                              __isl_keep isl_union_map *back, int n, const long *lo,
-                                             sj_kernel *k, long budget, sj_buf *desc) {
+                                             sj_kernel *k, long budget, __isl_keep isl_set *full,
+                                             sj_buf *desc) {
   isl_ctx *ctx = m->ctx;
   div_dims *dd = calloc((size_t)m->fn->narrays + 1, sizeof *dd);
   char *seen = calloc((size_t)m->fn->narrays + 1, 1);
@@ -599,8 +643,14 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                  accesses_kept(m, 0, dd),
                  accesses_kept(m, 1, dd),
                  dd,
+                 full ? isl_union_set_intersect(sj_full_filter(full, dom, n),
+                                                isl_union_set_copy(dom))
+                      : NULL,
                  isl_map_list_alloc(ctx, 1),
+                 isl_map_list_alloc(ctx, 1),
+                 calloc((size_t)m->fn->narrays + 1, sizeof(sj_copy)),
                  desc};
+  if (!a.copies) abort();
   for (int i = 0; i < m->naccesses; i++) {
     const sj_access *acc = &m->accesses[i];
     const sj_sym *sym = acc->ref->sym;
@@ -624,15 +674,20 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
   isl_set *prefix = isl_set_universe(isl_set_get_space(outer));
   isl_set_free(outer);
   for (int i = 0; i < k->nstaged && node; i++) {
-    isl_map *in = isl_map_list_get_map(a.in, i);
+    isl_map *in = isl_map_list_get_map(a.in, i), *flow = isl_map_list_get_map(a.flow, i);
+    if (isl_map_is_empty(flow) != isl_bool_false) flow = isl_map_free(flow);
+    sj_copy box = {SJ_ID_COPY, i, 0, 0};
     if (isl_map_is_empty(in) == isl_bool_false)
-      node =
-          isl_schedule_node_graft_before(node, copy_graft(in, isl_set_copy(prefix), i, n, lo, k));
+      node = isl_schedule_node_graft_before(
+          node, copy_graft(in, flow, isl_set_copy(prefix), box, a.copies[i], n, lo, k));
     else
-      isl_map_free(in);
+      isl_map_free(in), isl_map_free(flow);
   }
   if (k->nstaged) node = isl_schedule_node_graft_before(node, sync_graft(isl_set_copy(prefix)));
   isl_set_free(prefix);
   isl_map_list_free(a.in);
+  isl_map_list_free(a.flow);
+  isl_union_set_free(a.full);
+  free(a.copies);
   return k->nstaged ? isl_schedule_node_parent(isl_schedule_node_parent(node)) : node;
 }
