@@ -159,6 +159,12 @@ static __isl_give isl_multi_aff *origin(__isl_keep isl_map *flow, const sj_stage
   return o;
 }
 
+static isl_stat add_piece(__isl_take isl_basic_set *bset, void *user) {
+  isl_set_list **list = user;
+  *list = isl_set_list_add(*list, isl_set_from_basic_set(bset));
+  return *list ? isl_stat_ok : isl_stat_error;
+}
+
 static isl_stat add_plain(__isl_take isl_basic_set *bset, void *user) {
   isl_set **res = user;
   *res = isl_set_union(*res, isl_set_from_basic_set(isl_basic_set_remove_divs(bset)));
@@ -181,7 +187,7 @@ static __isl_give isl_set *plain_shape(__isl_take isl_set *shape) {
   return isl_set_coalesce(plain);
 }
 
-__isl_give isl_map *sj_flow_in(const sj_model *m, const sj_sym *sym, int mask, int mod,
+__isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int mask, int mod,
                                __isl_keep isl_union_set *full, __isl_keep isl_union_map *back,
                                __isl_keep isl_union_map *coords, __isl_keep isl_union_map *reads,
                                __isl_keep isl_union_map *writes, __isl_keep isl_space *kept,
@@ -198,14 +204,14 @@ __isl_give isl_map *sj_flow_in(const sj_model *m, const sj_sym *sym, int mask, i
   isl_map *flow = isl_map_coalesce(isl_map_subtract(r, w));
   isl_set *tiles = NULL;
   isl_multi_aff *o = isl_map_is_empty(flow) == isl_bool_false ? origin(flow, s, &tiles) : NULL;
-  isl_map *res = NULL;
+  isl_map_list *res = NULL;
   if (o) {
     /* tile -> [step, element] from its origin; R: their union, kept for the tiles whose
      * flow-in is R exactly (the others, cut by the last step, copy the box) */
     flow = isl_map_intersect_domain(flow, tiles);
     isl_map *local = isl_map_sum(isl_map_copy(flow),
                                  isl_map_from_multi_aff(isl_multi_aff_neg(isl_multi_aff_copy(o))));
-    isl_set *shape = plain_shape(isl_map_range(isl_map_copy(local)));
+    isl_set *shape = isl_set_make_disjoint(plain_shape(isl_map_range(isl_map_copy(local))));
     isl_set *dom = isl_map_domain(isl_map_copy(local));
     isl_map *same = isl_map_from_domain_and_range(isl_set_copy(dom), isl_set_copy(shape));
     isl_set *more = isl_map_domain(isl_map_subtract(isl_map_copy(local), isl_map_copy(same)));
@@ -214,15 +220,26 @@ __isl_give isl_map *sj_flow_in(const sj_model *m, const sj_sym *sym, int mask, i
     if (getenv("SJ_DEBUG_FLOW")) fprintf(stderr, "flow shape: "), isl_set_dump(shape), isl_set_dump(dom);
     isl_map_free(same);
     if (isl_set_is_empty(dom) == isl_bool_false) {
-      same = isl_map_from_domain_and_range(isl_set_copy(dom), shape);
-      res = isl_map_coalesce(
-          isl_map_sum(same, isl_map_intersect_domain(isl_map_from_multi_aff(o), dom)));
+      /* a copy per piece of R: scanned apart, each has tight loops */
+      isl_set_list *pieces = isl_set_list_alloc(isl_set_get_ctx(shape), 2);
+      if (isl_set_foreach_basic_set(shape, add_piece, &pieces) < 0)
+        pieces = isl_set_list_free(pieces);
+      res = isl_map_list_alloc(isl_set_get_ctx(shape), 2);
+      for (int i = 0; i < isl_set_list_n_set(pieces); i++) {
+        isl_map *same = isl_map_from_domain_and_range(isl_set_copy(dom),
+                                                      isl_set_list_get_set(pieces, i));
+        isl_map *at = isl_map_intersect_domain(isl_map_from_multi_aff(isl_multi_aff_copy(o)),
+                                               isl_set_copy(dom));
+        res = isl_map_list_add(res, isl_map_coalesce(isl_map_sum(same, at)));
+      }
+      isl_set_list_free(pieces);
+      isl_set_free(shape), isl_set_free(dom), isl_multi_aff_free(o);
     } else {
       isl_set_free(shape), isl_set_free(dom), isl_multi_aff_free(o);
     }
     isl_map_free(local);
   }
   isl_map_free(flow);
-  if (res && getenv("SJ_DEBUG_FLOW")) isl_map_dump(res);
+  if (res && getenv("SJ_DEBUG_FLOW")) isl_map_list_dump(res);
   return res;
 }
