@@ -144,8 +144,8 @@ static __isl_give isl_multi_aff *origin(__isl_keep isl_map *flow, const sj_stage
   isl_aff *t0 = w.aff;
   isl_space *space = isl_space_domain(isl_map_get_space(flow));
   isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
-  isl_space *out = isl_space_map_from_domain_and_range(
-      space, isl_space_range(isl_map_get_space(flow)));
+  isl_space *out =
+      isl_space_map_from_domain_and_range(space, isl_space_range(isl_map_get_space(flow)));
   isl_multi_aff *o = isl_multi_aff_zero(out);
   o = isl_multi_aff_set_aff(o, 0, t0);
   for (int d = 1; d < s->rank; d++) {
@@ -188,10 +188,11 @@ static __isl_give isl_set *plain_shape(__isl_take isl_set *shape) {
 }
 
 __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int mask, int mod,
-                               __isl_keep isl_union_set *full, __isl_keep isl_union_map *back,
-                               __isl_keep isl_union_map *coords, __isl_keep isl_union_map *reads,
-                               __isl_keep isl_union_map *writes, __isl_keep isl_space *kept,
-                               const sj_staged *s, sj_copy *c) {
+                                    __isl_keep isl_union_set *full, __isl_keep isl_union_map *back,
+                                    __isl_keep isl_union_map *coords,
+                                    __isl_keep isl_union_map *reads,
+                                    __isl_keep isl_union_map *writes, __isl_keep isl_space *kept,
+                                    const sj_staged *s, sj_copy *c) {
   if (!full || !stepped_planes(m, sym, mask, mod, c)) return NULL;
   isl_map *r = timed(full, back, coords, reads, kept);
   isl_map *w = timed(full, back, coords, writes, kept);
@@ -217,7 +218,8 @@ __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int ma
     isl_set *more = isl_map_domain(isl_map_subtract(isl_map_copy(local), isl_map_copy(same)));
     isl_set *less = isl_map_domain(isl_map_subtract(isl_map_copy(same), isl_map_copy(local)));
     dom = isl_set_coalesce(isl_set_subtract(isl_set_subtract(dom, more), less));
-    if (getenv("SJ_DEBUG_FLOW")) fprintf(stderr, "flow shape: "), isl_set_dump(shape), isl_set_dump(dom);
+    if (getenv("SJ_DEBUG_FLOW"))
+      fprintf(stderr, "flow shape: "), isl_set_dump(shape), isl_set_dump(dom);
     isl_map_free(same);
     if (isl_set_is_empty(dom) == isl_bool_false) {
       /* a copy per piece of R: scanned apart, each has tight loops */
@@ -226,8 +228,8 @@ __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int ma
         pieces = isl_set_list_free(pieces);
       res = isl_map_list_alloc(isl_set_get_ctx(shape), 2);
       for (int i = 0; i < isl_set_list_n_set(pieces); i++) {
-        isl_map *same = isl_map_from_domain_and_range(isl_set_copy(dom),
-                                                      isl_set_list_get_set(pieces, i));
+        isl_map *same =
+            isl_map_from_domain_and_range(isl_set_copy(dom), isl_set_list_get_set(pieces, i));
         isl_map *at = isl_map_intersect_domain(isl_map_from_multi_aff(isl_multi_aff_copy(o)),
                                                isl_set_copy(dom));
         res = isl_map_list_add(res, isl_map_coalesce(isl_map_sum(same, at)));

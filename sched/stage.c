@@ -257,8 +257,8 @@ static __isl_give isl_union_set *copy_domain(__isl_take isl_map *elems, __isl_ke
  * mark "threads" - filter - band [a]; returns the mark. The innermost dimension is spread along
  * x, the next along y and z; with steps, the first (a tile's steps) along x instead. */
 static __isl_give isl_schedule_node *copy_bands(__isl_take isl_schedule_node *node,
-                                                __isl_take isl_union_set *dom, int rank,
-                                                int steps, const sj_kernel *k) {
+                                                __isl_take isl_union_set *dom, int rank, int steps,
+                                                const sj_kernel *k) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   /* a band per element dimension, the innermost along x (coalesced), each spread over the
    * threads of its block dimension by the lowering (cheaper for isl than a filter of
@@ -292,8 +292,8 @@ static __isl_give isl_schedule_node *copy_bands(__isl_take isl_schedule_node *no
  * block (a rim of a tile, a few elements at each of many steps). */
 static int spread_steps(__isl_keep isl_map *piece, const sj_kernel *k) {
   if (isl_map_dim(piece, isl_dim_out) != 2) return 0;
-  isl_map *per_step = isl_map_move_dims(isl_map_copy(piece), isl_dim_in,
-                                        (unsigned)isl_map_dim(piece, isl_dim_in), isl_dim_out, 0, 1);
+  isl_map *per_step = isl_map_move_dims(
+      isl_map_copy(piece), isl_dim_in, (unsigned)isl_map_dim(piece, isl_dim_in), isl_dim_out, 0, 1);
   isl_fixed_box *box = isl_map_get_range_simple_fixed_box_hull(per_step);
   int narrow = 0;
   if (isl_fixed_box_is_valid(box) == isl_bool_true) {
@@ -314,11 +314,9 @@ static int spread_steps(__isl_keep isl_map *piece, const sj_kernel *k) {
  * copied as fc says, each piece a statement of its own) is not NULL, two versions under a
  * `full_tiles` mark as the steps have (sched/full_tiles.c): the flow-in for a full tile, the box
  * for any tile. */
-static __isl_give isl_schedule_node *copy_graft(__isl_take isl_map *elems,
-                                                __isl_take isl_map_list *flow,
-                                                __isl_take isl_set *prefix, sj_copy box_copy,
-                                                sj_copy fc, int n, const long *lo,
-                                                const sj_kernel *k) {
+static __isl_give isl_schedule_node *
+copy_graft(__isl_take isl_map *elems, __isl_take isl_map_list *flow, __isl_take isl_set *prefix,
+           sj_copy box_copy, sj_copy fc, int n, const long *lo, const sj_kernel *k) {
   int rank = (int)isl_map_dim(elems, isl_dim_out), npieces = flow ? isl_map_list_n_map(flow) : 0;
   isl_union_map *ext = NULL;
   isl_union_set *box = copy_domain(elems, prefix, box_copy, n, lo, &ext);
@@ -652,8 +650,8 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
     sj_copy *c = &a->copies[a->k->nstaged - 1];
     *c = (sj_copy){SJ_ID_COPY, a->k->nstaged - 1, 0, 0};
     isl_map_list *flow = t.read ? sj_flow_in(a->m, sym, dd->mask, (int)(dd->hi[0] + 1), a->full,
-                                        a->back, a->coords, a->reads, a->writes, kept, &s, c)
-                           : NULL;
+                                             a->back, a->coords, a->reads, a->writes, kept, &s, c)
+                                : NULL;
     if (flow && isl_map_list_n_map(flow) > SJ_FLOW_MAX_PIECES) flow = isl_map_list_free(flow);
     if (flow)
       sj_buf_printf(a->desc, " (full tiles: flow-in in %d pieces)", isl_map_list_n_map(flow));
@@ -680,25 +678,24 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
   }
   memset(seen, 0, (size_t)m->fn->narrays + 1);
   isl_union_map *coords = tile_coords(dom, n);
-  stage_arg a = {m,
-                 n,
-                 budget,
-                 budget,
-                 lo,
-                 k,
-                 dom,
-                 back,
-                 coords,
-                 accesses_kept(m, 0, dd),
-                 accesses_kept(m, 1, dd),
-                 dd,
-                 full ? isl_union_set_intersect(sj_full_filter(full, dom, n),
-                                                isl_union_set_copy(dom))
-                      : NULL,
-                 isl_map_list_alloc(ctx, 1),
-                 calloc((size_t)m->fn->narrays + 1, sizeof(isl_map_list *)),
-                 calloc((size_t)m->fn->narrays + 1, sizeof(sj_copy)),
-                 desc};
+  stage_arg a = {
+      m,
+      n,
+      budget,
+      budget,
+      lo,
+      k,
+      dom,
+      back,
+      coords,
+      accesses_kept(m, 0, dd),
+      accesses_kept(m, 1, dd),
+      dd,
+      full ? isl_union_set_intersect(sj_full_filter(full, dom, n), isl_union_set_copy(dom)) : NULL,
+      isl_map_list_alloc(ctx, 1),
+      calloc((size_t)m->fn->narrays + 1, sizeof(isl_map_list *)),
+      calloc((size_t)m->fn->narrays + 1, sizeof(sj_copy)),
+      desc};
   if (!a.copies || !a.flow) abort();
   for (int i = 0; i < m->naccesses; i++) {
     const sj_access *acc = &m->accesses[i];
