@@ -17,9 +17,6 @@
  * flow-in is not one shape translated (isl checks), the box stays. */
 #include "sched/hybrid.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-
 #include <isl/aff.h>
 #include <isl/local_space.h>
 #include <isl/map.h>
@@ -28,6 +25,9 @@
 #include <isl/union_map.h>
 #include <isl/union_set.h>
 #include <isl/val.h>
+
+/* The most planes of a double buffer copied by its flow-in (A[t % 2]: 2). */
+#define SJ_FLOW_MAX_MOD 4
 
 /* Into *shift: where dimension 0 of acc's element is (t + shift) mod mod, t the statement's
  * first iterator (its time step); -1 when it is not. */
@@ -179,12 +179,36 @@ static __isl_give isl_set *plain_shape(__isl_take isl_set *shape) {
   isl_set *plain = isl_set_empty(isl_set_get_space(shape));
   if (isl_set_foreach_basic_set(shape, add_plain, &plain) < 0 ||
       isl_set_is_equal(plain, shape) != isl_bool_true) {
-    if (getenv("SJ_DEBUG_FLOW")) isl_set_dump(shape);
     isl_set_free(plain);
     return shape;
   }
   isl_set_free(shape);
   return isl_set_coalesce(plain);
+}
+
+/* shape ([a, e..]: step a of the tile, element e of the plane of step a) with each element of
+ * each plane kept at its first step only: a tile may read an element it never writes at several
+ * steps of one plane (a column beside a parallelogram), and copying it once per step would have
+ * threads write one shared element at once. Per step, so that no set has a modulo. */
+static __isl_give isl_set *first_reads(__isl_take isl_set *shape, int mod) {
+  long lo, hi;
+  if (sj_set_dim_range(shape, 0, &lo, &hi)) return isl_set_free(shape);
+  isl_space *elems = isl_space_drop_dims(isl_set_get_space(shape), isl_dim_set, 0, 1);
+  isl_set *seen[SJ_FLOW_MAX_MOD], *res = isl_set_empty(isl_set_get_space(shape));
+  for (int r = 0; r < mod; r++) seen[r] = isl_set_empty(isl_space_copy(elems));
+  for (long a = lo; a <= hi; a++) {
+    isl_set *slice = isl_set_fix_si(isl_set_copy(shape), isl_dim_set, 0, (int)a);
+    slice = isl_set_project_out(slice, isl_dim_set, 0, 1);
+    int r = (int)(a - lo) % mod;
+    isl_set *fresh = isl_set_subtract(slice, isl_set_copy(seen[r]));
+    seen[r] = isl_set_union(seen[r], isl_set_copy(fresh));
+    isl_set *at = isl_set_insert_dims(fresh, isl_dim_set, 0, 1);
+    res = isl_set_union(res, isl_set_fix_si(at, isl_dim_set, 0, (int)a));
+  }
+  for (int r = 0; r < mod; r++) isl_set_free(seen[r]);
+  isl_space_free(elems);
+  isl_set_free(shape);
+  return isl_set_coalesce(res);
 }
 
 __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int mask, int mod,
@@ -193,7 +217,7 @@ __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int ma
                                     __isl_keep isl_union_map *reads,
                                     __isl_keep isl_union_map *writes, __isl_keep isl_space *kept,
                                     const sj_staged *s, sj_copy *c) {
-  if (!full || !stepped_planes(m, sym, mask, mod, c)) return NULL;
+  if (!full || mod > SJ_FLOW_MAX_MOD || !stepped_planes(m, sym, mask, mod, c)) return NULL;
   isl_map *r = timed(full, back, coords, reads, kept);
   isl_map *w = timed(full, back, coords, writes, kept);
   /* [t, e] -> [t + 1, e]: written the step before t */
@@ -212,15 +236,14 @@ __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int ma
     flow = isl_map_intersect_domain(flow, tiles);
     isl_map *local = isl_map_sum(isl_map_copy(flow),
                                  isl_map_from_multi_aff(isl_multi_aff_neg(isl_multi_aff_copy(o))));
-    isl_set *shape = isl_set_make_disjoint(plain_shape(isl_map_range(isl_map_copy(local))));
+    isl_set *shape = plain_shape(isl_map_range(isl_map_copy(local)));
     isl_set *dom = isl_map_domain(isl_map_copy(local));
     isl_map *same = isl_map_from_domain_and_range(isl_set_copy(dom), isl_set_copy(shape));
     isl_set *more = isl_map_domain(isl_map_subtract(isl_map_copy(local), isl_map_copy(same)));
     isl_set *less = isl_map_domain(isl_map_subtract(isl_map_copy(same), isl_map_copy(local)));
     dom = isl_set_coalesce(isl_set_subtract(isl_set_subtract(dom, more), less));
-    if (getenv("SJ_DEBUG_FLOW"))
-      fprintf(stderr, "flow shape: "), isl_set_dump(shape), isl_set_dump(dom);
     isl_map_free(same);
+    shape = isl_set_make_disjoint(first_reads(shape, mod));
     if (isl_set_is_empty(dom) == isl_bool_false) {
       /* a copy per piece of R: scanned apart, each has tight loops */
       isl_set_list *pieces = isl_set_list_alloc(isl_set_get_ctx(shape), 2);
@@ -242,6 +265,5 @@ __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int ma
     isl_map_free(local);
   }
   isl_map_free(flow);
-  if (res && getenv("SJ_DEBUG_FLOW")) isl_map_list_dump(res);
   return res;
 }

@@ -442,7 +442,8 @@ phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep i
     block = block ? isl_union_set_intersect(block, mine) : mine;
   }
   node = isl_schedule_node_insert_filter(node, block);
-  if (sj_time_tiles_staged()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, budget, full, desc);
+  if (sj_time_tiles_staged())
+    node = sj_stage_tiles(node, m, dom, back, n, lo, k, budget, full, desc);
   if (k->nstaged) node = sj_each_child(node, unroll_copies, NULL);
   if (!node) return NULL;
   node = sj_insert_kernel_context(node, n + 1, dims, k->grid, k->block);

@@ -473,7 +473,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
       window *= ceil(widest / c->block[s->n - d]);
     }
     copies += g->steps * window * threads / 2;
-    t->unrolled = fmax(t->unrolled, g->steps * window);
+    if (g->full > 0) t->unrolled = fmax(t->unrolled, g->steps * window);
   }
   /* per point, per copy a thread runs (idle or not), per thread */
   double point = body_instr(s), guard = GUARD_INSTR, per_thread;

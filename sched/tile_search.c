@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* zero-terminated; beyond TALL (hybrid) or TALL_SPLIT, only where the full tiles' code unrolls
- * whole (SJ_UNROLL_MAX_STMTS): a taller band moves fewer bytes per update, but its steps in loops
- * cost two to three times the instructions (jacobi-1d) */
+/* zero-terminated; beyond TALL (hybrid) or TALL_SPLIT, only where most tiles are full and their
+ * code unrolls whole (SJ_UNROLL_MAX_STMTS): a taller band moves fewer bytes per update, but its
+ * steps in loops cost two to three times the instructions (jacobi-1d), and every tile's guarded
+ * steps unrolled spilled registers (fe_small_types 32x64, h=16) */
 static const int hybrid_heights[] = {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 20, 24, 32, 0};
 static const int split_heights[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 40, 48, 64, 0};
 enum { TALL = 8, TALL_SPLIT = 16 };
@@ -50,9 +51,9 @@ static void try_candidate(search *q) {
   int rc = q->budget ? sj_tm_evaluate_within(q->s, &q->c, q->d, q->budget, &cost)
                      : sj_tm_evaluate(q->s, &q->c, q->d, &cost);
   int tall = q->searched_h && q->c.h > (q->c.kind == SJ_TM_HYBRID ? TALL : TALL_SPLIT);
-  if (rc == 0 && tall && cost.unrolled > UNROLL_ROOM * SJ_UNROLL_MAX_STMTS) {
-    snprintf(cost.why, sizeof cost.why, "a band too tall to unroll (%.0f statements)",
-             cost.unrolled);
+  if (rc == 0 && tall &&
+      (cost.unrolled <= 0 || cost.unrolled > UNROLL_ROOM * SJ_UNROLL_MAX_STMTS)) {
+    snprintf(cost.why, sizeof cost.why, "a band too tall to unroll whole, or few full tiles");
     rc = -1;
   }
   if (rc == 0)
