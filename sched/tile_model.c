@@ -393,15 +393,15 @@ static double rims(const sj_tm_stencil *s, const geometry *g, const sj_tm_array 
 
 /* A staged double buffer of a one-statement kernel (the plane follows the step): its full tiles
  * copy in their flow-in, one plane of the box and the rims where neighbours wrote
- * (sched/flow_in.c), and store only what is live out of them, the last value of about one plane
- * and the faces neighbours read (sched/liveout.c); the other tiles copy the box in and write
- * each step through. */
+ * (sched/flow_in.c; where flow), and store only what is live out of them, the last value of
+ * about one plane and the faces neighbours read (sched/liveout.c); the other tiles copy the box in
+ * and write each step through. */
 static void staged_traffic(const sj_tm_stencil *s, const geometry *g, const sj_tm_array *arr,
-                           double planes, double box, double written, footprint *f) {
+                           double planes, double box, double written, int flow, footprint *f) {
   double in = box * arr->elem, out = written * arr->elem, stores = g->pts * arr->elem;
   if (arr->time_planes && planes >= 2 && s->nests == 1 && g->full > 0) {
     double edge = rims(s, g, arr) * arr->elem;
-    in = g->full * (in / planes + edge) + (1 - g->full) * in;
+    if (flow) in = g->full * (in / planes + edge) + (1 - g->full) * in;
     out = g->full * (out / planes + edge) + (1 - g->full) * out;
     stores = g->full * (written / planes * arr->elem + edge) + (1 - g->full) * stores;
   }
@@ -410,7 +410,7 @@ static void staged_traffic(const sj_tm_stencil *s, const geometry *g, const sj_t
   f->stores += stores;
 }
 
-static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, footprint *f) {
+static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, int flow, footprint *f) {
   memset(f, 0, sizeof *f);
   f->all_staged = 1;
   for (int a = 0; a < s->narrays; a++) {
@@ -428,7 +428,7 @@ static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, footpr
     if (arr->written && !arr->temp && f->staged + bytes <= (double)budget) {
       f->staged += bytes;
       f->staged_elems += box;
-      staged_traffic(s, g, arr, planes, box, written, f);
+      staged_traffic(s, g, arr, planes, box, written, flow, f);
     } else {
       f->all_staged = 0;
       f->in += box * arr->elem;
@@ -492,7 +492,9 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   t->thread_instr = g->pts * point + fmax(g->pts, copies) * guard + (double)threads * per_thread;
   t->l1 = g->pts * s->access_bytes * SECTOR_WASTE;
   footprint f;
-  boxes(s, g, budget, &f);
+  /* hybrid tiles cut along s1 keep the box copy-in: their full tiles' flow-in is not one shape
+   * translated (sched/flow_in.c) */
+  boxes(s, g, budget, c->kind == SJ_TM_SPLIT || s->n == 0, &f);
   t->dram = f.in + f.out;
   t->l2 = l2;
   *shared = 0;
