@@ -186,11 +186,15 @@ static void lower_mark_child(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_f
 
 static void lower_user(sj_lower *l, __isl_keep isl_ast_node *node) {
   isl_ast_expr *call = isl_ast_node_user_get_expr(node);
-  if (++l->stmts > l->max_stmts && l->full_level >= 2) l->too_big = 1; /* a level less */
-  l->predicted += l->weight;
   isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
   isl_id *id = isl_ast_expr_get_id(fn);
   const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
+  /* the code's size in the stencil's statements: a copy (one load, one store) counts for
+   * little beside them, and a tile's flow-in is many short copies */
+  if (!(tag && *tag == SJ_ID_COPY)) {
+    if (++l->stmts > l->max_stmts && l->full_level >= 2) l->too_big = 1; /* a level less */
+    l->predicted += l->weight;
+  }
   if (tag && *tag == SJ_ID_SYNC)
     sj_irb_barrier(&l->b);
   else if (tag && *tag == SJ_ID_COPY)
@@ -471,7 +475,7 @@ static char *kernel_name(const char *fn, int index) {
 /* What a kernel with full tiles' code may hold: MAX_REGS registers per thread, of which the
  * estimate of astgen/pressure.c may take MAX_PRESSURE (ptxas needs some of its own, and must
  * not spill), and the statement instances that keep its code within the instruction cache. */
-enum { MAX_REGS = 128, MAX_PRESSURE = 96, MAX_STMTS = 256 };
+enum { MAX_REGS = 128, MAX_PRESSURE = 96, MAX_STMTS = SJ_UNROLL_MAX_STMTS };
 
 /* The function of kernel mark at the given level of unrolling full tiles (lower_full.c);
  * kl is left for the launch (the host iterators). */

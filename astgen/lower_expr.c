@@ -509,6 +509,11 @@ void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c) {
   l->call = call; /* copy[L, S0, .., Sn, a0, ..] */
   for (int d = s->rank - 1; d >= 0; d--) {
     isl_ast_expr *arg = isl_ast_expr_op_get_arg(call, 1 + s->ncoords + d);
+    if (d == 0 && c->mod) { /* a time step: its plane */
+      isl_ctx *ctx = isl_ast_expr_get_ctx(arg);
+      arg = isl_ast_expr_add(arg, isl_ast_expr_from_val(isl_val_int_from_si(ctx, c->shift)));
+      arg = isl_ast_expr_pdiv_r(arg, isl_ast_expr_from_val(isl_val_int_from_si(ctx, c->mod)));
+    }
     lin_isl(l, &global, arg, gstride);
     lin_isl(l, &shared, arg, sstride);
     isl_ast_expr_free(arg);

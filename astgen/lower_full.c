@@ -24,8 +24,11 @@
 
 #include <string.h>
 
-/* More copies than this keep their loop: the code would outgrow the instruction cache. */
-enum { MAX_COPIES = 64 };
+/* More copies than this keep their loop: the code would outgrow the instruction cache. A loop a
+ * thread runs alone (a tile's steps) may have more: a band of 66 steps kept as a loop leaves its
+ * rows' loops with bounds that move with the step, at 2.5 times the instructions (jacobi-1d
+ * hybrid h=32); the kernel's statement count (astgen/lower.c) still bounds the code. */
+enum { MAX_COPIES = 64, MAX_STEP_COPIES = 160 };
 
 /* The arguments of e, a tree of op (max or min), into args: the constants folded into *c
  * (*have: there is one), of two arguments a constant apart in this copy the one that wins
@@ -182,7 +185,8 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
   isl_ast_expr_free(it);
   long width = threads_dim < 0 ? 1 : (long)b->f->block[threads_dim];
   trip t;
-  int done = trip_of(l, node, id, &t) && (t.n + width - 1) / width <= MAX_COPIES;
+  int done = trip_of(l, node, id, &t) &&
+             (t.n + width - 1) / width <= (width == 1 ? MAX_STEP_COPIES : MAX_COPIES);
   if (done && spread_later) {
     l->spread_copies = (t.n + width - 1) / width;
     done = 0;

@@ -389,14 +389,16 @@ static __isl_give isl_schedule_node *steps(__isl_take isl_schedule_node *node,
 /* The kernel of one phase below the host loop, from the leaf node up: space band (each
  * thread its share of a step's points), threads filter and mark, steps band with a barrier
  * after each step (in two versions where full), block filter (its tile staged in at most budget
- * bytes of shared memory), context, kernel mark; full: the tiles whose steps get code of their own;
+ * bytes of shared memory), context, kernel mark; full: the tiles whose steps get code of their own
+ * (and, where flow, whose copy-in is their flow-in: split tiles and 1-D hybrid ones; hybrid
+ * tiles cut along s1 have no flow-in of one shape, and looking for it cost seconds in heat-2d);
  * local: instances whose results stay in shared memory (sched/liveout.c), or NULL.
  * Returns the kernel mark. */
 static __isl_give isl_schedule_node *
 phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep isl_union_set *dom,
              __isl_keep isl_multi_union_pw_aff *point, __isl_keep isl_union_map *back,
              const long *box, int n, sj_kernel *k, const long *lo, long budget,
-             __isl_keep isl_set *full, __isl_keep isl_union_set *local, sj_buf *desc) {
+             __isl_keep isl_set *full, int flow, __isl_keep isl_union_set *local, sj_buf *desc) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   /* a band per space dimension, innermost (along x) last, each loop spread over the threads of
    * its block dimension by the lowering: isl generates it whole, far cheaper than a filter of
@@ -442,7 +444,8 @@ phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep i
     block = block ? isl_union_set_intersect(block, mine) : mine;
   }
   node = isl_schedule_node_insert_filter(node, block);
-  if (sj_time_tiles_staged()) node = sj_stage_tiles(node, m, dom, back, n, lo, k, budget, desc);
+  if (sj_time_tiles_staged())
+    node = sj_stage_tiles(node, m, dom, back, n, lo, k, budget, flow ? full : NULL, desc);
   if (k->nstaged) node = sj_each_child(node, unroll_copies, NULL);
   if (!node) return NULL;
   node = sj_insert_kernel_context(node, n + 1, dims, k->grid, k->block);
@@ -566,7 +569,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
       int own = full_versions(mine, full, n, (first + last) / 2, why);
       isl_union_set *inst = isl_schedule_node_get_domain(node); /* the phase's instances */
       node = phase_kernel(node, m, inst, point, back, box, n, k, lo, sizes->shared,
-                          own ? full : NULL, stays, &staged);
+                          own ? full : NULL, split || n == 0, stays, &staged);
       isl_union_set_free(inst);
       if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);
       sj_buf_free(&staged);

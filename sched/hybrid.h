@@ -81,12 +81,28 @@ __isl_give isl_multi_aff *sj_one_piece(__isl_take isl_pw_multi_aff *pma);
  * bytes (sched/stage.c): records them in k and grafts the copies and a barrier before node,
  * the filter of a block's tile over dom, the tiled instances S[x, L, p, T, S0, .., Sn];
  * back takes them to the model's. Tile coordinate S_d is lo[d] + block id d. desc gets the
- * arrays' boxes and the bytes staged. Returns
- * what is in node's place: the sequence of copies, barrier and node when anything is staged. */
+ * arrays' boxes and the bytes staged. full: the full tiles ([L, color, T, S0, .., Sn]) whose
+ * code is a version of its own, or NULL; their copy-in is their flow-in where sj_flow_in finds
+ * one. Returns what is in node's place: the sequence of copies, barrier and node when anything
+ * is staged. */
 __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node, const sj_model *m,
                                              __isl_keep isl_union_set *dom,
                                              __isl_keep isl_union_map *back, int n, const long *lo,
-                                             sj_kernel *k, long budget, sj_buf *desc);
+                                             sj_kernel *k, long budget, __isl_keep isl_set *full,
+                                             sj_buf *desc);
+/* What a full tile copies in of a double buffer sym (one statement, its plane dimension 0 of
+ * range mod the only one left out: mask) in place of its box s: [L, S..] -> [t, a1, ..], the
+ * elements it reads at step t that it did not write at t - 1, as one shape translated by the
+ * tile's origin (sched/flow_in.c), as a list of pieces; into c the plane of step t. full: the full
+ * tiles' instances; back, coords: to the model's instances and the tile coordinates; reads, writes:
+ * the accesses without the plane; kept: [L, S..] -> element without the plane. NULL where there is
+ * no such shape (the box stays). */
+__isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int mask, int mod,
+                                    __isl_keep isl_union_set *full, __isl_keep isl_union_map *back,
+                                    __isl_keep isl_union_map *coords,
+                                    __isl_keep isl_union_map *reads,
+                                    __isl_keep isl_union_map *writes, __isl_keep isl_space *kept,
+                                    const sj_staged *s, sj_copy *c);
 
 /* Whether no instance of local (tiled instances S[x, L, p, T, S0, .., Sn]) is live out of its
  * tile, from the exact dependences of m (sched/liveout.c): (a) an exact flow dependence from it

@@ -199,11 +199,19 @@ typedef struct sj_staged {
   long origin[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS];
 } sj_staged;
 
+/* The most statements of a kernel's unrolled code (astgen/lower.c unrolls less beyond, and the
+ * tile search takes no taller band than fits): about what keeps it within the instruction
+ * cache. Copies to shared memory do not count. */
+#define SJ_UNROLL_MAX_STMTS 256
+
 /* A copy statement: its instances copy[L, S0, .., Sn, a0, .., a(rank-1)] copy element a of
- * the kernel's staged array `staged` from global to shared memory. */
+ * the kernel's staged array `staged` from global to shared memory. Where `mod` is not 0, a0
+ * is a time step t and the element's plane (a double buffer's t % 2) is (t + shift) mod mod
+ * (sched/flow_in.c). */
 typedef struct sj_copy {
   sj_id_kind tag; /* SJ_ID_COPY */
   int staged;
+  int mod, shift;
 } sj_copy;
 
 /* A GPU kernel: the user data of its kernel mark (freed with the mark's id). */

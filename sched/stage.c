@@ -64,6 +64,8 @@ static __isl_give isl_union_map *tile_coords(__isl_keep isl_union_set *dom, int 
  * quantified, and its box hull costs more than the rest of the compile (isl computes the
  * existentials explicitly). */
 #define SJ_STAGE_DIV_SPAN 4
+/* At most this many pieces of a flow-in are copied apart (more keep the box). */
+#define SJ_FLOW_MAX_PIECES 16
 typedef struct div_dims {
   int mask; /* bit d: dimension d left out */
   long lo[SJ_STAGE_MAX_RANK], hi[SJ_STAGE_MAX_RANK];
@@ -228,33 +230,41 @@ static __isl_give isl_map *box_elements(__isl_take isl_space *space, __isl_take 
   return isl_map_intersect_domain(m, isl_set_from_basic_set(isl_set_simple_hull(tiles)));
 }
 
-/* The copy statement of elems ([L, S..] -> A), bound to the block's tile, as an extension of
- * the prefix schedule [L] (prefix: its universe) whose instances the threads share out:
- * extension - mark "threads" - filter - band [a]. */
-static __isl_give isl_schedule_node *copy_graft(__isl_take isl_map *elems,
-                                                __isl_take isl_set *prefix, int staged, int n,
-                                                const long *lo, const sj_kernel *k) {
+/* The instances copy[L, S.., a..] of elems ([L, S..] -> A) bound to the block's tile, as the
+ * range of an extension of the prefix schedule [L] (prefix: its universe) into *ext. */
+static __isl_give isl_union_set *copy_domain(__isl_take isl_map *elems, __isl_keep isl_set *prefix,
+                                             sj_copy plan, int n, const long *lo,
+                                             isl_union_map **ext) {
   isl_ctx *ctx = isl_map_get_ctx(elems);
   int rank = (int)isl_map_dim(elems, isl_dim_out);
   sj_copy *c = malloc(sizeof *c);
   if (!c) abort();
-  *c = (sj_copy){SJ_ID_COPY, staged};
-  isl_id *id = sj_id_owning(ctx, "copy_in", c, free);
+  *c = plan;
+  isl_id *id = sj_id_owning(ctx, plan.mod ? "copy_flow" : "copy_in", c, free);
   isl_set *inst = isl_set_set_tuple_id(isl_set_flatten(isl_map_wrap(elems)), id);
   isl_union_set *dom = isl_union_set_from_set(inst);
   for (int d = 0; d <= n; d++) /* S_d = lo_d + block id d */
     dom = isl_union_set_intersect(
         dom, sj_bound_to(sj_coordinate(dom, n + 1 + rank - d), lo[d], 0, sj_map_id(ctx, 0, d)));
   isl_set *bound = isl_set_from_union_set(isl_union_set_copy(dom));
-  isl_map *ext = isl_map_from_domain_and_range(prefix, bound);
-  ext = isl_map_equate(ext, isl_dim_in, 0, isl_dim_out, 0);
-  isl_schedule_node *node = isl_schedule_node_from_extension(isl_union_map_from_map(ext));
-  node = isl_schedule_node_child(node, 0);
+  isl_map *e = isl_map_from_domain_and_range(isl_set_copy(prefix), bound);
+  e = isl_map_equate(e, isl_dim_in, 0, isl_dim_out, 0);
+  *ext = *ext ? isl_union_map_add_map(*ext, e) : isl_union_map_from_map(e);
+  return dom;
+}
+
+/* Below node (a leaf over dom, copies of rank dimensions) the copies the threads share out:
+ * mark "threads" - filter - band [a]; returns the mark. The innermost dimension is spread along
+ * x, the next along y and z; with steps, the first (a tile's steps) along x instead. */
+static __isl_give isl_schedule_node *copy_bands(__isl_take isl_schedule_node *node,
+                                                __isl_take isl_union_set *dom, int rank, int steps,
+                                                const sj_kernel *k) {
+  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   /* a band per element dimension, the innermost along x (coalesced), each spread over the
    * threads of its block dimension by the lowering (cheaper for isl than a filter of
    * congruences, see sched/hybrid.c); thread dimensions beyond the rank stay at 0 */
   for (int r = rank - 1; r >= 0; r--) {
-    int d = rank - 1 - r;
+    int d = steps ? (r == 0 ? 0 : 3) : rank - 1 - r;
     node = isl_schedule_node_insert_mark(
         node, isl_id_alloc(ctx, "spread_end", (void *)&sj_spread_end_tag));
     node = isl_schedule_node_insert_partial_schedule(
@@ -265,7 +275,7 @@ static __isl_give isl_schedule_node *copy_graft(__isl_take isl_map *elems,
                                            isl_id_alloc(ctx, "spread", (void *)&sj_spread_ids[d]));
   }
   isl_union_set *threads = NULL;
-  for (int d = rank; d < 3; d++) {
+  for (int d = steps ? 1 : rank; d < 3; d++) {
     if (k->block[d] == 1) continue;
     isl_union_pw_aff *zero = isl_union_pw_aff_val_on_domain(
         isl_union_set_universe(isl_union_set_copy(dom)), isl_val_zero(ctx));
@@ -274,8 +284,76 @@ static __isl_give isl_schedule_node *copy_graft(__isl_take isl_map *elems,
   }
   isl_union_set_free(dom);
   if (threads) node = isl_schedule_node_insert_filter(node, threads);
-  node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
-  return isl_schedule_node_parent(node); /* the extension */
+  return isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
+}
+
+/* Whether the copy of piece ([L, S..] -> [t, e..]: a step t and a 1-D array's element e) is
+ * better spread over the threads along its steps: fewer elements per step than a quarter of the
+ * block (a rim of a tile, a few elements at each of many steps). */
+static int spread_steps(__isl_keep isl_map *piece, const sj_kernel *k) {
+  if (isl_map_dim(piece, isl_dim_out) != 2) return 0;
+  isl_map *per_step = isl_map_move_dims(
+      isl_map_copy(piece), isl_dim_in, (unsigned)isl_map_dim(piece, isl_dim_in), isl_dim_out, 0, 1);
+  isl_fixed_box *box = isl_map_get_range_simple_fixed_box_hull(per_step);
+  int narrow = 0;
+  if (isl_fixed_box_is_valid(box) == isl_bool_true) {
+    isl_multi_val *size = isl_fixed_box_get_size(box);
+    isl_val *v = isl_multi_val_get_val(size, 0);
+    narrow = isl_val_get_num_si(v) * 4 < (long)k->block[0];
+    isl_val_free(v);
+    isl_multi_val_free(size);
+  }
+  isl_fixed_box_free(box);
+  isl_map_free(per_step);
+  return narrow;
+}
+
+/* The copy statement of elems ([L, S..] -> A), bound to the block's tile, as an extension of
+ * the prefix schedule [L] (prefix: its universe) whose instances the threads share out:
+ * extension - mark "threads" - filter - band [a]. Where flow (a full tile's flow-in in pieces,
+ * copied as fc says, each piece a statement of its own) is not NULL, two versions under a
+ * `full_tiles` mark as the steps have (sched/full_tiles.c): the flow-in for a full tile, the box
+ * for any tile. */
+static __isl_give isl_schedule_node *
+copy_graft(__isl_take isl_map *elems, __isl_take isl_map_list *flow, __isl_take isl_set *prefix,
+           sj_copy box_copy, sj_copy fc, int n, const long *lo, const sj_kernel *k) {
+  int rank = (int)isl_map_dim(elems, isl_dim_out), npieces = flow ? isl_map_list_n_map(flow) : 0;
+  isl_union_map *ext = NULL;
+  isl_union_set *box = copy_domain(elems, prefix, box_copy, n, lo, &ext);
+  isl_union_set_list *pieces = isl_union_set_list_alloc(isl_set_get_ctx(prefix), npieces + 1);
+  int steps[SJ_FLOW_MAX_PIECES];
+  for (int i = 0; i < npieces && i < SJ_FLOW_MAX_PIECES; i++) {
+    isl_map *piece = isl_map_list_get_map(flow, i);
+    steps[i] = spread_steps(piece, k);
+    pieces = isl_union_set_list_add(pieces, copy_domain(piece, prefix, fc, n, lo, &ext));
+  }
+  isl_map_list_free(flow);
+  isl_set_free(prefix);
+  isl_schedule_node *node = isl_schedule_node_child(isl_schedule_node_from_extension(ext), 0);
+  if (!npieces) {
+    isl_union_set_list_free(pieces);
+    return isl_schedule_node_parent(copy_bands(node, box, rank, 0, k));
+  }
+  isl_union_set *in = isl_union_set_list_union(isl_union_set_list_copy(pieces));
+  node = sj_full_versions(node, in, isl_union_set_copy(box));
+  /* the flow-in's pieces in sequence in the full tile's version */
+  node = isl_schedule_node_child(isl_schedule_node_child(isl_schedule_node_child(node, 0), 0), 0);
+  if (npieces > 1) node = isl_schedule_node_insert_sequence(node, isl_union_set_list_copy(pieces));
+  for (int i = 0; i < npieces; i++) {
+    if (npieces > 1) node = isl_schedule_node_child(isl_schedule_node_child(node, i), 0);
+    node = copy_bands(node, isl_union_set_list_get_union_set(pieces, i), rank, steps[i], k);
+    node = isl_schedule_node_parent(node);
+    if (npieces > 1) node = isl_schedule_node_parent(node);
+  }
+  isl_union_set_list_free(pieces);
+  /* up to the versions' sequence (from the pieces' sequence or the version mark), then the box
+   * in the other version */
+  for (int up = npieces > 1 ? 3 : 2; up > 0; up--) node = isl_schedule_node_parent(node);
+  node = isl_schedule_node_child(isl_schedule_node_child(isl_schedule_node_child(node, 1), 0), 0);
+  node = copy_bands(node, box, rank, 0, k);
+  /* the version mark, the filter, the sequence, the full_tiles mark, the extension */
+  for (int up = 0; up < 5; up++) node = isl_schedule_node_parent(node);
+  return node;
 }
 
 /* A barrier, as an extension of the prefix schedule (prefix: its universe). */
@@ -297,7 +375,10 @@ typedef struct stage_arg {
   isl_union_map *back, *coords;
   isl_union_map *reads, *writes; /* the accesses, without the left-out dimensions */
   const div_dims *dd;            /* per array id */
+  isl_union_set *full;           /* the full tiles' instances, or NULL */
   isl_map_list *in;              /* per staged array: what is copied in */
+  isl_map_list **flow;           /* per staged array: a full tile's flow-in in pieces, or NULL */
+  sj_copy *copies;               /* per staged array: how its flow-in is copied */
   sj_buf *desc;
 } stage_arg;
 
@@ -566,6 +647,15 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
                                         a->m->extents[sym->id])
                          : isl_map_empty(isl_space_copy(space));
     a->in = isl_map_list_add(a->in, in);
+    sj_copy *c = &a->copies[a->k->nstaged - 1];
+    *c = (sj_copy){SJ_ID_COPY, a->k->nstaged - 1, 0, 0};
+    isl_map_list *flow = t.read ? sj_flow_in(a->m, sym, dd->mask, (int)(dd->hi[0] + 1), a->full,
+                                             a->back, a->coords, a->reads, a->writes, kept, &s, c)
+                                : NULL;
+    if (flow && isl_map_list_n_map(flow) > SJ_FLOW_MAX_PIECES) flow = isl_map_list_free(flow);
+    if (flow)
+      sj_buf_printf(a->desc, " (full tiles: flow-in in %d pieces)", isl_map_list_n_map(flow));
+    a->flow[a->k->nstaged - 1] = flow;
   }
   isl_set_free(t.tiles);
   isl_space_free(space);
@@ -575,7 +665,8 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
 __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node, const sj_model *m,
                                              __isl_keep isl_union_set *dom,
                                              __isl_keep isl_union_map *back, int n, const long *lo,
-                                             sj_kernel *k, long budget, sj_buf *desc) {
+                                             sj_kernel *k, long budget, __isl_keep isl_set *full,
+                                             sj_buf *desc) {
   isl_ctx *ctx = m->ctx;
   div_dims *dd = calloc((size_t)m->fn->narrays + 1, sizeof *dd);
   char *seen = calloc((size_t)m->fn->narrays + 1, 1);
@@ -587,20 +678,25 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
   }
   memset(seen, 0, (size_t)m->fn->narrays + 1);
   isl_union_map *coords = tile_coords(dom, n);
-  stage_arg a = {m,
-                 n,
-                 budget,
-                 budget,
-                 lo,
-                 k,
-                 dom,
-                 back,
-                 coords,
-                 accesses_kept(m, 0, dd),
-                 accesses_kept(m, 1, dd),
-                 dd,
-                 isl_map_list_alloc(ctx, 1),
-                 desc};
+  stage_arg a = {
+      m,
+      n,
+      budget,
+      budget,
+      lo,
+      k,
+      dom,
+      back,
+      coords,
+      accesses_kept(m, 0, dd),
+      accesses_kept(m, 1, dd),
+      dd,
+      full ? isl_union_set_intersect(sj_full_filter(full, dom, n), isl_union_set_copy(dom)) : NULL,
+      isl_map_list_alloc(ctx, 1),
+      calloc((size_t)m->fn->narrays + 1, sizeof(isl_map_list *)),
+      calloc((size_t)m->fn->narrays + 1, sizeof(sj_copy)),
+      desc};
+  if (!a.copies || !a.flow) abort();
   for (int i = 0; i < m->naccesses; i++) {
     const sj_access *acc = &m->accesses[i];
     const sj_sym *sym = acc->ref->sym;
@@ -625,14 +721,19 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
   isl_set_free(outer);
   for (int i = 0; i < k->nstaged && node; i++) {
     isl_map *in = isl_map_list_get_map(a.in, i);
+    isl_map_list *flow = a.flow[i];
+    sj_copy box = {SJ_ID_COPY, i, 0, 0};
     if (isl_map_is_empty(in) == isl_bool_false)
-      node =
-          isl_schedule_node_graft_before(node, copy_graft(in, isl_set_copy(prefix), i, n, lo, k));
+      node = isl_schedule_node_graft_before(
+          node, copy_graft(in, flow, isl_set_copy(prefix), box, a.copies[i], n, lo, k));
     else
-      isl_map_free(in);
+      isl_map_free(in), isl_map_list_free(flow);
   }
   if (k->nstaged) node = isl_schedule_node_graft_before(node, sync_graft(isl_set_copy(prefix)));
   isl_set_free(prefix);
   isl_map_list_free(a.in);
+  free(a.flow);
+  isl_union_set_free(a.full);
+  free(a.copies);
   return k->nstaged ? isl_schedule_node_parent(isl_schedule_node_parent(node)) : node;
 }

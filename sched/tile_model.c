@@ -358,14 +358,16 @@ typedef struct per_tile {
   double latency;      /* seconds of its chain of steps */
   double barriers;
   double per_thread_step; /* points per thread between barriers (per step: infinite) */
+  double unrolled;        /* statements in a thread's unrolled code of a full tile */
 } per_tile;
 
-/* The tile's traffic by array: the bounding box of its footprint (bytes, elements) and what
- * it wrote (bytes), over every array (in, elems, out) and over those staged in shared memory
- * (staged, staged_elems): as sched/stage.c, the arrays the kernel writes, in turn, while their
- * boxes fit budget bytes. */
+/* The tile's traffic by array: the bounding box of its footprint (bytes, elements), what it
+ * copies in (bytes) and what it writes to global memory (bytes, DRAM: each element once; stores:
+ * L2, each store), over every array (in, elems, out, stores) and over those staged in shared
+ * memory (staged, staged_elems): as sched/stage.c, the arrays the kernel writes, in turn, while
+ * their boxes fit budget bytes. */
 typedef struct footprint {
-  double in, elems, out, staged, staged_elems;
+  double in, elems, out, stores, staged, staged_elems;
   int all_staged; /* no array left in global memory */
 } footprint;
 
@@ -374,7 +376,41 @@ static double clip(const geometry *g, const sj_tm_stencil *s, int d) {
   return fmin(g->proj[d], (double)s->ext[d]);
 }
 
-static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, footprint *f) {
+/* Elements of one plane a full tile exchanges with its neighbours over its steps: at the steps
+ * where it grows, the halo along each dimension times the tile's extent along the others (about
+ * half of a hexagon's steps, those of a split tile's inverted color). */
+static double rims(const sj_tm_stencil *s, const geometry *g, const sj_tm_array *arr) {
+  double sum = 0;
+  for (int d = 0; d <= s->n; d++) {
+    if (!(arr->dims >> d & 1)) continue;
+    double face = (double)arr->halo[d];
+    for (int e = 0; e <= s->n; e++)
+      if (e != d && (arr->dims >> e & 1)) face *= clip(g, s, e);
+    sum += face;
+  }
+  return sum * g->steps / 2;
+}
+
+/* A staged double buffer of a one-statement kernel (the plane follows the step): its full tiles
+ * copy in their flow-in, one plane of the box and the rims where neighbours wrote
+ * (sched/flow_in.c; where flow), and store only what is live out of them, the last value of
+ * about one plane and the faces neighbours read (sched/liveout.c); the other tiles copy the box in
+ * and write each step through. */
+static void staged_traffic(const sj_tm_stencil *s, const geometry *g, const sj_tm_array *arr,
+                           double planes, double box, double written, int flow, footprint *f) {
+  double in = box * arr->elem, out = written * arr->elem, stores = g->pts * arr->elem;
+  if (arr->time_planes && planes >= 2 && s->nests == 1 && g->full > 0) {
+    double edge = rims(s, g, arr) * arr->elem;
+    if (flow) in = g->full * (in / planes + edge) + (1 - g->full) * in;
+    out = g->full * (out / planes + edge) + (1 - g->full) * out;
+    stores = g->full * (written / planes * arr->elem + edge) + (1 - g->full) * stores;
+  }
+  f->in += in;
+  f->out += out;
+  f->stores += stores;
+}
+
+static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, int flow, footprint *f) {
   memset(f, 0, sizeof *f);
   f->all_staged = 1;
   for (int a = 0; a < s->narrays; a++) {
@@ -388,14 +424,15 @@ static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, footpr
         written *= along;
       }
     double bytes = (double)sj_shared_bytes((long)ceil(box * arr->elem));
-    f->in += box * arr->elem;
-    f->out += written * arr->elem;
     f->elems += box;
     if (arr->written && !arr->temp && f->staged + bytes <= (double)budget) {
       f->staged += bytes;
       f->staged_elems += box;
+      staged_traffic(s, g, arr, planes, box, written, flow, f);
     } else {
       f->all_staged = 0;
+      f->in += box * arr->elem;
+      f->out += written * arr->elem;
     }
   }
 }
@@ -408,6 +445,7 @@ static double body_instr(const sj_tm_stencil *s) {
 static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const geometry *g,
                        unsigned threads, long budget, per_tile *t, long *shared) {
   double warp_iters = 0, thread_iters = 0, copies = 0, warps = ceil(threads / 32.0), l2 = 0;
+  t->unrolled = 0;
   long halo[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
   for (int a = 0; a < s->narrays; a++)
     for (int d = 0; d <= s->n; d++) halo[d] = lmax(halo[d], s->arrays[a].halo[d]);
@@ -435,6 +473,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
       window *= ceil(widest / c->block[s->n - d]);
     }
     copies += g->steps * window * threads / 2;
+    if (g->full > 0) t->unrolled = fmax(t->unrolled, g->steps * window);
   }
   /* per point, per copy a thread runs (idle or not), per thread */
   double point = body_instr(s), guard = GUARD_INSTR, per_thread;
@@ -453,7 +492,9 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   t->thread_instr = g->pts * point + fmax(g->pts, copies) * guard + (double)threads * per_thread;
   t->l1 = g->pts * s->access_bytes * SECTOR_WASTE;
   footprint f;
-  boxes(s, g, budget, &f);
+  /* hybrid tiles cut along s1 keep the box copy-in: their full tiles' flow-in is not one shape
+   * translated (sched/flow_in.c) */
+  boxes(s, g, budget, c->kind == SJ_TM_SPLIT || s->n == 0, &f);
   t->dram = f.in + f.out;
   t->l2 = l2;
   *shared = 0;
@@ -479,7 +520,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
       (f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR) / 32 + warp_iters * s->stores;
   t->thread_instr += f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR + g->pts * s->stores;
   t->l1 += (f.staged + g->pts * s->write_bytes) * SECTOR_WASTE;
-  t->l2 = f.in + g->pts * s->write_bytes;
+  t->l2 = f.in + f.stores;
   t->barriers += 1;
   /* the box's copies are unrolled (astgen/lower_full.c): their loads in flight at once */
   double copy_chain = c->rolled ? ceil(f.staged_elems / threads) : 1;
@@ -523,7 +564,7 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
   memset(out, 0, sizeof *out);
   out->c = *c;
   out->budget = budget;
-  per_tile t;
+  per_tile t = {0};
   double tiles;
   long shared = 0;
   if (!g) {
@@ -585,6 +626,7 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
   out->bytes_per_update = dram / t.pts;
   out->in_l2 = in_l2;
   out->instr_per_update = t.thread_instr / t.pts;
+  out->unrolled = g ? t.unrolled : 0; /* set by tile_costs */
   out->time = (double)out->launches * (LAUNCH_S + fmax(work, latency) + idle);
   out->ok = 1;
   return 0;

@@ -88,6 +88,9 @@ typedef struct sj_tm_cost {
   double bytes_per_update; /* modeled DRAM bytes (L2 bytes when the arrays fit it) */
   int in_l2;               /* every array fits the L2, which serves them */
   double instr_per_update; /* modeled instructions, summed over threads */
+  double unrolled;         /* statements of a thread's unrolled full-tile code: steps times the
+                              copies of the widest step (SJ_UNROLL_MAX_STMTS bounds them); 0
+                              where too few tiles are full to get code of their own */
   double time;             /* modeled seconds for the run */
 } sj_tm_cost;
 

@@ -7,14 +7,22 @@
 #include <stdio.h>
 #include <string.h>
 
-static const int hybrid_heights[] = {1, 2, 3, 4, 5, 6, 7, 8};
-static const int split_heights[] = {1, 2, 3, 4, 6, 8, 12, 16}; /* as many */
+/* zero-terminated; beyond TALL (hybrid) or TALL_SPLIT, only where most tiles are full and their
+ * code unrolls whole (SJ_UNROLL_MAX_STMTS): a taller band moves fewer bytes per update, but its
+ * steps in loops cost two to three times the instructions (jacobi-1d), and every tile's guarded
+ * steps unrolled spilled registers (fe_small_types 32x64, h=16) */
+static const int hybrid_heights[] = {1, 2, 3, 4, 5, 6, 7, 8, 10, 12, 16, 20, 24, 32, 0};
+static const int split_heights[] = {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 40, 48, 64, 0};
+enum { TALL = 8, TALL_SPLIT = 16 };
+/* the share of the lowering's bound a full tile's steps may take: the partial tiles' code counts
+ * too (jacobi-1d hybrid h=24 w=512: 250 statements in the full tiles' steps, beyond the bound
+ * with the rest) */
+#define UNROLL_ROOM 0.875
 /* by the number of space dimensions after s0, zero-terminated: wider rows in fewer
  * dimensions, fewer candidates in 3-D (each one costs a few microseconds) */
-static const long inner_widths[SJ_HYBRID_MAX_SPACE][6] = {
-    {32, 64, 128, 256, 512}, {32, 64, 128, 256}, {32, 64, 128}};
-static const long outer_widths[SJ_HYBRID_MAX_SPACE][6] = {{0}, {4, 8, 16, 32, 64}, {4, 8, 16, 32}};
-#define COUNT(a) ((int)(sizeof a / sizeof *a))
+static const long inner_widths[SJ_HYBRID_MAX_SPACE][8] = {
+    {32, 64, 128, 256, 384, 448, 512}, {32, 64, 128, 256}, {32, 64, 128}};
+static const long outer_widths[SJ_HYBRID_MAX_SPACE][8] = {{0}, {4, 8, 16, 32, 64}, {4, 8, 16, 32}};
 
 typedef struct search {
   const sj_tm_stencil *s;
@@ -23,6 +31,7 @@ typedef struct search {
   sj_tm_cost *top;
   long budget; /* the user's tiles: staged as far as they fit the device; else 0 */
   int kept;
+  int searched_h;      /* the height is the search's, not the user's */
   sj_tm_cost rejected; /* the last candidate refused, for why none fits */
 } search;
 
@@ -41,6 +50,12 @@ static void try_candidate(search *q) {
   sj_tm_cost cost;
   int rc = q->budget ? sj_tm_evaluate_within(q->s, &q->c, q->d, q->budget, &cost)
                      : sj_tm_evaluate(q->s, &q->c, q->d, &cost);
+  int tall = q->searched_h && q->c.h > (q->c.kind == SJ_TM_HYBRID ? TALL : TALL_SPLIT);
+  if (rc == 0 && tall &&
+      (cost.unrolled <= 0 || cost.unrolled > UNROLL_ROOM * SJ_UNROLL_MAX_STMTS)) {
+    snprintf(cost.why, sizeof cost.why, "a band too tall to unroll whole, or few full tiles");
+    rc = -1;
+  }
   if (rc == 0)
     keep(q, &cost);
   else
@@ -78,7 +93,8 @@ int sj_tm_search(const sj_tm_stencil *s, sj_tm_kind kind, int staged, const sj_t
   } else {
     const int *heights = kind == SJ_TM_HYBRID ? hybrid_heights : split_heights;
     int fixed = forced && forced->h > 0;
-    for (int i = 0; i < (fixed ? 1 : COUNT(hybrid_heights)); i++) {
+    q.searched_h = !fixed;
+    for (int i = 0; fixed ? i < 1 : heights[i] > 0; i++) {
       q.c.h = fixed ? (int)forced->h : heights[i];
       widths_from(&q, forced, 0);
     }

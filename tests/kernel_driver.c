@@ -3,8 +3,8 @@
  * compiler (a module loaded with dlopen and called through libffi).
  *
  *   kernel_driver --device cpu|emu|cuda|auto [--tier tcc|cc|auto] [--tiling auto|time|none]
- *                 [--tile SPEC] [--expect-tiled] [--expect-dynamic-shared] [--reassociate]
- *                 FILE.c MODULE.so
+ *                 [--tile SPEC] [--expect-tiled] [--expect-dynamic-shared] [--expect-flow-in]
+ *                 [--reassociate] FILE.c MODULE.so
  *
  * --tier, --tiling and --tile set JIT_TIER, JIT_TILING and jit_options.tile: the CPU tiers and
  * time tiling (forced with small tiles: sizes smaller than a tile, T shorter than its height).
@@ -14,7 +14,9 @@
  * that configuration is reported and counts as passing. --expect-dynamic-shared (on the emulator)
  * fails unless some configuration staged more than 48 KB per block in dynamic shared memory (the
  * explanation says the kernel opts in) and its launches passed those bytes: the most a launch
- * asked for (JIT_EMU_STATS' dynamic_shared_bytes) is the most the explanation staged. With
+ * asked for (JIT_EMU_STATS' dynamic_shared_bytes) is the most the explanation staged.
+ * --expect-flow-in fails unless some configuration's full tiles copy in their flow-in
+ * (sched/flow_in.c), so that the flow-in's copies are checked bit-identical. With
  * --tier cc and no system compiler the
  * driver exits with 77, which ctest counts as skipped.
  *
@@ -59,6 +61,7 @@ static const char *g_file;
 static char g_entry[1024]; /* fe_long_name.c: over 500 characters */
 static int g_tiled;        /* configurations that ran time-tiled */
 static int g_opted_in;     /* configurations that staged more than 48 KB per block */
+static int g_flow_in;      /* configurations whose full tiles copied their flow-in */
 static long g_staged;      /* the most bytes of shared memory an explanation staged */
 static int g_reassociate;  /* --reassociate */
 static kb_spec g_bound;    /* the file's `// reassociate:` line */
@@ -394,6 +397,7 @@ static int run_config(jit_context *ctx, const char *src, void (*ref)(void), cons
   const char *why = jit_kernel_schedule(k);
   if (why && (strstr(why, "\n  time-tiled") || strstr(why, " time tiling:\n"))) g_tiled++;
   if (why && strstr(why, "(above 48 KB: the kernel opts in)")) g_opted_in++;
+  if (why && strstr(why, "(full tiles: flow-in in ")) g_flow_in++;
   for (const char *p = why ? strstr(why, " staged in ") : NULL; p;
        p = strstr(p + 1, " staged in ")) {
     long bytes;
@@ -597,7 +601,7 @@ static int check_dynamic_shared(const char *stats) {
 
 int main(int argc, char **argv) {
   const char *device = "cpu", *file = NULL, *module = NULL, *tile = NULL;
-  int expect_tiled = 0, expect_dynamic = 0;
+  int expect_tiled = 0, expect_dynamic = 0, expect_flow_in = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--device") == 0 && i + 1 < argc)
       device = argv[++i];
@@ -611,6 +615,8 @@ int main(int argc, char **argv) {
       expect_tiled = 1;
     else if (strcmp(argv[i], "--expect-dynamic-shared") == 0)
       expect_dynamic = 1;
+    else if (strcmp(argv[i], "--expect-flow-in") == 0)
+      expect_flow_in = 1;
     else if (strcmp(argv[i], "--reassociate") == 0)
       g_reassociate = 1;
     else if (!file)
@@ -623,7 +629,8 @@ int main(int argc, char **argv) {
   if (!file || !module) {
     fprintf(stderr, "usage: kernel_driver [--device cpu|emu|cuda|auto] [--tier tcc|cc|auto] "
                     "[--tiling auto|time|none] [--tile SPEC] [--expect-tiled] "
-                    "[--expect-dynamic-shared] [--reassociate] FILE.c MODULE.so\n");
+                    "[--expect-dynamic-shared] [--expect-flow-in] [--reassociate] FILE.c "
+                    "MODULE.so\n");
     return 2;
   }
   g_file = file;
@@ -704,6 +711,10 @@ int main(int argc, char **argv) {
     failures += run_config(ctx, src, ref, runs[r], nkv[r], fills, nfill, r);
   if (expect_tiled && !g_tiled) {
     fprintf(stderr, "FAIL %s: no configuration ran time-tiled\n", g_entry);
+    failures++;
+  }
+  if (expect_flow_in && !g_flow_in) {
+    fprintf(stderr, "FAIL %s: no configuration copied a full tile's flow-in\n", g_entry);
     failures++;
   }
   if (expect_dynamic) {

@@ -1,0 +1,269 @@
+/* The copy-in of a full tile's flow-in (issues 9 and 10): for a double buffer, the elements a
+ * full tile reads at a step where it did not write them the step before, in place of both
+ * planes of its box. A tile writes one plane before reading it at every step but the first, so
+ * its box copy-in reads about a plane of values that are dead on arrival.
+ *
+ * Why a written-before element needs no copy: were it written by the tile only earlier than the
+ * step before, a later tile would have written it in between, against the output dependence.
+ * An element the tile reads before writing it is written by no other tile of the launch (the
+ * tiles of a launch are independent), so its global value is the one the tile needs.
+ *
+ * Why only full tiles, and as a constant shape: full tiles are translates of one shape, so their
+ * flow-in is one set R of (step, element) offsets from the tile's origin (its first step and
+ * its box's origin, both affine in the tile coordinates). The copy scans that set translated by
+ * the origin: bounds with constant offsets, which the lowering unrolls like the box's copy. The
+ * per-tile flow-in stated by isl directly has divisions in the tile coordinates, and scanning
+ * it cost 2 to 10 times the instructions (branch `dram`, bench/results/dram.md). Where the
+ * flow-in is not one shape translated (isl checks), the box stays. */
+#include "sched/hybrid.h"
+
+#include <isl/aff.h>
+#include <isl/local_space.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/union_map.h>
+#include <isl/union_set.h>
+#include <isl/val.h>
+
+/* The most planes of a double buffer copied by its flow-in (A[t % 2]: 2). */
+#define SJ_FLOW_MAX_MOD 4
+
+/* Into *shift: where dimension 0 of acc's element is (t + shift) mod mod, t the statement's
+ * first iterator (its time step); -1 when it is not. */
+static int plane_of(const sj_access *acc, int mod, int *shift) {
+  isl_map *rel = isl_map_copy(acc->rel);
+  rel = isl_map_project_out(rel, isl_dim_out, 1, isl_map_dim(rel, isl_dim_out) - 1);
+  isl_local_space *ls = isl_local_space_from_space(isl_space_domain(isl_map_get_space(rel)));
+  isl_aff *t = isl_aff_var_on_domain(ls, isl_dim_set, 0);
+  isl_set *dom = isl_map_domain(isl_map_copy(rel));
+  int found = -1;
+  for (int k = 0; k < mod && found < 0; k++) {
+    isl_aff *p = isl_aff_mod_val(isl_aff_add_constant_si(isl_aff_copy(t), k),
+                                 isl_val_int_from_si(isl_map_get_ctx(rel), mod));
+    isl_map *plane = isl_map_intersect_domain(isl_map_from_aff(p), isl_set_copy(dom));
+    if (isl_map_is_equal(plane, rel) == isl_bool_true) found = k;
+    isl_map_free(plane);
+  }
+  isl_set_free(dom);
+  isl_aff_free(t);
+  isl_map_free(rel);
+  *shift = found;
+  return found < 0 ? -1 : 0;
+}
+
+/* Whether sym is a double buffer whose planes go with the step: one statement, the plane
+ * (dimension 0, of range mod from 0) its only left-out dimension, every read at step t from
+ * plane (t + shift) mod mod and every write to the plane the next step reads; into c its
+ * plane. */
+static int stepped_planes(const sj_model *m, const sj_sym *sym, int mask, int mod, sj_copy *c) {
+  if (m->nstmts != 1 || mask != 1 || mod < 2) return 0;
+  int rd = -1, wr = -1;
+  for (int i = 0; i < m->naccesses; i++) {
+    const sj_access *acc = &m->accesses[i];
+    if (acc->ref->sym->id != sym->id) continue;
+    int *want = acc->is_write ? &wr : &rd, k;
+    if (plane_of(acc, mod, &k) || (*want >= 0 && *want != k)) return 0;
+    *want = k;
+  }
+  if (rd < 0 || wr != (rd + 1) % mod) return 0;
+  c->mod = mod;
+  c->shift = rd;
+  return 1;
+}
+
+/* [L, S..] -> [t, element] of rel (instance -> element without its plane) over the instances
+ * inst, t the statement's first iterator (kept: [L, S..] -> element). */
+static __isl_give isl_map *timed(__isl_keep isl_union_set *inst, __isl_keep isl_union_map *back,
+                                 __isl_keep isl_union_map *coords, __isl_keep isl_union_map *rel,
+                                 __isl_keep isl_space *kept) {
+  isl_union_map *acc =
+      isl_union_map_intersect_domain(isl_union_map_copy(back), isl_union_set_copy(inst));
+  isl_union_map *step = isl_union_map_copy(acc);
+  acc = isl_union_map_apply_range(acc, isl_union_map_copy(rel));
+  isl_union_set *stmts = isl_union_map_range(isl_union_map_copy(step));
+  isl_union_map *first = isl_union_map_empty(isl_union_set_get_space(stmts));
+  isl_set_list *list = isl_union_set_get_set_list(stmts);
+  for (int i = 0; i < (int)isl_set_list_n_set(list); i++) {
+    isl_set *set = isl_set_list_get_set(list, i);
+    int dims = (int)isl_set_dim(set, isl_dim_set);
+    isl_map *t = isl_map_project_out(isl_set_identity(set), isl_dim_out, 1, dims - 1);
+    first = isl_union_map_add_map(first, isl_map_reset_tuple_id(t, isl_dim_out));
+  }
+  isl_set_list_free(list);
+  isl_union_set_free(stmts);
+  step = isl_union_map_apply_range(step, first);
+  acc = isl_union_map_range_product(step, acc);
+  acc = isl_union_map_apply_domain(acc, isl_union_map_copy(coords));
+  isl_space *range = isl_space_wrap(isl_space_map_from_domain_and_range(
+      isl_space_set_alloc(isl_space_get_ctx(kept), 0, 1), isl_space_range(isl_space_copy(kept))));
+  isl_space *space =
+      isl_space_map_from_domain_and_range(isl_space_domain(isl_space_copy(kept)), range);
+  isl_map *res = isl_union_map_extract_map(acc, space);
+  isl_union_map_free(acc);
+  return isl_map_flatten_range(res);
+}
+
+typedef struct widest {
+  long span;
+  isl_set *dom;
+  isl_aff *aff;
+} widest;
+
+/* Keeps the piece of integer affine function whose domain spans the most wavefronts L. */
+static isl_stat keep_widest(__isl_take isl_set *dom, __isl_take isl_aff *aff, void *user) {
+  widest *w = user;
+  long lo, hi;
+  if (isl_aff_dim(aff, isl_dim_div) == 0 && !sj_set_dim_range(dom, 0, &lo, &hi) &&
+      hi - lo > w->span) {
+    w->span = hi - lo;
+    isl_set_free(w->dom);
+    isl_aff_free(w->aff);
+    w->dom = dom, w->aff = aff;
+    return isl_stat_ok;
+  }
+  isl_set_free(dom);
+  isl_aff_free(aff);
+  return isl_stat_ok;
+}
+
+/* The tiles' origin c -> [t0(c), box origin(c) along the kept dimensions] (t0: the first step of
+ * flow's tile c), over the tiles where t0 is the affine piece spanning the most wavefronts (the
+ * tiles of the first band may start cut by step 0): into *tiles; NULL where there is none. */
+static __isl_give isl_multi_aff *origin(__isl_keep isl_map *flow, const sj_staged *s,
+                                        isl_set **tiles) {
+  isl_pw_aff *first = isl_pw_aff_coalesce(isl_map_dim_min(isl_map_copy(flow), 0));
+  widest w = {-1, NULL, NULL};
+  isl_pw_aff_foreach_piece(first, keep_widest, &w);
+  isl_pw_aff_free(first);
+  if (!w.aff) {
+    isl_set_free(w.dom);
+    return NULL;
+  }
+  *tiles = w.dom;
+  isl_aff *t0 = w.aff;
+  isl_space *space = isl_space_domain(isl_map_get_space(flow));
+  isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
+  isl_space *out =
+      isl_space_map_from_domain_and_range(space, isl_space_range(isl_map_get_space(flow)));
+  isl_multi_aff *o = isl_multi_aff_zero(out);
+  o = isl_multi_aff_set_aff(o, 0, t0);
+  for (int d = 1; d < s->rank; d++) {
+    isl_aff *a = isl_aff_val_on_domain(isl_local_space_copy(ls),
+                                       isl_val_int_from_si(isl_map_get_ctx(flow), s->origin[d][0]));
+    for (int k = 0; k < s->ncoords; k++)
+      a = isl_aff_add_coefficient_si(a, isl_dim_in, k, s->origin[d][1 + k]);
+    o = isl_multi_aff_set_aff(o, d, a);
+  }
+  isl_local_space_free(ls);
+  return o;
+}
+
+static isl_stat add_piece(__isl_take isl_basic_set *bset, void *user) {
+  isl_set_list **list = user;
+  *list = isl_set_list_add(*list, isl_set_from_basic_set(bset));
+  return *list ? isl_stat_ok : isl_stat_error;
+}
+
+static isl_stat add_plain(__isl_take isl_basic_set *bset, void *user) {
+  isl_set **res = user;
+  *res = isl_set_union(*res, isl_set_from_basic_set(isl_basic_set_remove_divs(bset)));
+  return *res ? isl_stat_ok : isl_stat_error;
+}
+
+/* shape (a bounded set of constants) without the existentially quantified variables that its
+ * projection from the tiles left in it, where each piece is exact without them (the same set
+ * otherwise). */
+static __isl_give isl_set *plain_shape(__isl_take isl_set *shape) {
+  shape = isl_set_coalesce(isl_set_make_disjoint(isl_set_detect_equalities(shape)));
+  isl_set *plain = isl_set_empty(isl_set_get_space(shape));
+  if (isl_set_foreach_basic_set(shape, add_plain, &plain) < 0 ||
+      isl_set_is_equal(plain, shape) != isl_bool_true) {
+    isl_set_free(plain);
+    return shape;
+  }
+  isl_set_free(shape);
+  return isl_set_coalesce(plain);
+}
+
+/* shape ([a, e..]: step a of the tile, element e of the plane of step a) with each element of
+ * each plane kept at its first step only: a tile may read an element it never writes at several
+ * steps of one plane (a column beside a parallelogram), and copying it once per step would have
+ * threads write one shared element at once. Per step, so that no set has a modulo. */
+static __isl_give isl_set *first_reads(__isl_take isl_set *shape, int mod) {
+  long lo, hi;
+  if (sj_set_dim_range(shape, 0, &lo, &hi)) return isl_set_free(shape);
+  isl_space *elems = isl_space_drop_dims(isl_set_get_space(shape), isl_dim_set, 0, 1);
+  isl_set *seen[SJ_FLOW_MAX_MOD], *res = isl_set_empty(isl_set_get_space(shape));
+  for (int r = 0; r < mod; r++) seen[r] = isl_set_empty(isl_space_copy(elems));
+  for (long a = lo; a <= hi; a++) {
+    isl_set *slice = isl_set_fix_si(isl_set_copy(shape), isl_dim_set, 0, (int)a);
+    slice = isl_set_project_out(slice, isl_dim_set, 0, 1);
+    int r = (int)(a - lo) % mod;
+    isl_set *fresh = isl_set_subtract(slice, isl_set_copy(seen[r]));
+    seen[r] = isl_set_union(seen[r], isl_set_copy(fresh));
+    isl_set *at = isl_set_insert_dims(fresh, isl_dim_set, 0, 1);
+    res = isl_set_union(res, isl_set_fix_si(at, isl_dim_set, 0, (int)a));
+  }
+  for (int r = 0; r < mod; r++) isl_set_free(seen[r]);
+  isl_space_free(elems);
+  isl_set_free(shape);
+  return isl_set_coalesce(res);
+}
+
+__isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int mask, int mod,
+                                    __isl_keep isl_union_set *full, __isl_keep isl_union_map *back,
+                                    __isl_keep isl_union_map *coords,
+                                    __isl_keep isl_union_map *reads,
+                                    __isl_keep isl_union_map *writes, __isl_keep isl_space *kept,
+                                    const sj_staged *s, sj_copy *c) {
+  if (!full || mod > SJ_FLOW_MAX_MOD || !stepped_planes(m, sym, mask, mod, c)) return NULL;
+  isl_map *r = timed(full, back, coords, reads, kept);
+  isl_map *w = timed(full, back, coords, writes, kept);
+  /* [t, e] -> [t + 1, e]: written the step before t */
+  isl_space *space = isl_space_range(isl_map_get_space(w));
+  isl_multi_aff *next = isl_multi_aff_identity(isl_space_map_from_set(space));
+  isl_aff *t = isl_multi_aff_get_aff(next, 0);
+  next = isl_multi_aff_set_aff(next, 0, isl_aff_add_constant_si(t, 1));
+  w = isl_map_apply_range(w, isl_map_from_multi_aff(next));
+  isl_map *flow = isl_map_coalesce(isl_map_subtract(r, w));
+  isl_set *tiles = NULL;
+  isl_multi_aff *o = isl_map_is_empty(flow) == isl_bool_false ? origin(flow, s, &tiles) : NULL;
+  isl_map_list *res = NULL;
+  if (o) {
+    /* tile -> [step, element] from its origin; R: their union, kept for the tiles whose
+     * flow-in is R exactly (the others, cut by the last step, copy the box) */
+    flow = isl_map_intersect_domain(flow, tiles);
+    isl_map *local = isl_map_sum(isl_map_copy(flow),
+                                 isl_map_from_multi_aff(isl_multi_aff_neg(isl_multi_aff_copy(o))));
+    isl_set *shape = plain_shape(isl_map_range(isl_map_copy(local)));
+    isl_set *dom = isl_map_domain(isl_map_copy(local));
+    isl_map *same = isl_map_from_domain_and_range(isl_set_copy(dom), isl_set_copy(shape));
+    isl_set *more = isl_map_domain(isl_map_subtract(isl_map_copy(local), isl_map_copy(same)));
+    isl_set *less = isl_map_domain(isl_map_subtract(isl_map_copy(same), isl_map_copy(local)));
+    dom = isl_set_coalesce(isl_set_subtract(isl_set_subtract(dom, more), less));
+    isl_map_free(same);
+    shape = isl_set_make_disjoint(first_reads(shape, mod));
+    if (isl_set_is_empty(dom) == isl_bool_false) {
+      /* a copy per piece of R: scanned apart, each has tight loops */
+      isl_set_list *pieces = isl_set_list_alloc(isl_set_get_ctx(shape), 2);
+      if (isl_set_foreach_basic_set(shape, add_piece, &pieces) < 0)
+        pieces = isl_set_list_free(pieces);
+      res = isl_map_list_alloc(isl_set_get_ctx(shape), 2);
+      for (int i = 0; i < isl_set_list_n_set(pieces); i++) {
+        isl_map *same =
+            isl_map_from_domain_and_range(isl_set_copy(dom), isl_set_list_get_set(pieces, i));
+        isl_map *at = isl_map_intersect_domain(isl_map_from_multi_aff(isl_multi_aff_copy(o)),
+                                               isl_set_copy(dom));
+        res = isl_map_list_add(res, isl_map_coalesce(isl_map_sum(same, at)));
+      }
+      isl_set_list_free(pieces);
+      isl_set_free(shape), isl_set_free(dom), isl_multi_aff_free(o);
+    } else {
+      isl_set_free(shape), isl_set_free(dom), isl_multi_aff_free(o);
+    }
+    isl_map_free(local);
+  }
+  isl_map_free(flow);
+  return res;
+}
