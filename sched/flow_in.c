@@ -52,12 +52,36 @@ static int plane_of(const sj_access *acc, int mod, int *shift) {
   return found < 0 ? -1 : 0;
 }
 
+/* Whether the statement's steps run in the order of its time iterator t (a loop counting down
+ * runs them backwards): the step before t, below, is t - 1. */
+static int time_runs_forward(const sj_model *m) {
+  const sj_pstmt *s = m->stmts[0];
+  isl_union_map *order = isl_union_map_intersect_domain(
+      isl_schedule_get_map(m->original), isl_union_set_from_set(isl_set_copy(s->domain)));
+  isl_map *at = isl_map_from_union_map(order);
+  at = isl_map_project_out(at, isl_dim_out, 1, isl_map_dim(at, isl_dim_out) - 1);
+  /* S[t, s..] -> S[t + 1, s..] within the domain, then both ends to their time in the order */
+  isl_space *space = isl_set_get_space(s->domain);
+  isl_multi_aff *next = isl_multi_aff_identity(isl_space_map_from_set(space));
+  isl_aff *t = isl_multi_aff_get_aff(next, 0);
+  next = isl_multi_aff_set_aff(next, 0, isl_aff_add_constant_si(t, 1));
+  isl_map *step = isl_map_intersect_range(
+      isl_map_intersect_domain(isl_map_from_multi_aff(next), isl_set_copy(s->domain)),
+      isl_set_copy(s->domain));
+  step = isl_map_apply_range(isl_map_apply_domain(step, isl_map_copy(at)), at);
+  isl_map *later = isl_map_lex_lt(isl_space_range(isl_map_get_space(step)));
+  isl_bool forward = isl_map_is_subset(step, later);
+  isl_map_free(step);
+  isl_map_free(later);
+  return forward == isl_bool_true;
+}
+
 /* Whether sym is a double buffer whose planes go with the step: one statement, the plane
  * (dimension 0, of range mod from 0) its only left-out dimension, every read at step t from
  * plane (t + shift) mod mod and every write to the plane the next step reads; into c its
  * plane. */
 static int stepped_planes(const sj_model *m, const sj_sym *sym, int mask, int mod, sj_copy *c) {
-  if (m->nstmts != 1 || mask != 1 || mod < 2) return 0;
+  if (m->nstmts != 1 || mask != 1 || mod < 2 || !time_runs_forward(m)) return 0;
   int rd = -1, wr = -1;
   for (int i = 0; i < m->naccesses; i++) {
     const sj_access *acc = &m->accesses[i];
