@@ -74,7 +74,13 @@ static const double thread_setup[SJ_HYBRID_MAX_SPACE] = {21.0, 31.0, 50.0};
  * idle or not: the box spread over the block) */
 #define COPY_INSTR 2.0
 #define UNROLL_INSTANCES 256.0 /* statement instances a thread's code may unroll (lower.c) */
-#define FULL_SHARE 0.7         /* full tiles get code of their own from this share on (hybrid.c) */
+/* Beyond that the rows of a step stay loops (astgen/lower.c, levels 2 to 0): a thread entering
+ * a row computes its pointers from the row (a multiply-add per array plane and the bounds of
+ * the row's x loop, as counted on the printed PTX: 18), and each of its points there costs the
+ * loop's test, branch, counter and a pointer increment per access (8) in place of a guard. */
+#define LOOP_ROW_INSTR 18.0
+#define LOOP_POINT_INSTR 8.0
+#define FULL_SHARE 0.7 /* full tiles get code of their own from this share on (hybrid.c) */
 /* Rolled (sj_tm_candidate.rolled), each point of a step's loop costs its bounds and guards and
  * its addressing (by space dimensions after s0, as counted on that code: tile-model.md section
  * 2), and each step its bounds. */
@@ -404,25 +410,38 @@ static double body_instr(const sj_tm_stencil *s) {
   return s->loads + s->stores + s->ops;
 }
 
+/* The threads of block along folded space dimension d that share a step's points. Split tiles
+ * of several nests (folded statements) run each step's rows on the block's first row of threads
+ * alone (tid.y = tid.z = 0 in the printed code: the choice of the step's nest sits between the
+ * threads mark and the rows, whose spread then maps no thread), x spread as ever. */
+static unsigned spread_over(const sj_tm_stencil *s, const sj_tm_candidate *c, int d) {
+  return d == s->n || c->kind != SJ_TM_SPLIT || s->nests < 2 ? c->block[s->n - d] : 1;
+}
+
 /* A tile of hybrid or split tiles with block: its work, bytes and latency. */
 static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const geometry *g,
                        unsigned threads, long budget, per_tile *t, long *shared) {
-  double warp_iters = 0, thread_iters = 0, copies = 0, warps = ceil(threads / 32.0), l2 = 0;
+  double warp_iters = 0, thread_iters = 0, row_iters = 0, copies = 0, l2 = 0;
   long halo[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
   for (int a = 0; a < s->narrays; a++)
     for (int d = 0; d <= s->n; d++) halo[d] = lmax(halo[d], s->arrays[a].halo[d]);
+  /* the threads that run the steps' points: all, or the first row's (spread_over) */
+  double runners = 1;
+  for (int d = 0; d <= s->n; d++) runners *= spread_over(s, c, d);
   for (int a = 0; a < g->steps; a++) {
-    double rows = 1, iters = 1, area = 1, reach = 1;
+    double rows = 1, iters = 1, own_rows = 1, area = 1, reach = 1;
     for (int d = 0; d <= s->n; d++) {
-      unsigned b = c->block[s->n - d];
       double e = step_extent(g, a, d, NULL, 0);
+      double mine = step_extent(g, a, d, ceil_per_block, spread_over(s, c, d));
       rows *= d < s->n ? e : step_extent(g, a, d, warp_chunks, 0);
-      iters *= step_extent(g, a, d, ceil_per_block, b);
+      iters *= mine;
+      own_rows *= d < s->n ? mine : 1;
       area *= e;
       reach *= e + (double)halo[d];
     }
     warp_iters += rows;
     thread_iters += iters;
+    row_iters += own_rows;
     l2 += s->read_bytes * reach + s->write_bytes * area; /* unstaged: every step from L2 */
   }
   /* the copies a thread runs at every step: its share of the tile's widest step (a window of
@@ -432,12 +451,18 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
     for (int d = 0; d <= s->n; d++) {
       double widest = 0;
       for (int a = 0; a < g->steps; a++) widest = fmax(widest, g->ext[a][d][o]);
-      window *= ceil(widest / c->block[s->n - d]);
+      window *= ceil(widest / spread_over(s, c, d));
     }
-    copies += g->steps * window * threads / 2;
+    copies += g->steps * window * runners / 2;
   }
-  /* per point, per copy a thread runs (idle or not), per thread */
-  double point = body_instr(s), guard = GUARD_INSTR, per_thread;
+  /* per point, per copy a thread runs (idle or not), per thread; a thread's steps beyond what
+   * its code may unroll (the full tiles' code and the general code each hold them) run their
+   * rows and points in loops (the loops' own instructions, summed over the runners) */
+  double versions = g->full > 0 ? 2 : 1;
+  int looped = !c->rolled && thread_iters * versions > UNROLL_INSTANCES;
+  double point = body_instr(s), guard = looped ? 0 : GUARD_INSTR, per_thread;
+  double loops =
+      looped ? runners * (row_iters * LOOP_ROW_INSTR + thread_iters * LOOP_POINT_INSTR) : 0;
   if (c->rolled) {
     point += rolled_addressing[s->n] + ROLLED_POINT_INSTR;
     guard = 0;
@@ -448,9 +473,11 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   }
   t->pts = g->pts;
   t->barriers = g->steps;
-  t->per_thread_step = g->pts / g->steps / threads;
-  t->warp_instr = warp_iters * point + fmax(warp_iters, copies / 32) * guard + warps * per_thread;
-  t->thread_instr = g->pts * point + fmax(g->pts, copies) * guard + (double)threads * per_thread;
+  t->per_thread_step = g->pts / g->steps / runners;
+  t->warp_instr = warp_iters * point + fmax(warp_iters, copies / 32) * guard + loops / 32 +
+                  ceil(threads / 32.0) * per_thread;
+  t->thread_instr =
+      g->pts * point + fmax(g->pts, copies) * guard + loops + (double)threads * per_thread;
   t->l1 = g->pts * s->access_bytes * SECTOR_WASTE;
   footprint f;
   boxes(s, g, budget, &f);
@@ -460,7 +487,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   /* a step's points in a loop wait on each other's loads; unrolled (lower.c, up to
    * UNROLL_INSTANCES a thread), a thread's copies are independent and their loads in flight at
    * once: a step waits on one of them */
-  double chain = c->rolled || thread_iters > UNROLL_INSTANCES ? thread_iters : g->steps;
+  double chain = c->rolled || looped ? thread_iters : g->steps;
   if (!c->staged || !s->stageable || f.staged <= 0) { /* nothing boxed: all in global memory */
     t->latency = chain * LAT_ITER_S + g->steps * LAT_BARRIER_S;
     return;
