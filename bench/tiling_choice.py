@@ -38,6 +38,9 @@ SM_BLOCKS, SM_THREADS, SM_SHARED, BLOCK_RESERVED = 32, 2048, 228 << 10, 1 << 10
 # latency): a warp issues at most one instruction every DEP_CLK clocks, so a multiprocessor's
 # 4 schedulers issue at full rate only with 4 x DEP_CLK warps or more resident
 DEP_CLK = 4
+# a multiprocessor's shared memory and L1 move 128 bytes a clock: a warp's shared load or
+# store (4-byte lanes) a clock, one more per bank conflict, 4 global sectors a clock
+MIO_SECTORS_CLK = 4
 MAPPINGS = [("per step", "baseline"), ("hybrid", "hybrid"), ("split", "split")]
 
 
@@ -149,8 +152,13 @@ def launch_s(rec):
         ISSUE_CLK, at_once * warps / DEP_CLK)
     alone = rec.get("busiest_block_instructions", 0) / 32 / min(ISSUE_CLK, warps / DEP_CLK)
     chain = waves * rec.get("busiest_block_barriers", 0) * BARRIER_CLK
+    # the shared-memory and L1 pipe, spread as the instructions are (the busiest block's share)
+    mio = (rec.get("shared_loads", 0) + rec.get("shared_stores", 0) + rec.get("bank_conflicts", 0)
+           + rec.get("global_sectors", 0) / MIO_SECTORS_CLK)
+    busiest = rec.get("busiest_block_instructions", 0) / max(1, rec.get("instructions", 0))
+    pipe = mio * max(1 / min(blocks, SMS), busiest)
     dram = rec.get("l2_model_dram_bytes", 0) / DRAM_BW
-    return LAUNCH_S + max(dram, max(spread, alone, chain) / CLOCK_HZ)
+    return LAUNCH_S + max(dram, max(spread, alone, chain, pipe) / CLOCK_HZ)
 
 
 def roofline_ms(r):
@@ -210,13 +218,16 @@ def main():
                   "at least the busiest block's instructions alone on one (the emulator's "
                   "`busiest_block_instructions`: blocks outside a tiled launch's wavefront exit "
                   "at once, so the work is on fewer blocks than the grid), and per wave at least "
-                  "the busiest block's chain of barriers (%d clocks each). An earlier yardstick "
+                  "the busiest block's chain of barriers (%d clocks each), and at least its "
+                  "shared-memory and L1 traffic at 128 bytes a clock (a warp's shared load or "
+                  "store a clock, one more per bank conflict, %d global sectors a clock), spread "
+                  "as the instructions are. An earlier yardstick "
                   "spread every launch's instructions over all %d multiprocessors: a launch whose "
                   "work is on 57 blocks (hybrid tiles of the 3-D stencils at 96^3) cannot use "
                   "more than 57 of them.\n\n" % (
                       " --quick" if quick else "", LAUNCH_S * 1e6, DRAM_BW / 1e9,
                       CLOCK_HZ / 1e9, load, SMS, SMS, SM_BLOCKS, SM_THREADS, SM_SHARED >> 10,
-                      ISSUE_CLK, DEP_CLK, BARRIER_CLK, SMS))
+                      ISSUE_CLK, DEP_CLK, BARRIER_CLK, MIO_SECTORS_CLK, SMS))
         out.write("Ranking: the model orders hybrid and split as the roofline of the emulator's "
                   "counts does on **%d of %d** kernels (%.0f%%; target: 90%%).\n\n" % (
                       agree, compared, 100.0 * agree / compared if compared else 0))

@@ -53,7 +53,10 @@ void sj_gpu_device_h100(sj_gpu_device *d) {
 #define LAT_BARRIER_S 0.3e-6 /* a barrier, in a tile's chain of steps */
 #define LAT_BLOCK_S 1.0e-6   /* a per-step block: its unrolled points' loads in flight at once */
 #define BARRIER_CLK 250.0    /* multiprocessor clocks a block's barrier costs */
-#define OVERLAP_POINTS 2.9   /* points per thread between barriers for half the overlap */
+#define DEP_CLK                                                                                    \
+  4.0 /* clocks between a warp's dependent instructions: ISSUE_CLK x DEP_CLK warps                 \
+         keep a multiprocessor issuing at full rate, fewer issue less */
+#define OVERLAP_POINTS 2.9 /* points per thread between barriers for half the overlap */
 /* Instructions, as the code printed now has them (bench/results/tile-model-emu.md). A point
  * costs the statement's loads, stores and operations; the addressing is the thread's: its
  * block and thread ids, the bounds it tests and the base of each array (the time plane A[t % 2]
@@ -68,6 +71,9 @@ static const double thread_setup[SJ_HYBRID_MAX_SPACE] = {21.0, 31.0, 50.0};
  * against the instances: a minimum, a maximum and the thread's first point, per space
  * dimension. */
 #define GUARD_INSTR 3.0
+/* and a branch per further space dimension whose bound cuts the copy (its test computed once a
+ * thread: the copies along the outermost dimension share it) */
+#define GUARD_DIM_INSTR 1.0
 #define STEP_FULL_INSTR 2.0
 #define STEP_BOUND_INSTR 8.0 /* per space dimension of a guarded step */
 /* per element copied to shared memory: its load and store (and a guard per copy a thread runs,
@@ -356,6 +362,7 @@ static double warp_chunks(double e, unsigned unused) {
 
 typedef struct per_tile {
   double pts;          /* points */
+  double mean_pts;     /* points on average: the tiles the instances cut have fewer */
   double warp_instr;   /* warp instructions */
   double thread_instr; /* instructions summed over the threads */
   double dram;         /* DRAM bytes */
@@ -364,6 +371,7 @@ typedef struct per_tile {
   double latency;      /* seconds of its chain of steps */
   double barriers;
   double per_thread_step; /* points per thread between barriers (per step: infinite) */
+  double working_warps;   /* warps of the block that run the points */
 } per_tile;
 
 /* The tile's traffic by array: the bounding box of its footprint (bytes, elements) and what
@@ -460,7 +468,8 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
    * rows and points in loops (the loops' own instructions, summed over the runners) */
   double versions = g->full > 0 ? 2 : 1;
   int looped = !c->rolled && thread_iters * versions > UNROLL_INSTANCES;
-  double point = body_instr(s), guard = looped ? 0 : GUARD_INSTR, per_thread;
+  double point = body_instr(s), per_thread;
+  double guard = looped ? 0 : GUARD_INSTR + GUARD_DIM_INSTR * s->n;
   double loops =
       looped ? runners * (row_iters * LOOP_ROW_INSTR + thread_iters * LOOP_POINT_INSTR) : 0;
   if (c->rolled) {
@@ -471,13 +480,21 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
     double bounds = (1 - g->full) * STEP_BOUND_INSTR * (s->n + 1);
     per_thread = thread_setup[s->n] + g->steps * (STEP_FULL_INSTR + bounds);
   }
+  /* a tile the instances cut runs its window's copies and guards all the same, its points alone
+   * fewer: the points of the run over the tiles with points (rolled: every tile counted full,
+   * as when its constants were fitted to the H100, bench/results/tile-model.md section 1) */
+  double run_points = (double)s->steps;
+  for (int d = 0; d <= s->n; d++) run_points *= (double)s->ext[d];
+  double share = g->tiles > 0 && !c->rolled ? fmin(1, run_points / g->tiles / g->pts) : 1;
   t->pts = g->pts;
+  t->mean_pts = g->pts * share;
   t->barriers = g->steps;
   t->per_thread_step = g->pts / g->steps / runners;
-  t->warp_instr = warp_iters * point + fmax(warp_iters, copies / 32) * guard + loops / 32 +
+  t->working_warps = ceil(runners / 32);
+  t->warp_instr = warp_iters * share * point + fmax(warp_iters, copies / 32) * guard + loops / 32 +
                   ceil(threads / 32.0) * per_thread;
-  t->thread_instr =
-      g->pts * point + fmax(g->pts, copies) * guard + loops + (double)threads * per_thread;
+  t->thread_instr = t->mean_pts * point + fmax(t->mean_pts, copies) * guard + loops +
+                    (double)threads * per_thread;
   t->l1 = g->pts * s->access_bytes * SECTOR_WASTE;
   footprint f;
   boxes(s, g, budget, &f);
@@ -503,8 +520,9 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   }
   double copies_in = f.staged_elems * spread;
   t->warp_instr +=
-      (f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR) / 32 + warp_iters * s->stores;
-  t->thread_instr += f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR + g->pts * s->stores;
+      (f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR) / 32 + warp_iters * share * s->stores;
+  t->thread_instr +=
+      f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR + t->mean_pts * s->stores;
   t->l1 += (f.staged + g->pts * s->write_bytes) * SECTOR_WASTE;
   t->l2 = f.in + g->pts * s->write_bytes;
   t->barriers += 1;
@@ -534,7 +552,7 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
   out->launches = s->steps;
   *tiles = (double)grid * (double)s->steps;
   unsigned threads = out->c.block[0] * out->c.block[1] * out->c.block[2];
-  t->pts = points / *tiles;
+  t->pts = t->mean_pts = points / *tiles;
   t->warp_instr = ceil(threads / 32.0) * (ppt * body_instr(s) + thread_setup[s->n]);
   t->thread_instr = t->pts * (body_instr(s) + thread_setup[s->n] / ppt);
   t->l1 = t->pts * s->access_bytes * SECTOR_WASTE;
@@ -542,6 +560,7 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
   t->latency = LAT_BLOCK_S;
   t->barriers = 0;
   t->per_thread_step = 1e30;
+  t->working_warps = ceil(threads / 32.0);
 }
 
 /* The cost of c (its block set) with geometry g (NULL: the per-step mapping). */
@@ -603,7 +622,8 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
   }
   double l1_bw = L1_BYTES_CLK * d->clock_hz;
   double memory = fmax(in_l2 ? 0 : B * dram / bw, B * t.l2 / l2_bw) + per_sm * t.l1 / l1_bw;
-  double issue = per_sm * (t.warp_instr / ISSUE_CLK + t.barriers * BARRIER_CLK) / d->clock_hz;
+  double rate = fmin(ISSUE_CLK, fmin(per_sm, resident) * t.working_warps / DEP_CLK);
+  double issue = per_sm * (t.warp_instr / rate + t.barriers * BARRIER_CLK) / d->clock_hz;
   double overlap = t.per_thread_step / (t.per_thread_step + OVERLAP_POINTS);
   double work = fmax(memory, issue) + (1 - overlap) * fmin(memory, issue);
   double latency = waves * t.latency;
@@ -611,7 +631,7 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
   out->active = B;
   out->bytes_per_update = dram / t.pts;
   out->in_l2 = in_l2;
-  out->instr_per_update = t.thread_instr / t.pts;
+  out->instr_per_update = t.thread_instr / t.mean_pts;
   out->time = (double)out->launches * (LAUNCH_S + fmax(work, latency) + idle);
   out->ok = 1;
   return 0;
