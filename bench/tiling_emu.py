@@ -94,10 +94,12 @@ def run(build, kernel, sizes, tiling, stage, tile=None):
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     wall = time.time() - t0
     out = p.stdout + p.stderr
-    sums, launches, blocks, shared = {}, 0, 0, 0
+    sums, launches, blocks, shared, records = {}, 0, 0, 0, []
     with open(stats) as f:
         for line in f:
             rec = json.loads(line)
+            rec.pop("instructions_by_class", None)
+            records.append(rec)
             launches += 1
             blocks = max(blocks, rec["grid"][0] * rec["grid"][1] * rec["grid"][2])
             shared = max(shared, rec.get("dynamic_shared_bytes", 0))
@@ -114,6 +116,7 @@ def run(build, kernel, sizes, tiling, stage, tile=None):
         "blocks": blocks,
         "shared": shared,
         "wall": wall,
+        "records": records,  # per launch, as the emulator wrote them
         **sums,
     }
 

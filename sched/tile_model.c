@@ -53,7 +53,10 @@ void sj_gpu_device_h100(sj_gpu_device *d) {
 #define LAT_BARRIER_S 0.3e-6 /* a barrier, in a tile's chain of steps */
 #define LAT_BLOCK_S 1.0e-6   /* a per-step block: its unrolled points' loads in flight at once */
 #define BARRIER_CLK 250.0    /* multiprocessor clocks a block's barrier costs */
-#define OVERLAP_POINTS 2.9   /* points per thread between barriers for half the overlap */
+#define DEP_CLK                                                                                    \
+  4.0 /* clocks between a warp's dependent instructions: ISSUE_CLK x DEP_CLK warps                 \
+         keep a multiprocessor issuing at full rate, fewer issue less */
+#define OVERLAP_POINTS 2.9 /* points per thread between barriers for half the overlap */
 /* Instructions, as the code printed now has them (bench/results/tile-model-emu.md). A point
  * costs the statement's loads, stores and operations; the addressing is the thread's: its
  * block and thread ids, the bounds it tests and the base of each array (the time plane A[t % 2]
@@ -68,13 +71,22 @@ static const double thread_setup[SJ_HYBRID_MAX_SPACE] = {21.0, 31.0, 50.0};
  * against the instances: a minimum, a maximum and the thread's first point, per space
  * dimension. */
 #define GUARD_INSTR 3.0
+/* and a branch per further space dimension whose bound cuts the copy (its test computed once a
+ * thread: the copies along the outermost dimension share it) */
+#define GUARD_DIM_INSTR 1.0
 #define STEP_FULL_INSTR 2.0
 #define STEP_BOUND_INSTR 8.0 /* per space dimension of a guarded step */
 /* per element copied to shared memory: its load and store (and a guard per copy a thread runs,
  * idle or not: the box spread over the block) */
 #define COPY_INSTR 2.0
 #define UNROLL_INSTANCES 256.0 /* statement instances a thread's code may unroll (lower.c) */
-#define FULL_SHARE 0.7         /* full tiles get code of their own from this share on (hybrid.c) */
+/* Beyond that the rows of a step stay loops (astgen/lower.c, levels 2 to 0): a thread entering
+ * a row computes its pointers from the row (a multiply-add per array plane and the bounds of
+ * the row's x loop, as counted on the printed PTX: 18), and each of its points there costs the
+ * loop's test, branch, counter and a pointer increment per access (8) in place of a guard. */
+#define LOOP_ROW_INSTR 18.0
+#define LOOP_POINT_INSTR 8.0
+#define FULL_SHARE 0.7 /* full tiles get code of their own from this share on (hybrid.c) */
 /* Rolled (sj_tm_candidate.rolled), each point of a step's loop costs its bounds and guards and
  * its addressing (by space dimensions after s0, as counted on that code: tile-model.md section
  * 2), and each step its bounds. */
@@ -350,6 +362,7 @@ static double warp_chunks(double e, unsigned unused) {
 
 typedef struct per_tile {
   double pts;          /* points */
+  double mean_pts;     /* points on average: the tiles the instances cut have fewer */
   double warp_instr;   /* warp instructions */
   double thread_instr; /* instructions summed over the threads */
   double dram;         /* DRAM bytes */
@@ -359,6 +372,7 @@ typedef struct per_tile {
   double barriers;
   double per_thread_step; /* points per thread between barriers (per step: infinite) */
   double unrolled;        /* statements in a thread's unrolled code of a full tile */
+  double working_warps;   /* warps of the block that run the points */
 } per_tile;
 
 /* The tile's traffic by array: the bounding box of its footprint (bytes, elements), what it
@@ -441,26 +455,39 @@ static double body_instr(const sj_tm_stencil *s) {
   return s->loads + s->stores + s->ops;
 }
 
+/* The threads of block along folded space dimension d that share a step's points. Split tiles
+ * of several nests (folded statements) run each step's rows on the block's first row of threads
+ * alone (tid.y = tid.z = 0 in the printed code: the choice of the step's nest sits between the
+ * threads mark and the rows, whose spread then maps no thread), x spread as ever. */
+static unsigned spread_over(const sj_tm_stencil *s, const sj_tm_candidate *c, int d) {
+  return d == s->n || c->kind != SJ_TM_SPLIT || s->nests < 2 ? c->block[s->n - d] : 1;
+}
+
 /* A tile of hybrid or split tiles with block: its work, bytes and latency. */
 static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const geometry *g,
                        unsigned threads, long budget, per_tile *t, long *shared) {
-  double warp_iters = 0, thread_iters = 0, copies = 0, warps = ceil(threads / 32.0), l2 = 0;
+  double warp_iters = 0, thread_iters = 0, row_iters = 0, copies = 0, l2 = 0;
   t->unrolled = 0;
   long halo[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
   for (int a = 0; a < s->narrays; a++)
     for (int d = 0; d <= s->n; d++) halo[d] = lmax(halo[d], s->arrays[a].halo[d]);
+  /* the threads that run the steps' points: all, or the first row's (spread_over) */
+  double runners = 1;
+  for (int d = 0; d <= s->n; d++) runners *= spread_over(s, c, d);
   for (int a = 0; a < g->steps; a++) {
-    double rows = 1, iters = 1, area = 1, reach = 1;
+    double rows = 1, iters = 1, own_rows = 1, area = 1, reach = 1;
     for (int d = 0; d <= s->n; d++) {
-      unsigned b = c->block[s->n - d];
       double e = step_extent(g, a, d, NULL, 0);
+      double mine = step_extent(g, a, d, ceil_per_block, spread_over(s, c, d));
       rows *= d < s->n ? e : step_extent(g, a, d, warp_chunks, 0);
-      iters *= step_extent(g, a, d, ceil_per_block, b);
+      iters *= mine;
+      own_rows *= d < s->n ? mine : 1;
       area *= e;
       reach *= e + (double)halo[d];
     }
     warp_iters += rows;
     thread_iters += iters;
+    row_iters += own_rows;
     l2 += s->read_bytes * reach + s->write_bytes * area; /* unstaged: every step from L2 */
   }
   /* the copies a thread runs at every step: its share of the tile's widest step (a window of
@@ -470,13 +497,20 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
     for (int d = 0; d <= s->n; d++) {
       double widest = 0;
       for (int a = 0; a < g->steps; a++) widest = fmax(widest, g->ext[a][d][o]);
-      window *= ceil(widest / c->block[s->n - d]);
+      window *= ceil(widest / spread_over(s, c, d));
     }
-    copies += g->steps * window * threads / 2;
+    copies += g->steps * window * runners / 2;
     if (g->full > 0) t->unrolled = fmax(t->unrolled, g->steps * window);
   }
-  /* per point, per copy a thread runs (idle or not), per thread */
-  double point = body_instr(s), guard = GUARD_INSTR, per_thread;
+  /* per point, per copy a thread runs (idle or not), per thread; a thread's steps beyond what
+   * its code may unroll (the full tiles' code and the general code each hold them) run their
+   * rows and points in loops (the loops' own instructions, summed over the runners) */
+  double versions = g->full > 0 ? 2 : 1;
+  int looped = !c->rolled && thread_iters * versions > UNROLL_INSTANCES;
+  double point = body_instr(s), per_thread;
+  double guard = looped ? 0 : GUARD_INSTR + GUARD_DIM_INSTR * s->n;
+  double loops =
+      looped ? runners * (row_iters * LOOP_ROW_INSTR + thread_iters * LOOP_POINT_INSTR) : 0;
   if (c->rolled) {
     point += rolled_addressing[s->n] + ROLLED_POINT_INSTR;
     guard = 0;
@@ -485,11 +519,21 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
     double bounds = (1 - g->full) * STEP_BOUND_INSTR * (s->n + 1);
     per_thread = thread_setup[s->n] + g->steps * (STEP_FULL_INSTR + bounds);
   }
+  /* a tile the instances cut runs its window's copies and guards all the same, its points alone
+   * fewer: the points of the run over the tiles with points (rolled: every tile counted full,
+   * as when its constants were fitted to the H100, bench/results/tile-model.md section 1) */
+  double run_points = (double)s->steps;
+  for (int d = 0; d <= s->n; d++) run_points *= (double)s->ext[d];
+  double share = g->tiles > 0 && !c->rolled ? fmin(1, run_points / g->tiles / g->pts) : 1;
   t->pts = g->pts;
+  t->mean_pts = g->pts * share;
   t->barriers = g->steps;
-  t->per_thread_step = g->pts / g->steps / threads;
-  t->warp_instr = warp_iters * point + fmax(warp_iters, copies / 32) * guard + warps * per_thread;
-  t->thread_instr = g->pts * point + fmax(g->pts, copies) * guard + (double)threads * per_thread;
+  t->per_thread_step = g->pts / g->steps / runners;
+  t->working_warps = ceil(runners / 32);
+  t->warp_instr = warp_iters * share * point + fmax(warp_iters, copies / 32) * guard + loops / 32 +
+                  ceil(threads / 32.0) * per_thread;
+  t->thread_instr = t->mean_pts * point + fmax(t->mean_pts, copies) * guard + loops +
+                    (double)threads * per_thread;
   t->l1 = g->pts * s->access_bytes * SECTOR_WASTE;
   footprint f;
   /* hybrid tiles cut along s1 keep the box copy-in: their full tiles' flow-in is not one shape
@@ -501,7 +545,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   /* a step's points in a loop wait on each other's loads; unrolled (lower.c, up to
    * UNROLL_INSTANCES a thread), a thread's copies are independent and their loads in flight at
    * once: a step waits on one of them */
-  double chain = c->rolled || thread_iters > UNROLL_INSTANCES ? thread_iters : g->steps;
+  double chain = c->rolled || looped ? thread_iters : g->steps;
   if (!c->staged || !s->stageable || f.staged <= 0) { /* nothing boxed: all in global memory */
     t->latency = chain * LAT_ITER_S + g->steps * LAT_BARRIER_S;
     return;
@@ -517,8 +561,9 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   }
   double copies_in = f.staged_elems * spread;
   t->warp_instr +=
-      (f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR) / 32 + warp_iters * s->stores;
-  t->thread_instr += f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR + g->pts * s->stores;
+      (f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR) / 32 + warp_iters * share * s->stores;
+  t->thread_instr +=
+      f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR + t->mean_pts * s->stores;
   t->l1 += (f.staged + g->pts * s->write_bytes) * SECTOR_WASTE;
   t->l2 = f.in + f.stores;
   t->barriers += 1;
@@ -548,7 +593,7 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
   out->launches = s->steps;
   *tiles = (double)grid * (double)s->steps;
   unsigned threads = out->c.block[0] * out->c.block[1] * out->c.block[2];
-  t->pts = points / *tiles;
+  t->pts = t->mean_pts = points / *tiles;
   t->warp_instr = ceil(threads / 32.0) * (ppt * body_instr(s) + thread_setup[s->n]);
   t->thread_instr = t->pts * (body_instr(s) + thread_setup[s->n] / ppt);
   t->l1 = t->pts * s->access_bytes * SECTOR_WASTE;
@@ -556,6 +601,7 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
   t->latency = LAT_BLOCK_S;
   t->barriers = 0;
   t->per_thread_step = 1e30;
+  t->working_warps = ceil(threads / 32.0);
 }
 
 /* The cost of c (its block set) with geometry g (NULL: the per-step mapping). */
@@ -617,7 +663,8 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
   }
   double l1_bw = L1_BYTES_CLK * d->clock_hz;
   double memory = fmax(in_l2 ? 0 : B * dram / bw, B * t.l2 / l2_bw) + per_sm * t.l1 / l1_bw;
-  double issue = per_sm * (t.warp_instr / ISSUE_CLK + t.barriers * BARRIER_CLK) / d->clock_hz;
+  double rate = fmin(ISSUE_CLK, fmin(per_sm, resident) * t.working_warps / DEP_CLK);
+  double issue = per_sm * (t.warp_instr / rate + t.barriers * BARRIER_CLK) / d->clock_hz;
   double overlap = t.per_thread_step / (t.per_thread_step + OVERLAP_POINTS);
   double work = fmax(memory, issue) + (1 - overlap) * fmin(memory, issue);
   double latency = waves * t.latency;
@@ -625,7 +672,7 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
   out->active = B;
   out->bytes_per_update = dram / t.pts;
   out->in_l2 = in_l2;
-  out->instr_per_update = t.thread_instr / t.pts;
+  out->instr_per_update = t.thread_instr / t.mean_pts;
   out->unrolled = g ? t.unrolled : 0; /* set by tile_costs */
   out->time = (double)out->launches * (LAUNCH_S + fmax(work, latency) + idle);
   out->ok = 1;

@@ -630,6 +630,7 @@ static void block_start(ctx *c, block *b, uint64_t linear) {
   b->ctaid[0] = (uint32_t)(linear % g[0]);
   b->ctaid[1] = (uint32_t)(linear / g[0] % g[1]);
   b->ctaid[2] = (uint32_t)(linear / g[0] / g[1]);
+  b->instructions = b->barriers = 0;
   memset(b->shared, 0, c->shared_size);
   for (uint32_t wi = 0; wi < c->nwarps; wi++) {
     warp *w = &b->warps[wi];
@@ -686,6 +687,7 @@ static CUresult barrier_check(ctx *c, block *b, uint32_t live) {
 static CUresult block_step(ctx *c, block *b, int *done) {
   c->b = b;
   if (c->racecheck) emu_race_barrier(&c->race);
+  uint64_t before = c->st->instructions;
   for (uint32_t wi = 0; wi < c->nwarps; wi++) {
     warp *w = &b->warps[wi];
     if (w->mask) {
@@ -693,11 +695,17 @@ static CUresult block_step(ctx *c, block *b, int *done) {
       if (rc) return rc;
     }
   }
+  b->instructions += c->st->instructions - before;
   uint32_t live = 0;
   for (uint32_t wi = 0; wi < c->nwarps; wi++)
     live += (uint32_t)__builtin_popcount(b->warps[wi].live);
   *done = live == 0;
-  if (*done) return CUDA_SUCCESS;
+  if (*done) {
+    if (b->instructions > c->st->busiest_block_instructions)
+      c->st->busiest_block_instructions = b->instructions;
+    if (b->barriers > c->st->busiest_block_barriers) c->st->busiest_block_barriers = b->barriers;
+    return CUDA_SUCCESS;
+  }
   CUresult rc = barrier_check(c, b, live);
   if (rc) return rc;
   for (uint32_t wi = 0; wi < c->nwarps; wi++) {
@@ -705,6 +713,7 @@ static CUresult block_step(ctx *c, block *b, int *done) {
     resched(&b->warps[wi]);
   }
   c->st->barriers++;
+  b->barriers++;
   return CUDA_SUCCESS;
 }
 

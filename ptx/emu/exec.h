@@ -25,6 +25,7 @@ typedef struct block {
   warp *warps;
   uint64_t *R;
   uint32_t *W;
+  uint64_t instructions, barriers; /* so far: its threads' instructions and its barriers */
 } block;
 
 typedef struct ctx {

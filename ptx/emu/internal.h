@@ -299,6 +299,9 @@ typedef struct emu_stats {
   uint64_t instructions, by_class[EMU_CLS_N];
   uint64_t gld_req, gst_req, gld_bytes, gst_bytes, gsectors;
   uint64_t sh_loads, sh_stores, bank_conflicts, barriers, atomics;
+  /* the block that ran the most instructions (summed over its threads), and its barriers: a
+   * launch takes at least that block's time, however many multiprocessors it has */
+  uint64_t busiest_block_instructions, busiest_block_barriers;
   uint64_t *set; /* open-addressing set of sector numbers + 1 */
   size_t set_cap, set_n;
   emu_l2 *l2;                                  /* the L2 model, when the counters are written */

@@ -85,13 +85,16 @@ void emu_stats_write(const emu_stats *st, const char *path, const char *kernel,
           "\"global_load_bytes\":%llu,\"global_store_bytes\":%llu,\"global_sectors\":%llu,"
           "\"unique_sectors\":%llu,\"shared_loads\":%llu,\"shared_stores\":%llu,"
           "\"bank_conflicts\":%llu,\"barriers\":%llu,\"atomics\":%llu,"
+          "\"busiest_block_instructions\":%llu,\"busiest_block_barriers\":%llu,"
           "\"shared_bytes\":%u,\"dynamic_shared_bytes\":%u",
           (unsigned long long)st->gld_req, (unsigned long long)st->gst_req,
           (unsigned long long)st->gld_bytes, (unsigned long long)st->gst_bytes,
           (unsigned long long)st->gsectors, (unsigned long long)st->set_n,
           (unsigned long long)st->sh_loads, (unsigned long long)st->sh_stores,
           (unsigned long long)st->bank_conflicts, (unsigned long long)st->barriers,
-          (unsigned long long)st->atomics, st->shared_bytes, st->dynamic_shared_bytes);
+          (unsigned long long)st->atomics, (unsigned long long)st->busiest_block_instructions,
+          (unsigned long long)st->busiest_block_barriers, st->shared_bytes,
+          st->dynamic_shared_bytes);
   if (st->l2)
     fprintf(f, ",\"wave_blocks\":%u,\"l2_model_bytes\":%llu,\"l2_model_dram_bytes\":%llu",
             st->wave_blocks, (unsigned long long)emu_l2_bytes(),

@@ -431,6 +431,9 @@ static void test_stats(CUmodule mv, CUmodule ms, CUmodule mr) {
   void *rargs[] = {&ri, &ro, &rn};
   CU(cu.cuLaunchKernel(get(mr, "reduce_shared"), 4, 1, 1, 256, 1, 1, 1024, NULL, rargs, NULL));
   CHECK(stat_of(path, "barriers") == 4 * 9);
+  /* four blocks alike: the busiest ran a quarter of the instructions and its 9 barriers */
+  CHECK(stat_of(path, "busiest_block_barriers") == 9);
+  CHECK(4 * stat_of(path, "busiest_block_instructions") == stat_of(path, "instructions"));
   /* the stencil re-reads its neighbours: more sectors per request than distinct sectors */
   int N = 64, M = 64;
   CUdeviceptr si = dalloc(4 * N * M), so = dalloc(4 * N * M);

@@ -7,6 +7,8 @@
  *     device's opt-in maximum); it prefers sizes that keep 2 blocks on a multiprocessor, whose
  *     shared memory (with what the system reserves per block) limits how many it holds;
  *   - JIT_TILE's sizes, whole or in part, are the sizes searched;
+ *   - split tiles of several nests cost their rows on one row of threads, and loops past what
+ *     a thread unrolls; cut tiles their guards over fewer points;
  *   - sanity: more steps, more launches and more time; staged tiles move fewer DRAM bytes per
  *     update the taller they are; and on the H100 figures it was calibrated on, the model ranks
  *     per step, hybrid and split as they were measured.
@@ -367,6 +369,52 @@ static void instructions(const sj_gpu_device *d) {
   }
 }
 
+/* Split tiles of several nests (folded statements) run each step's rows on the block's first
+ * row of threads (the code printed now): as many copies in all, each thread's chain longer, so
+ * more time than the same tiles of one nest, while hybrid tiles are costed alike; and past what
+ * a thread's code may unroll, the rows and points run in loops, which cost more per update than
+ * the unrolled copies of a shorter tile of the same stencil. */
+static void several_nests(const sj_gpu_device *d) {
+  sj_tm_stencil one = stencil(1, 768, 64, 5, 5), two = one; /* 64 steps, folded or not */
+  two.nests = 2;
+  for (int kind = SJ_TM_HYBRID; kind <= SJ_TM_SPLIT; kind++) {
+    sj_tm_candidate c = {(sj_tm_kind)kind, 4, {16, 32}, {64, 8, 1}, 1, 0};
+    sj_tm_cost a, b;
+    modeled(&one, c, d, &a);
+    modeled(&two, c, d, &b);
+    if (kind == SJ_TM_SPLIT)
+      CHECK(fabs(b.instr_per_update / a.instr_per_update - 1) < 0.1 && b.time > a.time,
+            "split of 2 nests: %.1f instructions per update and %.3f ms, of 1: %.1f and %.3f",
+            b.instr_per_update, b.time * 1e3, a.instr_per_update, a.time * 1e3);
+    else
+      CHECK(fabs(b.instr_per_update - a.instr_per_update) < 1e-9 && b.time == a.time,
+            "hybrid of 2 nests: %.2f instructions per update, of 1: %.2f", b.instr_per_update,
+            a.instr_per_update);
+  }
+  sj_tm_cost low, tall;
+  modeled(&two, (sj_tm_candidate){SJ_TM_SPLIT, 4, {16, 32}, {64, 8, 1}, 1, 0}, d, &low);
+  modeled(&two, (sj_tm_candidate){SJ_TM_SPLIT, 16, {16, 32}, {64, 8, 1}, 1, 0}, d, &tall);
+  CHECK(tall.instr_per_update > low.instr_per_update,
+        "split of 2 nests: %.1f instructions per update at h=16 (rows in loops), %.1f at h=4",
+        tall.instr_per_update, low.instr_per_update);
+}
+
+/* Tiles the instances cut run their window's guards all the same over fewer points: the same
+ * tiles cost more instructions per update on a grid of few tiles, most of them cut, than on a
+ * large one. */
+static void partial_tiles(const sj_gpu_device *d) {
+  for (int kind = SJ_TM_HYBRID; kind <= SJ_TM_SPLIT; kind++) {
+    sj_tm_candidate c = {(sj_tm_kind)kind, 2, {4, 4, 32}, {32, 4, 2}, 1, 0};
+    sj_tm_stencil small = stencil(2, 40, 12, 7, 8), large = stencil(2, 400, 12, 7, 8);
+    sj_tm_cost a, b;
+    modeled(&small, c, d, &a);
+    modeled(&large, c, d, &b);
+    CHECK(a.instr_per_update > b.instr_per_update,
+          "%s: %.1f instructions per update at 40^3, %.1f at 400^3", sj_tm_kind_names[kind],
+          a.instr_per_update, b.instr_per_update);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: tile_model_test KERNEL_DIR\n");
@@ -382,6 +430,8 @@ int main(int argc, char **argv) {
   forced_sizes(&h100);
   monotonic(&h100);
   instructions(&h100);
+  several_nests(&h100);
+  partial_tiles(&h100);
   const char *dir = argv[1];
   static const int j1[] = {20, 1000}, j2[] = {12, 100, 129}, j2b[] = {100, 4096, 4096},
                    h3[] = {6, 40, 37, 70};
