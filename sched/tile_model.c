@@ -506,7 +506,11 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
    * its code may unroll (the full tiles' code and the general code each hold them) run their
    * rows and points in loops (the loops' own instructions, summed over the runners) */
   double versions = g->full > 0 ? 2 : 1;
-  int looped = !c->rolled && thread_iters * versions > UNROLL_INSTANCES;
+  /* hybrid tiles' rows past the unrolled steps stay cheap: their bounds are a constant window
+   * apart (astgen/lower_full.c), while split tiles' rows loop between a color's bounds (the
+   * emulator: jacobi-2d 1024^2 hybrid h=5 w=32x256 and h=7 w=32x128 run 16.8 and 19.7
+   * instructions an update at level 2, split h=12..16 43 to 50) */
+  int looped = !c->rolled && c->kind == SJ_TM_SPLIT && thread_iters * versions > UNROLL_INSTANCES;
   double point = body_instr(s), per_thread;
   double guard = looped ? 0 : GUARD_INSTR + GUARD_DIM_INSTR * s->n;
   double loops =
