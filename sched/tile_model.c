@@ -660,7 +660,7 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
   int in_l2 = s->footprint <= L2_FIT * (double)d->l2_bytes;
   double bw = d->dram_bw * DRAM_EFF * occupancy, l2_bw = bw * L2_SPEEDUP;
   double dram = t.dram;
-  if (g && !c->staged) { /* resident tiles beyond L2 lose their reuse */
+  if (g && !out->c.staged) { /* resident tiles beyond L2 lose their reuse */
     double working = running * t.dram, room = L2_FIT * (double)d->l2_bytes;
     if (working > room)
       dram += (working - room) / working * (t.pts * (s->read_bytes + s->write_bytes) - dram);
