@@ -208,16 +208,25 @@ static void lower_user(sj_lower *l, __isl_keep isl_ast_node *node) {
 
 static void plain(sj_lower *l, __isl_keep isl_ast_node *node);
 
-/* A GPU loop spread over the threads of one block dimension (a `spread` mark): each thread its
- * share of the iterations. No loop below the mark: isl dropped it (one iteration), and the
+static void spread_over(sj_lower *l, __isl_keep isl_ast_node *node, int d);
+
+static void spread_branch(sj_lower *l, __isl_keep isl_ast_node *node) {
+  spread_over(l, node, l->spread_dim);
+}
+
+/* A GPU loop spread over the threads of block dimension d: each thread its share of the
+ * iterations. isl may put the loop in the branches of an if (statements of several nests
+ * folded into one step: a loop per nest), whose condition holds the same for every thread of
+ * the row: each branch is spread. No loop at all: isl dropped it (one iteration), and the
  * first thread along the dimension runs it. */
-static void lower_spread(sj_lower *l, __isl_keep isl_ast_node *mark) {
-  isl_id *id = isl_ast_node_mark_get_id(mark);
-  int d = ((const sj_mapped_id *)isl_id_get_user(id))->dim;
-  isl_id_free(id);
-  isl_ast_node *child = isl_ast_node_mark_get_node(mark);
-  if (isl_ast_node_get_type(child) == isl_ast_node_for) {
-    lower_for(l, child, SHARE_THREADS + d, plain);
+static void spread_over(sj_lower *l, __isl_keep isl_ast_node *node, int d) {
+  if (isl_ast_node_get_type(node) == isl_ast_node_for) {
+    lower_for(l, node, SHARE_THREADS + d, plain);
+  } else if (isl_ast_node_get_type(node) == isl_ast_node_if) {
+    int outer = l->spread_dim;
+    l->spread_dim = d;
+    lower_if(l, node, spread_branch);
+    l->spread_dim = outer;
   } else {
     sj_irb *b = &l->b;
     sj_ir_val first =
@@ -225,9 +234,18 @@ static void lower_spread(sj_lower *l, __isl_keep isl_ast_node *mark) {
                     sj_ir_int(SJ_IR_S64, 0));
     sj_ir_node *n = sj_irb_if(b, first);
     sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
-    plain(l, child);
+    plain(l, node);
     sj_irb_leave(b, pos);
   }
+}
+
+/* A `spread` mark: its loop over the threads of the mark's block dimension. */
+static void lower_spread(sj_lower *l, __isl_keep isl_ast_node *mark) {
+  isl_id *id = isl_ast_node_mark_get_id(mark);
+  int d = ((const sj_mapped_id *)isl_id_get_user(id))->dim;
+  isl_id_free(id);
+  isl_ast_node *child = isl_ast_node_mark_get_node(mark);
+  spread_over(l, child, d);
   isl_ast_node_free(child);
 }
 

@@ -48,6 +48,7 @@ typedef struct sj_lower {
   /* at level 2: the statement instances level 3 would make, each lowered statement counting
    * the copies of the spread loops around it (spread_copies: of the loop at hand) */
   long predicted, weight, spread_copies;
+  int spread_dim;    /* the block dimension of the spread loop being lowered (astgen/lower.c) */
   sj_irb b;          /* the function being built */
   sj_binding *binds; /* loop iterators in scope, innermost last */
   int nbinds, capbinds;
