@@ -27,13 +27,16 @@
 extern char **environ;
 
 /* -O3 and the host's vector units; nothing that changes a result: no contraction into fma,
- * no fast math, and integer arithmetic wrapping as the kernel IR defines it. */
-static const char *const flags[] = {
-    "-O3",     "-march=native", "-ffp-contract=off", "-fno-fast-math",
-    "-fwrapv", "-fPIC",         "-shared",           NULL};
+ * no fast math, integer arithmetic wrapping as the kernel IR defines it, and fmin/fmax called
+ * as written: gcc takes the builtins for commutative and swaps their operands, which changes
+ * the C library's answer for two zeros of opposite sign (fmin(0, -0) is -0 in glibc, its
+ * second argument). One string: it is also part of the cache key and of the explanation. */
+#define SJ_CC_FLAGS                                                                                \
+  "-O3 -march=native -ffp-contract=off -fno-fast-math -fwrapv -fno-builtin-fmin "                  \
+  "-fno-builtin-fminf -fno-builtin-fmax -fno-builtin-fmaxf -fPIC -shared"
 
 const char *sj_cc_flags(void) {
-  return "-O3 -march=native -ffp-contract=off -fno-fast-math -fwrapv -fPIC -shared";
+  return SJ_CC_FLAGS;
 }
 
 /* --- finding the compiler --- */
@@ -205,10 +208,10 @@ void *sj_cc_compile(const char *source, size_t *len, sj_cc_watch on_spawn, void 
   if (write_file(src, source, strlen(source))) {
     sj_error_set(err, JIT_ERR_DEVICE, "cannot write %s: %s", src, strerror(errno));
   } else {
-    char *argv[16];
+    char flags[] = SJ_CC_FLAGS, *argv[32], *rest;
     int n = 0;
     argv[n++] = (char *)cc;
-    for (int i = 0; flags[i]; i++) argv[n++] = (char *)flags[i];
+    for (char *f = strtok_r(flags, " ", &rest); f; f = strtok_r(NULL, " ", &rest)) argv[n++] = f;
     char *tail[] = {"-o", obj, src, "-lm", NULL};
     for (int i = 0; tail[i]; i++) argv[n++] = tail[i];
     argv[n] = NULL;
