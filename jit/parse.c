@@ -1367,5 +1367,6 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
   prog->npragmas = p->lx.npragmas;
   prog->pragmas = p->lx.pragmas;
   prog->stdint_used = p->stdint_used;
+  sj_unroll_windows(prog);
   return prog;
 }
