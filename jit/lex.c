@@ -38,6 +38,8 @@ const char *sj_tok_spelling(int kind) {
     return "string literal";
   case SJ_T_CHAR:
     return "character constant";
+  case SJ_T_DIRECTIVE:
+    return "preprocessor directive";
   }
   return "token";
 }
@@ -105,8 +107,9 @@ static int word_is(const char *w, size_t n, const char *s) {
 }
 
 /* Skipped: `#include <...>` and `#include "..."` (users include math.h), line markers of
- * preprocessed text, and pragmas, which are kept for the explanation unless they are the
- * scop / endscop that delimit a PolyBench kernel (the whole function is the region). */
+ * preprocessed text, the null directive, and pragmas, which are kept for the explanation
+ * unless they are the scop / endscop that delimit a PolyBench kernel (the whole function is
+ * the region). Any other directive is left for the preprocessor layer: lx->p stays at '#'. */
 static int directive(sj_lexer *lx, sj_token *t) {
   const char *p = lx->p + 1, *name;
   t->loc = here(lx, lx->p);
@@ -128,20 +131,25 @@ static int directive(sj_lexer *lx, sj_token *t) {
       keep_pragma(lx, text, (size_t)(p - text), t->loc);
   } else if (!word_is(name, n, "line") && !(n && is_digit((unsigned char)*name)) &&
              (n || (*p != '\n' && *p != '\0'))) {
-    if (!n) p++; /* name the odd byte rather than print an empty name */
-    return FAIL(JIT_ERR_UNSUPPORTED, "preprocessor directive '#%.*s' is not supported",
-                (int)(p - name), name);
+    return 0;
   }
   while (*p && *p != '\n') p++;
   lx->p = p;
   return 0;
 }
 
-/* Blanks, comments and skipped directives; leaves lx->p at the next token. */
+/* Blanks, comments and skipped directives; leaves lx->p at the next token (DIRECTIVE_TOKEN
+ * where it is a directive of the preprocessor layer). A backslash before a newline splices
+ * lines, as in C's translation phase 2. */
 static int skip(sj_lexer *lx, sj_token *t) {
   for (;;) {
     const char *p = lx->p;
-    if (*p == '\n') {
+    if (p[0] == '\\' && (p[1] == '\n' || (p[1] == '\r' && p[2] == '\n'))) {
+      p += p[1] == '\r' ? 3 : 2;
+      newline(lx, p);
+      lx->at_line_start = 0;
+      lx->p = p;
+    } else if (*p == '\n') {
       newline(lx, p + 1);
       lx->p = p + 1;
     } else if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v') {
@@ -158,10 +166,35 @@ static int skip(sj_lexer *lx, sj_token *t) {
     } else if (*p == '#' && lx->at_line_start) {
       int r = directive(lx, t);
       if (r) return r;
+      if (lx->p == p) return 0; /* a directive token */
     } else {
       return 0;
     }
   }
+}
+
+void sj_lex_skip_lines(sj_lexer *lx) {
+  const char *p = lx->p;
+  for (;;) {
+    if (lx->at_line_start) {
+      const char *q = p;
+      while (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\f' || *q == '\v') q++;
+      if (*q == '#' || !*q) break;
+    }
+    if (!*p) break;
+    if (p[0] == '/' && p[1] == '*') { /* a comment may hide a newline and a '#' */
+      for (p += 2; *p && !(p[0] == '*' && p[1] == '/'); p++)
+        if (*p == '\n') newline(lx, p + 1), lx->at_line_start = 0;
+      p += *p ? 2 : 0;
+      lx->at_line_start = 0;
+    } else if (*p == '\n') {
+      newline(lx, ++p);
+    } else {
+      p += p[0] == '\\' && p[1] == '\n' ? 2 : 1;
+      lx->at_line_start = 0;
+    }
+  }
+  lx->p = p;
 }
 
 /* strtod/strtof in the "C" locale: the host program may have set one with a decimal comma. */
@@ -304,9 +337,21 @@ int sj_lex_next(sj_lexer *lx, sj_token *t) {
   p = lx->p;
   t->loc = here(lx, p);
   t->text = p;
+  int directive_here = *p == '#' && lx->at_line_start;
   lx->at_line_start = 0;
   if (!*p) {
     t->kind = SJ_T_EOF;
+    return 0;
+  }
+  if (directive_here) { /* the whole line, its splices included */
+    while (*p && *p != '\n')
+      if (p[0] == '\\' && p[1] == '\n')
+        p += 2, newline(lx, p), lx->at_line_start = 0;
+      else
+        p++;
+    t->kind = SJ_T_DIRECTIVE;
+    t->len = (size_t)(p - t->text);
+    lx->p = p;
     return 0;
   }
   if (is_alpha((unsigned char)*p)) {

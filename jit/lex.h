@@ -3,8 +3,9 @@
  * The lexer knows all of C's tokens, including the ones the subset refuses (strings, `<<`,
  * `->` ...), so the parser can name the refused construct. `#include` lines and the line
  * markers of preprocessed text (`# 12 "file.c"`, `#line`) are skipped; `#pragma` lines are
- * skipped and kept (scop and endscop aside) for the explanation; other preprocessor
- * directives are refused here. Locations are 1-based line:col of the
+ * skipped and kept (scop and endscop aside) for the explanation; the directives of macros
+ * and conditionals come out as SJ_T_DIRECTIVE tokens for jit/macro.c; others are refused
+ * here. Locations are 1-based line:col of the
  * token's first byte; a tab counts as one column. */
 #ifndef SJ_LEX_H
 #define SJ_LEX_H
@@ -42,6 +43,9 @@ enum {
   SJ_T_FLOAT,  /* fval, type float or double */
   SJ_T_STRING, /* only to refuse it */
   SJ_T_CHAR,   /* a character constant: ival, type int */
+  /* a #define, #undef, #ifdef, #ifndef, #if, #elif, #else or #endif line, whole (text, len),
+   * for the preprocessor layer (jit/macro.c): the parser never sees one */
+  SJ_T_DIRECTIVE,
   SJ_PUNCTS(SJ_TOKEN_ENUM) SJ_KEYWORDS(SJ_KEYWORD_ENUM)
 };
 #undef SJ_TOKEN_ENUM
@@ -72,6 +76,9 @@ void sj_lex_init(sj_lexer *lx, const char *src, const char *source_name, sj_aren
                  sj_error *err);
 /* Next token into t; returns 0, or a jit_status with err filled (t->loc set). */
 int sj_lex_next(sj_lexer *lx, sj_token *t);
+/* Skips the text of a conditional group that does not count, whole lines, up to the next
+ * directive (or the end): it need not be made of C tokens. */
+void sj_lex_skip_lines(sj_lexer *lx);
 /* Spelling of a token kind for messages: ";", "<=", "for", "identifier". */
 const char *sj_tok_spelling(int kind);
 

@@ -13,7 +13,7 @@
 
 #include "stenciljit.h"
 #include "jit/parse.h"
-#include "jit/lex.h"
+#include "jit/macro.h"
 
 /* Deeper input is refused rather than risking the stack, here and in the later stages
  * that walk the tree recursively. */
@@ -55,7 +55,7 @@ typedef struct spec {
 } spec;
 
 typedef struct parser {
-  sj_lexer lx;
+  sj_pp pp;
   sj_token tok[4]; /* ring of lookahead tokens */
   int head, ntok;
   sj_arena *a;
@@ -93,7 +93,7 @@ static void fail(parser *p, int status, sj_loc loc, const char *fmt, ...) {
 
 static sj_token *peek(parser *p, int k) {
   while (p->ntok <= k) {
-    if (sj_lex_next(&p->lx, &p->tok[(p->head + p->ntok) & 3])) longjmp(p->fail, 1);
+    if (sj_pp_next(&p->pp, &p->tok[(p->head + p->ntok) & 3])) longjmp(p->fail, 1);
     p->ntok++;
   }
   return &p->tok[(p->head + k) & 3];
@@ -1341,7 +1341,7 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
   p->a = a;
   p->err = err;
   p->name = source_name;
-  sj_lex_init(&p->lx, source, source_name, a, err);
+  sj_pp_init(&p->pp, source, source_name, a, err);
   if (setjmp(p->fail)) {
     sj_arena_free(a);
     return NULL;
@@ -1364,8 +1364,8 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
   prog->nfuncs = p->funcs.n;
   prog->funcs = alloc(p, (size_t)p->funcs.n * sizeof *prog->funcs);
   for (i = 0; i < p->funcs.n; i++) prog->funcs[i] = p->funcs.v[i];
-  prog->npragmas = p->lx.npragmas;
-  prog->pragmas = p->lx.pragmas;
+  prog->npragmas = p->pp.lx.npragmas;
+  prog->pragmas = p->pp.lx.pragmas;
   prog->stdint_used = p->stdint_used;
   sj_unroll_windows(prog);
   return prog;
