@@ -9,6 +9,9 @@
 #include "stenciljit.h"
 
 #define MAX_PARAMS 64
+/* Tokens all expansions may produce: a chain of macros each using the next twice grows
+ * exponentially, and a hostile source must not take the process's memory. */
+#define MAX_EXPANDED (1 << 20)
 
 struct sj_macro {
   const char *name;
@@ -153,6 +156,9 @@ static int expand(sj_pp *pp, sj_macro *m, const sj_token *use) {
   if (pp->nactive == (int)(sizeof pp->active / sizeof *pp->active))
     return FAIL(use->loc, JIT_ERR_UNSUPPORTED, "macros nest deeper than %d expansions",
                 (int)(sizeof pp->active / sizeof *pp->active));
+  if ((pp->expanded += out.n) > MAX_EXPANDED)
+    return FAIL(use->loc, JIT_ERR_UNSUPPORTED, "macros expand to more than %d tokens",
+                MAX_EXPANDED);
   pp->active[pp->nactive].m = m;
   pp->active[pp->nactive++].floor = pp->npending;
   for (int i = out.n - 1; i >= 0; i--) push(pp, &out.v[i]);

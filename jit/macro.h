@@ -20,6 +20,7 @@ typedef struct sj_pp {
     int floor; /* m's expansion lies in pending[floor..]: m is off until it is read */
   } active[64];
   int nactive;
+  long expanded; /* tokens produced by expansions so far */
   /* open conditional groups, innermost last: whether its tokens count, whether a branch
    * of it was taken, whether #else was seen */
   struct {
