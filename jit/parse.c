@@ -1367,6 +1367,7 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
   prog->npragmas = p->pp.lx.npragmas;
   prog->pragmas = p->pp.lx.pragmas;
   prog->stdint_used = p->stdint_used;
+  sj_fold_const_locals(prog);
   sj_unroll_windows(prog);
   return prog;
 }

@@ -8,6 +8,10 @@
  * JIT_ERR_UNSUPPORTED for C outside the subset), with "name:line:col: message". */
 sj_program *sj_parse(const char *source, const char *source_name, sj_error *err);
 
+/* Replaces the locals that only name a value by their initializers, in place
+ * (jit/constants.c; sj_parse calls it before sj_unroll_windows). */
+void sj_fold_const_locals(sj_program *p);
+
 /* Unrolls the window loops of every function in place (jit/window.c; sj_parse calls it):
  * loops with constant bounds inside another loop whose bodies only update locals. */
 void sj_unroll_windows(sj_program *p);
