@@ -54,6 +54,17 @@ typedef struct spec {
   sj_loc loc; /* first token */
 } spec;
 
+/* A function that returns the value of one expression over its scalar parameters: each
+ * call is replaced by the expression, the arguments (converted to the parameters' types) in
+ * place of the parameters. Expressions have no side effects, so an argument used twice has
+ * the one value C would pass. */
+typedef struct helper {
+  const char *name;
+  sj_func *f;     /* its parameters */
+  sj_expr *value; /* converted to the return type */
+  unsigned long long calls;
+} helper;
+
 typedef struct parser {
   sj_pp pp;
   sj_token tok[4]; /* ring of lookahead tokens */
@@ -65,8 +76,9 @@ typedef struct parser {
   int nest;
   psym *scope;
   int depth;
-  vec syms;  /* of the current function, in order of declaration */
-  vec funcs; /* sj_func * */
+  vec syms;    /* of the current function, in order of declaration */
+  vec funcs;   /* sj_func * */
+  vec helpers; /* helper *: functions that return a value, inlined where called */
   unsigned stdint_used;
   unsigned long long calls; /* of the current function: its sj_func.calls */
 } parser;
@@ -534,11 +546,42 @@ static sj_expr **exprs(parser *p, const vec *v) {
   return r;
 }
 
+/* e with the parameters of h replaced by copies of args (a plain copy without h). */
+static sj_expr *inline_expr(parser *p, const sj_expr *e, const helper *h, sj_expr **args) {
+  if (e->kind == SJ_E_VAR && h)
+    for (int i = 0; i < h->f->nparams; i++)
+      if (e->sym == h->f->params[i]) return inline_expr(p, args[i], NULL, NULL);
+  sj_expr **copies = e->nargs ? alloc(p, (size_t)e->nargs * sizeof *copies) : NULL;
+  for (int i = 0; i < e->nargs; i++) copies[i] = inline_expr(p, e->args[i], h, args);
+  sj_expr *c = node(p, e->kind, e->type, e->loc, e->nargs, copies);
+  sj_expr **kept = c->args;
+  *c = *e; /* every field but the copied operands (and the height node() measured) */
+  c->args = kept;
+  return c;
+}
+
 static sj_expr *call(parser *p, const sj_token *name) {
   vec args = {0};
   sj_expr *e;
   sj_type t;
   int fn, i, n;
+  for (i = 0; i < p->helpers.n; i++) {
+    const helper *h = p->helpers.v[i];
+    if (strlen(h->name) != name->len || memcmp(h->name, name->text, name->len)) continue;
+    next(p);
+    if (kind(p) != ')') do
+        push(p, &args, expr(p));
+      while (accept(p, ','));
+    expect(p, ')');
+    if (args.n != h->f->nparams)
+      fail(p, SYNTAX, name->loc, "function '%s' takes %d argument%s, %d given", h->name,
+           h->f->nparams, h->f->nparams == 1 ? "" : "s", args.n);
+    for (i = 0; i < args.n; i++) args.v[i] = conv(p, args.v[i], h->f->params[i]->type);
+    p->calls |= h->calls;
+    e = inline_expr(p, h->value, h, (sj_expr **)args.v);
+    e->loc = name->loc;
+    return e;
+  }
   for (fn = 0; fn < SJ_NFUNCS; fn++)
     if (strlen(sj_func_name(fn)) == name->len && !memcmp(sj_func_name(fn), name->text, name->len))
       break;
@@ -1298,6 +1341,40 @@ static void number(parser *p, sj_func *f) {
   f->nlocals = count[SJ_SYM_LOCAL];
 }
 
+/* The rest of a function that returns a value, from its parameters: `{ return e; }` with
+ * scalar parameters, kept as a helper for the calls that follow. */
+static void helper_function(parser *p, spec s, const sj_token *name) {
+  helper *h = alloc(p, sizeof *h);
+  h->f = alloc(p, sizeof *h->f);
+  h->name = sj_arena_strndup(p->a, name->text, name->len);
+  for (int i = 0; i < p->helpers.n; i++)
+    if (!strcmp(((helper *)p->helpers.v[i])->name, h->name))
+      fail(p, SYNTAX, name->loc, "redefinition of function '%s'", h->name);
+  p->calls = 0;
+  open_scope(p);
+  params(p, h->f);
+  for (int i = 0; i < h->f->nparams; i++)
+    if (h->f->params[i]->rank)
+      fail(p, UNSUP, s.loc,
+           "function '%s' returns '%s': a kernel must return void, and a function that returns "
+           "a value takes scalars ('%s' is an array)",
+           h->name, sj_type_name(s.type), h->f->params[i]->name);
+  expect(p, '{');
+  if (kind(p) != SJ_K_RETURN)
+    fail(p, UNSUP, peek(p, 0)->loc,
+         "function '%s' returns '%s': its body must be one return statement (a kernel returns "
+         "void)",
+         h->name, sj_type_name(s.type));
+  next(p);
+  h->value = conv(p, expr(p), s.type);
+  expect(p, ';');
+  expect(p, '}');
+  close_scope(p);
+  h->calls = p->calls;
+  push(p, &p->helpers, h);
+}
+
+/* A kernel, or NULL for a helper (a function that returns a value). */
 static sj_func *function(parser *p, spec s) {
   sj_func *f;
   sj_token name;
@@ -1307,9 +1384,10 @@ static sj_func *function(parser *p, spec s) {
   if (kind(p) != '(')
     fail(p, UNSUP, name.loc, "global variable '%.*s' is not supported; pass it as a parameter",
          TOKTEXT(&name));
-  if (s.type != SJ_TY_VOID)
-    fail(p, UNSUP, s.loc, "function '%.*s' returns '%s': a kernel must return void", TOKTEXT(&name),
-         sj_type_name(s.type));
+  if (s.type != SJ_TY_VOID) {
+    helper_function(p, s, &name);
+    return NULL;
+  }
   f = alloc(p, sizeof *f);
   f->name = sj_arena_strndup(p->a, name.text, name.len);
   f->loc = name.loc;
@@ -1353,6 +1431,7 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
       continue;
     }
     sj_func *f = function(p, s);
+    if (!f) continue;
     for (i = 0; i < p->funcs.n; i++)
       if (!strcmp(((sj_func *)p->funcs.v[i])->name, f->name))
         fail(p, SYNTAX, f->loc, "redefinition of function '%s'", f->name);
@@ -1367,7 +1446,5 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
   prog->npragmas = p->pp.lx.npragmas;
   prog->pragmas = p->pp.lx.pragmas;
   prog->stdint_used = p->stdint_used;
-  sj_fold_const_locals(prog);
-  sj_unroll_windows(prog);
   return prog;
 }

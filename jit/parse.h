@@ -9,10 +9,10 @@
 sj_program *sj_parse(const char *source, const char *source_name, sj_error *err);
 
 /* Replaces the locals that only name a value by their initializers, in place
- * (jit/constants.c; sj_parse calls it before sj_unroll_windows). */
+ * (jit/constants.c; before sj_unroll_windows). */
 void sj_fold_const_locals(sj_program *p);
 
-/* Unrolls the window loops of every function in place (jit/window.c; sj_parse calls it):
+/* Unrolls the window loops of every function in place (jit/window.c):
  * loops with constant bounds inside another loop whose bodies only update locals. */
 void sj_unroll_windows(sj_program *p);
 
