@@ -372,7 +372,6 @@ typedef struct per_tile {
   double barriers;
   double per_thread_step; /* points per thread between barriers (per step: infinite) */
   double unrolled;        /* statements in a thread's unrolled code of a full tile */
-  double working_warps;   /* warps of the block that run the points */
 } per_tile;
 
 /* The tile's traffic by array: the bounding box of its footprint (bytes, elements), what it
@@ -455,14 +454,6 @@ static double body_instr(const sj_tm_stencil *s) {
   return s->loads + s->stores + s->ops;
 }
 
-/* The threads of block along folded space dimension d that share a step's points. Split tiles
- * of several nests (folded statements) run each step's rows on the block's first row of threads
- * alone (tid.y = tid.z = 0 in the printed code: the choice of the step's nest sits between the
- * threads mark and the rows, whose spread then maps no thread), x spread as ever. */
-static unsigned spread_over(const sj_tm_stencil *s, const sj_tm_candidate *c, int d) {
-  return d == s->n || c->kind != SJ_TM_SPLIT || s->nests < 2 ? c->block[s->n - d] : 1;
-}
-
 /* A tile of hybrid or split tiles with block: its work, bytes and latency. */
 static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const geometry *g,
                        unsigned threads, long budget, per_tile *t, long *shared) {
@@ -471,14 +462,11 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   long halo[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
   for (int a = 0; a < s->narrays; a++)
     for (int d = 0; d <= s->n; d++) halo[d] = lmax(halo[d], s->arrays[a].halo[d]);
-  /* the threads that run the steps' points: all, or the first row's (spread_over) */
-  double runners = 1;
-  for (int d = 0; d <= s->n; d++) runners *= spread_over(s, c, d);
   for (int a = 0; a < g->steps; a++) {
     double rows = 1, iters = 1, own_rows = 1, area = 1, reach = 1;
     for (int d = 0; d <= s->n; d++) {
       double e = step_extent(g, a, d, NULL, 0);
-      double mine = step_extent(g, a, d, ceil_per_block, spread_over(s, c, d));
+      double mine = step_extent(g, a, d, ceil_per_block, c->block[s->n - d]);
       rows *= d < s->n ? e : step_extent(g, a, d, warp_chunks, 0);
       iters *= mine;
       own_rows *= d < s->n ? mine : 1;
@@ -497,14 +485,14 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
     for (int d = 0; d <= s->n; d++) {
       double widest = 0;
       for (int a = 0; a < g->steps; a++) widest = fmax(widest, g->ext[a][d][o]);
-      window *= ceil(widest / spread_over(s, c, d));
+      window *= ceil(widest / c->block[s->n - d]);
     }
-    copies += g->steps * window * runners / 2;
+    copies += g->steps * window * threads / 2;
     if (g->full > 0) t->unrolled = fmax(t->unrolled, g->steps * window);
   }
   /* per point, per copy a thread runs (idle or not), per thread; a thread's steps beyond what
    * its code may unroll (the full tiles' code and the general code each hold them) run their
-   * rows and points in loops (the loops' own instructions, summed over the runners) */
+   * rows and points in loops (the loops' own instructions, summed over the threads) */
   double versions = g->full > 0 ? 2 : 1;
   /* hybrid tiles' rows past the unrolled steps stay cheap: their bounds are a constant window
    * apart (astgen/lower_full.c), while split tiles' rows loop between a color's bounds (the
@@ -514,7 +502,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   double point = body_instr(s), per_thread;
   double guard = looped ? 0 : GUARD_INSTR + GUARD_DIM_INSTR * s->n;
   double loops =
-      looped ? runners * (row_iters * LOOP_ROW_INSTR + thread_iters * LOOP_POINT_INSTR) : 0;
+      looped ? threads * (row_iters * LOOP_ROW_INSTR + thread_iters * LOOP_POINT_INSTR) : 0;
   if (c->rolled) {
     point += rolled_addressing[s->n] + ROLLED_POINT_INSTR;
     guard = 0;
@@ -532,8 +520,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   t->pts = g->pts;
   t->mean_pts = g->pts * share;
   t->barriers = g->steps;
-  t->per_thread_step = g->pts / g->steps / runners;
-  t->working_warps = ceil(runners / 32);
+  t->per_thread_step = g->pts / g->steps / threads;
   t->warp_instr = warp_iters * share * point + fmax(warp_iters, copies / 32) * guard + loops / 32 +
                   ceil(threads / 32.0) * per_thread;
   t->thread_instr = t->mean_pts * point + fmax(t->mean_pts, copies) * guard + loops +
@@ -605,7 +592,6 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
   t->latency = LAT_BLOCK_S;
   t->barriers = 0;
   t->per_thread_step = 1e30;
-  t->working_warps = ceil(threads / 32.0);
 }
 
 /* The cost of c (its block set) with geometry g (NULL: the per-step mapping). */
@@ -667,7 +653,7 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
   }
   double l1_bw = L1_BYTES_CLK * d->clock_hz;
   double memory = fmax(in_l2 ? 0 : B * dram / bw, B * t.l2 / l2_bw) + per_sm * t.l1 / l1_bw;
-  double rate = fmin(ISSUE_CLK, fmin(per_sm, resident) * t.working_warps / DEP_CLK);
+  double rate = fmin(ISSUE_CLK, fmin(per_sm, resident) * ceil(threads / 32.0) / DEP_CLK);
   double issue = per_sm * (t.warp_instr / rate + t.barriers * BARRIER_CLK) / d->clock_hz;
   double overlap = t.per_thread_step / (t.per_thread_step + OVERLAP_POINTS);
   double work = fmax(memory, issue) + (1 - overlap) * fmin(memory, issue);
