@@ -10,7 +10,8 @@
  * as far as the kernel's level allows (sj_lower.full_level, chosen by astgen/lower.c from the
  * register estimate and the size):
  *   3  every such loop, those spread over the threads too;
- *   2  the loops a thread runs alone (a tile's steps), spread loops stay loops;
+ *   2  the loops a thread runs alone (a tile's steps), spread loops stay loops unless a thread
+ *      runs them at most once;
  *   1  nothing unrolled, the full tile's version kept (its bounds are constants);
  *   0  the full tile's version dropped: every tile runs the general code.
  * An unrolled copy binds the iterator to one value plus a constant, so its addresses are one
@@ -29,6 +30,12 @@
  * rows' loops with bounds that move with the step, at 2.5 times the instructions (jacobi-1d
  * hybrid h=32); the kernel's statement count (astgen/lower.c) still bounds the code. */
 enum { MAX_COPIES = 64, MAX_STEP_COPIES = 160 };
+
+/* Level 2 runs an innermost spread loop of more copies than this in a loop over groups of
+ * GROUP copies: a split tile's rows lie between a color's bounds, 16 to 31 of them a thread at
+ * h=16, more than the code may unroll at each step, and as a plain loop each row cost its test,
+ * latch and pointers (8 instructions beside a 13-instruction point, jacobi-2d). */
+enum { GROUP = 4 };
 
 /* The arguments of e, a tree of op (max or min), into args: the constants folded into *c
  * (*have: there is one), of two arguments a constant apart in this copy the one that wins
@@ -176,6 +183,101 @@ static int window_bounds(sj_lower *l, const trip *t, sj_ir_val *lo, sj_ir_val *h
   return 1;
 }
 
+/* Whether node holds a loop other than one spread over the threads along x (dimension 0:
+ * a block is as wide as a tile's rows, one copy a thread, unrolled at level 2 as well). */
+static int holds_loop(__isl_keep isl_ast_node *node) {
+  isl_ast_node *child = NULL;
+  int found = 0;
+  switch (isl_ast_node_get_type(node)) {
+  case isl_ast_node_for:
+    return 1;
+  case isl_ast_node_mark: {
+    isl_id *id = isl_ast_node_mark_get_id(node);
+    const sj_mapped_id *tag = isl_id_get_user(id);
+    int x = tag && tag->tag == SJ_ID_SPREAD && tag->dim == 0;
+    isl_id_free(id);
+    child = isl_ast_node_mark_get_node(node);
+    if (x && isl_ast_node_get_type(child) == isl_ast_node_for) {
+      isl_ast_node *inner = isl_ast_node_for_get_body(child);
+      isl_ast_node_free(child);
+      child = inner;
+    }
+    found = holds_loop(child);
+    break;
+  }
+  case isl_ast_node_if:
+    child = isl_ast_node_if_get_then_node(node);
+    found = holds_loop(child);
+    if (!found && isl_ast_node_if_has_else_node(node)) {
+      isl_ast_node_free(child);
+      child = isl_ast_node_if_get_else_node(node);
+      found = holds_loop(child);
+    }
+    break;
+  case isl_ast_node_block: {
+    isl_ast_node_list *list = isl_ast_node_block_get_children(node);
+    for (int i = 0; i < isl_ast_node_list_n_ast_node(list) && !found; i++) {
+      isl_ast_node *c = isl_ast_node_list_get_ast_node(list, i);
+      found = holds_loop(c);
+      isl_ast_node_free(c);
+    }
+    isl_ast_node_list_free(list);
+    break;
+  }
+  default:
+    break;
+  }
+  isl_ast_node_free(child);
+  return found;
+}
+
+/* The spread loop of trip t over the width threads of block dimension dim as a loop over
+ * groups of GROUP copies: thread r's iterations first + k * width, while below lim (the
+ * window's end, its bound, a cut's upper end), each copy after the first behind a test of the
+ * loop's value against lim less its offset (invariant: hoisted), and of a cut's lower end. */
+static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id *id,
+                    const trip *t, int dim, long width, sj_lw_fn body) {
+  sj_irb *b = &l->b;
+  sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + dim));
+  sj_ir_val r = sj_lw_floor_mod(l, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, tid, t->start), width);
+  sj_ir_val first = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, t->start, r);
+  sj_ir_val lim = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, t->start, sj_ir_int(SJ_IR_S64, t->n));
+  if (t->bound.kind != SJ_V_NONE)
+    lim = sj_irb_op(b, SJ_IR_MIN, SJ_IR_S64, lim,
+                    t->strict
+                        ? t->bound
+                        : sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, t->bound, sj_ir_int(SJ_IR_S64, 1)));
+  sj_ir_val lo, hi;
+  int cut = window_bounds(l, t, &lo, &hi);
+  if (cut)
+    lim = sj_irb_op(b, SJ_IR_MIN, SJ_IR_S64, lim,
+                    sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, hi, sj_ir_int(SJ_IR_S64, 1)));
+  sj_ir_node *loop = sj_irb_loop(b, first, sj_ir_int(SJ_IR_S64, GROUP * width));
+  sj_irb_pos pos = sj_irb_enter(b, &loop->head, 1);
+  sj_ir_val j = sj_ir_reg_val(b->f, loop->iter);
+  loop->cond = sj_irb_setp(b, SJ_CMP_LT, j, lim);
+  b->cur = &loop->body;
+  long weight = l->weight, copies = (t->n + width - 1) / width;
+  isl_ast_node *child = isl_ast_node_for_get_body(node);
+  for (long g = 0; g < GROUP && !l->failed; g++) {
+    l->weight =
+        weight * ((copies - g + GROUP - 1) / GROUP); /* level 3's copies k, k % GROUP == g */
+    sj_ir_val off = sj_ir_int(SJ_IR_S64, g * width), go = {0};
+    if (g) go = sj_irb_setp(b, SJ_CMP_LT, j, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, lim, off));
+    if (cut)
+      go = both(l, go, sj_irb_setp(b, SJ_CMP_GE, j, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, lo, off)));
+    sj_irb_pos in = {0};
+    if (go.kind != SJ_V_NONE) in = sj_irb_enter(b, &sj_irb_if(b, go)->then, 0);
+    sj_lw_bind(l, id, j, g * width);
+    body(l, child);
+    sj_lw_unbind(l);
+    if (go.kind != SJ_V_NONE) sj_irb_leave(b, in);
+  }
+  isl_ast_node_free(child);
+  l->weight = weight;
+  sj_irb_leave(b, pos);
+}
+
 int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_dim, sj_lw_fn body) {
   int spread_later = l->full_level == 2 && threads_dim >= 0; /* counted for level 3 */
   if (!l->in_full || (l->full_level < (threads_dim < 0 ? 2 : 3) && !spread_later)) return 0;
@@ -187,10 +289,20 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
   trip t;
   int done = trip_of(l, node, id, &t) &&
              (t.n + width - 1) / width <= (width == 1 ? MAX_STEP_COPIES : MAX_COPIES);
-  if (done && spread_later) {
-    l->spread_copies = (t.n + width - 1) / width;
-    done = 0;
+  /* level 2 keeps spread loops, but unrolls one a thread runs at most once (a split tile's row
+   * of 158 points over 160 threads: its body behind a guard, no more code than the loop) and,
+   * innermost, those of up to GROUP copies; innermost ones of more run grouped */
+  long copies = (t.n + width - 1) / width;
+  int group = 0;
+  if (done && spread_later && copies > 1) {
+    isl_ast_node *child = isl_ast_node_for_get_body(node);
+    int innermost = !holds_loop(child);
+    isl_ast_node_free(child);
+    group = innermost && copies > GROUP;
+    done = innermost && !group;
+    l->spread_copies = innermost ? 0 : copies;
   }
+  if (group) grouped(l, node, id, &t, threads_dim, width, body);
   if (done) {
     /* this thread's first iteration r from the window's start: the values congruent to its id */
     sj_ir_val r = sj_ir_int(SJ_IR_S64, 0), first = t.start;
@@ -236,7 +348,7 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
   isl_ast_expr_list_free(t.upper);
   isl_ast_expr_free(t.base);
   isl_id_free(id);
-  return done;
+  return done || group;
 }
 
 void sj_lw_full_tiles(sj_lower *l, __isl_keep isl_ast_node *mark, sj_lw_fn body) {

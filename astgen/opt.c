@@ -118,21 +118,55 @@ static sj_ir_node *instruction(sj_ir_op op, sj_ir_type type, int dst, sj_ir_val 
   return n;
 }
 
+/* The pointer variables a loop's reduction made: base + iter * c in q. */
+typedef struct reduced {
+  int n;
+  struct {
+    sj_ir_val base;
+    long c;
+    int q;
+  } v[16];
+} reduced;
+
+/* Whether a and b hold the same value: equal, or registers that instructions of out (the
+ * code in front of the loop, where the copies' addresses were hoisted, each its own chain
+ * before sj_ir_share) compute alike, up to depth definitions deep. */
+static int same_val(sj_ir_block *out, sj_ir_val a, sj_ir_val b, int depth) {
+  if (a.kind != b.kind) return 0;
+  if (a.kind != SJ_V_REG) return a.i == b.i && a.f == b.f;
+  if (a.reg == b.reg) return 1;
+  sj_ir_ins *x = depth ? find_def(out, a.reg) : NULL, *y = x ? find_def(out, b.reg) : NULL;
+  return y && x->op == y->op && x->type == y->type && !x->guard && !y->guard && sj_ir_is_pure(x) &&
+         same_val(out, x->a, y->a, depth - 1) && same_val(out, x->b, y->b, depth - 1) &&
+         same_val(out, x->c, y->c, depth - 1);
+}
+
 /* In a loop without inner loops and with a constant step, each pointer base + iter * c
- * (base invariant) becomes a variable set before the loop and advanced at its latch. */
+ * (base invariant) becomes a variable set before the loop and advanced at its latch; one
+ * variable for each base and c (the guarded copies of a grouped loop, astgen/lower_full.c,
+ * each compute the same pointer). */
 static void reduce(sj_ir_func *f, sj_ir_block *out, int *at, sj_ir_node *loop, char *in_loop,
-                   sj_ir_block *b) {
+                   sj_ir_block *b, reduced *seen) {
   loop_defs d = {f, in_loop};
   for (int i = 0; i < b->n; i++) {
     sj_ir_node *n = b->v[i];
     if (n->kind == SJ_IR_IF) {
-      reduce(f, out, at, loop, in_loop, &n->then);
-      reduce(f, out, at, loop, in_loop, &n->other);
+      reduce(f, out, at, loop, in_loop, &n->then, seen);
+      reduce(f, out, at, loop, in_loop, &n->other, seen);
       continue;
     }
     if (n->kind != SJ_IR_INS || n->ins.op != SJ_IR_PTRADD || n->ins.guard) continue;
     long c = iter_coefficient(loop, n->ins.b);
     if (!c || varies(&d, n->ins.a)) continue;
+    int k = 0;
+    while (k < seen->n && !(seen->v[k].c == c && same_val(out, seen->v[k].base, n->ins.a, 4))) k++;
+    if (k < seen->n && f->regs[seen->v[k].q].array == f->regs[n->ins.dst].array) {
+      rename r = {n->ins.dst, seen->v[k].q};
+      sj_ir_foreach_ins(&loop->body, rename_ins, &r);
+      sj_ir_foreach_ins(&loop->head, rename_ins, &r);
+      n->ins.dst = 0; /* dead: removed below */
+      continue;
+    }
     int q = sj_ir_new_reg(f, SJ_IR_PTR, f->regs[n->ins.dst].level);
     f->regs[q] = f->regs[n->ins.dst]; /* realloc above: index again */
     f->regs[q].is_var = 1;
@@ -153,6 +187,8 @@ static void reduce(sj_ir_func *f, sj_ir_block *out, int *at, sj_ir_node *loop, c
       sj_ir_block_insert(out, (*at)++, instruction(SJ_IR_PTRADD, SJ_IR_PTR, q, n->ins.a, start));
     sj_ir_block_push(&loop->latch, instruction(SJ_IR_PTRADD, SJ_IR_PTR, q, sj_ir_reg_val(f, q),
                                                sj_ir_int(SJ_IR_S64, loop->step.i * c)));
+    if (seen->n < (int)(sizeof seen->v / sizeof seen->v[0]))
+      seen->v[seen->n].base = n->ins.a, seen->v[seen->n].c = c, seen->v[seen->n++].q = q;
     rename r = {n->ins.dst, q};
     sj_ir_foreach_ins(&loop->body, rename_ins, &r);
     sj_ir_foreach_ins(&loop->head, rename_ins, &r);
@@ -187,7 +223,9 @@ static void optimize_block(sj_ir_func *f, sj_ir_block *b) {
     int at = i;
     hoist_from(&d, &n->head, b, &at);
     hoist_from(&d, &n->body, b, &at);
-    if (n->step.kind == SJ_V_INT && !has_loop(&n->body)) reduce(f, b, &at, n, in_loop, &n->body);
+    reduced seen = {0};
+    if (n->step.kind == SJ_V_INT && !has_loop(&n->body))
+      reduce(f, b, &at, n, in_loop, &n->body, &seen);
     free(in_loop);
     i = at; /* b->v[at] is the loop again */
   }
