@@ -512,6 +512,7 @@ static sj_ir_func *kernel_func(sj_lower *l, __isl_keep isl_ast_node *mark, int l
   kl->free_ids_are_params = 1;
   kl->kernel = k;
   kl->full_level = level;
+  kl->plain_spread = l->plain_spread;
   kl->max_stmts = MAX_STMTS;
   kl->weight = 1;
   kl->staged_base = calloc((size_t)k->nstaged + 1, sizeof *kl->staged_base);
@@ -543,13 +544,23 @@ static int fits(const sj_lower *kl, int pressure) {
 /* A kernel mark: a function of its own, and a launch passing the host iterators it uses. The
  * code of full tiles is unrolled as far as the registers and the size allow, never spilled:
  * level 2 first (a tile's steps), which counts what level 3 (their rows too) would make; level
- * 3 where that fits, else levels 1 and 0 where level 2 does not (sj_lower.full_level). */
+ * 3 where that fits, else level 2 with its spread loops plain and levels 1 and 0 where level 2
+ * does not (sj_lower.full_level). */
 static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   const sj_kernel *k = mark_kernel(mark);
   int index = l->mod->nfuncs, ntraps = l->mod->ntraps, level = 2;
   sj_lower kl, other;
   sj_ir_func *f = kernel_func(l, mark, level, &kl);
   int pressure = sj_ir_pressure(f);
+  if (!kl.failed && kl.grouped && !fits(&kl, pressure)) { /* level 2, every spread loop a loop */
+    sj_ir_func_free(f);
+    finish(&kl);
+    l->mod->ntraps = ntraps;
+    l->plain_spread = 1;
+    f = kernel_func(l, mark, level, &kl);
+    l->plain_spread = 0;
+    pressure = sj_ir_pressure(f);
+  }
   if (!kl.failed && kl.unrollable && fits(&kl, pressure) && kl.predicted <= MAX_STMTS) {
     int ntraps2 = l->mod->ntraps;
     sj_ir_func *f3 = kernel_func(l, mark, 3, &other);

@@ -48,7 +48,10 @@ typedef struct sj_lower {
   /* at level 2: the statement instances level 3 would make, each lowered statement counting
    * the copies of the spread loops around it (spread_copies: of the loop at hand) */
   long predicted, weight, spread_copies;
-  int spread_dim;    /* the block dimension of the spread loop being lowered (astgen/lower.c) */
+  int spread_dim; /* the block dimension of the spread loop being lowered (astgen/lower.c) */
+  /* level 2: spread loops it unrolled or grouped (lower_full.c), and, plain_spread, none: the
+   * kernel lowered again so where those do not fit the registers */
+  int grouped, plain_spread;
   sj_irb b;          /* the function being built */
   sj_binding *binds; /* loop iterators in scope, innermost last */
   int nbinds, capbinds;

@@ -291,16 +291,21 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
              (t.n + width - 1) / width <= (width == 1 ? MAX_STEP_COPIES : MAX_COPIES);
   /* level 2 keeps spread loops, but unrolls one a thread runs at most once (a split tile's row
    * of 158 points over 160 threads: its body behind a guard, no more code than the loop) and,
-   * innermost, those of up to GROUP copies; innermost ones of more run grouped */
+   * innermost, those of up to GROUP copies; innermost ones of more run grouped (plain_spread:
+   * none of this, where it needs more registers than the kernel may hold: astgen/lower.c) */
   long copies = (t.n + width - 1) / width;
   int group = 0;
-  if (done && spread_later && copies > 1) {
-    isl_ast_node *child = isl_ast_node_for_get_body(node);
-    int innermost = !holds_loop(child);
-    isl_ast_node_free(child);
+  if (done && spread_later) {
+    int innermost = 0;
+    if (!l->plain_spread && copies > 1) {
+      isl_ast_node *child = isl_ast_node_for_get_body(node);
+      innermost = !holds_loop(child);
+      isl_ast_node_free(child);
+    }
     group = innermost && copies > GROUP;
-    done = innermost && !group;
-    l->spread_copies = innermost ? 0 : copies;
+    done = !l->plain_spread && (copies == 1 || innermost) && !group;
+    l->spread_copies = done || group ? 0 : copies;
+    l->grouped += done || group;
   }
   if (group) grouped(l, node, id, &t, threads_dim, width, body);
   if (done) {
