@@ -13,9 +13,18 @@
  * its box's origin, both affine in the tile coordinates). The copy scans that set translated by
  * the origin: bounds with constant offsets, which the lowering unrolls like the box's copy. The
  * per-tile flow-in stated by isl directly has divisions in the tile coordinates, and scanning
- * it cost 2 to 10 times the instructions (branch `dram`, bench/results/dram.md). Where the
- * flow-in is not one shape translated (isl checks), the box stays. */
+ * it cost 2 to 10 times the instructions (branch `dram`, bench/results/dram.md).
+ *
+ * How R is found and checked: R is the flow-in of one tile in the middle of the tiles (the union
+ * over all tiles adds the extra reads of the tiles an edge of the instances cuts, and then no
+ * tile's flow-in is R: what kept 2-D hybrid tiles on the box). It holds for every tile whose
+ * instances are the middle tile's translated by the difference of their origins (isl checks
+ * that over the tiles' instances alone) where every access of the array is the instance's space
+ * coordinates plus constants (checked too): such a tile reads and writes the same elements
+ * translated. Computing each tile's flow-in and comparing it with R took seconds for heat-2d
+ * hybrid tiles; this takes about 0.1 s. The other tiles keep the box. */
 #include "sched/hybrid.h"
+#include "sched/flow_rect.h"
 
 #include <isl/aff.h>
 #include <isl/local_space.h>
@@ -151,36 +160,57 @@ static isl_stat keep_widest(__isl_take isl_set *dom, __isl_take isl_aff *aff, vo
   return isl_stat_ok;
 }
 
-/* The tiles' origin c -> [t0(c), box origin(c) along the kept dimensions] (t0: the first step of
- * flow's tile c), over the tiles where t0 is the affine piece spanning the most wavefronts (the
- * tiles of the first band may start cut by step 0): into *tiles; NULL where there is none. */
-static __isl_give isl_multi_aff *origin(__isl_keep isl_map *flow, const sj_staged *s,
-                                        isl_set **tiles) {
-  isl_pw_aff *first = isl_pw_aff_coalesce(isl_map_dim_min(isl_map_copy(flow), 0));
+/* The tiles' origin c -> [t0(c), box origin(c) along the kept dimensions] in space out (t0: the
+ * first step of tile c in steps, c -> [t, ..]), over the tiles where t0 is the affine piece
+ * spanning the most wavefronts (the tiles of the first band may start cut by step 0): into
+ * *tiles; NULL where there is none. */
+static __isl_give isl_multi_aff *origin(__isl_keep isl_map *steps, __isl_take isl_space *out,
+                                        const sj_staged *s, isl_set **tiles) {
+  isl_pw_aff *first = isl_pw_aff_coalesce(isl_map_dim_min(isl_map_copy(steps), 0));
   widest w = {-1, NULL, NULL};
   isl_pw_aff_foreach_piece(first, keep_widest, &w);
   isl_pw_aff_free(first);
   if (!w.aff) {
     isl_set_free(w.dom);
+    isl_space_free(out);
     return NULL;
   }
   *tiles = w.dom;
   isl_aff *t0 = w.aff;
-  isl_space *space = isl_space_domain(isl_map_get_space(flow));
+  isl_space *space = isl_space_domain(isl_map_get_space(steps));
   isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
-  isl_space *out =
-      isl_space_map_from_domain_and_range(space, isl_space_range(isl_map_get_space(flow)));
-  isl_multi_aff *o = isl_multi_aff_zero(out);
+  isl_multi_aff *o = isl_multi_aff_zero(isl_space_map_from_domain_and_range(space, out));
   o = isl_multi_aff_set_aff(o, 0, t0);
   for (int d = 1; d < s->rank; d++) {
-    isl_aff *a = isl_aff_val_on_domain(isl_local_space_copy(ls),
-                                       isl_val_int_from_si(isl_map_get_ctx(flow), s->origin[d][0]));
+    isl_aff *a = isl_aff_val_on_domain(
+        isl_local_space_copy(ls), isl_val_int_from_si(isl_map_get_ctx(steps), s->origin[d][0]));
     for (int k = 0; k < s->ncoords; k++)
       a = isl_aff_add_coefficient_si(a, isl_dim_in, k, s->origin[d][1 + k]);
     o = isl_multi_aff_set_aff(o, d, a);
   }
   isl_local_space_free(ls);
   return o;
+}
+
+/* A tile of tiles near the middle of their range along each coordinate in turn: one that no
+ * edge of the iteration space cuts where any tile is uncut (its flow-in is the shape of the
+ * others; the union over all tiles would add the cut tiles' extra reads). */
+static __isl_give isl_set *central(__isl_take isl_set *tiles) {
+  int dims = (int)isl_set_dim(tiles, isl_dim_set);
+  for (int d = 0; d < dims && tiles; d++) {
+    long lo, hi;
+    if (sj_set_dim_range(tiles, d, &lo, &hi)) return isl_set_free(tiles);
+    isl_set *at = NULL;
+    for (long k = 0; k <= hi - lo && !at; k++) { /* mid, then outwards */
+      long x = (lo + hi) / 2 + (k % 2 ? (k + 1) / 2 : -(k / 2));
+      if (x < lo || x > hi) continue;
+      at = isl_set_fix_si(isl_set_copy(tiles), isl_dim_set, d, (int)x);
+      if (isl_set_is_empty(at) != isl_bool_false) at = isl_set_free(at);
+    }
+    isl_set_free(tiles);
+    tiles = at;
+  }
+  return tiles;
 }
 
 static isl_stat add_piece(__isl_take isl_basic_set *bset, void *user) {
@@ -235,6 +265,60 @@ static __isl_give isl_set *first_reads(__isl_take isl_set *shape, int mod) {
   return isl_set_coalesce(res);
 }
 
+/* The copies of shape (taken): over 2-D planes, rectangles per plane (sched/flow_rect.c); else
+ * its convex pieces, each element of a plane at its first read. */
+static __isl_give isl_set_list *copy_pieces(__isl_take isl_set *shape, int mod) {
+  if (isl_set_dim(shape, isl_dim_set) == 3) return sj_flow_rects(shape, mod);
+  shape = isl_set_make_disjoint(first_reads(shape, mod));
+  isl_set_list *pieces = isl_set_list_alloc(isl_set_get_ctx(shape), 2);
+  if (isl_set_foreach_basic_set(shape, add_piece, &pieces) < 0) pieces = isl_set_list_free(pieces);
+  isl_set_free(shape);
+  return pieces;
+}
+
+/* [t, x..] -> [x..] of a statement's domain dom, in the unnamed space of its elements. */
+static __isl_give isl_map *space_of(__isl_take isl_set *dom) {
+  isl_map *x = isl_map_project_out(isl_set_identity(dom), isl_dim_out, 0, 1);
+  return isl_map_reset_tuple_id(x, isl_dim_out);
+}
+
+/* Whether rel ([t, x..] -> e, over the statement's whole domain dom) reads or writes e = x + d
+ * for each d of one finite set of constants at every instance: then a tile translated by
+ * (dt, dx) accesses the elements translated by dx. */
+static int translated(__isl_take isl_map *rel, __isl_keep isl_set *dom) {
+  rel = isl_map_reset_tuple_id(rel, isl_dim_out);
+  if (isl_map_dim(rel, isl_dim_in) != isl_map_dim(rel, isl_dim_out) + 1) {
+    isl_map_free(rel);
+    return 0;
+  }
+  isl_map *x = isl_map_apply_range(isl_map_reverse(space_of(isl_set_copy(dom))), isl_map_copy(rel));
+  isl_set *d = isl_map_deltas(x);
+  int ok = isl_set_is_bounded(d) == isl_bool_true;
+  isl_map *same =
+      isl_map_sum(space_of(isl_set_copy(dom)), isl_map_from_domain_and_range(isl_set_copy(dom), d));
+  ok = ok && isl_map_is_equal(same, rel) == isl_bool_true;
+  isl_map_free(same);
+  isl_map_free(rel);
+  return ok;
+}
+
+/* The tiles of inst (c -> the statement's instances of tile c) whose instances are the central
+ * tile's translated by o(c) - o(central) (o: the origin in the instances' space). */
+static __isl_give isl_set *translates(__isl_keep isl_map *inst, __isl_keep isl_multi_aff *o,
+                                      __isl_take isl_set *tiles, __isl_keep isl_set *central) {
+  isl_map *neg = isl_map_from_multi_aff(isl_multi_aff_neg(isl_multi_aff_copy(o)));
+  isl_map *mine = isl_map_intersect_domain(isl_map_copy(inst), isl_set_copy(central));
+  isl_set *shape =
+      isl_map_range(isl_map_sum(mine, isl_map_intersect_domain(neg, isl_set_copy(central))));
+  isl_map *want = isl_map_sum(
+      isl_map_from_domain_and_range(isl_set_copy(tiles), shape),
+      isl_map_intersect_domain(isl_map_from_multi_aff(isl_multi_aff_copy(o)), isl_set_copy(tiles)));
+  isl_map *have = isl_map_intersect_domain(isl_map_copy(inst), isl_set_copy(tiles));
+  isl_set *more = isl_map_domain(isl_map_subtract(isl_map_copy(have), isl_map_copy(want)));
+  isl_set *less = isl_map_domain(isl_map_subtract(want, have));
+  return isl_set_coalesce(isl_set_subtract(isl_set_subtract(tiles, more), less));
+}
+
 __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int mask, int mod,
                                     __isl_keep isl_union_set *full, __isl_keep isl_union_map *back,
                                     __isl_keep isl_union_map *coords,
@@ -242,52 +326,71 @@ __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int ma
                                     __isl_keep isl_union_map *writes, __isl_keep isl_space *kept,
                                     const sj_staged *s, sj_copy *c) {
   if (!full || mod > SJ_FLOW_MAX_MOD || !stepped_planes(m, sym, mask, mod, c)) return NULL;
-  isl_map *r = timed(full, back, coords, reads, kept);
-  isl_map *w = timed(full, back, coords, writes, kept);
-  /* [t, e] -> [t + 1, e]: written the step before t */
-  isl_space *space = isl_space_range(isl_map_get_space(w));
-  isl_multi_aff *next = isl_multi_aff_identity(isl_space_map_from_set(space));
-  isl_aff *t = isl_multi_aff_get_aff(next, 0);
-  next = isl_multi_aff_set_aff(next, 0, isl_aff_add_constant_si(t, 1));
-  w = isl_map_apply_range(w, isl_map_from_multi_aff(next));
-  isl_map *flow = isl_map_coalesce(isl_map_subtract(r, w));
+  /* the accesses translate with the tile */
+  isl_set *sdom = m->stmts[0]->domain;
+  isl_space *acc = isl_space_map_from_domain_and_range(isl_set_get_space(sdom),
+                                                       isl_space_range(isl_space_copy(kept)));
+  int ok = translated(isl_union_map_extract_map(reads, isl_space_copy(acc)), sdom) &&
+           translated(isl_union_map_extract_map(writes, acc), sdom);
+  if (!ok) return NULL;
+  /* c -> the statement's instances of full tile c */
+  isl_union_map *ui =
+      isl_union_map_intersect_domain(isl_union_map_copy(back), isl_union_set_copy(full));
+  ui = isl_union_map_apply_domain(ui, isl_union_map_copy(coords));
+  isl_map *inst = isl_union_map_extract_map(
+      ui, isl_space_map_from_domain_and_range(isl_space_domain(isl_space_copy(kept)),
+                                              isl_set_get_space(sdom)));
+  isl_union_map_free(ui);
+  inst = isl_map_reset_tuple_id(inst, isl_dim_out); /* in the elements' space */
   isl_set *tiles = NULL;
-  isl_multi_aff *o = isl_map_is_empty(flow) == isl_bool_false ? origin(flow, s, &tiles) : NULL;
+  isl_multi_aff *o = NULL;
+  if (isl_map_is_empty(inst) == isl_bool_false)
+    o = origin(inst, isl_space_range(isl_map_get_space(inst)), s, &tiles);
+  isl_set *mid = o ? central(isl_set_copy(tiles)) : NULL;
   isl_map_list *res = NULL;
-  if (o) {
-    /* tile -> [step, element] from its origin; R: their union, kept for the tiles whose
-     * flow-in is R exactly (the others, cut by the last step, copy the box) */
-    flow = isl_map_intersect_domain(flow, tiles);
-    isl_map *local = isl_map_sum(isl_map_copy(flow),
-                                 isl_map_from_multi_aff(isl_multi_aff_neg(isl_multi_aff_copy(o))));
-    isl_set *shape = plain_shape(isl_map_range(isl_map_copy(local)));
-    isl_set *dom = isl_map_domain(isl_map_copy(local));
-    isl_map *same = isl_map_from_domain_and_range(isl_set_copy(dom), isl_set_copy(shape));
-    isl_set *more = isl_map_domain(isl_map_subtract(isl_map_copy(local), isl_map_copy(same)));
-    isl_set *less = isl_map_domain(isl_map_subtract(isl_map_copy(same), isl_map_copy(local)));
-    dom = isl_set_coalesce(isl_set_subtract(isl_set_subtract(dom, more), less));
-    isl_map_free(same);
-    shape = isl_set_make_disjoint(first_reads(shape, mod));
-    if (isl_set_is_empty(dom) == isl_bool_false) {
+  if (mid && isl_set_is_empty(mid) == isl_bool_false) {
+    /* R: the central tile's flow-in from its origin, for the tiles that are its translates */
+    isl_set *dom = translates(inst, o, tiles, mid);
+    tiles = NULL;
+    isl_union_set *one = isl_union_set_apply(isl_union_set_from_set(isl_set_copy(mid)),
+                                             isl_union_map_reverse(isl_union_map_copy(coords)));
+    one = isl_union_set_intersect(one, isl_union_set_copy(full));
+    isl_map *r = timed(one, back, coords, reads, kept);
+    isl_map *w = timed(one, back, coords, writes, kept);
+    isl_union_set_free(one);
+    /* [t, e] -> [t + 1, e]: written the step before t */
+    isl_space *space = isl_space_range(isl_map_get_space(w));
+    isl_multi_aff *next = isl_multi_aff_identity(isl_space_map_from_set(space));
+    isl_aff *t = isl_multi_aff_get_aff(next, 0);
+    next = isl_multi_aff_set_aff(next, 0, isl_aff_add_constant_si(t, 1));
+    w = isl_map_apply_range(w, isl_map_from_multi_aff(next));
+    isl_map *flow = isl_map_subtract(r, w);
+    isl_multi_aff *oe = isl_multi_aff_copy(o);
+    isl_map *neg = isl_map_from_multi_aff(isl_multi_aff_neg(isl_multi_aff_copy(oe)));
+    isl_set *shape =
+        plain_shape(isl_map_range(isl_map_sum(flow, isl_map_intersect_domain(neg, mid))));
+    mid = NULL;
+    isl_set_list *pieces = NULL;
+    if (isl_set_is_empty(dom) == isl_bool_false && isl_set_is_empty(shape) == isl_bool_false)
+      pieces = copy_pieces(shape, mod);
+    else
+      isl_set_free(shape);
+    for (int i = 0; pieces && i < isl_set_list_n_set(pieces); i++) {
       /* a copy per piece of R: scanned apart, each has tight loops */
-      isl_set_list *pieces = isl_set_list_alloc(isl_set_get_ctx(shape), 2);
-      if (isl_set_foreach_basic_set(shape, add_piece, &pieces) < 0)
-        pieces = isl_set_list_free(pieces);
-      res = isl_map_list_alloc(isl_set_get_ctx(shape), 2);
-      for (int i = 0; i < isl_set_list_n_set(pieces); i++) {
-        isl_map *same =
-            isl_map_from_domain_and_range(isl_set_copy(dom), isl_set_list_get_set(pieces, i));
-        isl_map *at = isl_map_intersect_domain(isl_map_from_multi_aff(isl_multi_aff_copy(o)),
-                                               isl_set_copy(dom));
-        res = isl_map_list_add(res, isl_map_coalesce(isl_map_sum(same, at)));
-      }
-      isl_set_list_free(pieces);
-      isl_set_free(shape), isl_set_free(dom), isl_multi_aff_free(o);
-    } else {
-      isl_set_free(shape), isl_set_free(dom), isl_multi_aff_free(o);
+      if (!res) res = isl_map_list_alloc(isl_set_list_get_ctx(pieces), 2);
+      isl_map *same =
+          isl_map_from_domain_and_range(isl_set_copy(dom), isl_set_list_get_set(pieces, i));
+      isl_map *at = isl_map_intersect_domain(isl_map_from_multi_aff(isl_multi_aff_copy(oe)),
+                                             isl_set_copy(dom));
+      res = isl_map_list_add(res, isl_map_coalesce(isl_map_sum(same, at)));
     }
-    isl_map_free(local);
+    isl_set_list_free(pieces);
+    isl_set_free(dom);
+    isl_multi_aff_free(oe);
   }
-  isl_map_free(flow);
+  isl_set_free(mid);
+  isl_set_free(tiles);
+  isl_multi_aff_free(o);
+  isl_map_free(inst);
   return res;
 }

@@ -390,8 +390,8 @@ static __isl_give isl_schedule_node *steps(__isl_take isl_schedule_node *node,
  * thread its share of a step's points), threads filter and mark, steps band with a barrier
  * after each step (in two versions where full), block filter (its tile staged in at most budget
  * bytes of shared memory), context, kernel mark; full: the tiles whose steps get code of their own
- * (and, where flow, whose copy-in is their flow-in: split tiles and 1-D hybrid ones; hybrid
- * tiles cut along s1 have no flow-in of one shape, and looking for it cost seconds in heat-2d);
+ * (and, where flow, whose copy-in is their flow-in: split tiles, 1-D and 2-D hybrid ones; 3-D
+ * hybrid tiles are not tried);
  * local: instances whose results stay in shared memory (sched/liveout.c), or NULL.
  * Returns the kernel mark. */
 static __isl_give isl_schedule_node *
@@ -569,7 +569,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
       int own = full_versions(mine, full, n, (first + last) / 2, why);
       isl_union_set *inst = isl_schedule_node_get_domain(node); /* the phase's instances */
       node = phase_kernel(node, m, inst, point, back, box, n, k, lo, sizes->shared,
-                          own ? full : NULL, split || n == 0, stays, &staged);
+                          own ? full : NULL, split || n <= 1, stays, &staged);
       isl_union_set_free(inst);
       if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);
       sj_buf_free(&staged);

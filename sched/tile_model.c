@@ -527,9 +527,8 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
                     (double)threads * per_thread;
   t->l1 = g->pts * s->access_bytes * SECTOR_WASTE;
   footprint f;
-  /* hybrid tiles cut along s1 keep the box copy-in: their full tiles' flow-in is not one shape
-   * translated (sched/flow_in.c) */
-  boxes(s, g, budget, c->kind == SJ_TM_SPLIT || s->n == 0, &f);
+  /* 3-D hybrid tiles keep the box copy-in (sched/hybrid.c looks for no flow-in there) */
+  boxes(s, g, budget, c->kind == SJ_TM_SPLIT || s->n <= 1, &f);
   t->dram = f.in + f.out;
   t->l2 = l2;
   *shared = 0;
