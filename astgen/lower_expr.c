@@ -808,11 +808,11 @@ static sj_ir_val variable(sj_lower *l, const sj_expr *e) {
     }
     return sj_ir_reg_val(b->f, l->local_var[s->id]);
   }
-  default: { /* an iterator: an int in C */
+  default: { /* an iterator: of its C type (int, long, unsigned) */
     isl_ast_expr *arg = isl_ast_expr_op_get_arg(l->call, iter_arg(l->stmt, s));
     sj_ir_val v = sj_lw_iexpr(l, arg);
     isl_ast_expr_free(arg);
-    return sj_irb_cvt(b, SJ_IR_S32, v);
+    return sj_irb_cvt(b, sj_lw_type(s->type), v);
   }
   }
 }

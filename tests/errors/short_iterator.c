@@ -1,5 +1,5 @@
-// error: 4:8: loop iterator 'i' must be 'int', not 'long'
+// error: 4:8: loop iterator 'i' must be int, long or unsigned, not 'short'
 // status: unsupported
 void k(int N, float A[N]) {
-  for (long i = 0; i < N; i++) A[i] = 0;
+  for (short i = 0; i < N; i++) A[i] = 0;
 }
