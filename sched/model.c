@@ -442,11 +442,25 @@ static int obviously_monotone(const sj_expr *c, const sj_sym *iter, long step) {
   return step > 0 ? upper : lower;
 }
 
-/* The loop's iteration set must be what the C loop runs through: starting at init, going
- * in the direction of step, the condition may only turn false once. */
-static int check_monotone(builder *b, const sj_stmt *loop, __isl_keep isl_set *ext,
-                          __isl_keep isl_set *cond, __isl_keep isl_set *start) {
-  if (obviously_monotone(loop->cond, loop->iter, loop->step)) return 0;
+/* set without its integer divisions where they exclude nothing (the modulo of an unsigned
+ * i + 1 < n where i stays far below the wrap): simpler bounds for every later stage. */
+static __isl_give isl_set *without_idle_divs(__isl_take isl_set *set) {
+  isl_set *plain = isl_set_remove_divs(isl_set_copy(set));
+  if (isl_set_plain_is_equal(plain, set) != isl_bool_true &&
+      isl_set_is_subset(plain, set) == isl_bool_true) {
+    isl_set_free(set);
+    return plain;
+  }
+  isl_set_free(plain);
+  return set;
+}
+
+/* Whether the condition holds on a range of the iterator: starting at init, going in the
+ * direction of step, it may only turn false once. 1 yes, 0 no (or not shown), -1 after an
+ * error. */
+static int monotone(builder *b, const sj_stmt *loop, __isl_keep isl_set *ext,
+                    __isl_keep isl_set *cond, __isl_keep isl_set *start) {
+  if (obviously_monotone(loop->cond, loop->iter, loop->step)) return 1;
   int d = b->depth - 1; /* the loop's own dimension */
   isl_space *space = isl_set_get_space(ext);
   isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
@@ -463,12 +477,22 @@ static int check_monotone(builder *b, const sj_stmt *loop, __isl_keep isl_set *e
   isl_set_free(later);
   isl_set_free(held);
   if (ok < 0) return fail(b, JIT_ERR_INTERNAL, loop->loc, "isl failed on the loop %s", "");
-  if (!ok)
-    return fail(b, JIT_ERR_UNSUPPORTED, loop->cond->loc,
-                "the condition of the loop over '%s' is not monotone in its iterator, so the "
-                "loop is not a range",
-                loop->iter->name);
-  return 0;
+  return ok == isl_bool_true;
+}
+
+/* The points C runs through when the condition may hold again after it failed (i != 5 &&
+ * i < n, or an unsigned i + 1 < n that wraps at the end of the type): those of ext, in the
+ * direction of the loop, before the first one where the condition fails. */
+static __isl_give isl_set *before_failure(__isl_keep isl_set *ext, __isl_keep isl_set *cond, int d,
+                                          long step) {
+  isl_set *fails = isl_set_subtract(isl_set_copy(ext), isl_set_copy(cond));
+  /* outer iterators -> the failures */
+  isl_map *at = isl_map_move_dims(isl_map_from_range(fails), isl_dim_in, 0, isl_dim_out, 0, d);
+  isl_space *one = isl_space_range(isl_map_get_space(at));
+  at = isl_map_apply_range(at, step > 0 ? isl_map_lex_le(one) : isl_map_lex_ge(one));
+  isl_set *blocked = isl_set_flatten(isl_map_wrap(at)); /* at or past a failure */
+  isl_set *dom = isl_set_intersect(isl_set_copy(ext), isl_set_copy(cond));
+  return isl_set_subtract(dom, blocked);
 }
 
 /* The values of an iterator's type: [*lo, *hi]. */
@@ -499,10 +523,13 @@ static __isl_give isl_set *loop_domain(builder *b, const sj_stmt *loop, __isl_ta
                                        __isl_keep isl_set *cond, int d) {
   sj_type t = loop->iter->type;
   isl_set *inside = within_type(isl_set_copy(dom), d, t);
+  isl_bool same = isl_set_is_subset(dom, inside);
+  if (same == isl_bool_true) { /* as mostly: dom without the type's redundant bounds */
+    isl_set_free(inside);
+    return dom;
+  }
   if (!sj_type_is_unsigned(t)) {
-    isl_bool same = isl_set_is_subset(dom, inside);
     isl_set_free(dom);
-    if (same == isl_bool_true) return inside;
     isl_set_free(inside);
     char msg[160];
     snprintf(msg, sizeof msg,
@@ -580,9 +607,11 @@ static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, bui
     }
     isl_pw_aff_free(iv);
     ext = isl_set_intersect(ext, range);
-    if (check_monotone(b, loop, ext, cond, start) == 0) {
-      dom = isl_set_intersect(isl_set_copy(ext), isl_set_copy(cond));
-      dom = isl_set_coalesce(dom);
+    int ranged = monotone(b, loop, ext, cond, start);
+    if (ranged >= 0) {
+      dom = ranged ? isl_set_intersect(isl_set_copy(ext), isl_set_copy(cond))
+                   : before_failure(ext, cond, d, loop->step);
+      dom = without_idle_divs(isl_set_coalesce(dom));
       /* an upper bound by the form of the condition, a lower one from the start; an
        * unsigned iterator's type bounds it too */
       isl_bool bounded = obviously_monotone(loop->cond, loop->iter, loop->step) ||
