@@ -676,6 +676,7 @@ static void iter_range(sj_lower *l, int k, long *lo, long *hi) {
  * this instance); *lo, *hi: bounds of e over the statement's domain. 0 when it is not. */
 static int lin_user(sj_lower *l, lin *f, const sj_expr *e, long scale, long *lo, long *hi) {
   long a, b, c, d;
+  if (e->kind != SJ_E_INT && e->kind != SJ_E_VAR && !sj_linear_through(e)) return 0;
   switch (e->kind) {
   case SJ_E_INT:
     f->constant += scale * e->ival;

@@ -21,6 +21,13 @@ static int not_affine(sj_affine_env *env, const sj_expr *e, const char *what) {
   return -1;
 }
 
+/* *v as a value of type t: unsigned int arithmetic wraps; an unsigned long past long's
+ * range is not a constant here (-1). */
+static int in_type(sj_type t, long *v) {
+  if (t == SJ_TY_UINT) *v = (long)(unsigned)*v;
+  return t == SJ_TY_ULONG && *v < 0 ? -1 : 0;
+}
+
 /* Integer value of e when it does not depend on iterators: literals, shapes, + - * / %. */
 int sj_const_value(const sj_expr *e, const long *shape, long *out) {
   long a, b;
@@ -41,16 +48,16 @@ int sj_const_value(const sj_expr *e, const long *shape, long *out) {
   case SJ_E_UNARY:
     if (e->op != '-' || sj_const_value(e->args[0], shape, &a)) return -1;
     *out = -a;
-    return 0;
+    return in_type(e->type, out);
   case SJ_E_BINARY:
     if (sj_const_value(e->args[0], shape, &a) || sj_const_value(e->args[1], shape, &b)) return -1;
     switch (e->op) {
     case SJ_OP_ADD:
-      return __builtin_add_overflow(a, b, out) ? -1 : 0;
+      return __builtin_add_overflow(a, b, out) ? -1 : in_type(e->type, out);
     case SJ_OP_SUB:
-      return __builtin_sub_overflow(a, b, out) ? -1 : 0;
+      return __builtin_sub_overflow(a, b, out) ? -1 : in_type(e->type, out);
     case SJ_OP_MUL:
-      return __builtin_mul_overflow(a, b, out) ? -1 : 0;
+      return __builtin_mul_overflow(a, b, out) ? -1 : in_type(e->type, out);
     case SJ_OP_DIV:
       if (b == 0 || (a == LONG_MIN && b == -1)) return -1;
       *out = a / b;
