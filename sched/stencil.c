@@ -91,11 +91,15 @@ static isl_stat relates_others(__isl_take isl_map *map, void *user) {
   return isl_stat_error; /* stops the walk */
 }
 
-/* The pairs of pairs whose dimensions before d are equal and that differ at d. */
-static __isl_give isl_map *differ_first_at(__isl_take isl_map *pairs, int d) {
+/* Whether some pair of pairs has its dimensions before d equal and differs at d: 1 yes, 0 no,
+ * -1 when isl fails. */
+static int differ_first_at(__isl_take isl_map *pairs, int d) {
   for (int k = 0; k < d; k++) pairs = isl_map_equate(pairs, isl_dim_in, k, isl_dim_out, k);
   isl_map *same = isl_map_equate(isl_map_copy(pairs), isl_dim_in, d, isl_dim_out, d);
-  return isl_map_subtract(pairs, same);
+  isl_map *differ = isl_map_subtract(pairs, same);
+  isl_bool empty = isl_map_is_empty(differ);
+  isl_map_free(differ);
+  return empty < 0 ? -1 : !empty;
 }
 
 /* Whether some conflict of the model relates instances of different iterations of the
@@ -105,10 +109,8 @@ static int outer_carries(sj_model *m) {
   isl_map_list *maps = isl_union_map_get_map_list(all);
   isl_union_map_free(all);
   int n = isl_map_list_n_map(maps), carries = n < 0 ? -1 : 0;
-  for (int i = 0; i < n && !carries; i++) {
-    isl_bool empty = isl_map_is_empty(differ_first_at(isl_map_list_get_map(maps, i), 0));
-    carries = empty < 0 ? -1 : !empty;
-  }
+  for (int i = 0; i < n && !carries; i++)
+    carries = differ_first_at(isl_map_list_get_map(maps, i), 0);
   isl_map_list_free(maps);
   return carries;
 }
@@ -167,7 +169,7 @@ static int not_stencil_because(sj_model *m, sj_stencil *out, sj_buf *why, const 
     common++;
   int carrier = -1;
   for (int d = 1; d < common && carrier < 0; d++)
-    if (isl_map_is_empty(differ_first_at(isl_map_copy(c->pairs), d)) == isl_bool_false) carrier = d;
+    if (differ_first_at(isl_map_copy(c->pairs), d) == 1) carrier = d;
   char txt[256] = "?";
   example(c->pairs, carrier, a, b, txt, sizeof txt);
   const char *outer = a ? a->iters[0]->name : "?";
