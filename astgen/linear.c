@@ -16,10 +16,32 @@ static void add(sj_linear *l, long coef, const sj_expr *atom) {
   l->terms[l->n++] = (sj_term){coef, atom};
 }
 
+int sj_linear_through(const sj_expr *e) {
+  if (!sj_type_is_integer(e->type)) return 0;
+  if (e->kind == SJ_E_CAST) {
+    sj_type from = e->args[0]->type, to = e->type;
+    int wide = sj_type_size(to), narrow = sj_type_size(from);
+    if (!sj_type_is_integer(from)) return 0;
+    if (wide == 8) return 1; /* the same bits as the offsets' arithmetic */
+    return sj_type_is_unsigned(from) == sj_type_is_unsigned(to)
+               ? wide >= narrow
+               : !sj_type_is_unsigned(to) && wide > narrow; /* unsigned char -> int */
+  }
+  int arith =
+      (e->kind == SJ_E_UNARY && e->op == '-') ||
+      (e->kind == SJ_E_BINARY && (e->op == SJ_OP_ADD || e->op == SJ_OP_SUB || e->op == SJ_OP_MUL));
+  /* int's overflow is undefined: computed as if it had none */
+  return arith && e->type != SJ_TY_UINT;
+}
+
 static void linearize(sj_linear *l, const sj_expr *e, long scale, const long *shape) {
   long c;
   if (sj_const_value(e, shape, &c) == 0) {
     l->constant += scale * c;
+    return;
+  }
+  if (e->kind != SJ_E_VAR && !sj_linear_through(e)) {
+    add(l, scale, e); /* a value of its own: computed as C does */
     return;
   }
   switch (e->kind) {

@@ -17,6 +17,12 @@ typedef struct sj_linear {
   sj_term *terms; /* malloc'd */
 } sj_linear;
 
+/* Whether the integer conversion or arithmetic node e (CAST, UNARY '-', BINARY + - *) is
+ * the same operation on its operands' values in the 64-bit arithmetic of offsets: not one
+ * that wraps at 2^32 (unsigned int arithmetic) or narrows (a conversion to a smaller type,
+ * or to int from unsigned). 0 for other nodes. */
+int sj_linear_through(const sj_expr *e);
+
 /* The row-major element offset of ref (an SJ_E_INDEX) for arrays of extents ext. */
 void sj_linearize(const sj_expr *ref, const long *ext, const long *shape, sj_linear *out);
 void sj_linear_free(sj_linear *l);

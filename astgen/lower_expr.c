@@ -676,6 +676,7 @@ static void iter_range(sj_lower *l, int k, long *lo, long *hi) {
  * this instance); *lo, *hi: bounds of e over the statement's domain. 0 when it is not. */
 static int lin_user(sj_lower *l, lin *f, const sj_expr *e, long scale, long *lo, long *hi) {
   long a, b, c, d;
+  if (e->kind != SJ_E_INT && e->kind != SJ_E_VAR && !sj_linear_through(e)) return 0;
   switch (e->kind) {
   case SJ_E_INT:
     f->constant += scale * e->ival;
@@ -808,11 +809,11 @@ static sj_ir_val variable(sj_lower *l, const sj_expr *e) {
     }
     return sj_ir_reg_val(b->f, l->local_var[s->id]);
   }
-  default: { /* an iterator: an int in C */
+  default: { /* an iterator: of its C type (int, long, unsigned) */
     isl_ast_expr *arg = isl_ast_expr_op_get_arg(l->call, iter_arg(l->stmt, s));
     sj_ir_val v = sj_lw_iexpr(l, arg);
     isl_ast_expr_free(arg);
-    return sj_irb_cvt(b, SJ_IR_S32, v);
+    return sj_irb_cvt(b, sj_lw_type(s->type), v);
   }
   }
 }

@@ -135,11 +135,11 @@ int sj_func_inexact_on_gpu(sj_func_id fn) {
 }
 
 const char *sj_stdint_name(int k, sj_type *t) {
-  static const char *const names[] = {"int8_t",  "uint8_t",  "int16_t", "uint16_t",
-                                      "int32_t", "uint32_t", "int64_t", "uint64_t"};
-  static const sj_type types[] = {SJ_TY_SCHAR, SJ_TY_UCHAR, SJ_TY_SHORT, SJ_TY_USHORT,
-                                  SJ_TY_INT,   SJ_TY_UINT,  SJ_TY_LONG,  SJ_TY_ULONG};
-  if (k < 0 || k >= 8) return NULL;
+  static const char *const names[] = {"int8_t",   "uint8_t", "int16_t",  "uint16_t", "int32_t",
+                                      "uint32_t", "int64_t", "uint64_t", "size_t",   "ptrdiff_t"};
+  static const sj_type types[] = {SJ_TY_SCHAR, SJ_TY_UCHAR, SJ_TY_SHORT, SJ_TY_USHORT, SJ_TY_INT,
+                                  SJ_TY_UINT,  SJ_TY_LONG,  SJ_TY_ULONG, SJ_TY_ULONG,  SJ_TY_LONG};
+  if (k < 0 || k >= (int)(sizeof types / sizeof *types)) return NULL;
   if (t) *t = types[k];
   return names[k];
 }

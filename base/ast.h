@@ -39,7 +39,7 @@ typedef enum sj_sym_kind {
   SJ_SYM_SHAPE,  /* int or long parameter: the kernel is specialized for its value */
   SJ_SYM_SCALAR, /* float or double parameter: passed at run time */
   SJ_SYM_ARRAY,  /* array parameter with extents */
-  SJ_SYM_ITER,   /* loop iterator (type int) */
+  SJ_SYM_ITER,   /* loop iterator: int, long, unsigned or unsigned long */
   SJ_SYM_LOCAL   /* local variable: a scalar, or an array with extents (rank > 0) */
 } sj_sym_kind;
 
@@ -146,7 +146,7 @@ struct sj_stmt {
   sj_loc loc;
   /* FOR */
   sj_sym *iter;
-  sj_expr *init; /* type int */
+  sj_expr *init; /* of the iterator's type */
   sj_expr *cond; /* an int-typed condition (comparisons joined by &&) involving iter */
   long step;     /* nonzero constant; ++ is 1, += c is c, -- is -1 */
   /* IF */
@@ -200,8 +200,8 @@ void sj_program_free(sj_program *p);
 /* The function called entry, or the only one when entry is NULL; NULL + err otherwise. */
 sj_func *sj_program_entry(sj_program *p, const char *entry, sj_error *err);
 
-/* The fixed-width integer type names known without <stdint.h>: int8_t ... uint64_t, for
- * k = 0 .. 7; NULL beyond. Its type in *t. */
+/* The integer type names known without a header: int8_t ... uint64_t (<stdint.h>), size_t
+ * and ptrdiff_t (<stddef.h>), for k = 0 .. 9; NULL beyond. Its type in *t. */
 const char *sj_stdint_name(int k, sj_type *t);
 
 /* Names for printing. */

@@ -224,6 +224,14 @@ static int is_int(sj_type t) {
   return t == SJ_TY_INT || t == SJ_TY_LONG;
 }
 
+/* The types a loop iterator may have: the integer types of C's arithmetic (int, long and
+ * their unsigned forms, and what names them: int64_t, size_t, ...). The model keeps an
+ * iterator within its type (sched/model.c): a signed one may not leave it, an unsigned one
+ * wraps. */
+static int iter_type(sj_type t) {
+  return is_int(t) || t == SJ_TY_UINT || t == SJ_TY_ULONG;
+}
+
 /* Integer conversion rank among the promoted types: int and unsigned 1, long and unsigned
  * long 2. */
 static int rank(sj_type t) {
@@ -1015,7 +1023,7 @@ static void declaration(parser *p, vec *body) {
       if (kind(p) == '{' || ext.n)
         fail(p, UNSUP, peek(p, 0)->loc, "initializer lists are not supported");
       d->rhs = conv(p, expr(p), s.type);
-    } else if (s.type == SJ_TY_INT && !s.is_const && !ext.n) {
+    } else if (iter_type(s.type) && !s.is_const && !ext.n) {
       x->role = CANDIDATE;
     }
     push(p, body, d);
@@ -1048,7 +1056,14 @@ static sj_stmt *block(parser *p, int scoped) {
   return s;
 }
 
-/* The iterator of a for loop: `int i = e`, or `i = e` on an int declared before. */
+static void check_iter_type(parser *p, sj_loc loc, const sj_token *name, sj_type t) {
+  if (!iter_type(t))
+    fail(p, UNSUP, loc, "loop iterator '%.*s' must be int, long or unsigned, not '%s'",
+         TOKTEXT(name), sj_type_name(t));
+}
+
+/* The iterator of a for loop: `int i = e` (or long, unsigned, ...), or `i = e` on such a
+ * variable declared before. */
 static psym *for_init(parser *p, sj_stmt *s) {
   sj_token *t = peek(p, 0), name;
   psym *x, *it;
@@ -1059,17 +1074,15 @@ static psym *for_init(parser *p, sj_stmt *s) {
     no_pointer(p);
     if (kind(p) != SJ_T_IDENT) found(p, "an iterator name");
     name = next(p);
-    if (sp.type != SJ_TY_INT)
-      fail(p, UNSUP, sp.loc, "loop iterator '%.*s' must be 'int', not '%s'", TOKTEXT(&name),
-           sj_type_name(sp.type));
+    check_iter_type(p, sp.loc, &name, sp.type);
     if (sp.is_const)
       fail(p, SYNTAX, sp.loc, "loop iterator '%.*s' is const and cannot be stepped",
            TOKTEXT(&name));
-    it = declare(p, SJ_SYM_ITER, SJ_TY_INT, &name);
+    it = declare(p, SJ_SYM_ITER, sp.type, &name);
     if (kind(p) != '=')
       fail(p, UNSUP, name.loc, "loop iterator '%s' needs an initial value", it->s.name);
     next(p);
-    s->init = conv(p, expr(p), SJ_TY_INT);
+    s->init = conv(p, expr(p), sp.type);
     if (mentions(s->init, &it->s))
       fail(p, UNSUP, s->init->loc, "the initial value of iterator '%s' uses the iterator",
            it->s.name);
@@ -1083,10 +1096,10 @@ static psym *for_init(parser *p, sj_stmt *s) {
     if (!x) fail(p, SYNTAX, name.loc, "undeclared identifier '%.*s'", TOKTEXT(&name));
     switch (x->s.kind) {
     case SJ_SYM_LOCAL:
-      if (x->s.type != SJ_TY_INT)
-        fail(p, UNSUP, name.loc, "loop iterator '%s' must be 'int', not '%s'", x->s.name,
-             sj_type_name(x->s.type));
+      check_iter_type(p, name.loc, &name, x->s.type);
       if (x->s.is_const) fail(p, SYNTAX, name.loc, "assignment to const variable '%s'", x->s.name);
+      if (x->s.rank)
+        fail(p, UNSUP, name.loc, "local array '%s' cannot be a loop iterator", x->s.name);
       if (x->role == PLAIN)
         fail(p, UNSUP, name.loc, "iterator '%s' used outside its loop (at %d:%d)", x->s.name,
              x->use.line, x->use.col);
@@ -1100,14 +1113,14 @@ static psym *for_init(parser *p, sj_stmt *s) {
     }
     next(p);
     /* Parsed before the iterator exists: the placeholder refuses `for (i = i; ...)`. */
-    s->init = conv(p, expr(p), SJ_TY_INT);
-    return declare(p, SJ_SYM_ITER, SJ_TY_INT, &name);
+    s->init = conv(p, expr(p), x->s.type);
+    return declare(p, SJ_SYM_ITER, x->s.type, &name);
   }
-  fail(p, UNSUP, t->loc, "a for loop must begin by declaring or assigning its int iterator");
+  fail(p, UNSUP, t->loc, "a for loop must begin by declaring or assigning its integer iterator");
 }
 
 static const sj_expr *strip(const sj_expr *e) {
-  while (e->kind == SJ_E_CAST && e->implicit && is_int(e->type)) e = e->args[0];
+  while (e->kind == SJ_E_CAST && e->implicit && iter_type(e->type)) e = e->args[0];
   return e;
 }
 

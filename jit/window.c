@@ -129,7 +129,9 @@ static long window_size(const sj_stmt *st, binding *b) {
     }
     return n;
   case SJ_S_FOR:
-    if (b->n == MAX_NEST || (k = trip_count(st, MAX_WINDOW)) <= 0) return -1;
+    /* int iterators only: the folding here is signed long arithmetic, not unsigned's */
+    if (st->iter->type != SJ_TY_INT || b->n == MAX_NEST || (k = trip_count(st, MAX_WINDOW)) <= 0)
+      return -1;
     b->iter[b->n++] = st->iter;
     n = window_size(st->body[0], b);
     b->n--;

@@ -202,11 +202,12 @@ static void convert(px *x, const char *guard, const sj_ir_ins *ins) {
 }
 
 /* Floor division by a positive constant: the truncated quotient, one less where the
- * remainder is negative. */
+ * remainder is negative (its sign bit spread over the register: -1 or 0). No predicate of
+ * its own: under a guard, a predicated use of one would read it where the guard is false. */
 static void floor_div(px *x, const char *guard, const sj_ir_ins *ins) {
   const char *t = type_suffix[ins->type];
   int cls = sj_px_class(x->f, ins->dst);
-  char d[40], a[40], b[40], r[40], p[40];
+  char d[40], a[40], b[40], r[40];
   reg(x, ins->dst, d, sizeof d);
   in_reg(x, guard, ins->a, ins->type, a, sizeof a);
   if (ins->b.kind == SJ_V_INT && ins->b.i > 0 && (ins->b.i & (ins->b.i - 1)) == 0) {
@@ -217,11 +218,10 @@ static void floor_div(px *x, const char *guard, const sj_ir_ins *ins) {
   }
   value(x, ins->b, b, sizeof b);
   sj_px_reg_text(cls, sj_px_temp(x, cls), r, sizeof r);
-  sj_px_reg_text(PX_PRED, sj_px_temp(x, PX_PRED), p, sizeof p);
   line(x, guard, "div%s %s, %s, %s", t, d, a, b);
   line(x, guard, "rem%s %s, %s, %s", t, r, a, b);
-  line(x, guard, "setp.lt%s %s, %s, 0", t, p, r);
-  line(x, "", "@%s sub%s %s, %s, 1", p, t, d, d);
+  line(x, guard, "shr%s %s, %s, %d", t, r, r, 8 * sj_ir_type_size(ins->type) - 1);
+  line(x, guard, "add%s %s, %s, %s", t, d, d, r);
 }
 
 /* fmin and fmax as the C library computes them: a where a < b (a > b) or b is NaN, else b.

@@ -21,6 +21,13 @@ static int not_affine(sj_affine_env *env, const sj_expr *e, const char *what) {
   return -1;
 }
 
+/* *v as a value of type t: unsigned int arithmetic wraps; an unsigned long past long's
+ * range is not a constant here (-1). */
+static int in_type(sj_type t, long *v) {
+  if (t == SJ_TY_UINT) *v = (long)(unsigned)*v;
+  return t == SJ_TY_ULONG && *v < 0 ? -1 : 0;
+}
+
 /* Integer value of e when it does not depend on iterators: literals, shapes, + - * / %. */
 int sj_const_value(const sj_expr *e, const long *shape, long *out) {
   long a, b;
@@ -35,21 +42,22 @@ int sj_const_value(const sj_expr *e, const long *shape, long *out) {
   case SJ_E_CAST:
     if (sj_type_is_float(e->type) || sj_type_is_float(e->args[0]->type)) return -1;
     if (sj_const_value(e->args[0], shape, &a)) return -1;
-    *out = e->type == SJ_TY_INT ? (long)(int)a : a;
+    if (e->type == SJ_TY_ULONG && a < 0) return -1; /* beyond long */
+    *out = e->type == SJ_TY_INT ? (long)(int)a : e->type == SJ_TY_UINT ? (long)(unsigned)a : a;
     return 0;
   case SJ_E_UNARY:
     if (e->op != '-' || sj_const_value(e->args[0], shape, &a)) return -1;
     *out = -a;
-    return 0;
+    return in_type(e->type, out);
   case SJ_E_BINARY:
     if (sj_const_value(e->args[0], shape, &a) || sj_const_value(e->args[1], shape, &b)) return -1;
     switch (e->op) {
     case SJ_OP_ADD:
-      return __builtin_add_overflow(a, b, out) ? -1 : 0;
+      return __builtin_add_overflow(a, b, out) ? -1 : in_type(e->type, out);
     case SJ_OP_SUB:
-      return __builtin_sub_overflow(a, b, out) ? -1 : 0;
+      return __builtin_sub_overflow(a, b, out) ? -1 : in_type(e->type, out);
     case SJ_OP_MUL:
-      return __builtin_mul_overflow(a, b, out) ? -1 : 0;
+      return __builtin_mul_overflow(a, b, out) ? -1 : in_type(e->type, out);
     case SJ_OP_DIV:
       if (b == 0 || (a == LONG_MIN && b == -1)) return -1;
       *out = a / b;
@@ -112,6 +120,29 @@ static __isl_give isl_pw_aff *divide(sj_affine_env *env, const sj_expr *e,
   return r;
 }
 
+/* a, the value of an expression of type t, as C has it: unsigned arithmetic and conversions
+ * to an unsigned type are modulo 2^bits. The modulo is left out where a stays in range on
+ * the points it is evaluated at, as it mostly does (i - 1 in a loop from 1). */
+static __isl_give isl_pw_aff *wrap(sj_affine_env *env, sj_type t, __isl_take isl_pw_aff *a) {
+  if (!a || !sj_type_is_unsigned(t)) return a;
+  isl_ctx *ctx = isl_pw_aff_get_ctx(a);
+  isl_val *span = isl_val_2exp(isl_val_int_from_si(ctx, 8 * sj_type_size(t)));
+  isl_pw_aff *top =
+      isl_pw_aff_val_on_domain(isl_pw_aff_domain(isl_pw_aff_copy(a)), isl_val_copy(span));
+  isl_set *in = isl_set_intersect(isl_pw_aff_nonneg_set(isl_pw_aff_copy(a)),
+                                  isl_pw_aff_lt_set(isl_pw_aff_copy(a), top));
+  isl_set *where =
+      env->context ? isl_set_copy(env->context) : isl_pw_aff_domain(isl_pw_aff_copy(a));
+  isl_bool inside = isl_set_is_subset(where, in);
+  isl_set_free(where);
+  isl_set_free(in);
+  if (inside == isl_bool_true) {
+    isl_val_free(span);
+    return a;
+  }
+  return isl_pw_aff_mod_val(a, span);
+}
+
 __isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e,
                                  __isl_keep isl_space *space) {
   isl_pw_aff *a, *b;
@@ -145,9 +176,9 @@ __isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e,
       not_affine(env, e, "it converts through a floating-point type");
       return NULL;
     }
-    return sj_affine(env, e->args[0], space);
+    return wrap(env, e->type, sj_affine(env, e->args[0], space));
   case SJ_E_UNARY:
-    if (e->op == '-') return isl_pw_aff_neg(sj_affine(env, e->args[0], space));
+    if (e->op == '-') return wrap(env, e->type, isl_pw_aff_neg(sj_affine(env, e->args[0], space)));
     c = sj_condition(env, e, space);
     return c ? isl_set_indicator_function(c) : NULL;
   case SJ_E_COND:
@@ -171,15 +202,15 @@ __isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e,
         isl_pw_aff_free(a);
         return NULL;
       }
-      if (e->op == SJ_OP_ADD) return isl_pw_aff_add(a, b);
-      if (e->op == SJ_OP_SUB) return isl_pw_aff_sub(a, b);
+      if (e->op == SJ_OP_ADD) return wrap(env, e->type, isl_pw_aff_add(a, b));
+      if (e->op == SJ_OP_SUB) return wrap(env, e->type, isl_pw_aff_sub(a, b));
       if (!isl_pw_aff_is_cst(a) && !isl_pw_aff_is_cst(b)) {
         isl_pw_aff_free(a);
         isl_pw_aff_free(b);
         not_affine(env, e, "a product of two iterator-dependent values");
         return NULL;
       }
-      return isl_pw_aff_mul(a, b);
+      return wrap(env, e->type, isl_pw_aff_mul(a, b));
     case SJ_OP_DIV:
     case SJ_OP_REM:
       return divide(env, e, space);

@@ -298,15 +298,16 @@ static const sj_expr *element(sj_model *m, const sj_site *s, sj_sym *t, int ndim
   sj_expr *e = expr(m, SJ_E_INDEX, t->type, loc, t->rank);
   e->sym = t;
   for (int k = 0; k < ndims; k++) {
-    sj_expr *it = expr(m, SJ_E_VAR, SJ_TY_INT, loc, 0);
-    it->sym = s->stmt->iters[dims[k]];
+    sj_sym *iter = s->stmt->iters[dims[k]];
+    sj_expr *it = expr(m, SJ_E_VAR, iter->type, loc, 0);
+    it->sym = iter;
     if (!lo[k]) {
       e->args[k] = it;
       continue;
     }
-    sj_expr *c = expr(m, SJ_E_INT, SJ_TY_INT, loc, 0);
+    sj_expr *c = expr(m, SJ_E_INT, iter->type, loc, 0);
     c->ival = lo[k];
-    sj_expr *d = e->args[k] = expr(m, SJ_E_BINARY, SJ_TY_INT, loc, 2);
+    sj_expr *d = e->args[k] = expr(m, SJ_E_BINARY, iter->type, loc, 2);
     d->op = SJ_OP_SUB;
     d->args[0] = it;
     d->args[1] = c;

@@ -37,6 +37,7 @@ typedef struct builder {
   int nsites, capsites;
   int order;       /* of the next use in the statement being collected */
   sj_pstmt **decl; /* by local id: the statement of its declaration */
+  int outer_nests; /* the outermost loop being built holds loops */
   int failed;
 } builder;
 
@@ -179,6 +180,7 @@ static __isl_give isl_set *affine_guard(builder *b, sj_pstmt *s, const sj_expr *
   sj_affine_env env;
   affine_env(b, &env, "a condition");
   env.quiet = 1;
+  env.context = guard ? guard : s->domain;
   isl_space *space = isl_set_get_space(s->domain);
   isl_set *set = sj_condition(&env, c, space);
   isl_space_free(space);
@@ -285,6 +287,95 @@ static int build_group(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
 
 static int build_stmt(builder *b, __isl_keep isl_set *context, sj_stmt *st, built *out);
 
+/* The member of loop dimension d over the statements first.. built in inner:
+ * S[..., i_d, ...] -> [i_d], negated for a decreasing loop. */
+static void add_member(sj_model *m, built *inner, int first, int d, int negate) {
+  isl_union_pw_aff *member = NULL;
+  for (int k = first; k < m->nstmts; k++) {
+    isl_space *sp = isl_set_get_space(m->stmts[k]->domain);
+    isl_aff *aff = isl_aff_var_on_domain(isl_local_space_from_space(sp), isl_dim_set, d);
+    if (negate) aff = isl_aff_neg(aff);
+    isl_union_pw_aff *upa = isl_union_pw_aff_from_pw_aff(isl_pw_aff_from_aff(aff));
+    member = member ? isl_union_pw_aff_union_add(member, upa) : upa;
+  }
+  if (inner->npending == MAX_DEPTH) inner->sched = flush(inner);
+  memmove(inner->pending + 1, inner->pending, inner->npending * sizeof *inner->pending);
+  inner->pending[0] = member;
+  inner->npending++;
+}
+
+static int reads_local(const sj_expr *e) {
+  if (e->kind == SJ_E_VAR || e->kind == SJ_E_INDEX)
+    if (e->sym->kind == SJ_SYM_LOCAL) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_local(e->args[i])) return 1;
+  return 0;
+}
+
+/* Whether st holds a loop. */
+static int has_loop(const sj_stmt *st) {
+  if (st->kind == SJ_S_FOR) return 1;
+  for (int i = 0; i < st->nbody; i++)
+    if (st->body[i] && has_loop(st->body[i])) return 1;
+  return 0;
+}
+
+/* Whether the assignments body[0..n) only move array elements: no local is declared, read
+ * or written (the locals' analysis keeps its forms of statements). */
+static int arrays_only(sj_stmt *const *body, int n) {
+  for (int i = 0; i < n; i++) {
+    const sj_stmt *st = body[i];
+    if (st->kind != SJ_S_ASSIGN || st->lhs->kind != SJ_E_INDEX ||
+        st->lhs->sym->kind != SJ_SYM_ARRAY || reads_local(st->rhs))
+      return 0;
+    for (int k = 0; k < st->lhs->nargs; k++)
+      if (reads_local(st->lhs->args[k])) return 0;
+  }
+  return 1;
+}
+
+/* Assignments directly in an outermost loop that holds loops (`A[t + 1][0] = A[t][0];` in a
+ * time loop) in a loop of one point, as if written `for (p = 0; p < 1; p++)`: every statement
+ * of a time loop then has a space nest, which the stencil form and the time tilings need; the
+ * order and the instances are the C function's. */
+static int build_point(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n, built *out) {
+  sj_model *m = b->m;
+  int d = b->depth;
+  if (!m->point) {
+    m->point = calloc(1, sizeof *m->point);
+    if (!m->point) return fail(b, JIT_ERR_NOMEM, body[0]->loc, "out of %s", "memory");
+    *m->point = (sj_sym){.kind = SJ_SYM_ITER,
+                         .name = "_pt",
+                         .type = SJ_TY_INT,
+                         .loc = body[0]->loc,
+                         .param = -1,
+                         .id = m->fn->niters};
+  }
+  b->iters[d] = m->point;
+  b->depth = d + 1;
+  isl_set *one =
+      isl_set_fix_si(isl_set_add_dims(isl_set_copy(context), isl_dim_set, 1), isl_dim_set, d, 0);
+  built inner = {0};
+  int first = m->nstmts;
+  int rc = build_group(b, one, body, n, &inner);
+  isl_set_free(one);
+  b->depth = d;
+  if (rc) {
+    built_clear(&inner);
+    return -1;
+  }
+  add_member(m, &inner, first, d, 0);
+  *out = inner;
+  return 0;
+}
+
+static int build_assignments(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n,
+                             built *out) {
+  if (b->depth == 1 && b->outer_nests && arrays_only(body, n))
+    return build_point(b, context, body, n, out);
+  return build_group(b, context, body, n, out);
+}
+
 /* The sequence of parts[0..n), merged as a balanced tree: isl copies both operands of a
  * sequence, so appending parts one by one would cost quadratically in their number. */
 static __isl_give isl_schedule *sequence_of(isl_schedule **parts, int n) {
@@ -309,7 +400,7 @@ static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
     while (j < n && (body[j]->kind == SJ_S_ASSIGN || body[j]->kind == SJ_S_DECL)) j++;
     memset(&part, 0, sizeof part);
     if (j > i) {
-      rc = build_group(b, context, body + i, j - i, &part);
+      rc = build_assignments(b, context, body + i, j - i, &part);
       i = j;
     } else {
       rc = build_stmt(b, context, body[i++], &part);
@@ -351,11 +442,25 @@ static int obviously_monotone(const sj_expr *c, const sj_sym *iter, long step) {
   return step > 0 ? upper : lower;
 }
 
-/* The loop's iteration set must be what the C loop runs through: starting at init, going
- * in the direction of step, the condition may only turn false once. */
-static int check_monotone(builder *b, const sj_stmt *loop, __isl_keep isl_set *ext,
-                          __isl_keep isl_set *cond, __isl_keep isl_set *start) {
-  if (obviously_monotone(loop->cond, loop->iter, loop->step)) return 0;
+/* set without its integer divisions where they exclude nothing (the modulo of an unsigned
+ * i + 1 < n where i stays far below the wrap): simpler bounds for every later stage. */
+static __isl_give isl_set *without_idle_divs(__isl_take isl_set *set) {
+  isl_set *plain = isl_set_remove_divs(isl_set_copy(set));
+  if (isl_set_plain_is_equal(plain, set) != isl_bool_true &&
+      isl_set_is_subset(plain, set) == isl_bool_true) {
+    isl_set_free(set);
+    return plain;
+  }
+  isl_set_free(plain);
+  return set;
+}
+
+/* Whether the condition holds on a range of the iterator: starting at init, going in the
+ * direction of step, it may only turn false once. 1 yes, 0 no (or not shown), -1 after an
+ * error. */
+static int monotone(builder *b, const sj_stmt *loop, __isl_keep isl_set *ext,
+                    __isl_keep isl_set *cond, __isl_keep isl_set *start) {
+  if (obviously_monotone(loop->cond, loop->iter, loop->step)) return 1;
   int d = b->depth - 1; /* the loop's own dimension */
   isl_space *space = isl_set_get_space(ext);
   isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
@@ -372,25 +477,94 @@ static int check_monotone(builder *b, const sj_stmt *loop, __isl_keep isl_set *e
   isl_set_free(later);
   isl_set_free(held);
   if (ok < 0) return fail(b, JIT_ERR_INTERNAL, loop->loc, "isl failed on the loop %s", "");
-  if (!ok)
-    return fail(b, JIT_ERR_UNSUPPORTED, loop->cond->loc,
-                "the condition of the loop over '%s' is not monotone in its iterator, so the "
-                "loop is not a range",
-                loop->iter->name);
-  return 0;
+  return ok == isl_bool_true;
 }
 
-/* Whether dimension d of set takes a value outside int (or isl fails). */
-static int leaves_int(__isl_keep isl_set *set, int d) {
-  isl_ctx *ctx = isl_set_get_ctx(set);
-  isl_set *above = isl_set_lower_bound_val(isl_set_copy(set), isl_dim_set, d,
-                                           isl_val_int_from_si(ctx, (long)INT_MAX + 1));
-  isl_set *below = isl_set_upper_bound_val(isl_set_copy(set), isl_dim_set, d,
-                                           isl_val_int_from_si(ctx, (long)INT_MIN - 1));
-  isl_set *outside = isl_set_union(above, below);
-  isl_bool empty = isl_set_is_empty(outside);
-  isl_set_free(outside);
-  return empty != isl_bool_true;
+/* The points C runs through when the condition may hold again after it failed (i != 5 &&
+ * i < n, or an unsigned i + 1 < n that wraps at the end of the type): those of ext, in the
+ * direction of the loop, before the first one where the condition fails. */
+static __isl_give isl_set *before_failure(__isl_keep isl_set *ext, __isl_keep isl_set *cond, int d,
+                                          long step) {
+  isl_set *fails = isl_set_subtract(isl_set_copy(ext), isl_set_copy(cond));
+  /* outer iterators -> the failures */
+  isl_map *at = isl_map_move_dims(isl_map_from_range(fails), isl_dim_in, 0, isl_dim_out, 0, d);
+  isl_space *one = isl_space_range(isl_map_get_space(at));
+  at = isl_map_apply_range(at, step > 0 ? isl_map_lex_le(one) : isl_map_lex_ge(one));
+  isl_set *blocked = isl_set_flatten(isl_map_wrap(at)); /* at or past a failure */
+  isl_set *dom = isl_set_intersect(isl_set_copy(ext), isl_set_copy(cond));
+  return isl_set_subtract(dom, blocked);
+}
+
+/* The values of an iterator's type: [*lo, *hi]. */
+static void type_range(isl_ctx *ctx, sj_type t, __isl_give isl_val **lo, __isl_give isl_val **hi) {
+  int bits = 8 * sj_type_size(t);
+  if (sj_type_is_unsigned(t)) {
+    *lo = isl_val_zero(ctx);
+    *hi = isl_val_sub_ui(isl_val_2exp(isl_val_int_from_si(ctx, bits)), 1);
+  } else {
+    *hi = isl_val_sub_ui(isl_val_2exp(isl_val_int_from_si(ctx, bits - 1)), 1);
+    *lo = isl_val_neg(isl_val_add_ui(isl_val_copy(*hi), 1));
+  }
+}
+
+/* The points of set whose dimension d lies within the iterator's type. */
+static __isl_give isl_set *within_type(__isl_take isl_set *set, int d, sj_type t) {
+  isl_val *lo, *hi;
+  type_range(isl_set_get_ctx(set), t, &lo, &hi);
+  set = isl_set_lower_bound_val(set, isl_dim_set, d, lo);
+  return isl_set_upper_bound_val(set, isl_dim_set, d, hi);
+}
+
+/* The iteration set of the loop as C runs it, from the points where it starts on (ext) and
+ * its condition: a signed iterator may not leave its type (C's overflow is undefined); an
+ * unsigned one wraps around, and C stops there only if the condition fails on the wrapped
+ * value (the count down `for (unsigned i = n - 1; i < n; i--)`). NULL after an error. */
+static __isl_give isl_set *loop_domain(builder *b, const sj_stmt *loop, __isl_take isl_set *dom,
+                                       __isl_keep isl_set *cond, int d) {
+  sj_type t = loop->iter->type;
+  isl_set *inside = within_type(isl_set_copy(dom), d, t);
+  isl_bool same = isl_set_is_subset(dom, inside);
+  if (same == isl_bool_true) { /* as mostly: dom without the type's redundant bounds */
+    isl_set_free(inside);
+    return dom;
+  }
+  if (!sj_type_is_unsigned(t)) {
+    isl_set_free(dom);
+    isl_set_free(inside);
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "the loop over '%s' leaves the range of %s for these arguments (C's overflow is "
+             "undefined)",
+             loop->iter->name, sj_type_name(t));
+    fail(b, JIT_ERR_ARGS, loop->loc, "%s", msg);
+    return NULL;
+  }
+  isl_set_free(dom);
+  /* the values one step past the last one inside, wrapped around */
+  isl_ctx *ctx = isl_set_get_ctx(inside);
+  isl_val *span = isl_val_2exp(isl_val_int_from_si(ctx, 8 * sj_type_size(t)));
+  isl_space *space = isl_set_get_space(inside);
+  isl_multi_aff *back = isl_multi_aff_identity(isl_space_map_from_set(space));
+  isl_aff *prev = isl_multi_aff_get_aff(back, d);
+  back = isl_multi_aff_set_aff(back, d, isl_aff_add_constant_si(prev, -loop->step));
+  isl_set *next = isl_set_preimage_multi_aff(isl_set_copy(inside), back);
+  isl_set *past =
+      isl_set_subtract(next, within_type(isl_set_universe(isl_set_get_space(inside)), d, t));
+  isl_multi_aff *wrap = isl_multi_aff_identity(isl_space_map_from_set(isl_set_get_space(past)));
+  isl_aff *x = isl_multi_aff_get_aff(wrap, d);
+  x = isl_aff_add_constant_val(x, loop->step > 0 ? span : isl_val_neg(span));
+  wrap = isl_multi_aff_set_aff(wrap, d, x);
+  /* w is a wrapped value exactly when w -/+ span is a point past the end */
+  isl_set *wrapped = isl_set_preimage_multi_aff(past, wrap);
+  wrapped = isl_set_intersect(wrapped, isl_set_copy(cond));
+  isl_bool stops = isl_set_is_empty(wrapped);
+  isl_set_free(wrapped);
+  if (stops == isl_bool_true) return inside;
+  isl_set_free(inside);
+  fail(b, JIT_ERR_UNSUPPORTED, loop->loc,
+       "the loop over '%s' wraps around its unsigned type and its condition still holds",
+       loop->iter->name);
+  return NULL;
 }
 
 static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, built *out) {
@@ -402,13 +576,18 @@ static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, bui
   b->iters[d] = loop->iter;
   b->iter_pos[loop->iter->id] = d;
   b->depth = d + 1;
+  if (d == 0) b->outer_nests = has_loop(loop->body[0]);
 
   isl_set *ext = isl_set_add_dims(isl_set_copy(context), isl_dim_set, 1);
   isl_space *space = isl_set_get_space(ext);
   sj_affine_env env;
   affine_env(b, &env, "the loop bound");
+  /* the iterator's values are those of its type */
+  isl_set *typed = within_type(isl_set_copy(ext), d, loop->iter->type);
+  env.context = typed;
   isl_pw_aff *init = sj_affine(&env, loop->init, space);
   isl_set *cond = init ? sj_condition(&env, loop->cond, space) : NULL;
+  isl_set_free(typed);
   isl_set *dom = NULL, *start = NULL;
   if (cond) {
     isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
@@ -428,23 +607,23 @@ static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, bui
     }
     isl_pw_aff_free(iv);
     ext = isl_set_intersect(ext, range);
-    if (check_monotone(b, loop, ext, cond, start) == 0) {
-      dom = isl_set_intersect(isl_set_copy(ext), isl_set_copy(cond));
-      dom = isl_set_coalesce(dom);
-      /* an upper bound by the form of the condition, a lower one from the start */
-      isl_bool bounded = obviously_monotone(loop->cond, loop->iter, loop->step)
+    int ranged = monotone(b, loop, ext, cond, start);
+    if (ranged >= 0) {
+      dom = ranged ? isl_set_intersect(isl_set_copy(ext), isl_set_copy(cond))
+                   : before_failure(ext, cond, d, loop->step);
+      dom = without_idle_divs(isl_set_coalesce(dom));
+      /* an upper bound by the form of the condition, a lower one from the start; an
+       * unsigned iterator's type bounds it too */
+      isl_bool bounded = obviously_monotone(loop->cond, loop->iter, loop->step) ||
+                                 sj_type_is_unsigned(loop->iter->type)
                              ? isl_bool_true
                              : isl_set_is_bounded(dom);
       if (bounded == isl_bool_false) {
         fail(b, JIT_ERR_UNSUPPORTED, loop->loc, "the loop over '%s' has no bound",
              loop->iter->name);
         dom = isl_set_free(dom);
-      } else if (leaves_int(dom, d)) {
-        fail(b, JIT_ERR_ARGS, loop->loc,
-             "the loop over '%s' leaves the range of int for these arguments (C's overflow is "
-             "undefined)",
-             loop->iter->name);
-        dom = isl_set_free(dom);
+      } else {
+        dom = loop_domain(b, loop, dom, cond, d);
       }
     }
   }
@@ -466,20 +645,7 @@ static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, bui
     return -1;
   }
   if (!inner.sched) return 0; /* empty body */
-
-  /* This loop's member: S[..., i_d, ...] -> [i_d], negated for a decreasing loop. */
-  isl_union_pw_aff *member = NULL;
-  for (int k = first; k < m->nstmts; k++) {
-    isl_space *sp = isl_set_get_space(m->stmts[k]->domain);
-    isl_aff *aff = isl_aff_var_on_domain(isl_local_space_from_space(sp), isl_dim_set, d);
-    if (loop->step < 0) aff = isl_aff_neg(aff);
-    isl_union_pw_aff *upa = isl_union_pw_aff_from_pw_aff(isl_pw_aff_from_aff(aff));
-    member = member ? isl_union_pw_aff_union_add(member, upa) : upa;
-  }
-  if (inner.npending == MAX_DEPTH) inner.sched = flush(&inner);
-  memmove(inner.pending + 1, inner.pending, inner.npending * sizeof *inner.pending);
-  inner.pending[0] = member;
-  inner.npending++;
+  add_member(m, &inner, first, d, loop->step < 0);
   *out = inner;
   return 0;
 }
@@ -487,6 +653,7 @@ static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, bui
 static int build_if(builder *b, __isl_keep isl_set *context, sj_stmt *st, built *out) {
   sj_affine_env env;
   affine_env(b, &env, "the if condition");
+  env.context = context;
   isl_space *space = isl_set_get_space(context);
   isl_set *cond = sj_condition(&env, st->cond, space);
   isl_space_free(space);
@@ -519,7 +686,7 @@ static int build_stmt(builder *b, __isl_keep isl_set *context, sj_stmt *st, buil
   case SJ_S_BLOCK:
     return build_block(b, context, st->body, st->nbody, out);
   default:
-    return build_group(b, context, &st, 1, out);
+    return build_assignments(b, context, &st, 1, out);
   }
 }
 
@@ -557,7 +724,9 @@ static void format_point(__isl_keep isl_point *pt, int n, char *buf, size_t size
   buf[0] = 0;
   for (int k = 0; k < n && len < size; k++) {
     isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, k);
-    len += snprintf(buf + len, size - len, "[%ld]", isl_val_get_num_si(v));
+    char *txt = isl_val_to_str(v); /* past long where an unsigned subscript wrapped */
+    len += snprintf(buf + len, size - len, "[%s]", txt ? txt : "?");
+    free(txt);
     isl_val_free(v);
   }
 }
@@ -725,6 +894,7 @@ void sj_model_free(sj_model *m) {
     free(m->stmts[i]);
   }
   free(m->stmts);
+  free(m->point);
   for (int i = 0; i < m->naccesses; i++) isl_map_free(m->accesses[i].rel);
   free(m->accesses);
   if (m->extents)

@@ -108,6 +108,9 @@ typedef struct sj_model {
   int nlocal_refs;
   struct sj_local_ref *local_refs; /* owned, sorted by node */
   char *locals_why;                /* owned: what became of them, for the explanation; or NULL */
+  /* owned, or NULL: the iterator of the one-point loop a statement directly in a time loop
+   * gets (sched/model.c) */
+  sj_sym *point;
   int nstmts;
   sj_pstmt **stmts;
   int naccesses;

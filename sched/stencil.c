@@ -61,22 +61,139 @@ static int nest_of(sj_model *m, __isl_keep isl_schedule_node *time, int *nest) {
   return k;
 }
 
-/* Sets *user when map relates two different instances, and stops. Conflicts hold both
+/* A conflict inside one folded step, when there is one: the pairs of one map of them. */
+typedef struct conflict {
+  isl_bool found;
+  isl_map *pairs;
+} conflict;
+
+/* Sets the conflict when map relates two different instances, and stops. Conflicts hold both
  * orders, so between instances of one statement x <lex y is enough to look for; subtracting
  * the identity would make isl compute explicit forms of the existential variables of the
  * composed accesses, which is costly and not bounded by the compile budget. */
 static isl_stat relates_others(__isl_take isl_map *map, void *user) {
-  isl_bool *found = user;
+  conflict *c = user;
   isl_space *space = isl_map_get_space(map);
   if (isl_space_tuple_is_equal(space, isl_dim_in, space, isl_dim_out) == isl_bool_true)
     map = isl_map_intersect(map, isl_map_lex_lt(isl_space_domain(space)));
   else
     isl_space_free(space);
   isl_bool empty = isl_map_is_empty(map);
-  isl_map_free(map);
-  if (empty == isl_bool_true) return isl_stat_ok;
-  *found = empty < 0 ? isl_bool_error : isl_bool_true;
+  if (empty == isl_bool_true) {
+    isl_map_free(map);
+    return isl_stat_ok;
+  }
+  c->found = empty < 0 ? isl_bool_error : isl_bool_true;
+  if (empty < 0)
+    isl_map_free(map);
+  else
+    c->pairs = map;
   return isl_stat_error; /* stops the walk */
+}
+
+/* Whether some pair of pairs has its dimensions before d equal and differs at d: 1 yes, 0 no,
+ * -1 when isl fails. */
+static int differ_first_at(__isl_take isl_map *pairs, int d) {
+  for (int k = 0; k < d; k++) pairs = isl_map_equate(pairs, isl_dim_in, k, isl_dim_out, k);
+  isl_map *same = isl_map_equate(isl_map_copy(pairs), isl_dim_in, d, isl_dim_out, d);
+  isl_map *differ = isl_map_subtract(pairs, same);
+  isl_bool empty = isl_map_is_empty(differ);
+  isl_map_free(differ);
+  return empty < 0 ? -1 : !empty;
+}
+
+/* Whether some conflict of the model relates instances of different iterations of the
+ * outer loop: 1 yes, 0 no, -1 when isl fails. */
+static int outer_carries(sj_model *m) {
+  isl_union_map *all = sj_model_conflicts(m, m->domain);
+  isl_map_list *maps = isl_union_map_get_map_list(all);
+  isl_union_map_free(all);
+  int n = isl_map_list_n_map(maps), carries = n < 0 ? -1 : 0;
+  for (int i = 0; i < n && !carries; i++)
+    carries = differ_first_at(isl_map_list_get_map(maps, i), 0);
+  isl_map_list_free(maps);
+  return carries;
+}
+
+/* A pair of instances of pairs into buf, "S0[0, 1, 2] and S0[0, 2, 2]": one step apart
+ * along the carrier where there is one such pair. */
+static void example(__isl_keep isl_map *pairs, int carrier, const sj_pstmt *a, const sj_pstmt *b,
+                    char *buf, size_t size) {
+  isl_map *m =
+      isl_map_project_out(isl_map_copy(pairs), isl_dim_param, 0, isl_map_dim(pairs, isl_dim_param));
+  if (carrier > 0) {
+    isl_map *near = isl_map_copy(m);
+    isl_local_space *ls = isl_local_space_from_space(isl_space_wrap(isl_map_get_space(m)));
+    isl_aff *step = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set,
+                                          isl_map_dim(m, isl_dim_in) + carrier);
+    step = isl_aff_sub(step, isl_aff_var_on_domain(ls, isl_dim_set, carrier));
+    step = isl_aff_add_constant_si(step, -1);
+    near = isl_set_unwrap(isl_set_intersect(isl_map_wrap(near),
+                                            isl_set_from_basic_set(isl_aff_zero_basic_set(step))));
+    if (isl_map_is_empty(near) == isl_bool_false) {
+      isl_map_free(m);
+      m = near;
+    } else {
+      isl_map_free(near);
+    }
+  }
+  isl_point *pt = isl_set_sample_point(isl_map_wrap(m));
+  const sj_pstmt *side[2] = {a, b};
+  int len = 0, at = 0;
+  for (int k = 0; k < 2; k++) {
+    if (!side[k]) break;
+    len += snprintf(buf + len, size - len, "%s%s[", k ? " and " : "", side[k]->name);
+    for (int i = 0; i < side[k]->depth && len < (int)size; i++, at++) {
+      isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, at);
+      len += snprintf(buf + len, size - len, "%s%ld", i ? ", " : "", v ? isl_val_get_num_si(v) : 0);
+      isl_val_free(v);
+    }
+    if (len < (int)size) len += snprintf(buf + len, size - len, "]");
+    if (len >= (int)size) break;
+  }
+  isl_point_free(pt);
+}
+
+/* Why the conflict c keeps the form from being a stencil's: the loop inside the outer one
+ * that carries it, with a pair of instances; and where the outer loop carries nothing, that
+ * the time loop is not outermost (a batch of independent problems). */
+static int not_stencil_because(sj_model *m, sj_stencil *out, sj_buf *why, const conflict *c) {
+  isl_space *space = isl_map_get_space(c->pairs);
+  isl_set *from = isl_set_universe(isl_space_domain(isl_space_copy(space)));
+  isl_set *to = isl_set_universe(isl_space_range(space));
+  const sj_pstmt *a = sj_model_stmt(m, from), *b = sj_model_stmt(m, to);
+  isl_set_free(from);
+  isl_set_free(to);
+  int common = 0;
+  while (a && b && common < a->depth && common < b->depth && a->iters[common] == b->iters[common])
+    common++;
+  int carrier = -1;
+  for (int d = 1; d < common && carrier < 0; d++)
+    if (differ_first_at(isl_map_copy(c->pairs), d) == 1) carrier = d;
+  char txt[256] = "?";
+  example(c->pairs, carrier, a, b, txt, sizeof txt);
+  const char *outer = a ? a->iters[0]->name : "?";
+  if (carrier < 0) {
+    sj_buf_printf(why,
+                  "not in stencil form: a dependence stays inside one iteration of the outer loop "
+                  "'%s' and of the space loops of one nest (e.g. %s), so the space loops are not "
+                  "all parallel",
+                  outer, txt);
+  } else {
+    const char *inner = a->iters[carrier]->name;
+    sj_buf_printf(why,
+                  "not in stencil form: the loop '%s' inside the outer loop '%s' carries a "
+                  "dependence (e.g. %s), so it is not parallel",
+                  inner, outer, txt);
+    if (outer_carries(m) == 0)
+      sj_buf_printf(why,
+                    "; '%s' carries none: its iterations are independent, and '%s' is a time "
+                    "loop that is not outermost (time tiling needs the time loop outside the "
+                    "others)",
+                    outer, inner);
+  }
+  out->why = sj_buf_take(why);
+  return 0;
 }
 
 /* Whether two different instances of one folded step of the statements of nest c
@@ -86,7 +203,8 @@ static isl_stat relates_others(__isl_take isl_map *map, void *user) {
  * of one step, for every step at once, and isl composes the accesses with their time
  * already fixed (composing them over all pairs of steps, then keeping the pairs of one
  * step, cost twice as much). */
-static isl_bool nest_conflicts(sj_model *m, const int *nest, int c, isl_map *const *fold) {
+static void nest_conflicts(sj_model *m, const int *nest, int c, isl_map *const *fold,
+                           conflict *found) {
   isl_union_set *dom = isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
   isl_id *step = isl_id_alloc(m->ctx, "step", NULL);
   for (int i = 0; i < m->nstmts; i++) {
@@ -101,11 +219,10 @@ static isl_bool nest_conflicts(sj_model *m, const int *nest, int c, isl_map *con
   isl_id_free(step);
   isl_union_map *same_step = sj_model_conflicts(m, dom);
   isl_union_set_free(dom);
-  isl_bool found = isl_bool_false;
-  if (isl_union_map_foreach_map(same_step, relates_others, &found) < 0 && found == isl_bool_false)
-    found = isl_bool_error;
+  if (isl_union_map_foreach_map(same_step, relates_others, found) < 0 &&
+      found->found == isl_bool_false)
+    found->found = isl_bool_error;
   isl_union_map_free(same_step);
-  return found;
 }
 
 int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
@@ -144,16 +261,20 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
   isl_union_pw_aff_free(t);
 
   /* conflicts between instances of one folded step, other than an instance with itself */
-  isl_bool conflict = isl_bool_false;
-  for (int c = 0; c < k && conflict == isl_bool_false; c++)
-    conflict = nest_conflicts(m, nest, c, fold);
+  conflict found = {isl_bool_false, NULL};
+  for (int c = 0; c < k && found.found == isl_bool_false; c++)
+    nest_conflicts(m, nest, c, fold, &found);
   free(nest);
-  if (conflict != isl_bool_false) {
+  if (found.found != isl_bool_false) {
     for (int i = 0; i < m->nstmts; i++) isl_map_free(fold[i]);
     free(fold);
-    return not_stencil(out, &why,
-                       "a dependence stays inside one time step of one nest, so the space "
-                       "loops are not all parallel");
+    if (!found.pairs)
+      return not_stencil(out, &why,
+                         "a dependence stays inside one time step of one nest, so the space "
+                         "loops are not all parallel");
+    not_stencil_because(m, out, &why, &found);
+    isl_map_free(found.pairs);
+    return 0;
   }
   out->is_stencil = 1;
   m->stencil = 1;

@@ -83,6 +83,19 @@ int main(int argc, char **argv) {
          (const char *const[]){"over 2 nests folded", NULL}, "not in stencil");
   expect(dir, "seidel2d.c", JIT_DEVICE_CPU, shape, 3,
          (const char *const[]){"not in stencil form", "sequential band", NULL}, "parallel loops");
+  /* statements directly in the time loop: nests of one point, so still a stencil */
+  expect(dir, "ti_time_stmt1d.c", JIT_DEVICE_CPU, shape, 2,
+         (const char *const[]){"stencil form: loop 't'", "over 3 nests folded", NULL},
+         "not in stencil");
+  /* the time loop inside a batch loop: the refusal names the loop that carries the
+   * dependence and says the outer one carries none */
+  expect(dir, "batched_rows.c", JIT_DEVICE_CPU, shape, 3,
+         (const char *const[]){"the loop 't' inside the outer loop 'b' carries a dependence",
+                               "'b' carries none", NULL},
+         "stencil form: loop");
+  expect(dir, "seidel1d.c", JIT_DEVICE_CPU, shape, 2,
+         (const char *const[]){"the loop 'i' inside the outer loop 't' carries a dependence", NULL},
+         "carries none");
   const int mm[] = {32, 24, 16};
   expect(dir, "matmul.c", JIT_DEVICE_CPU, mm, 3, (const char *const[]){"parallel loops", NULL},
          "stencil form: loop");
