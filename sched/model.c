@@ -524,7 +524,9 @@ static __isl_give isl_set *loop_domain(builder *b, const sj_stmt *loop, __isl_ta
   sj_type t = loop->iter->type;
   isl_set *inside = within_type(isl_set_copy(dom), d, t);
   isl_bool same = isl_set_is_subset(dom, inside);
-  if (same == isl_bool_true) { /* as mostly: dom without the type's redundant bounds */
+  /* as mostly: dom without the type's redundant bounds; an unsigned loop may still step past
+   * its type's end, where its condition (i >= 0) may hold again */
+  if (same == isl_bool_true && !sj_type_is_unsigned(t)) {
     isl_set_free(inside);
     return dom;
   }
@@ -539,7 +541,6 @@ static __isl_give isl_set *loop_domain(builder *b, const sj_stmt *loop, __isl_ta
     fail(b, JIT_ERR_ARGS, loop->loc, "%s", msg);
     return NULL;
   }
-  isl_set_free(dom);
   /* the values one step past the last one inside, wrapped around */
   isl_ctx *ctx = isl_set_get_ctx(inside);
   isl_val *span = isl_val_2exp(isl_val_int_from_si(ctx, 8 * sj_type_size(t)));
@@ -559,6 +560,11 @@ static __isl_give isl_set *loop_domain(builder *b, const sj_stmt *loop, __isl_ta
   wrapped = isl_set_intersect(wrapped, isl_set_copy(cond));
   isl_bool stops = isl_set_is_empty(wrapped);
   isl_set_free(wrapped);
+  if (stops == isl_bool_true && same == isl_bool_true) {
+    isl_set_free(inside);
+    return dom;
+  }
+  isl_set_free(dom);
   if (stops == isl_bool_true) return inside;
   isl_set_free(inside);
   fail(b, JIT_ERR_UNSUPPORTED, loop->loc,

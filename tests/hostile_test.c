@@ -326,7 +326,7 @@ static int case_sources(void) {
       "void f(int n, float a[n]) { for (;;) a[0] = 1; }",
       "void f(int n, float a[n]) { for (int i = 0; i < n; i++) a[i * i] = 1; }",
       "void f(int n, float a[n]) { for (int i = 0; i < n; i += 0) a[i] = 1; }",
-      "void f(int n, float a[n]) { for (int i = 0; i != n; i++) a[i] = 1; }",
+      "void f(int n, float a[n]) { for (unsigned i = n - 1; i >= 0; i--) a[i] = 1; }",
       "void f(int n, float a[n]) { a[99999999999999999999] = 1; }",
       "void f(int n, float a[n]) { for (int i = 0; i < 2147483647 * 2; i++) a[0] = 1; }",
       "void f(int n, float a[n]) { /* unterminated",
