@@ -112,8 +112,8 @@ static long window_size(const sj_stmt *st, binding *b) {
   switch (st->kind) {
   case SJ_S_ASSIGN:
     return is_local_target(st->lhs) ? 1 : -1;
-  case SJ_S_DECL:
-    return 1;
+  case SJ_S_DECL: /* scalars: a local array declared in a window would be declared anew */
+    return st->sym->rank ? -1 : 1;
   case SJ_S_BLOCK:
     for (int i = 0; i < st->nbody; i++) {
       if ((k = window_size(st->body[i], b)) < 0) return -1;
