@@ -248,12 +248,13 @@ static int define(sj_pp *pp, sj_lexer *sub, const sj_token *name) {
   return 0;
 }
 
+/* Every definition of name goes: an older one a redefinition hid must not come back. */
 static void undefine(sj_pp *pp, const sj_token *name) {
-  for (sj_macro **m = &pp->macros; *m; m = &(*m)->next)
-    if (same_name(name, (*m)->name, (*m)->len)) {
+  for (sj_macro **m = &pp->macros; *m;)
+    if (same_name(name, (*m)->name, (*m)->len))
       *m = (*m)->next;
-      return;
-    }
+    else
+      m = &(*m)->next;
 }
 
 /* --- #if expressions: integer constants, defined, ! - + ~, * / % + -, comparisons, && ||,
