@@ -83,11 +83,13 @@ typedef enum sj_ir_op {
   SJ_IR_LAUNCH,  /* host: kernel function imm with the values args */
   SJ_IR_TRAP,    /* when a (a predicate) holds: the run fails with error code imm */
   SJ_IR_MATH,    /* dst = math function imm (sj_ir_math) of a (and b) at a float type */
-  /* Bits, for targets that implement the math functions themselves (astgen/mathexp.c): */
-  SJ_IR_SHL,     /* integers: a << b, b an immediate below the width */
-  SJ_IR_SHR,     /* integers: a >> b (arithmetic for signed types), b an immediate */
+  /* Bits: C's operators, and for targets that implement the math functions themselves
+   * (astgen/mathexp.c): */
+  SJ_IR_SHL,     /* integers: a << b, b below the width (an immediate or a 32-bit register) */
+  SJ_IR_SHR,     /* integers: a >> b (arithmetic for signed types), b as for SHL */
   SJ_IR_BAND,    /* integers: a & b */
   SJ_IR_BOR,     /* integers: a | b */
+  SJ_IR_XOR,     /* integers: a ^ b */
   SJ_IR_BITCAST, /* dst = the bits of a (a float and an integer of one size) as type */
   /* Warps (GPU kernels whose block is a whole number of warps wide along x): */
   SJ_IR_SHFL, /* dst = the value a has in lane (this lane xor imm) of the warp; every lane of
@@ -235,7 +237,7 @@ typedef struct sj_ir_module {
   int nfuncs;
   sj_ir_func **funcs; /* the host or CPU function first */
   int ntraps;
-  sj_loc *traps; /* where TRAP code k (1 ..) is in the source */
+  sj_trap *traps; /* what TRAP code k (1 ..) checks, and where in the source */
 } sj_ir_module;
 
 /* --- values --- */

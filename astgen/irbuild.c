@@ -213,6 +213,23 @@ static int fold(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, long *out) 
   case SJ_IR_NEG:
     *out = wrap(t, (long)(0ul - ua));
     return 1;
+  case SJ_IR_BAND:
+    *out = wrap(t, (long)(ua & uc));
+    return 1;
+  case SJ_IR_BOR:
+    *out = wrap(t, (long)(ua | uc));
+    return 1;
+  case SJ_IR_XOR:
+    *out = wrap(t, (long)(ua ^ uc));
+    return 1;
+  case SJ_IR_SHL:
+  case SJ_IR_SHR:
+    if (c < 0 || c >= 8 * sj_ir_type_size(t)) return 0; /* left to trap at run time */
+    if (op == SJ_IR_SHL)
+      *out = wrap(t, (long)(ua << c));
+    else /* a holds the value: an unsigned one is never negative but in 64 bits */
+      *out = t == SJ_IR_U64 ? (long)(ua >> c) : a >> c;
+    return 1;
   default:
     return 0;
   }
@@ -221,7 +238,8 @@ static int fold(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, long *out) 
 /* fmin and fmax do not commute: of two zeros, or two NaNs, the C library picks by position. */
 static int commutes(sj_ir_op op, sj_ir_type t) {
   if (op == SJ_IR_MIN || op == SJ_IR_MAX) return !sj_ir_type_is_float(t);
-  return op == SJ_IR_ADD || op == SJ_IR_MUL || op == SJ_IR_AND || op == SJ_IR_OR;
+  return op == SJ_IR_ADD || op == SJ_IR_MUL || op == SJ_IR_AND || op == SJ_IR_OR ||
+         op == SJ_IR_BAND || op == SJ_IR_BOR || op == SJ_IR_XOR;
 }
 
 static int is_int(sj_ir_val v, long c) {
@@ -235,6 +253,9 @@ static int identity(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, sj_ir_v
   if (op == SJ_IR_MUL && is_int(y, 1)) return *out = x, 1;
   if (op == SJ_IR_MUL && is_int(y, 0)) return *out = y, 1;
   if ((op == SJ_IR_DIV || op == SJ_IR_FDIV) && is_int(y, 1)) return *out = x, 1;
+  if ((op == SJ_IR_BOR || op == SJ_IR_XOR || op == SJ_IR_SHL || op == SJ_IR_SHR) && is_int(y, 0))
+    return *out = x, 1;
+  if (op == SJ_IR_BAND && y.kind == SJ_V_INT && y.i == wrap(t, -1)) return *out = x, 1;
   return 0;
 }
 

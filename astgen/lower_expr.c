@@ -545,6 +545,9 @@ static int must_branch(const sj_expr *e) {
   if (e->kind == SJ_E_BINARY && (e->op == SJ_OP_DIV || e->op == SJ_OP_REM) &&
       !sj_type_is_float(e->type))
     return 1;
+  if (e->kind == SJ_E_BINARY && (e->op == SJ_OP_SHL || e->op == SJ_OP_SHR) &&
+      e->args[1]->kind != SJ_E_INT)
+    return 1;
   for (int i = 0; i < e->nargs; i++)
     if (must_branch(e->args[i])) return 1;
   return 0;
@@ -604,6 +607,37 @@ static sj_ir_val ucond(sj_lower *l, const sj_expr *e) {
                      sj_ir_type_is_float(v.type) ? sj_ir_float(v.type, 0) : sj_ir_int(v.type, 0));
 }
 
+/* A trap at e's source position where bad holds: the run fails with that position. */
+static void trap_at(sj_lower *l, const sj_expr *e, sj_trap_kind kind, sj_ir_val bad) {
+  sj_irb *b = &l->b;
+  sj_ir_module *mod = l->mod;
+  sj_trap *traps = realloc(mod->traps, (size_t)(mod->ntraps + 1) * sizeof *mod->traps);
+  if (!traps) {
+    out_of_memory(l);
+    return;
+  }
+  mod->traps = traps;
+  mod->traps[mod->ntraps++] = (sj_trap){e->loc, kind};
+  sj_ir_ins *trap = sj_irb_emit(b, SJ_IR_TRAP, SJ_IR_PRED);
+  trap->a = bad;
+  trap->imm = mod->ntraps; /* codes start at 1: 0 is no error */
+  b->f->traps = 1;
+}
+
+/* A shift count C leaves undefined (negative, or not below the width of the shifted type)
+ * fails the run, as the targets disagree on it; the count, checked, as a 32-bit value. */
+static sj_ir_val checked_count(sj_lower *l, const sj_expr *e, sj_ir_type t, sj_ir_val y) {
+  sj_irb *b = &l->b;
+  long width = 8 * sj_ir_type_size(t);
+  if (y.kind != SJ_V_INT || y.i < 0 || y.i >= width) {
+    sj_ir_type u = sj_ir_type_size(y.type) == 8 ? SJ_IR_U64 : SJ_IR_U32;
+    sj_ir_val bad = sj_irb_setp(b, SJ_CMP_GE, sj_irb_cvt(b, u, y), sj_ir_int(u, width));
+    trap_at(l, e, SJ_TRAP_SHIFT, bad);
+    y = sj_irb_op3(b, SJ_IR_SELP, y.type, sj_ir_int(y.type, 0), y, bad);
+  }
+  return sj_irb_cvt(b, SJ_IR_U32, y);
+}
+
 /* Integer division whose divisor may be zero, or -1 under the smallest dividend: the run
  * fails with the source position instead of trapping, and the operation gets a harmless
  * divisor. */
@@ -624,18 +658,7 @@ static sj_ir_val checked_divisor(sj_lower *l, const sj_expr *e, sj_ir_val x, sj_
   } else if (y.kind == SJ_V_INT && y.i == -1) {
     bad = sj_irb_setp(b, SJ_CMP_EQ, x, sj_ir_int(t, min));
   }
-  sj_ir_module *mod = l->mod;
-  sj_loc *traps = realloc(mod->traps, (size_t)(mod->ntraps + 1) * sizeof *mod->traps);
-  if (!traps) {
-    out_of_memory(l);
-    return y;
-  }
-  mod->traps = traps;
-  mod->traps[mod->ntraps++] = e->loc;
-  sj_ir_ins *trap = sj_irb_emit(b, SJ_IR_TRAP, SJ_IR_PRED);
-  trap->a = bad;
-  trap->imm = mod->ntraps; /* codes start at 1: 0 is no error */
-  b->f->traps = 1;
+  trap_at(l, e, SJ_TRAP_DIVISION, bad);
   return sj_irb_op3(b, SJ_IR_SELP, t, sj_ir_int(t, 1), y, bad);
 }
 
@@ -719,22 +742,31 @@ static int lin_user(sj_lower *l, lin *f, const sj_expr *e, long scale, long *lo,
 }
 
 /* x % c (c > 0 a constant) where x is affine in the iterators, never negative over the
- * statement's domain, and its terms in this instance are multiples of c: an unrolled copy
+ * statement's domain (x & (c - 1) for c a power of two, of either sign), and its terms in
+ * this instance are multiples of c: an unrolled copy
  * knows A[t % 2]'s buffer (t = 8 L - 8 b + 3). 1 with *out, else 0. */
 static int known_remainder(sj_lower *l, const sj_expr *e, long *out) {
   const sj_expr *y = e->args[1];
-  if (e->op != SJ_OP_REM || y->kind != SJ_E_INT || y->ival <= 0 || !l->call || !l->stmt) return 0;
+  if (y->kind != SJ_E_INT || y->ival <= 0 || !l->call || !l->stmt) return 0;
+  /* x & (2^k - 1) is x's remainder modulo 2^k, whatever x's sign */
+  int is_mask = e->op == SJ_OP_BAND && (y->ival & (y->ival + 1)) == 0;
+  if (e->op != SJ_OP_REM && !is_mask) return 0;
+  long m = is_mask ? y->ival + 1 : y->ival;
   lin f = {0, 0, 0, NULL};
   long lo, hi;
-  int ok = lin_user(l, &f, e->args[0], 1, &lo, &hi) && lo >= 0;
-  for (int i = 0; ok && i < f.n; i++) ok = f.t[i].coef % y->ival == 0;
+  int ok = lin_user(l, &f, e->args[0], 1, &lo, &hi) && (is_mask || lo >= 0);
+  for (int i = 0; ok && i < f.n; i++) ok = f.t[i].coef % m == 0;
   free(f.t);
-  if (ok) *out = ((f.constant % y->ival) + y->ival) % y->ival;
+  if (ok) *out = ((f.constant % m) + m) % m;
   return ok;
 }
 
 static sj_ir_val arith(sj_lower *l, const sj_expr *e) {
-  static const sj_ir_op ops[] = {SJ_IR_ADD, SJ_IR_SUB, SJ_IR_MUL, SJ_IR_DIV, SJ_IR_REM};
+  static const sj_ir_op ops[] = {
+      [SJ_OP_ADD] = SJ_IR_ADD, [SJ_OP_SUB] = SJ_IR_SUB, [SJ_OP_MUL] = SJ_IR_MUL,
+      [SJ_OP_DIV] = SJ_IR_DIV, [SJ_OP_REM] = SJ_IR_REM, [SJ_OP_BAND] = SJ_IR_BAND,
+      [SJ_OP_BOR] = SJ_IR_BOR, [SJ_OP_XOR] = SJ_IR_XOR, [SJ_OP_SHL] = SJ_IR_SHL,
+      [SJ_OP_SHR] = SJ_IR_SHR};
   sj_ir_val out;
   if (contract(l, e, &out)) return out;
   long rem;
@@ -744,6 +776,7 @@ static sj_ir_val arith(sj_lower *l, const sj_expr *e) {
   sj_ir_op op = ops[e->op];
   if ((op == SJ_IR_DIV || op == SJ_IR_REM) && !sj_ir_type_is_float(t))
     y = checked_divisor(l, e, x, y);
+  if (op == SJ_IR_SHL || op == SJ_IR_SHR) y = checked_count(l, e, t, y);
   if (op == SJ_IR_DIV && t == SJ_IR_F32 && l->approx_div) return sj_irb_approx_div(&l->b, x, y);
   return sj_irb_op(&l->b, op, t, x, y);
 }
@@ -836,9 +869,12 @@ static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
   case SJ_E_UNARY:
     if (e->op == '-')
       return sj_irb_op(b, SJ_IR_NEG, sj_lw_type(e->type), uval(l, e->args[0]), no_val);
+    if (e->op == '~') /* every bit flipped: ^ with all ones */
+      return sj_irb_op(b, SJ_IR_XOR, sj_lw_type(e->type), uval(l, e->args[0]),
+                       sj_irb_cvt(b, sj_lw_type(e->type), sj_ir_int(SJ_IR_S64, -1)));
     break; /* ! is a condition */
   case SJ_E_BINARY:
-    if (e->op <= SJ_OP_REM) return arith(l, e);
+    if (e->op <= SJ_OP_SHR) return arith(l, e);
     break;
   case SJ_E_COND: {
     sj_ir_val p = ucond(l, e->args[0]);

@@ -97,8 +97,8 @@ const char *sj_type_name(sj_type t) {
 }
 
 const char *sj_binop_text(sj_binop op) {
-  static const char *names[] = {
-      "+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
+  static const char *names[] = {"+",  "-", "*",  "/", "%",  "&",  "|",  "^",  "<<",
+                                ">>", "<", "<=", ">", ">=", "==", "!=", "&&", "||"};
   return (unsigned)op < sizeof names / sizeof *names ? names[op] : "?";
 }
 

@@ -64,7 +64,7 @@ typedef enum sj_expr_kind {
   SJ_E_FLOAT,  /* floating literal: fval (exactly the C value: 0.2f is (float)0.2) */
   SJ_E_VAR,    /* a shape, scalar, iterator or local: sym */
   SJ_E_INDEX,  /* array element: sym, nargs indices (each int or long), rank == nargs */
-  SJ_E_UNARY,  /* op: '-' or '!', args[0] */
+  SJ_E_UNARY,  /* op: '-', '~' (integers) or '!', args[0] */
   SJ_E_BINARY, /* op: see sj_binop, args[0], args[1] */
   SJ_E_COND,   /* args[0] ? args[1] : args[2]; args[0] has type int */
   SJ_E_CAST,   /* (type)args[0]; implicit set when the parser inserted it */
@@ -75,8 +75,13 @@ typedef enum sj_binop {
   SJ_OP_ADD,
   SJ_OP_SUB,
   SJ_OP_MUL,
-  SJ_OP_DIV, /* integer: truncating, as in C */
-  SJ_OP_REM, /* integers only, sign of the dividend, as in C */
+  SJ_OP_DIV,  /* integer: truncating, as in C */
+  SJ_OP_REM,  /* integers only, sign of the dividend, as in C */
+  SJ_OP_BAND, /* integers only: & | ^ on the two's complement bits */
+  SJ_OP_BOR,
+  SJ_OP_XOR,
+  SJ_OP_SHL, /* integers only; the count (args[1]) converted to the node's type */
+  SJ_OP_SHR, /* arithmetic on signed values, as gcc and clang define it */
   SJ_OP_LT,
   SJ_OP_LE,
   SJ_OP_GT,

@@ -7,6 +7,14 @@ typedef struct sj_loc {
   int line, col; /* 1-based */
 } sj_loc;
 
+/* A run-time check of the generated code: where it is in the source and what it checks
+ * (the operations C leaves undefined that the targets would not agree on). */
+typedef enum sj_trap_kind { SJ_TRAP_DIVISION, SJ_TRAP_SHIFT } sj_trap_kind;
+typedef struct sj_trap {
+  sj_loc loc;
+  sj_trap_kind kind;
+} sj_trap;
+
 /* Error of any stage: a status (jit_status values) and one formatted message. */
 typedef struct sj_error {
   int status;

@@ -129,7 +129,8 @@ static const char *math_name(sj_ir_op op, sj_ir_type t) {
 static const char *const infix[SJ_IR_NOPS] = {
     [SJ_IR_ADD] = " + ",  [SJ_IR_SUB] = " - ",  [SJ_IR_MUL] = " * ",  [SJ_IR_DIV] = " / ",
     [SJ_IR_REM] = " % ",  [SJ_IR_AND] = " && ", [SJ_IR_OR] = " || ",  [SJ_IR_PTRADD] = " + ",
-    [SJ_IR_SHL] = " << ", [SJ_IR_SHR] = " >> ", [SJ_IR_BAND] = " & ", [SJ_IR_BOR] = " | "};
+    [SJ_IR_SHL] = " << ", [SJ_IR_SHR] = " >> ", [SJ_IR_BAND] = " & ", [SJ_IR_BOR] = " | ",
+    [SJ_IR_XOR] = " ^ "};
 
 static const char *const compare[] = {" == ", " != ", " < ", " <= ", " > ", " >= "};
 

@@ -18,13 +18,16 @@ static void run_thread(void *arg, int tid, int nth, void *bar) {
   j->fn(j->arrays, j->scalars, tid, nth, bar, &j->error);
 }
 
-static int trap_error(const jit_kernel *k, const sj_loc *traps, int ntraps, int code,
+static int trap_error(const jit_kernel *k, const sj_trap *traps, int ntraps, int code,
                       sj_error *err) {
   if (code < 1 || code > ntraps)
     return sj_error_set(err, JIT_ERR_INTERNAL, "the kernel failed with unknown code %d", code);
-  return sj_error_at(err, JIT_ERR_ARGS, k->ctx->source_name, traps[code - 1],
-                     "integer division by zero (or of the smallest value by -1) for these "
-                     "arguments; no array was changed");
+  const sj_trap *t = &traps[code - 1];
+  return sj_error_at(err, JIT_ERR_ARGS, k->ctx->source_name, t->loc,
+                     "%s for these arguments; no array was changed",
+                     t->kind == SJ_TRAP_SHIFT
+                         ? "shift count negative or not below the width of the shifted type"
+                         : "integer division by zero (or of the smallest value by -1)");
 }
 
 int sj_trap_error(const jit_kernel *k, int code, sj_error *err) {

@@ -56,7 +56,7 @@ typedef struct sj_cpu_code {
   sj_cpu_fn fn;
   int nthreads;
   int ntraps;
-  sj_loc *traps; /* owned */
+  sj_trap *traps; /* owned */
 } sj_cpu_code;
 
 /* What a CPU kernel runs (jit_kernel.tier_state); the kernel's tier_why says why. */
@@ -136,7 +136,7 @@ struct jit_kernel {
   jit_stage_times times;
   sj_ir_module *ir; /* while compiling */
   int ntraps;
-  sj_loc *traps; /* where the kernel's checks are (sj_ir_module.traps) */
+  sj_trap *traps; /* the kernel's checks (sj_ir_module.traps) */
   /* GPU */
   char *ptx, *host_code;
   sj_cuda_module *module;

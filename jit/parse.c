@@ -274,13 +274,18 @@ static sj_expr *truth(parser *p, sj_expr *e) {
 static sj_expr *binop(parser *p, sj_binop op, sj_expr *l, sj_expr *r, sj_loc loc) {
   sj_type t = common(l->type, r->type), result = t;
   sj_expr *e;
+  int integers_only = op >= SJ_OP_REM && op <= SJ_OP_SHR;
+  if (integers_only && (!sj_type_is_integer(l->type) || !sj_type_is_integer(r->type)))
+    fail(p, SYNTAX, loc, "operands of '%s' must be integers, not '%s'", sj_binop_text(op),
+         sj_type_name(sj_type_is_integer(l->type) ? r->type : l->type));
+  /* A shift has the type of its promoted left operand (C99 6.5.7); the count is converted
+   * to it too, which keeps every count the operation defines. */
+  if (op == SJ_OP_SHL || op == SJ_OP_SHR) t = result = sj_type_promote(l->type);
   if (op == SJ_OP_AND || op == SJ_OP_OR) {
     l = truth(p, l);
     r = truth(p, r);
     result = SJ_TY_INT;
   } else {
-    if (op == SJ_OP_REM && !sj_type_is_integer(t))
-      fail(p, SYNTAX, loc, "operands of '%%' must be integers, not '%s'", sj_type_name(t));
     l = conv(p, l, t);
     r = conv(p, r, t);
     if (op >= SJ_OP_LT) result = SJ_TY_INT;
@@ -733,7 +738,19 @@ static sj_expr *unary(parser *p) {
     e->op = '!';
     break;
   case '~':
-    fail(p, UNSUP, loc, "bitwise operator '~' is not supported");
+    next(p), e = unary(p);
+    if (!sj_type_is_integer(e->type))
+      fail(p, SYNTAX, loc, "the operand of '~' must be an integer, not '%s'",
+           sj_type_name(e->type));
+    e = conv(p, e, sj_type_promote(e->type));
+    if (e->kind == SJ_E_INT) { /* a literal: its value, as '-' folds */
+      e->ival = e->type == SJ_TY_UINT ? (long)(unsigned)~e->ival : ~e->ival;
+      e->loc = loc;
+      break;
+    }
+    e = node1(p, SJ_E_UNARY, e->type, loc, e);
+    e->op = '~';
+    break;
   case '*':
     fail(p, UNSUP, loc, "pointer dereference '*' is not supported");
   case '&':
@@ -765,8 +782,7 @@ static sj_expr *unary(parser *p) {
   return e;
 }
 
-/* Binary operators by C precedence; 0: not one. Bitwise and shift operators get their
- * precedence so they are refused by name rather than as a stray token. */
+/* Binary operators by C precedence; 0: not one. */
 static int precedence(int k, int *op) {
   *op = -1;
   switch (k) {
@@ -777,10 +793,13 @@ static int precedence(int k, int *op) {
     *op = SJ_OP_AND;
     return 2;
   case '|':
+    *op = SJ_OP_BOR;
     return 3;
   case '^':
+    *op = SJ_OP_XOR;
     return 4;
   case '&':
+    *op = SJ_OP_BAND;
     return 5;
   case SJ_T_EQ:
     *op = SJ_OP_EQ;
@@ -801,7 +820,10 @@ static int precedence(int k, int *op) {
     *op = SJ_OP_GE;
     return 7;
   case SJ_T_SHL:
+    *op = SJ_OP_SHL;
+    return 8;
   case SJ_T_SHR:
+    *op = SJ_OP_SHR;
     return 8;
   case '+':
     *op = SJ_OP_ADD;
@@ -828,9 +850,6 @@ static sj_expr *binary(parser *p, int min) {
     sj_token t = *peek(p, 0);
     int op, prec = precedence(t.kind, &op);
     if (!prec || prec < min) return l;
-    if (op < 0)
-      fail(p, UNSUP, t.loc, "%s operator '%s' is not supported", prec == 8 ? "shift" : "bitwise",
-           sj_tok_spelling(t.kind));
     next(p);
     l = binop(p, (sj_binop)op, l, binary(p, prec + 1), t.loc);
   }
@@ -908,9 +927,19 @@ static void check_target(parser *p, const sj_expr *lhs, const sj_token *op) {
   fail(p, SYNTAX, lhs->loc, "the left side of '%s' cannot be assigned", sj_tok_spelling(op->kind));
 }
 
-/* The operator of a compound assignment; -1 for `=` and the refused bitwise ones. */
+/* The operator of a compound assignment; -1 for `=`. */
 static int compound_op(int k) {
   switch (k) {
+  case SJ_T_ANDEQ:
+    return SJ_OP_BAND;
+  case SJ_T_OREQ:
+    return SJ_OP_BOR;
+  case SJ_T_XOREQ:
+    return SJ_OP_XOR;
+  case SJ_T_SHLEQ:
+    return SJ_OP_SHL;
+  case SJ_T_SHREQ:
+    return SJ_OP_SHR;
   case SJ_T_ADDEQ:
     return SJ_OP_ADD;
   case SJ_T_SUBEQ:

@@ -40,7 +40,7 @@ static int fold(const sj_expr *e, const binding *b, long *v) {
     return e->type == SJ_TY_INT && e->args[0]->type == SJ_TY_INT && fold(e->args[0], b, v);
   case SJ_E_UNARY:
     if (!fold(e->args[0], b, &x)) return 0;
-    return *v = e->op == '-' ? -x : !x, 1;
+    return *v = e->op == '-' ? -x : e->op == '~' ? ~x : !x, 1;
   case SJ_E_BINARY:
     if (e->type != SJ_TY_INT || !fold(e->args[0], b, &x) || !fold(e->args[1], b, &y)) return 0;
     switch (e->op) {
@@ -50,6 +50,14 @@ static int fold(const sj_expr *e, const binding *b, long *v) {
       return *v = x - y, 1;
     case SJ_OP_MUL:
       return *v = x * y, 1;
+    case SJ_OP_BAND:
+      return *v = x & y, 1;
+    case SJ_OP_BOR:
+      return *v = x | y, 1;
+    case SJ_OP_XOR:
+      return *v = x ^ y, 1;
+    case SJ_OP_SHR:
+      return y >= 0 && y < 32 && (*v = x >> y, 1);
     case SJ_OP_LT:
       return *v = x < y, 1;
     case SJ_OP_LE:

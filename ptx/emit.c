@@ -47,6 +47,7 @@ static const px_format formats[SJ_IR_NOPS] = {
     [SJ_IR_SHR] = {"shr%t %d, %a, %b", NULL},
     [SJ_IR_BAND] = {"and%w %d, %a, %b", NULL},
     [SJ_IR_BOR] = {"or%w %d, %a, %b", NULL},
+    [SJ_IR_XOR] = {"xor%w %d, %a, %b", NULL},
     [SJ_IR_BITCAST] = {"mov%w %d, %a", "mov%w %d, %a"},
 };
 

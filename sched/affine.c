@@ -28,7 +28,26 @@ static int in_type(sj_type t, long *v) {
   return t == SJ_TY_ULONG && *v < 0 ? -1 : 0;
 }
 
-/* Integer value of e when it does not depend on iterators: literals, shapes, + - * / %. */
+/* a << b and a >> b of type t as C defines them (a shift a signed type cannot hold, a
+ * negative value shifted left or a count outside the type's width: -1). */
+static int shift_value(int op, sj_type t, long a, long b, long *out) {
+  int bits = 8 * sj_type_size(t);
+  if (b < 0 || b >= bits) return -1;
+  if (op == SJ_OP_SHR) {
+    *out = a >> b; /* arithmetic on negative values, as gcc and clang do */
+    return 0;
+  }
+  if (sj_type_is_unsigned(t)) {
+    *out = (long)((unsigned long)a << b);
+    return in_type(t, out);
+  }
+  if (a < 0 || (bits == 32 ? a > (INT_MAX >> b) : a > (LONG_MAX >> b))) return -1;
+  *out = a << b;
+  return 0;
+}
+
+/* Integer value of e when it does not depend on iterators: literals, shapes and C's integer
+ * operators. */
 int sj_const_value(const sj_expr *e, const long *shape, long *out) {
   long a, b;
   switch (e->kind) {
@@ -46,8 +65,8 @@ int sj_const_value(const sj_expr *e, const long *shape, long *out) {
     *out = e->type == SJ_TY_INT ? (long)(int)a : e->type == SJ_TY_UINT ? (long)(unsigned)a : a;
     return 0;
   case SJ_E_UNARY:
-    if (e->op != '-' || sj_const_value(e->args[0], shape, &a)) return -1;
-    *out = -a;
+    if (e->op == '!' || sj_const_value(e->args[0], shape, &a)) return -1;
+    *out = e->op == '-' ? -a : ~a;
     return in_type(e->type, out);
   case SJ_E_BINARY:
     if (sj_const_value(e->args[0], shape, &a) || sj_const_value(e->args[1], shape, &b)) return -1;
@@ -66,6 +85,18 @@ int sj_const_value(const sj_expr *e, const long *shape, long *out) {
       if (b == 0 || (a == LONG_MIN && b == -1)) return -1;
       *out = a % b;
       return 0;
+    case SJ_OP_BAND:
+      *out = a & b;
+      return in_type(e->type, out);
+    case SJ_OP_BOR:
+      *out = a | b;
+      return in_type(e->type, out);
+    case SJ_OP_XOR:
+      *out = a ^ b;
+      return in_type(e->type, out);
+    case SJ_OP_SHL:
+    case SJ_OP_SHR:
+      return shift_value(e->op, e->type, a, b, out);
     default:
       return -1;
     }
@@ -143,6 +174,117 @@ static __isl_give isl_pw_aff *wrap(sj_affine_env *env, sj_type t, __isl_take isl
   return isl_pw_aff_mod_val(a, span);
 }
 
+/* Whether lo <= a < hi wherever a is evaluated. */
+static int within(sj_affine_env *env, __isl_keep isl_pw_aff *a, long lo, long hi) {
+  isl_space *space = isl_pw_aff_get_domain_space(a);
+  isl_set *in = isl_set_intersect(isl_pw_aff_ge_set(isl_pw_aff_copy(a), cst(space, lo)),
+                                  isl_pw_aff_lt_set(isl_pw_aff_copy(a), cst(space, hi)));
+  isl_space_free(space);
+  isl_set *where =
+      env->context ? isl_set_copy(env->context) : isl_pw_aff_domain(isl_pw_aff_copy(a));
+  isl_bool inside = isl_set_is_subset(where, in);
+  isl_set_free(where);
+  isl_set_free(in);
+  return inside == isl_bool_true;
+}
+
+/* r op c for r in [0, 2^bits) and 0 <= c < 2^bits: affine where c has every bit set, else
+ * a piece per value of r (at most 16). */
+static __isl_give isl_pw_aff *low_bits(sj_affine_env *env, const sj_expr *e, int op,
+                                       __isl_take isl_pw_aff *r, long c, int bits) {
+  isl_space *space = isl_pw_aff_get_domain_space(r);
+  isl_pw_aff *out = NULL;
+  if (c == (1l << bits) - 1) {
+    out = op == SJ_OP_BAND  ? r
+          : op == SJ_OP_BOR ? (isl_pw_aff_free(r), cst(space, c))
+                            : isl_pw_aff_sub(cst(space, c), r);
+  } else if (bits <= 4) {
+    long last = (1l << bits) - 1;
+    out = cst(space, op == SJ_OP_BAND ? (last & c) : op == SJ_OP_BOR ? (last | c) : (last ^ c));
+    for (long v = 0; v < last; v++) {
+      long y = op == SJ_OP_BAND ? (v & c) : op == SJ_OP_BOR ? (v | c) : (v ^ c);
+      isl_set *at = isl_pw_aff_eq_set(isl_pw_aff_copy(r), cst(space, v));
+      out = isl_pw_aff_cond(isl_set_indicator_function(at), cst(space, y), out);
+    }
+    isl_pw_aff_free(r);
+  } else {
+    isl_pw_aff_free(r);
+    not_affine(env, e,
+               "a bitwise operation with a constant whose low bits are neither all set "
+               "nor fewer than 5");
+  }
+  isl_space_free(space);
+  return out;
+}
+
+/* x op c (op one of & | ^, c >= 0) on the values of x: with x = 2^K q + r, 0 <= r < 2^K
+ * and c < 2^K, x & c = r & c and x op c = 2^K q + (r op c) for | and ^. */
+static __isl_give isl_pw_aff *mask(sj_affine_env *env, const sj_expr *e, int op,
+                                   __isl_take isl_pw_aff *x, long c) {
+  int bits = 0;
+  while (bits < 62 && (c >> bits) != 0) bits++;
+  isl_ctx *ctx = isl_pw_aff_get_ctx(x);
+  long span = 1l << bits;
+  if (within(env, x, 0, span)) return low_bits(env, e, op, x, c, bits);
+  isl_pw_aff *r = isl_pw_aff_mod_val(isl_pw_aff_copy(x), isl_val_int_from_si(ctx, span));
+  isl_pw_aff *low = low_bits(env, e, op, r, c, bits);
+  if (op == SJ_OP_BAND || !low) {
+    isl_pw_aff_free(x);
+    return low;
+  }
+  isl_pw_aff *q = isl_pw_aff_floor(isl_pw_aff_scale_down_val(x, isl_val_int_from_si(ctx, span)));
+  return isl_pw_aff_add(isl_pw_aff_scale_val(q, isl_val_int_from_si(ctx, span)), low);
+}
+
+/* ~a, which is -1 - a on two's complement values. */
+static __isl_give isl_pw_aff *complement(__isl_take isl_pw_aff *a) {
+  if (!a) return NULL;
+  isl_space *space = isl_pw_aff_get_domain_space(a);
+  isl_pw_aff *r = isl_pw_aff_sub(cst(space, -1), a);
+  isl_space_free(space);
+  return r;
+}
+
+/* & | ^ with a constant operand, << and >> by a constant count: quasi-affine in the other
+ * operand. Two operands that both depend on the iterators are not. */
+static __isl_give isl_pw_aff *bitwise(sj_affine_env *env, const sj_expr *e,
+                                      __isl_keep isl_space *space) {
+  const sj_expr *x = e->args[0], *k = e->args[1];
+  int shift = e->op == SJ_OP_SHL || e->op == SJ_OP_SHR;
+  long c;
+  if (!shift && sj_const_value(x, env->shape, &c) == 0) x = e->args[1], k = e->args[0];
+  if (sj_const_value(k, env->shape, &c)) {
+    not_affine(env, e,
+               shift ? "a shift by a count that is not a constant"
+                     : "a bitwise operation of two iterator-dependent values");
+    return NULL;
+  }
+  if (shift && (c < 0 || c >= 8 * sj_type_size(e->type))) {
+    if (!env->failed && !env->quiet)
+      sj_error_at(env->err, JIT_ERR_ARGS, env->source_name, k->loc,
+                  "shift count %ld is outside the width of '%s'", c, sj_type_name(e->type));
+    env->failed = 1;
+    return NULL;
+  }
+  isl_pw_aff *a = sj_affine(env, x, space);
+  if (!a) return NULL;
+  isl_ctx *ctx = isl_pw_aff_get_ctx(a);
+  if (e->op == SJ_OP_SHL)
+    return wrap(env, e->type, isl_pw_aff_scale_val(a, isl_val_2exp(isl_val_int_from_si(ctx, c))));
+  if (e->op == SJ_OP_SHR) /* arithmetic: the floor */
+    return isl_pw_aff_floor(
+        isl_pw_aff_scale_down_val(a, isl_val_2exp(isl_val_int_from_si(ctx, c))));
+  if (c >= 0) return mask(env, e, e->op, a, c);
+  /* a negative mask (signed types): x & c = x - (x & ~c), x | c = ~(~x & ~c),
+   * x ^ c = ~(x ^ ~c) */
+  if (e->op == SJ_OP_BAND) {
+    isl_pw_aff *low = mask(env, e, SJ_OP_BAND, isl_pw_aff_copy(a), ~c);
+    return low ? isl_pw_aff_sub(a, low) : (isl_pw_aff_free(a), NULL);
+  }
+  if (e->op == SJ_OP_BOR) return complement(mask(env, e, SJ_OP_BAND, complement(a), ~c));
+  return complement(mask(env, e, SJ_OP_XOR, a, ~c));
+}
+
 __isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e,
                                  __isl_keep isl_space *space) {
   isl_pw_aff *a, *b;
@@ -179,6 +321,7 @@ __isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e,
     return wrap(env, e->type, sj_affine(env, e->args[0], space));
   case SJ_E_UNARY:
     if (e->op == '-') return wrap(env, e->type, isl_pw_aff_neg(sj_affine(env, e->args[0], space)));
+    if (e->op == '~') return wrap(env, e->type, complement(sj_affine(env, e->args[0], space)));
     c = sj_condition(env, e, space);
     return c ? isl_set_indicator_function(c) : NULL;
   case SJ_E_COND:
@@ -214,6 +357,12 @@ __isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e,
     case SJ_OP_DIV:
     case SJ_OP_REM:
       return divide(env, e, space);
+    case SJ_OP_BAND:
+    case SJ_OP_BOR:
+    case SJ_OP_XOR:
+    case SJ_OP_SHL:
+    case SJ_OP_SHR:
+      return wrap(env, e->type, bitwise(env, e, space));
     default:
       c = sj_condition(env, e, space);
       return c ? isl_set_indicator_function(c) : NULL;

@@ -74,7 +74,7 @@ static int case_error(const char *path) {
       sscanf(l2 + 1, "// status: %31s", status) != 1) {
     fprintf(stderr,
             "%s: first lines must be `// error: LINE:COL: fragment` and "
-            "`// status: syntax|unsupported`\n",
+            "`// status: syntax|unsupported|args`\n",
             path);
     free(src);
     return 1;
@@ -86,6 +86,7 @@ static int case_error(const char *path) {
   while (flen && (fragment[flen - 1] == '\r' || fragment[flen - 1] == ' ')) fragment[--flen] = 0;
   int want = strcmp(status, "syntax") == 0        ? JIT_ERR_SYNTAX
              : strcmp(status, "unsupported") == 0 ? JIT_ERR_UNSUPPORTED
+             : strcmp(status, "args") == 0        ? JIT_ERR_ARGS
                                                   : -1;
   CHECK(want > 0, "%s: unknown status %s", path, status);
   const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
