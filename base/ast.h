@@ -55,7 +55,9 @@ typedef struct sj_sym {
   int id;       /* dense per kind within a function: array 0.., iterator 0.., local 0.. */
   /* arrays (parameters and local arrays) */
   int rank;
-  sj_expr **extents; /* rank expressions over shape parameters and integer constants */
+  sj_expr **extents; /* rank expressions over shape parameters and integer constants; a
+                      * parameter's first is NULL where it is open (float *A, float A[][M]):
+                      * the model gives it what the accesses need (sj_model.extents) */
   int is_const;      /* declared const: never written */
 } sj_sym;
 

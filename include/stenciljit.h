@@ -278,6 +278,10 @@ typedef struct jit_param_info {
   int rank;               /* arrays: number of dimensions, else 0 */
   int is_const;           /* arrays declared const (read only) */
   size_t elems;           /* arrays: element count for the kernel's integer arguments */
+  /* arrays declared without their first extent (float *A, float A[][M], float (*A)[M]): that
+   * extent is one past the largest first subscript the function reaches for the integer
+   * arguments, and a larger array (JIT_BUF) is accepted */
+  int open_extent;
 } jit_param_info;
 int jit_kernel_param_count(const jit_kernel *k);                    /* -1 when k is NULL */
 const jit_param_info *jit_kernel_param(const jit_kernel *k, int i); /* NULL out of range */

@@ -108,7 +108,8 @@ static size_t kernel_bytes(const jit_kernel *k) {
                  text_bytes(k->schedule) + text_bytes(k->key);
   size_t compiled = text_bytes(k->c_code ? k->c_code : k->host_code);
   size_t arrays = (size_t)k->nparams *
-                      (sizeof *k->kinds + sizeof *k->shape + sizeof *k->params + sizeof *k->bytes) +
+                      (sizeof *k->kinds + sizeof *k->shape + sizeof *k->params + sizeof *k->bytes +
+                       sizeof *k->first_extent) +
                   (size_t)k->nkernels * sizeof *k->kernels;
   /* a second tier on its way: its texts and the loader's records of its shared object,
    * estimated from the first's (the tier thread writes its own meanwhile): its C is at most

@@ -84,6 +84,7 @@ void sj_param_info(const sj_sym *p, jit_param_info *info) {
   info->elem_kind = elem_kind(p->type);
   info->rank = p->rank;
   info->is_const = p->is_const;
+  info->open_extent = p->rank > 0 && !p->extents[0];
 }
 
 int sj_check_signature(const jit_kernel *k, const jit_arg *args, int nargs, sj_error *err) {
@@ -261,6 +262,7 @@ static void describe_params(jit_kernel *k, const sj_model *m) {
     size_t elems = 1;
     for (int d = 0; d < p->rank; d++) elems *= (size_t)m->extents[p->id][d];
     info->elems = elems;
+    k->first_extent[i] = m->extents[p->id][0];
     k->bytes[i] = elems * (size_t)sj_type_size(p->type);
   }
 }
@@ -458,6 +460,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
   k->shape = calloc(n + 1, sizeof *k->shape);
   k->params = calloc(n + 1, sizeof *k->params);
   k->bytes = calloc(n + 1, sizeof *k->bytes);
+  k->first_extent = calloc(n + 1, sizeof *k->first_extent);
   for (int i = 0; i < n; i++) {
     const sj_sym *p = k->fn->params[i];
     k->kinds[i] = expected_kind(p);
@@ -521,6 +524,7 @@ void sj_kernel_free(jit_kernel *k) {
   free(k->shape);
   free(k->params);
   free(k->bytes);
+  free(k->first_extent);
   free(k->tiles);
   free(k->written);
   free(k->temp_bytes);

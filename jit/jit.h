@@ -114,6 +114,7 @@ struct jit_kernel {
   long *shape;            /* integer argument values the kernel is specialized for */
   jit_param_info *params; /* names point into program */
   size_t *bytes;          /* per parameter: array size in bytes, 0 for scalars */
+  long *first_extent;     /* per parameter: an array's first extent, an open one inferred */
   int narrays, nscalars;
   sj_settings settings;
   char *c_code;

@@ -996,13 +996,20 @@ static void assignment(parser *p, vec *out) {
   }
 }
 
-/* `[e]...` after a declared name: extents over shape parameters and integer constants. */
-static void extents(parser *p, const char *what, const sj_token *name, vec *ext) {
+/* `[e]...` after a declared name: extents over shape parameters and integer constants. A
+ * parameter's first may be left open (`[]`, or a pointer before the name): a NULL extent. */
+static void extents(parser *p, const char *what, const sj_token *name, int open, vec *ext) {
   while (kind(p) == '[') {
     sj_token lb = next(p);
     int k = kind(p);
+    if (k == ']' && open && ext->n == 0) {
+      next(p);
+      push(p, ext, NULL);
+      continue;
+    }
     if (k == ']' || (k == '*' && peek(p, 1)->kind == ']'))
-      fail(p, UNSUP, lb.loc, "%s '%.*s': give every extent", what, TOKTEXT(name));
+      fail(p, UNSUP, lb.loc, "%s '%.*s': give every extent%s", what, TOKTEXT(name),
+           open ? " but the first" : "");
     if (k == SJ_K_STATIC || k == SJ_K_CONST || k == SJ_K_RESTRICT || k == SJ_K_VOLATILE)
       fail(p, UNSUP, peek(p, 0)->loc, "'%s' inside the brackets of an %s is not supported",
            sj_tok_spelling(k), what);
@@ -1041,7 +1048,7 @@ static void declaration(parser *p, vec *body) {
     no_pointer(p);
     if (kind(p) != SJ_T_IDENT) found(p, "a variable name");
     name = next(p);
-    extents(p, "local array", &name, &ext);
+    extents(p, "local array", &name, 0, &ext);
     x = declare(p, SJ_SYM_LOCAL, s.type, &name);
     x->s.is_const = s.is_const;
     if (ext.n) set_extents(p, x, &ext);
@@ -1321,7 +1328,7 @@ static void check_extent(parser *p, const sj_expr *e) {
 
 static sj_sym *param(parser *p, int index) {
   spec s;
-  sj_token name, *t;
+  sj_token name;
   vec ext = {0};
   psym *x;
   if (kind(p) == SJ_T_ELLIPSIS)
@@ -1330,17 +1337,26 @@ static sj_sym *param(parser *p, int index) {
   if (s.is_static || s.is_inline || s.is_typedef)
     fail(p, SYNTAX, s.loc, "storage class in a parameter");
   if (s.type == SJ_TY_VOID) fail(p, SYNTAX, s.loc, "parameter of type void");
-  if (kind(p) == '*') {
-    /* `float *A` or `float *restrict A`; the lookahead is bounded, so stop there. */
-    t = peek(p, 1)->kind == SJ_T_IDENT ? peek(p, 1) : peek(p, 2);
-    if (t->kind == SJ_T_IDENT)
-      fail(p, UNSUP, s.loc, "pointer parameter '%.*s': declare it as an array with extents",
-           TOKTEXT(t));
-    fail(p, UNSUP, s.loc, "pointer parameters are not supported: declare arrays with extents");
+  /* `float *A`, `float *restrict A`, `float (*A)[M]`: an array whose first extent is open */
+  int paren = kind(p) == '(' && peek(p, 1)->kind == '*', pointer = paren || kind(p) == '*';
+  if (pointer) {
+    sj_loc star = peek(p, paren)->loc;
+    next(p);
+    if (paren) next(p);
+    while (kind(p) == SJ_K_RESTRICT || kind(p) == SJ_K_CONST || kind(p) == SJ_K_VOLATILE) next(p);
+    if (kind(p) == '*' || kind(p) == '(')
+      fail(p, UNSUP, star,
+           "a pointer to a pointer or a function is not supported: declare an "
+           "array (float *A or float A[][M])");
   }
   if (kind(p) != SJ_T_IDENT) found(p, "a parameter name");
   name = next(p);
-  extents(p, "array parameter", &name, &ext);
+  if (paren) expect(p, ')');
+  if (pointer && !paren && kind(p) == '[')
+    fail(p, UNSUP, peek(p, 0)->loc, "'%.*s' is an array of pointers: not supported",
+         TOKTEXT(&name));
+  if (pointer) push(p, &ext, NULL);
+  extents(p, "array parameter", &name, !pointer, &ext);
   if (ext.n) {
     x = declare(p, SJ_SYM_ARRAY, s.type, &name);
     set_extents(p, x, &ext);

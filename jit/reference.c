@@ -5,10 +5,11 @@
  * (float A[2][N][M]), so the text is adjusted, keeping every line where it was: the entry's
  * array parameters get the extents of this call as constants; the other functions are
  * blanked (they cannot be called: calls between kernel functions are outside the subset);
- * a `static` or `inline` before the entry goes, so that it can be found; preprocessor lines
- * go (the parser skipped them too), and in front of line 1 come the declarations that
- * <math.h> and <stdint.h> would give: every math function of the subset with its prototype
- * (else C would call it as returning int), and the fixed-width types the source uses. */
+ * a `static` or `inline` before the entry goes, so that it can be found; #include and #pragma
+ * lines go (the parser skipped them too), and in front of line 1 (renumbered) come the
+ * declarations that <math.h> and <stdint.h> would give: every math function of the subset
+ * with its prototype (else C would call it as returning int), and the fixed-width types the
+ * source uses. */
 #include "jit/jit.h"
 
 #include <ctype.h>
@@ -60,22 +61,29 @@ static void params(sj_buf *b, const jit_kernel *k) {
                   p->name);
     if (p->kind != SJ_SYM_ARRAY) continue;
     for (int d = 0; d < p->rank; d++) {
-      long e;
-      /* extents were validated when the kernel was built */
-      sj_const_value(p->extents[d], k->shape, &e);
+      long e = k->first_extent[i];
+      /* extents were validated (an open first one inferred) when the kernel was built */
+      if (d) sj_const_value(p->extents[d], k->shape, &e);
       sj_buf_printf(b, "[%ld]", e > 0 ? e : 1);
     }
   }
   sj_buf_puts(b, ")");
 }
 
-/* Blanks the lines that begin with '#' (after blanks). */
+/* Blanks the #include and #pragma lines (with their continuations): there are no system
+ * headers here, and the other directives (macros, conditional groups) are TinyCC's to
+ * expand as the parser's preprocessor did. */
 static void blank_directives(char *s) {
   for (char *line = s; *line; line++) {
     char *p = line;
     while (*p == ' ' || *p == '\t') p++;
-    if (*p == '#')
-      while (*p && *p != '\n') *p++ = ' ';
+    if (*p == '#') {
+      char *word = p + 1;
+      while (*word == ' ' || *word == '\t') word++;
+      if (!strncmp(word, "include", 7) || !strncmp(word, "pragma", 6))
+        for (; *p && (*p != '\n' || p[-1] == '\\'); p++)
+          if (*p != '\n') *p = ' ';
+    }
     line = strchr(p, '\n');
     if (!line) break;
   }
@@ -138,6 +146,7 @@ static char *reference_source(const char *source, const jit_kernel *k) {
   }
   sj_buf b = {0};
   prelude(&b, prog);
+  sj_buf_puts(&b, "\n#line 1\n"); /* the source's own lines from here, directives at their start */
   sj_buf_printf(&b, "%.*s", (int)entry_open, text);
   params(&b, k);
   size_t lines = 0;

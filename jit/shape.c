@@ -20,8 +20,12 @@ int jit_kernel_param_shape(const jit_kernel *k, int i, long *extents, int max) {
   }
   const sj_sym *p = k->fn->params[i];
   if (p->kind != SJ_SYM_ARRAY) return 0;
-  /* the extents were evaluated (and checked) for this shape when the kernel was built */
+  /* the extents were evaluated (and checked) for this shape when the kernel was built; an
+   * open first one was inferred then */
   for (int d = 0; d < p->rank && d < max; d++)
-    if (sj_const_value(p->extents[d], k->shape, &extents[d])) return -1;
+    if (d == 0)
+      extents[0] = k->first_extent[i];
+    else if (sj_const_value(p->extents[d], k->shape, &extents[d]))
+      return -1;
   return p->rank;
 }

@@ -8,6 +8,7 @@
 
 #include <isl/aff.h>
 #include <isl/id.h>
+#include <isl/ilp.h>
 #include <isl/space.h>
 #include <isl/union_set.h>
 #include <isl/val.h>
@@ -709,6 +710,7 @@ static int eval_extents(sj_model *m, sj_error *err) {
     if (!ext) return sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
     long elems = 1;
     for (int k = 0; k < a->rank; k++) {
+      if (!a->extents[k]) continue; /* open: infer_open_extents() */
       if (sj_const_value(a->extents[k], m->shape, &ext[k]))
         return sj_error_at(err, JIT_ERR_ARGS, m->source_name, a->extents[k]->loc,
                            "extent %d of '%s' overflows for these arguments", k + 1, a->name);
@@ -721,6 +723,42 @@ static int eval_extents(sj_model *m, sj_error *err) {
         return sj_error_at(err, JIT_ERR_ARGS, m->source_name, a->loc,
                            "array '%s' is too large for these arguments", a->name);
     }
+  }
+  return 0;
+}
+
+/* An open first extent (float *A, float A[][M]) is one past the largest first subscript of
+ * any access for these arguments (0 where there is none): the array holds exactly what the
+ * function reaches. */
+static int infer_open_extents(sj_model *m, sj_error *err) {
+  const sj_func *fn = m->fn;
+  for (int p = 0; p < fn->nparams; p++) {
+    const sj_sym *a = fn->params[p];
+    if (a->kind != SJ_SYM_ARRAY || a->extents[0]) continue;
+    isl_set *all = NULL;
+    for (int i = 0; i < m->naccesses; i++) {
+      if (m->accesses[i].ref->sym != a) continue;
+      isl_set *r = isl_map_range(isl_map_copy(m->accesses[i].rel));
+      all = all ? isl_set_union(all, r) : r;
+    }
+    long *ext = m->extents[a->id], elems = 1;
+    ext[0] = 0;
+    if (all && isl_set_is_empty(all) == isl_bool_false) {
+      isl_val *top = isl_set_dim_max_val(all, 0);
+      int ok = isl_val_is_int(top) == isl_bool_true && isl_val_cmp_si(top, 1L << 40) < 0;
+      if (ok) ext[0] = isl_val_get_num_si(top) + 1;
+      isl_val_free(top);
+      if (!ok)
+        return sj_error_at(err, JIT_ERR_ARGS, m->source_name, a->loc,
+                           "array '%s' is too large for these arguments", a->name);
+    } else {
+      isl_set_free(all);
+    }
+    if (ext[0] < 0) ext[0] = 0; /* a negative subscript is reported by check_bounds */
+    for (int k = 0; k < a->rank; k++)
+      if (__builtin_mul_overflow(elems, ext[k], &elems) || elems > (1L << 40))
+        return sj_error_at(err, JIT_ERR_ARGS, m->source_name, a->loc,
+                           "array '%s' is too large for these arguments", a->name);
   }
   return 0;
 }
@@ -872,7 +910,7 @@ int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const cha
   }
   for (int i = 0; i < m->nstmts; i++)
     if (m->stmts[i]->depth > m->max_depth) m->max_depth = m->stmts[i]->depth;
-  if (check_bounds(m, err)) {
+  if (infer_open_extents(m, err) || check_bounds(m, err)) {
     sj_model_free(m);
     return err->status;
   }

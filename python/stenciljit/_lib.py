@@ -40,7 +40,7 @@ class Arg(Structure):
 class ParamInfo(Structure):
     """jit_param_info"""
     _fields_ = [("name", c_char_p), ("kind", c_int), ("elem_kind", c_int), ("rank", c_int),
-                ("is_const", c_int), ("elems", c_size_t)]
+                ("is_const", c_int), ("elems", c_size_t), ("open_extent", c_int)]
 
 
 class Options(Structure):

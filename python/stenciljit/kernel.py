@@ -19,7 +19,7 @@ from . import _lib
 from ._lib import ARG_BUF, ARG_BUFFER, ARG_DOUBLE, ARG_FLOAT, ARG_INT, ARG_LONG, ARG_PTR, lib
 from .buffer import Buffer, Wrapped, cuda_array, describe, dlpack_array
 
-Param = namedtuple("Param", "name kind dtype rank const")
+Param = namedtuple("Param", "name kind dtype rank const open")
 Param.__doc__ = "A parameter of the kernel's function: kind is 'int', 'long', 'float', " \
                 "'double' or 'array' (of dtype, with rank dimensions)."
 
@@ -217,11 +217,16 @@ class Kernel:
         if got_dtype != dtype or not got_dtype.isnative:
             raise TypeError(f"{where} must have dtype {dtype} (C {p.kind} of {_c_elem(dtype)}), "
                             f"not {got_dtype}")
+        if p.open and len(shape) == 1:  # a pointer: any array with enough elements
+            got_shape = (int(np.prod(got_shape, dtype=np.int64)),)
         if len(got_shape) != len(shape):
             raise ValueError(f"{where} must have {len(shape)} dimensions (declared "
                              f"{_c_decl(p, shape)}), not {len(got_shape)}")
-        if tuple(got_shape) != shape:
-            raise ValueError(f"{where} must have shape {shape} for these integer arguments "
+        if p.open and tuple(got_shape[1:]) == shape[1:] and got_shape[0] >= shape[0]:
+            pass  # the first extent is open: what the function reaches, or more
+        elif tuple(got_shape) != shape:
+            more = " (or more along the first, which is open)" if p.open else ""
+            raise ValueError(f"{where} must have shape {shape}{more} for these integer arguments "
                              f"(declared {_c_decl(p, shape)}), not {tuple(got_shape)}")
         if isinstance(obj, Buffer):
             return ARG_BUFFER, obj.handle, obj.nbytes
@@ -367,7 +372,8 @@ def compile(source, entry=None, device="auto", fast_math=False):  # noqa: A001 (
         info = infos[i]
         kind = _KIND_NAMES[info.kind]
         dtype = _DTYPES[info.elem_kind] if kind == "array" else None
-        params.append(Param(_lib.text(info.name), kind, dtype, info.rank, bool(info.is_const)))
+        params.append(Param(_lib.text(info.name), kind, dtype, info.rank, bool(info.is_const),
+                            bool(info.open_extent)))
     name = _name(source, entry)
     cls = type(f"Kernel[{name}]", (Kernel,), {"__call__": _fast_path(params)})
     return cls(source, entry, ctx, params, name)

@@ -171,3 +171,31 @@ def test_stats_struct_matches_the_library():
     raw = (ctypes.c_ubyte * (size + 64))(*([0xA5] * (size + 64)))
     _lib.lib.jit_context_stats(ctx.handle, ctypes.cast(raw, ctypes.POINTER(_lib.Stats)))
     assert all(b == 0xA5 for b in raw[size:]), "jit_stats is larger than _lib.Stats"
+
+
+POINTERS = """
+void smooth(int N, int M, const float *restrict src, float (*dst)[M]) {
+  for (int i = 1; i < N - 1; i++)
+    for (int j = 0; j < M; j++)
+      dst[i][j] = 0.25f * src[(i - 1) * M + j] + 0.5f * src[i * M + j] + 0.25f * src[(i + 1) * M + j];
+}
+"""
+
+
+def test_open_first_extent(device):
+    """A pointer parameter takes any contiguous array with at least the elements the function
+    reaches; a pointer to rows takes rows of the declared length, at least as many as it
+    reaches."""
+    k = stenciljit.compile(POINTERS, device=device)
+    n, m = 9, 7
+    src = np.random.default_rng(1).random((n, m), dtype=np.float32)  # 2-D data for a pointer
+    dst, ref = np.zeros((n + 3, m), np.float32), np.zeros((n + 3, m), np.float32)
+    k(n, m, src, dst)
+    k.reference(n, m, src, ref)
+    assert np.array_equal(dst, ref)
+    assert np.array_equal(dst[1:n - 1], 0.25 * src[:-2] + 0.5 * src[1:-1] + 0.25 * src[2:])
+    assert k.params[2].open and k.params[3].open and not k.params[0].open
+    with pytest.raises(ValueError, match="or more along the first"):
+        k(n, m, src, np.zeros((n - 2, m), np.float32))  # row n - 2 is written
+    with pytest.raises(ValueError, match="shape"):
+        k(n, m, src.ravel()[:n * m - 1], dst)  # one element short of src[(n - 1) * M + M - 1]
