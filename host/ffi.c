@@ -14,6 +14,10 @@ static ffi_type *param_type(const sj_sym *p) {
     return &ffi_type_sint;
   case SJ_TY_LONG:
     return &ffi_type_slong;
+  case SJ_TY_UINT:
+    return &ffi_type_uint;
+  case SJ_TY_ULONG:
+    return &ffi_type_ulong;
   case SJ_TY_FLOAT:
     return &ffi_type_float;
   default:

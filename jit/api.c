@@ -284,9 +284,7 @@ static int validate(jit_kernel *k, const jit_arg *args, int nargs) {
   }
   for (int i = 0; i < nargs; i++) {
     const char *name = fn->params[i]->name;
-    long v = args[i].kind == JIT_ARG_INT    ? args[i].v.i
-             : args[i].kind == JIT_ARG_LONG ? args[i].v.l
-                                            : 0;
+    long v = fn->params[i]->kind == SJ_SYM_SHAPE ? sj_shape_value(fn->params[i], &args[i]) : 0;
     if (v != k->shape[i])
       return fail(ctx, JIT_ERR_ARGS,
                   "argument %d ('%s') is %ld but the kernel was compiled for %ld", i + 1, name, v,

@@ -37,8 +37,10 @@ static const char *kind_name(jit_arg_kind k) {
 jit_arg_kind sj_scalar_kind(sj_type t) {
   switch (t) {
   case SJ_TY_INT:
+  case SJ_TY_UINT: /* its bits: JIT_INT(-1) is UINT_MAX, as C converts it */
     return JIT_ARG_INT;
   case SJ_TY_LONG:
+  case SJ_TY_ULONG: /* size_t: up to LONG_MAX */
     return JIT_ARG_LONG;
   case SJ_TY_FLOAT:
     return JIT_ARG_FLOAT;
@@ -92,12 +94,24 @@ int sj_check_signature(const jit_kernel *k, const jit_arg *args, int nargs, sj_e
   if (nargs != fn->nparams || (nargs && !args))
     return sj_error_set(err, JIT_ERR_ARGS, "'%s' takes %d argument%s, %d given", fn->name,
                         fn->nparams, fn->nparams == 1 ? "" : "s", nargs);
-  for (int i = 0; i < nargs; i++)
+  for (int i = 0; i < nargs; i++) {
     if (args[i].kind != k->kinds[i])
       return sj_error_set(err, JIT_ERR_ARGS, "argument %d of '%s' ('%s') must be %s, not %s", i + 1,
                           fn->name, fn->params[i]->name, kind_name(k->kinds[i]),
                           kind_name(args[i].kind));
+    if (fn->params[i]->type == SJ_TY_ULONG && fn->params[i]->kind == SJ_SYM_SHAPE &&
+        args[i].v.l < 0)
+      return sj_error_set(err, JIT_ERR_ARGS,
+                          "argument %d of '%s' ('%s', unsigned long) is %ld: values past "
+                          "LONG_MAX are not supported",
+                          i + 1, fn->name, fn->params[i]->name, args[i].v.l);
+  }
   return 0;
+}
+
+long sj_shape_value(const sj_sym *p, const jit_arg *a) {
+  if (a->kind == JIT_ARG_LONG) return a->v.l;
+  return p->type == SJ_TY_UINT ? (long)(unsigned)a->v.i : a->v.i;
 }
 
 /* The functions whose results on a GPU are within bounds rather than bit-identical. */
@@ -469,9 +483,8 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
   }
   int rc = sj_check_signature(k, args, nargs, err);
   for (int i = 0; !rc && i < n; i++)
-    k->shape[i] = args[i].kind == JIT_ARG_INT    ? args[i].v.i
-                  : args[i].kind == JIT_ARG_LONG ? args[i].v.l
-                                                 : 0;
+    k->shape[i] =
+        k->fn->params[i]->kind == SJ_SYM_SHAPE ? sj_shape_value(k->fn->params[i], &args[i]) : 0;
   if (!rc) {
     k->key = sj_call_key(ctx, source, entry, args, nargs, NULL);
     k->written = calloc((size_t)k->fn->narrays + 1, sizeof *k->written);

@@ -217,6 +217,8 @@ char *sj_call_key(const jit_context *ctx, const char *source, const char *entry,
 void sj_kernel_release(jit_kernel *k);
 /* The number and kinds of a call's arguments against the kernel's parameters. */
 int sj_check_signature(const jit_kernel *k, const jit_arg *args, int nargs, sj_error *err);
+/* The value of shape parameter p for argument a, as C converts it to p's type. */
+long sj_shape_value(const sj_sym *p, const jit_arg *a);
 /* The pointers and sizes of a call (context, source, args for nargs); a jit_status with the
  * message set. */
 int sj_check_call(jit_context *ctx, const char *source, const jit_arg *args, int nargs);

@@ -1077,6 +1077,12 @@ static sj_stmt *block(parser *p, int scoped) {
   if (scoped) open_scope(p);
   while (!accept(p, '}')) {
     if (kind(p) == SJ_T_EOF) found(p, "'}'");
+    /* the function's body (the one block that shares the parameters' scope) may end with
+     * `return;`: it returns where the body ends anyway */
+    if (!scoped && kind(p) == SJ_K_RETURN && peek(p, 1)->kind == ';' && peek(p, 2)->kind == '}') {
+      next(p), next(p);
+      continue;
+    }
     if (starts_type(p, 0))
       declaration(p, &body);
     else
@@ -1270,8 +1276,9 @@ static void statement_to(parser *p, vec *out) {
   case SJ_K_GOTO:
   case SJ_K_BREAK:
   case SJ_K_CONTINUE:
-  case SJ_K_RETURN:
     fail(p, UNSUP, loc, "'%s' is not supported", sj_tok_spelling(t->kind));
+  case SJ_K_RETURN:
+    fail(p, UNSUP, loc, "'return' is supported only as the last statement of the function");
   case SJ_T_IDENT:
     if (peek(p, 1)->kind == ':') fail(p, UNSUP, loc, "label '%.*s' is not supported", TOKTEXT(t));
     /* fall through */
@@ -1361,12 +1368,12 @@ static sj_sym *param(parser *p, int index) {
     x = declare(p, SJ_SYM_ARRAY, s.type, &name);
     set_extents(p, x, &ext);
   } else {
-    if (!is_int(s.type) && !sj_type_is_float(s.type))
+    if (!iter_type(s.type) && !sj_type_is_float(s.type))
       fail(p, UNSUP, s.loc,
-           "scalar parameter '%.*s' has type '%s': scalar parameters must be int, long, float "
-           "or double (arrays may have any of the types)",
+           "scalar parameter '%.*s' has type '%s': scalar parameters must be int, long, their "
+           "unsigned forms (size_t), float or double (arrays may have any of the types)",
            TOKTEXT(&name), sj_type_name(s.type));
-    x = declare(p, is_int(s.type) ? SJ_SYM_SHAPE : SJ_SYM_SCALAR, s.type, &name);
+    x = declare(p, iter_type(s.type) ? SJ_SYM_SHAPE : SJ_SYM_SCALAR, s.type, &name);
   }
   x->s.is_const = s.is_const;
   x->s.param = index;

@@ -1,6 +1,8 @@
-// error: 5:3: 'return' is not supported
+// error: 5:19: 'return' is supported only as the last statement of the function
 // status: unsupported
 void k(int N, float A[N]) {
-  A[0] = 1;
-  return;
+  for (int i = 0; i < N; i++) {
+    if (A[i] < 0) return;
+    A[i] = 1;
+  }
 }
