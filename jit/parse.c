@@ -32,10 +32,11 @@ typedef enum role { PLAIN, CANDIDATE, PLACEHOLDER } role;
 typedef struct psym {
   sj_sym s; /* first: a psym * is an sj_sym * */
   role role;
-  int is_typedef;     /* a type name (s.type), not a variable */
-  sj_loc use;         /* initializer or first use outside a for header, for messages */
-  int depth;          /* of its scope */
-  struct psym *outer; /* next in the scope chain */
+  int is_typedef;       /* a type name (s.type), not a variable */
+  const sj_expr *value; /* a named constant at file scope: each use is a copy of it */
+  sj_loc use;           /* initializer or first use outside a for header, for messages */
+  int depth;            /* of its scope */
+  struct psym *outer;   /* next in the scope chain */
 } psym;
 
 typedef struct pexpr {
@@ -81,6 +82,7 @@ typedef struct parser {
   vec helpers; /* helper *: functions that return a value, inlined where called */
   unsigned stdint_used;
   unsigned long long calls; /* of the current function: its sj_func.calls */
+  int file_init;            /* parsing a file-scope constant's initializer */
 } parser;
 
 static sj_expr *expr(parser *p);
@@ -633,6 +635,16 @@ static sj_expr *identifier(parser *p) {
   }
   if (!x) fail(p, SYNTAX, t.loc, "undeclared identifier '%.*s'", TOKTEXT(&t));
   if (x->is_typedef) fail(p, SYNTAX, t.loc, "'%s' is a type name, not a value", x->s.name);
+  if (x->value) {
+    if (p->file_init) /* as C has it: a const object is no constant expression */
+      fail(p, UNSUP, t.loc,
+           "'%s' is not a constant expression in C: a file-scope "
+           "initializer may use only literals and operators",
+           x->s.name);
+    e = copy(p, x->value);
+    e->loc = t.loc;
+    return e;
+  }
   use(p, x, t.loc);
   if (!x->s.rank) {
     e = node(p, SJ_E_VAR, x->s.type, t.loc, 0, NULL);
@@ -1439,6 +1451,42 @@ static void helper_function(parser *p, spec s, const sj_token *name) {
   push(p, &p->helpers, h);
 }
 
+/* Whether e is a constant expression of literals and operators (what a file-scope constant's
+ * initializer may be). */
+static int is_constant(const sj_expr *e) {
+  if (e->kind == SJ_E_VAR || e->kind == SJ_E_INDEX || e->kind == SJ_E_CALL) return 0;
+  for (int i = 0; i < e->nargs; i++)
+    if (!is_constant(e->args[i])) return 0;
+  return 1;
+}
+
+/* `const T name = e, ...;` at file scope, after the first name: named constants, each use
+ * replaced by its value (converted to T once, as the initialization does). */
+static void file_constants(parser *p, const spec *s, sj_token name) {
+  for (;;) {
+    if (kind(p) == '[')
+      fail(p, UNSUP, name.loc, "file-scope array '%.*s' is not supported; pass it as a parameter",
+           TOKTEXT(&name));
+    if (kind(p) != '=')
+      fail(p, UNSUP, name.loc, "file-scope constant '%.*s' needs an initializer", TOKTEXT(&name));
+    next(p);
+    p->file_init = 1;
+    sj_expr *e = conditional(p);
+    p->file_init = 0;
+    if (!is_constant(e))
+      fail(p, UNSUP, e->loc,
+           "the initializer of '%.*s' must be a constant expression (literals and operators)",
+           TOKTEXT(&name));
+    psym *x = declare(p, SJ_SYM_LOCAL, s->type, &name);
+    x->s.is_const = 1;
+    x->value = conv(p, e, s->type);
+    if (!accept(p, ',')) break;
+    if (kind(p) != SJ_T_IDENT) found(p, "a constant's name");
+    name = next(p);
+  }
+  expect(p, ';');
+}
+
 /* A kernel, or NULL for a helper (a function that returns a value). */
 static sj_func *function(parser *p, spec s) {
   sj_func *f;
@@ -1446,8 +1494,14 @@ static sj_func *function(parser *p, spec s) {
   no_pointer(p);
   if (kind(p) != SJ_T_IDENT) found(p, "a function name");
   name = next(p);
+  if (kind(p) != '(' && s.is_const && s.type != SJ_TY_VOID) {
+    file_constants(p, &s, name);
+    return NULL;
+  }
   if (kind(p) != '(')
-    fail(p, UNSUP, name.loc, "global variable '%.*s' is not supported; pass it as a parameter",
+    fail(p, UNSUP, name.loc,
+         "global variable '%.*s' is not supported; pass it as a parameter (or declare it const "
+         "with an initializer)",
          TOKTEXT(&name));
   if (s.type != SJ_TY_VOID) {
     helper_function(p, s, &name);
