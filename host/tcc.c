@@ -50,6 +50,9 @@ static void add_symbols(TCCState *s) {
   for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
     tcc_add_symbol(s, libm[i].name, libm[i].fn);
   tcc_add_symbol(s, "__sj_launch", (const void *)sj_gpu_launch);
+  /* what TinyCC calls for a local array's initializer (the reference's tables) */
+  tcc_add_symbol(s, "memset", (const void *)memset);
+  tcc_add_symbol(s, "memcpy", (const void *)memcpy);
 }
 
 /* TinyCC's runtime (libtcc1.a and its include/): $JIT_TCC_DIR, else beside this code (tcc/ in

@@ -34,6 +34,8 @@ typedef struct psym {
   role role;
   int is_typedef;       /* a type name (s.type), not a variable */
   const sj_expr *value; /* a named constant at file scope: each use is a copy of it */
+  sj_expr **table;      /* a table (an array with an initializer list): its elements,
+                           row-major; s.extents are literals */
   sj_loc use;           /* initializer or first use outside a for header, for messages */
   int depth;            /* of its scope */
   struct psym *outer;   /* next in the scope chain */
@@ -84,6 +86,7 @@ typedef struct parser {
   unsigned long long calls; /* of the current function: its sj_func.calls */
   int file_init;            /* parsing a file-scope constant's initializer */
 } parser;
+static int is_assign_op(int k);
 
 static sj_expr *expr(parser *p);
 static sj_expr *conditional(parser *p);
@@ -624,6 +627,159 @@ static sj_expr *call(parser *p, const sj_token *name) {
   return e;
 }
 
+/* --- tables: arrays declared with an initializer list, never written --- */
+
+enum { MAX_TABLE = 4096, MAX_TABLE_SELECT = 64 };
+
+/* The value of an integer expression of literals (and the operators a subscript uses). */
+static int literal_value(const sj_expr *e, long *v) {
+  long a, b;
+  switch (e->kind) {
+  case SJ_E_INT:
+    return *v = e->ival, 1;
+  case SJ_E_CAST:
+    return sj_type_is_integer(e->type) && literal_value(e->args[0], v);
+  case SJ_E_UNARY:
+    return e->op == '-' && literal_value(e->args[0], &a) && (*v = -a, 1);
+  case SJ_E_BINARY:
+    if (!literal_value(e->args[0], &a) || !literal_value(e->args[1], &b)) return 0;
+    if (e->op == SJ_OP_ADD) return *v = a + b, 1;
+    if (e->op == SJ_OP_SUB) return *v = a - b, 1;
+    if (e->op == SJ_OP_MUL) return *v = a * b, 1;
+    return 0;
+  default:
+    return 0;
+  }
+}
+
+/* Elements [lo, hi) of table x chosen by flat index f: halves compared with f, so that a
+ * subscript that becomes a constant (a window loop's iterator, jit/window.c) folds to one. */
+static sj_expr *select_element(parser *p, const psym *x, const sj_expr *f, long lo, long hi,
+                               sj_loc loc) {
+  if (hi - lo == 1) {
+    sj_expr *e = copy(p, x->table[lo]);
+    e->loc = loc;
+    return e;
+  }
+  long mid = lo + (hi - lo) / 2;
+  sj_expr *below = binop(p, SJ_OP_LT, copy(p, f), int_lit(p, f->type, mid, loc), loc);
+  sj_expr *args[] = {below, select_element(p, x, f, lo, mid, loc),
+                     select_element(p, x, f, mid, hi, loc)};
+  return node(p, SJ_E_COND, x->s.type, loc, 3, args);
+}
+
+/* The use x[i]...: the element itself where the subscripts are literals, else a selection
+ * among the elements (a subscript outside the table has no value in C: it gets one of them). */
+static sj_expr *table_element(parser *p, const psym *x, const vec *idx, sj_loc loc) {
+  long flat = 0, n = 1, v;
+  int literal = 1;
+  for (int d = 0; d < x->s.rank; d++) {
+    long ext = x->s.extents[d]->ival;
+    n *= ext;
+    if (!literal_value(idx->v[d], &v)) {
+      literal = 0;
+    } else if (v < 0 || v >= ext) {
+      fail(p, SYNTAX, ((sj_expr *)idx->v[d])->loc,
+           "subscript %ld of table '%s' is outside its extent %ld", v, x->s.name, ext);
+    }
+    flat = flat * ext + v;
+  }
+  if (literal) return select_element(p, x, NULL, flat, flat + 1, loc);
+  if (n > MAX_TABLE_SELECT)
+    fail(p, UNSUP, loc,
+         "table '%s' has %ld elements: a subscript that is not a constant may choose among at "
+         "most %d (pass a larger table as an array parameter)",
+         x->s.name, n, MAX_TABLE_SELECT);
+  sj_expr *f = NULL;
+  sj_type t = SJ_TY_INT; /* int subscripts stay int: a window's iterators fold then */
+  for (int d = 0; d < x->s.rank; d++)
+    if (((sj_expr *)idx->v[d])->type != SJ_TY_INT) t = SJ_TY_LONG;
+  for (int d = 0; d < x->s.rank; d++) {
+    sj_expr *i = conv(p, idx->v[d], t);
+    f = f ? binop(p, SJ_OP_ADD,
+                  binop(p, SJ_OP_MUL, f, int_lit(p, t, x->s.extents[d]->ival, loc), loc), i, loc)
+          : i;
+  }
+  return select_element(p, x, f, 0, n, loc);
+}
+
+/* Whether an element of a table may be e: literals, operators, parameters (shape and scalar:
+ * they do not change during a call), iterators in scope and named constants. */
+static int table_value(const sj_expr *e) {
+  if (e->kind == SJ_E_INDEX || e->kind == SJ_E_CALL) return 0;
+  if (e->kind == SJ_E_VAR && e->sym->kind != SJ_SYM_SHAPE && e->sym->kind != SJ_SYM_SCALAR &&
+      e->sym->kind != SJ_SYM_ITER)
+    return 0;
+  for (int i = 0; i < e->nargs; i++)
+    if (!table_value(e->args[i])) return 0;
+  return 1;
+}
+
+/* One brace-enclosed list at dimension d of table x, from element *pos on: nested braces
+ * start a sub-array at the next row (padded with zeros), elements without braces fill in
+ * order (C's brace elision). span: the elements the list may hold (-1: the first extent is
+ * open). */
+static void init_list(parser *p, psym *x, int d, const long *ext, long span, long base, vec *out) {
+  expect(p, '{');
+  long pos = 0, sub = 1;
+  for (int k = d + 1; k < x->s.rank; k++) sub *= ext[k];
+  while (kind(p) != '}') {
+    if (span >= 0 && pos >= span)
+      fail(p, SYNTAX, peek(p, 0)->loc, "excess elements in the initializer of '%s'", x->s.name);
+    if (base + pos >= MAX_TABLE)
+      fail(p, UNSUP, peek(p, 0)->loc, "table '%s' has more than %d elements", x->s.name, MAX_TABLE);
+    if (kind(p) == '{' && d + 1 < x->s.rank) {
+      pos = (pos + sub - 1) / sub * sub;
+      init_list(p, x, d + 1, ext, sub, base + pos, out);
+      pos += sub;
+    } else {
+      sj_expr *e = conditional(p);
+      if (!table_value(e))
+        fail(p, UNSUP, e->loc,
+             "an element of table '%s' must be an expression of literals, parameters and "
+             "iterators",
+             x->s.name);
+      while (out->n <= base + pos) push(p, out, NULL);
+      out->v[base + pos++] = conv(p, e, x->s.type);
+    }
+    if (!accept(p, ',')) break;
+  }
+  if (!accept(p, '}')) found(p, "'}' or ','");
+  while (span >= 0 && out->n < base + span) push(p, out, NULL);
+}
+
+/* The initializer list of x (after `=`): its elements (zeros where none is given), its
+ * extents (an open first one counted). */
+static void table(parser *p, psym *x, const vec *ext, sj_loc loc) {
+  long e[8], span = 1;
+  if (ext->n > 8) fail(p, UNSUP, loc, "table '%s' has more than 8 dimensions", x->s.name);
+  for (int d = 0; d < ext->n; d++) {
+    long v = 0;
+    if (d > 0 || ext->v[0]) {
+      if (!literal_value(ext->v[d], &v))
+        fail(p, UNSUP, ((sj_expr *)ext->v[d])->loc,
+             "the extents of table '%s' (an array with an initializer) must be constants",
+             x->s.name);
+      span *= v;
+    }
+    e[d] = v;
+  }
+  vec elems = {0};
+  x->s.rank = ext->n;
+  init_list(p, x, 0, e, ext->v[0] ? span : -1, 0, &elems);
+  long row = ext->v[0] ? span / e[0] : span;
+  if (!ext->v[0]) e[0] = (elems.n + row - 1) / row;
+  if (e[0] <= 0) fail(p, SYNTAX, loc, "table '%s' is empty", x->s.name);
+  long n = e[0] * row;
+  x->table = alloc(p, (size_t)n * sizeof *x->table);
+  for (long i = 0; i < n; i++)
+    x->table[i] =
+        i < elems.n && elems.v[i] ? elems.v[i] : conv(p, int_lit(p, SJ_TY_INT, 0, loc), x->s.type);
+  x->s.extents = alloc(p, (size_t)ext->n * sizeof *x->s.extents);
+  for (int d = 0; d < ext->n; d++) x->s.extents[d] = int_lit(p, SJ_TY_LONG, e[d], loc);
+  x->s.is_const = 1;
+}
+
 static sj_expr *identifier(parser *p) {
   sj_token t = next(p);
   psym *x = lookup(p, t.text, t.len);
@@ -662,6 +818,12 @@ static sj_expr *identifier(parser *p) {
   if (idx.n != x->s.rank)
     fail(p, UNSUP, t.loc, "array '%s' has %d dimension%s, %d ind%s given", x->s.name, x->s.rank,
          x->s.rank == 1 ? "" : "s", idx.n, idx.n == 1 ? "ex" : "ices");
+  if (x->table && is_assign_op(kind(p)))
+    fail(p, UNSUP, t.loc,
+         "'%s' has an initializer list, which makes it a table of constants: it cannot be "
+         "written (declare it without the initializer and assign its elements)",
+         x->s.name);
+  if (x->table) return table_element(p, x, &idx, t.loc);
   e = node(p, SJ_E_INDEX, x->s.type, t.loc, idx.n, exprs(p, &idx));
   e->sym = &x->s;
   return e;
@@ -1060,8 +1222,15 @@ static void declaration(parser *p, vec *body) {
     no_pointer(p);
     if (kind(p) != SJ_T_IDENT) found(p, "a variable name");
     name = next(p);
-    extents(p, "local array", &name, 0, &ext);
+    extents(p, "local array", &name, 1, &ext);
     x = declare(p, SJ_SYM_LOCAL, s.type, &name);
+    if (ext.n && kind(p) == '=' && peek(p, 1)->kind == '{') { /* a table: no statement */
+      next(p);
+      table(p, x, &ext, name.loc);
+      continue;
+    }
+    if (ext.n && !ext.v[0])
+      fail(p, UNSUP, name.loc, "local array '%.*s': give every extent", TOKTEXT(&name));
     x->s.is_const = s.is_const;
     if (ext.n) set_extents(p, x, &ext);
     d = stmt(p, SJ_S_DECL, name.loc);
@@ -1411,7 +1580,7 @@ static void number(parser *p, sj_func *f) {
   int count[SJ_SYM_LOCAL + 1] = {0}, i;
   for (i = 0; i < p->syms.n; i++) {
     psym *x = p->syms.v[i];
-    if (x->role != PLACEHOLDER) x->s.id = count[x->s.kind]++;
+    if (x->role != PLACEHOLDER && !x->table) x->s.id = count[x->s.kind]++;
   }
   f->narrays = count[SJ_SYM_ARRAY];
   f->niters = count[SJ_SYM_ITER];
@@ -1464,13 +1633,22 @@ static int is_constant(const sj_expr *e) {
  * replaced by its value (converted to T once, as the initialization does). */
 static void file_constants(parser *p, const spec *s, sj_token name) {
   for (;;) {
-    if (kind(p) == '[')
-      fail(p, UNSUP, name.loc, "file-scope array '%.*s' is not supported; pass it as a parameter",
-           TOKTEXT(&name));
-    if (kind(p) != '=')
-      fail(p, UNSUP, name.loc, "file-scope constant '%.*s' needs an initializer", TOKTEXT(&name));
+    vec ext = {0};
+    extents(p, "file-scope array", &name, 1, &ext);
+    if (kind(p) != '=' || (ext.n && peek(p, 1)->kind != '{'))
+      fail(p, UNSUP, name.loc, "file-scope constant '%.*s' needs an initializer%s", TOKTEXT(&name),
+           ext.n ? " list" : "");
     next(p);
     p->file_init = 1;
+    if (ext.n) {
+      psym *x = declare(p, SJ_SYM_LOCAL, s->type, &name);
+      table(p, x, &ext, name.loc);
+      p->file_init = 0;
+      if (!accept(p, ',')) break;
+      if (kind(p) != SJ_T_IDENT) found(p, "a constant's name");
+      name = next(p);
+      continue;
+    }
     sj_expr *e = conditional(p);
     p->file_init = 0;
     if (!is_constant(e))

@@ -163,6 +163,8 @@ static sj_expr *substitute(unroller *u, const sj_expr *e) {
     *lit = (sj_expr){.kind = SJ_E_INT, .type = e->type, .loc = e->loc, .ival = v};
     return lit;
   }
+  /* a choice the window's iterators decide (a table's element, parse.c): the chosen side */
+  if (e->kind == SJ_E_COND && fold(e->args[0], &u->b, &v)) return substitute(u, e->args[v ? 1 : 2]);
   sj_expr *c = sj_arena_alloc(u->a, sizeof *c);
   *c = *e;
   if (e->nargs) {
