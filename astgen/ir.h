@@ -122,6 +122,7 @@ typedef enum sj_ir_math {
   SJ_MATH_TRUNC,
   SJ_MATH_ROUND,
   SJ_MATH_FMOD,
+  SJ_MATH_COPYSIGN,
   SJ_MATH_N
 } sj_ir_math;
 

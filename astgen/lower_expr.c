@@ -793,7 +793,7 @@ static sj_ir_val call(sj_lower *l, const sj_expr *e) {
       [SJ_FN_COSH / 2] = SJ_MATH_COSH,   [SJ_FN_TANH / 2] = SJ_MATH_TANH,
       [SJ_FN_FLOOR / 2] = SJ_MATH_FLOOR, [SJ_FN_CEIL / 2] = SJ_MATH_CEIL,
       [SJ_FN_TRUNC / 2] = SJ_MATH_TRUNC, [SJ_FN_ROUND / 2] = SJ_MATH_ROUND,
-      [SJ_FN_FMOD / 2] = SJ_MATH_FMOD};
+      [SJ_FN_FMOD / 2] = SJ_MATH_FMOD,   [SJ_FN_COPYSIGN / 2] = SJ_MATH_COPYSIGN};
   sj_ir_type t = sj_lw_type(e->type);
   sj_ir_val a = uval(l, e->args[0]);
   sj_ir_val b = e->nargs > 1 ? uval(l, e->args[1]) : no_val;
@@ -810,6 +810,9 @@ static sj_ir_val call(sj_lower *l, const sj_expr *e) {
   case SJ_FN_FMAX:
   case SJ_FN_FMAXF:
     return sj_irb_op(&l->b, SJ_IR_MAX, t, a, b);
+  case SJ_FN_FMA: /* one rounding at its own type: the instruction, never the double code */
+  case SJ_FN_FMAF:
+    return sj_irb_op3(&l->b, SJ_IR_FMA, t, a, b, uval(l, e->args[2]));
   default:
     return sj_irb_math(&l->b, math[e->op / 2], t, a, b);
   }

@@ -82,6 +82,8 @@ static val expand(mx *x, sj_ir_math m, val a, val b, int precise) {
     return round_d(x, a);
   case SJ_MATH_FMOD:
     return fmod_d(x, a, b);
+  case SJ_MATH_COPYSIGN: /* exact in double, and so for floats */
+    return copysign_d(x, a, b);
   default:
     return sj_mx_explog(x, m, a, b, precise);
   }

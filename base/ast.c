@@ -126,6 +126,8 @@ int sj_func_inexact_on_gpu(sj_func_id fn) {
   case SJ_FN_FLOOR:
   case SJ_FN_CEIL:
   case SJ_FN_TRUNC:
+  case SJ_FN_COPYSIGN:
+  case SJ_FN_FMA:
   case SJ_FN_ROUND:
   case SJ_FN_FMOD:
     return 0;

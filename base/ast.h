@@ -121,7 +121,9 @@ typedef enum sj_binop {
   X(CEIL, "ceil", 1)                                                                               \
   X(TRUNC, "trunc", 1)                                                                             \
   X(ROUND, "round", 1)                                                                             \
-  X(FMOD, "fmod", 2)
+  X(FMOD, "fmod", 2)                                                                               \
+  X(COPYSIGN, "copysign", 2)                                                                       \
+  X(FMA, "fma", 3)
 
 #define SJ_FN_ENUM(id, name, nargs) SJ_FN_##id, SJ_FN_##id##F,
 typedef enum sj_func_id { SJ_MATH_FUNCS(SJ_FN_ENUM) SJ_NFUNCS } sj_func_id;

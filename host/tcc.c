@@ -35,6 +35,9 @@ static void on_error(void *opaque, const char *msg) {
 #define SJ_LIBM2(name)                                                                             \
   {#name, (const void *)(double (*)(double, double))name},                                         \
       {#name "f", (const void *)(float (*)(float, float))name##f},
+#define SJ_LIBM3(name)                                                                             \
+  {#name, (const void *)(double (*)(double, double, double))name},                                 \
+      {#name "f", (const void *)(float (*)(float, float, float))name##f},
 static const struct {
   const char *name;
   const void *fn;
@@ -42,9 +45,10 @@ static const struct {
                 SJ_LIBM1(expm1) SJ_LIBM1(log) SJ_LIBM1(log2) SJ_LIBM1(log10) SJ_LIBM1(log1p)
                     SJ_LIBM2(pow) SJ_LIBM1(sin) SJ_LIBM1(cos) SJ_LIBM1(tan) SJ_LIBM1(sinh)
                         SJ_LIBM1(cosh) SJ_LIBM1(tanh) SJ_LIBM1(floor) SJ_LIBM1(ceil) SJ_LIBM1(trunc)
-                            SJ_LIBM1(round) SJ_LIBM2(fmod)};
+                            SJ_LIBM1(round) SJ_LIBM2(fmod) SJ_LIBM2(copysign) SJ_LIBM3(fma)};
 #undef SJ_LIBM1
 #undef SJ_LIBM2
+#undef SJ_LIBM3
 
 static void add_symbols(TCCState *s) {
   for (size_t i = 0; i < sizeof libm / sizeof *libm; i++)
@@ -53,6 +57,9 @@ static void add_symbols(TCCState *s) {
   /* what TinyCC calls for a local array's initializer (the reference's tables) */
   tcc_add_symbol(s, "memset", (const void *)memset);
   tcc_add_symbol(s, "memcpy", (const void *)memcpy);
+  tcc_add_symbol(s, "abs", (const void *)abs); /* the reference's integer abs */
+  tcc_add_symbol(s, "labs", (const void *)labs);
+  tcc_add_symbol(s, "llabs", (const void *)llabs);
 }
 
 /* TinyCC's runtime (libtcc1.a and its include/): $JIT_TCC_DIR, else beside this code (tcc/ in

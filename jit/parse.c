@@ -87,6 +87,7 @@ typedef struct parser {
   int file_init;            /* parsing a file-scope constant's initializer */
 } parser;
 static int is_assign_op(int k);
+static sj_expr *negate(parser *p, sj_expr *e, sj_loc loc);
 
 static sj_expr *expr(parser *p);
 static sj_expr *conditional(parser *p);
@@ -600,6 +601,22 @@ static sj_expr *call(parser *p, const sj_token *name) {
     e->loc = name->loc;
     return e;
   }
+  /* abs, labs, llabs: |x| of int or long as a choice (abs(INT_MIN) has no value in C) */
+  static const struct {
+    const char *name;
+    sj_type type;
+  } iabs[] = {{"abs", SJ_TY_INT}, {"labs", SJ_TY_LONG}, {"llabs", SJ_TY_LONG}};
+  for (i = 0; i < 3; i++) {
+    if (strlen(iabs[i].name) != name->len || memcmp(iabs[i].name, name->text, name->len)) continue;
+    next(p);
+    sj_expr *x = conv(p, expr(p), iabs[i].type);
+    if (kind(p) == ',') fail(p, SYNTAX, name->loc, "function '%s' takes 1 argument", iabs[i].name);
+    expect(p, ')');
+    sj_expr *below =
+        binop(p, SJ_OP_LT, copy(p, x), int_lit(p, iabs[i].type, 0, name->loc), name->loc);
+    sj_expr *args3[] = {below, negate(p, copy(p, x), name->loc), x};
+    return node(p, SJ_E_COND, iabs[i].type, name->loc, 3, args3);
+  }
   for (fn = 0; fn < SJ_NFUNCS; fn++)
     if (strlen(sj_func_name(fn)) == name->len && !memcmp(sj_func_name(fn), name->text, name->len))
       break;
@@ -607,7 +624,8 @@ static sj_expr *call(parser *p, const sj_token *name) {
     fail(p, UNSUP, name->loc,
          "call to '%.*s' is not supported (the supported functions are sqrt, fabs, fmin, fmax, "
          "exp, exp2, expm1, log, log2, log10, log1p, pow, sin, cos, tan, sinh, cosh, tanh, "
-         "floor, ceil, trunc, round, fmod and their float forms: sqrtf, ...)",
+         "floor, ceil, trunc, round, fmod, copysign, fma and their float forms: sqrtf, ...; "
+         "abs, labs and llabs)",
          TOKTEXT(name));
   next(p);
   if (kind(p) != ')') do

@@ -105,9 +105,11 @@ static void blank_storage(char *s, size_t from, size_t to) {
 static void prelude(sj_buf *b, const sj_program *prog) {
   for (int fn = 0; fn < SJ_NFUNCS; fn++) {
     const char *t = fn & 1 ? "float" : "double";
-    sj_buf_printf(b, "%s %s(%s%s%s); ", t, sj_func_name(fn), t, sj_func_nargs(fn) > 1 ? ", " : "",
-                  sj_func_nargs(fn) > 1 ? t : "");
+    sj_buf_printf(b, "%s %s(%s", t, sj_func_name(fn), t);
+    for (int a = 1; a < sj_func_nargs(fn); a++) sj_buf_printf(b, ", %s", t);
+    sj_buf_puts(b, "); ");
   }
+  sj_buf_puts(b, "int abs(int); long labs(long); long long llabs(long long); ");
   sj_type type;
   for (int i = 0; sj_stdint_name(i, &type); i++)
     if (prog->stdint_used & (1u << i))

@@ -56,7 +56,7 @@ static const fn_case cases[] = {
     F2(pow, 1, 2, -30, 30, -8, 7),    F1(sin, 1, 1, -60, 1023),
     F1(cos, 1, 1, -60, 1023),         F1(tan, 1, 1.5, -60, 1023),
     F1(sinh, 1, 1, -60, 10),          F1(cosh, 1, 1.5, -60, 10),
-    F1(tanh, 1, 1, -60, 6),
+    F1(tanh, 1, 1, -60, 6),           F2(copysign, 0, 0, -60, 60, -60, 60),
 };
 
 static uint64_t splitmix(uint64_t *s) {
