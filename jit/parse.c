@@ -1605,8 +1605,77 @@ static void number(parser *p, sj_func *f) {
   f->nlocals = count[SJ_SYM_LOCAL];
 }
 
-/* The rest of a function that returns a value, from its parameters: `{ return e; }` with
- * scalar parameters, kept as a helper for the calls that follow. */
+/* `return e;` of a helper returning t. */
+static sj_expr *helper_return(parser *p, sj_type t) {
+  expect(p, SJ_K_RETURN);
+  sj_expr *e = conv(p, expr(p), t);
+  expect(p, ';');
+  return e;
+}
+
+/* The body of helper h (returning t) as one expression: locals initialized once (`float y =
+ * x * x;`, each use a copy of the value), early returns (`if (c) return e;`, or with an
+ * else), and a final `return e;`; the early returns become ?: around what follows them, so
+ * that each value is evaluated only where C evaluates it. */
+static sj_expr *helper_body(parser *p, const helper *h, sj_type t) {
+  vec conds = {0}, values = {0};
+  sj_expr *value = NULL;
+  expect(p, '{');
+  while (!value) {
+    sj_token *at = peek(p, 0);
+    if (starts_type(p, 0)) {
+      spec s = specifiers(p);
+      if (s.is_static || s.is_typedef || s.type == SJ_TY_VOID) found(p, "a local of a scalar type");
+      do {
+        no_pointer(p);
+        if (kind(p) != SJ_T_IDENT) found(p, "a local's name");
+        sj_token name = next(p);
+        if (kind(p) != '=')
+          fail(p, UNSUP, name.loc,
+               "local '%.*s' of function '%s' needs an initializer (its locals are values, "
+               "assigned once)",
+               TOKTEXT(&name), h->name);
+        next(p);
+        sj_expr *e = conv(p, expr(p), s.type);
+        psym *x = declare(p, SJ_SYM_LOCAL, s.type, &name);
+        x->s.is_const = 1;
+        x->value = e;
+      } while (accept(p, ','));
+      expect(p, ';');
+    } else if (at->kind == SJ_K_IF) {
+      next(p);
+      expect(p, '(');
+      push(p, &conds, truth(p, expr(p)));
+      expect(p, ')');
+      int braced = accept(p, '{');
+      push(p, &values, helper_return(p, t));
+      if (braced) expect(p, '}');
+      if (accept(p, SJ_K_ELSE) && kind(p) != SJ_K_IF) { /* else if: the next round */
+        braced = accept(p, '{');
+        value = helper_return(p, t);
+        if (braced) expect(p, '}');
+      }
+    } else if (at->kind == SJ_K_RETURN) {
+      value = helper_return(p, t);
+    } else {
+      fail(p, UNSUP, at->loc,
+           "function '%s' returns '%s': its body may hold locals with initializers, 'if (c) "
+           "return e;' and a final 'return e;' (a kernel returns void)",
+           h->name, sj_type_name(t));
+    }
+  }
+  if (kind(p) != '}')
+    fail(p, UNSUP, peek(p, 0)->loc, "function '%s': nothing may follow its final return", h->name);
+  next(p);
+  for (int i = conds.n - 1; i >= 0; i--) {
+    sj_expr *args[] = {conds.v[i], values.v[i], value};
+    value = node(p, SJ_E_COND, t, ((sj_expr *)values.v[i])->loc, 3, args);
+  }
+  return value;
+}
+
+/* The rest of a function that returns a value, from its parameters: a body helper_body()
+ * reads, with scalar parameters, kept as a helper for the calls that follow. */
 static void helper_function(parser *p, spec s, const sj_token *name) {
   helper *h = alloc(p, sizeof *h);
   h->f = alloc(p, sizeof *h->f);
@@ -1623,16 +1692,7 @@ static void helper_function(parser *p, spec s, const sj_token *name) {
            "function '%s' returns '%s': a kernel must return void, and a function that returns "
            "a value takes scalars ('%s' is an array)",
            h->name, sj_type_name(s.type), h->f->params[i]->name);
-  expect(p, '{');
-  if (kind(p) != SJ_K_RETURN)
-    fail(p, UNSUP, peek(p, 0)->loc,
-         "function '%s' returns '%s': its body must be one return statement (a kernel returns "
-         "void)",
-         h->name, sj_type_name(s.type));
-  next(p);
-  h->value = conv(p, expr(p), s.type);
-  expect(p, ';');
-  expect(p, '}');
+  h->value = helper_body(p, h, s.type);
   close_scope(p);
   h->calls = p->calls;
   push(p, &p->helpers, h);

@@ -1,0 +1,4 @@
+// error: 3:35: function 'sq': nothing may follow its final return
+// status: unsupported
+float sq(float x) { return x * x; return x; }
+void k(int N, float A[N]) { }
