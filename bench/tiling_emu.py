@@ -53,11 +53,17 @@ def updates(sizes, kernel):
     return t * n
 
 
-# (row label, JIT_TILING, JIT_STAGE, JIT_TILE): the steps of the thesis's Table 4 side by side,
-# the tile model's sizes
-MODES = [("per step", "", "1", ""), ("hybrid, global memory", "hybrid", "0", ""),
-         ("hybrid, shared memory", "hybrid", "1", ""), ("split, global memory", "split", "0", ""),
-         ("split, shared memory", "split", "1", "")]
+# (row label, JIT_TILING, JIT_STAGE, JIT_TILE, other variables): the steps of the thesis's
+# Table 4 side by side, at the tile model's sizes: values in global memory; staged in shared
+# memory with the whole box copied in and every value written through; with only the live-out
+# values stored (interleaved copy-out); with a full tile copying only its flow-in (the default)
+STEPS = [("global memory", "0", {}),
+         ("shared: box in, all written through", "1", {"JIT_LIVEOUT": "0", "JIT_FLOWIN": "0"}),
+         ("shared: box in, live-out stores", "1", {"JIT_FLOWIN": "0"}),
+         ("shared: flow-in, live-out stores", "1", {})]
+MODES = [("per step", "", "1", "", {})] + [
+    ("%s, %s" % (tiling, step), tiling, stage, "", extra)
+    for tiling in ("hybrid", "split") for step, stage, extra in STEPS]
 # and at sizes whose boxes exceed the 48 KB of static shared memory (staged in dynamic shared
 # memory, the kernel opting in), the same tiles with their values in global memory beside them
 FORCED = {
@@ -70,15 +76,16 @@ def modes(kernel):
     rows = list(MODES)
     for tiling, tile in FORCED.get(kernel, []):
         sizes = tile.replace(",", " ")
-        rows += [("%s %s, global memory" % (tiling, sizes), tiling, "0", tile),
-                 ("%s %s, shared memory" % (tiling, sizes), tiling, "1", tile)]
+        rows += [("%s %s, global memory" % (tiling, sizes), tiling, "0", tile, {}),
+                 ("%s %s, shared memory" % (tiling, sizes), tiling, "1", tile, {})]
     return rows
 
 
-def run(build, kernel, sizes, tiling, stage, tile=None):
+def run(build, kernel, sizes, tiling, stage, tile=None, extra=None):
     env = dict(os.environ, JIT_CACHE="off", JIT_STAGE=stage)
-    env.pop("JIT_TILING", None)
-    env.pop("JIT_TILE", None)
+    for var in ("JIT_TILING", "JIT_TILE", "JIT_LIVEOUT", "JIT_FLOWIN"):
+        env.pop(var, None)
+    env.update(extra or {})
     if tiling:
         env["JIT_TILING"] = tiling
     if tile:
@@ -139,9 +146,12 @@ def header(load):
             "emulator's **model** (instructions summed over threads; global sectors "
             "touched; unique 32-byte sectors per launch; DRAM bytes through the modeled "
             "50 MB L2 with the blocks of a wave advancing together). Time-tiled kernels run "
-            "with their values in global memory (JIT_STAGE=0) and staged in shared memory "
-            "(each block copies the box its tile touches in, computes every step there and "
-            "writes each result through to global memory). All mappings of a "
+            "in the steps of the thesis's Table 4: their values in global memory "
+            "(JIT_STAGE=0); staged in shared memory, each block copying the box its tile "
+            "touches in and writing every result through to global memory (JIT_LIVEOUT=0 "
+            "JIT_FLOWIN=0); storing to global memory only the values another tile or the "
+            "caller reads (live-out stores, interleaved with the steps: JIT_FLOWIN=0); and a "
+            "full tile copying in only its flow-in (the default). All mappings of a "
             "kernel run in the same invocation, on the same data, each checked "
             "bit-identical against the C function (`--check`). Compile: cold, JIT_CACHE=off, "
             "this CPU (load %s). Blocks: the largest grid of a launch; in a hybrid launch "
@@ -193,8 +203,8 @@ def main():
             sizes = MEDIUM[kernel]
             label = "%s %s" % (kernel[:-2], " ".join("%s=%d" % kv for kv in sizes.items()))
         n = updates(sizes, kernel)
-        for mode, tiling, stage, tile in modes(kernel):
-            r = run(build, kernel, sizes, tiling, stage, tile)
+        for mode, tiling, stage, tile, extra in modes(kernel):
+            r = run(build, kernel, sizes, tiling, stage, tile, extra)
             rows.append((label, mode, n, r))
             print(label, mode, r, flush=True)
     load = open("/proc/loadavg").read().split()[0]

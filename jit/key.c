@@ -55,9 +55,9 @@ char *sj_call_key(const jit_context *ctx, const char *source, const char *entry,
                 ctx->opts.threads, ctx->tiling, ctx->tile ? ctx->tile : "", entry ? entry : "");
   /* read by sched/ from the environment */
   const char *check = getenv("JIT_CHECK_TILES"), *stage = getenv("JIT_STAGE");
-  const char *live = getenv("JIT_LIVEOUT");
-  sj_buf_printf(&b, "check tiles %s|stage %s|liveout %s|", check ? check : "", stage ? stage : "",
-                live ? live : "");
+  const char *live = getenv("JIT_LIVEOUT"), *flow = getenv("JIT_FLOWIN");
+  sj_buf_printf(&b, "check tiles %s|stage %s|liveout %s|flowin %s|", check ? check : "",
+                stage ? stage : "", live ? live : "", flow ? flow : "");
   for (int i = 0; i < nargs; i++) {
     if (args[i].kind == JIT_ARG_INT)
       sj_buf_printf(&b, "i%d,", args[i].v.i);

@@ -131,6 +131,8 @@ __isl_give isl_schedule_node *sj_live_mark(__isl_take isl_schedule_node *node,
 /* Whether staged time-tiled kernels store only live-out values to global memory: unless
  * JIT_LIVEOUT=0 (sched/liveout.c). */
 int sj_live_out_enabled(void);
+/* JIT_FLOWIN=0: a full tile copies its whole box in, not only its flow-in (sched/flow_in.c) */
+int sj_flow_in_enabled(void);
 
 /* Each statement's instances as points of the folded space [k t + i, s0, .., sn], n + 1 the
  * largest number of space dimensions (sched/hybrid.c); NULL when n + 1 is not between 1 and

@@ -649,9 +649,10 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
     a->in = isl_map_list_add(a->in, in);
     sj_copy *c = &a->copies[a->k->nstaged - 1];
     *c = (sj_copy){SJ_ID_COPY, a->k->nstaged - 1, 0, 0};
-    isl_map_list *flow = t.read ? sj_flow_in(a->m, sym, dd->mask, (int)(dd->hi[0] + 1), a->full,
-                                             a->back, a->coords, a->reads, a->writes, kept, &s, c)
-                                : NULL;
+    isl_map_list *flow = t.read && sj_flow_in_enabled()
+                             ? sj_flow_in(a->m, sym, dd->mask, (int)(dd->hi[0] + 1), a->full,
+                                          a->back, a->coords, a->reads, a->writes, kept, &s, c)
+                             : NULL;
     if (flow && isl_map_list_n_map(flow) > SJ_FLOW_MAX_PIECES) flow = isl_map_list_free(flow);
     if (flow)
       sj_buf_printf(a->desc, " (full tiles: flow-in in %d pieces)", isl_map_list_n_map(flow));
