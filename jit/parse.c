@@ -79,9 +79,11 @@ typedef struct parser {
   int nest;
   psym *scope;
   int depth;
-  vec syms;    /* of the current function, in order of declaration */
-  vec funcs;   /* sj_func * */
-  vec helpers; /* helper *: functions that return a value, inlined where called */
+  vec syms;      /* of the current function, in order of declaration */
+  vec funcs;     /* sj_func * */
+  vec helpers;   /* helper *: functions that return a value, inlined where called */
+  vec continues; /* the `continue;` statements not yet made a guard (empty blocks) */
+  int loop_body; /* the next block is a for loop's body */
   unsigned stdint_used;
   unsigned long long calls; /* of the current function: its sj_func.calls */
   int file_init;            /* parsing a file-scope constant's initializer */
@@ -1268,7 +1270,49 @@ static void declaration(parser *p, vec *body) {
 
 static void statement_to(parser *p, vec *out);
 
+static void unguarded_continue(parser *p) {
+  fail(p, UNSUP, ((sj_stmt *)p->continues.v[p->continues.n - 1])->loc,
+       "'continue' is supported only at the end of an 'if' (without 'else') directly in a "
+       "loop's body");
+}
+
+/* Whether s is a placeholder of `continue;` waiting for its guard; taken off the list if
+ * so. */
+static int takes_continue(parser *p, const sj_stmt *s) {
+  for (int i = 0; i < p->continues.n; i++)
+    if (p->continues.v[i] == s) {
+      p->continues.v[i] = p->continues.v[--p->continues.n];
+      return 1;
+    }
+  return 0;
+}
+
+/* In a loop's body, `if (c) { S; continue; }` (S may be empty, the braces absent) followed by
+ * statements R becomes `if (c) { S } else { R }`. */
+static void guard_continues(parser *p, vec *body) {
+  for (int k = body->n - 1; k >= 0; k--) {
+    sj_stmt *g = body->v[k], *then = g->kind == SJ_S_IF && !g->body[1] ? g->body[0] : NULL;
+    if (!then) continue;
+    if (takes_continue(p, then)) {
+      g->body[0] = stmt(p, SJ_S_BLOCK, then->loc); /* nothing before the continue */
+    } else if (then->kind == SJ_S_BLOCK && then->nbody &&
+               takes_continue(p, then->body[then->nbody - 1])) {
+      then->nbody--;
+    } else {
+      continue;
+    }
+    sj_stmt *rest = stmt(p, SJ_S_BLOCK, g->loc);
+    rest->nbody = body->n - k - 1;
+    rest->body = rest->nbody ? alloc(p, (size_t)rest->nbody * sizeof *rest->body) : NULL;
+    for (int i = 0; i < rest->nbody; i++) rest->body[i] = body->v[k + 1 + i];
+    g->body[1] = rest;
+    body->n = k + 1;
+  }
+}
+
 static sj_stmt *block(parser *p, int scoped) {
+  int loop_body = p->loop_body;
+  p->loop_body = 0;
   sj_token lb = expect(p, '{');
   sj_stmt *s = stmt(p, SJ_S_BLOCK, lb.loc);
   vec body = {0};
@@ -1288,6 +1332,7 @@ static sj_stmt *block(parser *p, int scoped) {
       statement_to(p, &body);
   }
   if (scoped) close_scope(p);
+  if (loop_body) guard_continues(p, &body);
   s->body = body.n ? alloc(p, (size_t)body.n * sizeof *s->body) : NULL;
   for (i = 0; i < body.n; i++) {
     sj_stmt *b = body.v[i];
@@ -1428,8 +1473,11 @@ static sj_stmt *for_loop(parser *p) {
   close_with(p, ')');
   s->nbody = 1;
   s->body = alloc(p, sizeof *s->body);
+  int waiting = p->continues.n; /* those of the loops around this one */
+  p->loop_body = 1;
   s->body[0] = statement(p);
   close_scope(p);
+  if (p->continues.n > waiting) unguarded_continue(p);
   return s;
 }
 
@@ -1450,9 +1498,12 @@ static sj_stmt *if_stmt(parser *p) {
 static void statement_to(parser *p, vec *out) {
   sj_token *t = peek(p, 0);
   sj_loc loc = t->loc;
+  int loop_body = p->loop_body; /* only a block itself is the loop's body */
+  p->loop_body = 0;
   enter(p, loc);
   switch (t->kind) {
   case '{':
+    p->loop_body = loop_body;
     push(p, out, block(p, 1));
     break;
   case ';':
@@ -1474,8 +1525,13 @@ static void statement_to(parser *p, vec *out) {
   case SJ_K_DEFAULT:
   case SJ_K_GOTO:
   case SJ_K_BREAK:
-  case SJ_K_CONTINUE:
     fail(p, UNSUP, loc, "'%s' is not supported", sj_tok_spelling(t->kind));
+  case SJ_K_CONTINUE: /* a placeholder, until block() makes its `if` guard what follows */
+    next(p);
+    close_with(p, ';');
+    push(p, &p->continues, stmt(p, SJ_S_BLOCK, loc));
+    push(p, out, p->continues.v[p->continues.n - 1]);
+    break;
   case SJ_K_RETURN:
     fail(p, UNSUP, loc, "'return' is supported only as the last statement of the function");
   case SJ_T_IDENT:
@@ -1774,6 +1830,7 @@ static sj_func *function(parser *p, spec s) {
     fail(p, UNSUP, name.loc, "a declaration of '%s' without a body is not supported", f->name);
   /* The outermost block shares the parameters' scope, as in C. */
   f->body = block(p, 0);
+  if (p->continues.n) unguarded_continue(p);
   close_scope(p);
   number(p, f);
   f->calls = p->calls;

@@ -1,5 +1,8 @@
-// error: 4:33: 'continue' is not supported
+// error: 5:16: 'continue' is supported only at the end of an 'if' (without 'else') directly in a loop's body
 // status: unsupported
 void k(int N, float A[N]) {
-  for (int i = 0; i < N; i++) { continue; }
+  for (int i = 0; i < N; i++) {
+    if (i > 2) continue;
+    else A[i] = 1;
+  }
 }
