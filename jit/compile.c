@@ -461,6 +461,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
   k->program = sj_parse(source, ctx->source_name, err);
   if (k->program) { /* the AST the model reads: values named by locals and windows spelled out */
     sj_fold_const_locals(k->program);
+    sj_if_convert(k->program);
     sj_unroll_windows(k->program);
   }
   k->fn = k->program ? sj_program_entry(k->program, entry, err) : NULL;

@@ -188,6 +188,20 @@ static __isl_give isl_set *affine_guard(builder *b, sj_pstmt *s, const sj_expr *
   return set ? isl_set_intersect(set, isl_set_copy(guard ? guard : s->domain)) : NULL;
 }
 
+/* Where condition c holds at most: its affine conjuncts (c = a && d with d reading data holds
+ * only where a does), *exact when that is where c holds. NULL when no conjunct is affine. */
+static __isl_give isl_set *affine_bound(builder *b, sj_pstmt *s, const sj_expr *c,
+                                        __isl_keep isl_set *guard, int *exact) {
+  isl_set *set = affine_guard(b, s, c, guard);
+  *exact = set != NULL;
+  if (set || c->kind != SJ_E_BINARY || c->op != SJ_OP_AND) return set;
+  int e0, e1;
+  isl_set *left = affine_bound(b, s, c->args[0], guard, &e0);
+  isl_set *right = affine_bound(b, s, c->args[1], guard, &e1);
+  if (!left || !right) return left ? left : right;
+  return isl_set_intersect(left, right);
+}
+
 static int collect_guarded(builder *b, sj_pstmt *s, const sj_expr *e, __isl_keep isl_set *when,
                            int negate, __isl_keep isl_set *guard) {
   if (!when) return collect_expr(b, s, e, guard);
@@ -231,13 +245,17 @@ static int collect_expr(builder *b, sj_pstmt *s, const sj_expr *e, __isl_keep is
     return is_local(e) ? add_site(b, s, e->sym, e, e, 0, guard) : 0;
   }
   if (collect_expr(b, s, e->args[0], guard)) return -1;
-  isl_set *when = affine_guard(b, s, e->args[0], guard);
+  int exact;
+  isl_set *when = affine_bound(b, s, e->args[0], guard, &exact);
   int rc;
+  /* a side evaluated where the condition holds is bounded by its affine conjuncts; one
+   * evaluated where it does not, only by an exact condition */
   if (e->kind == SJ_E_COND)
     rc = collect_guarded(b, s, e->args[1], when, 0, guard) ||
-         collect_guarded(b, s, e->args[2], when, 1, guard);
+         collect_guarded(b, s, e->args[2], exact ? when : NULL, 1, guard);
   else /* && evaluates its right side where the left holds, || where it does not */
-    rc = collect_guarded(b, s, e->args[1], when, e->op == SJ_OP_OR, guard);
+    rc = collect_guarded(b, s, e->args[1], e->op == SJ_OP_AND || exact ? when : NULL,
+                         e->op == SJ_OP_OR, guard);
   isl_set_free(when);
   return rc ? -1 : 0;
 }
