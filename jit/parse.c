@@ -724,7 +724,8 @@ static sj_expr *table_element(parser *p, const psym *x, const vec *idx, sj_loc l
 }
 
 /* Whether an element of a table may be e: literals, operators, parameters (shape and scalar:
- * they do not change during a call), iterators in scope and named constants. */
+ * they do not change during a call) and iterators in scope (named constants are literals by
+ * now). */
 static int table_value(const sj_expr *e) {
   if (e->kind == SJ_E_INDEX || e->kind == SJ_E_CALL) return 0;
   if (e->kind == SJ_E_VAR && e->sym->kind != SJ_SYM_SHAPE && e->sym->kind != SJ_SYM_SCALAR &&
@@ -735,7 +736,7 @@ static int table_value(const sj_expr *e) {
   return 1;
 }
 
-/* One brace-enclosed list at dimension d of table x, from element *pos on: nested braces
+/* One brace-enclosed list at dimension d of table x, its elements from base on: nested braces
  * start a sub-array at the next row (padded with zeros), elements without braces fill in
  * order (C's brace elision). span: the elements the list may hold (-1: the first extent is
  * open). */
