@@ -26,6 +26,9 @@
 #include "sched/hybrid.h"
 #include "sched/flow_rect.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include <isl/aff.h>
 #include <isl/local_space.h>
 #include <isl/map.h>
@@ -317,6 +320,11 @@ static __isl_give isl_set *translates(__isl_keep isl_map *inst, __isl_keep isl_m
   isl_set *more = isl_map_domain(isl_map_subtract(isl_map_copy(have), isl_map_copy(want)));
   isl_set *less = isl_map_domain(isl_map_subtract(want, have));
   return isl_set_coalesce(isl_set_subtract(isl_set_subtract(tiles, more), less));
+}
+
+int sj_flow_in_enabled(void) {
+  const char *v = getenv("JIT_FLOWIN");
+  return !v || strcmp(v, "0") != 0;
 }
 
 __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int mask, int mod,

@@ -90,6 +90,8 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                                              __isl_keep isl_union_map *back, int n, const long *lo,
                                              sj_kernel *k, long budget, __isl_keep isl_set *full,
                                              sj_buf *desc);
+/* JIT_FLOWIN=0: a full tile copies its whole box in, not only its flow-in */
+int sj_flow_in_enabled(void);
 /* What a full tile copies in of a double buffer sym (one statement, its plane dimension 0 of
  * range mod the only one left out: mask) in place of its box s: [L, S..] -> [t, a1, ..], the
  * elements it reads at step t that it did not write at t - 1, as one shape translated by the
@@ -131,8 +133,6 @@ __isl_give isl_schedule_node *sj_live_mark(__isl_take isl_schedule_node *node,
 /* Whether staged time-tiled kernels store only live-out values to global memory: unless
  * JIT_LIVEOUT=0 (sched/liveout.c). */
 int sj_live_out_enabled(void);
-/* JIT_FLOWIN=0: a full tile copies its whole box in, not only its flow-in (sched/flow_in.c) */
-int sj_flow_in_enabled(void);
 
 /* Each statement's instances as points of the folded space [k t + i, s0, .., sn], n + 1 the
  * largest number of space dimensions (sched/hybrid.c); NULL when n + 1 is not between 1 and

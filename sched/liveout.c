@@ -327,11 +327,6 @@ int sj_live_out_enabled(void) {
   return !v || strcmp(v, "0") != 0;
 }
 
-int sj_flow_in_enabled(void) {
-  const char *v = getenv("JIT_FLOWIN");
-  return !v || strcmp(v, "0") != 0;
-}
-
 static void live_free(void *user) {
   sj_live *l = user;
   isl_union_set_free(l->local);
