@@ -396,6 +396,11 @@ static int may_write(const sj_irb *b, const sj_vn_entry *e, sj_ir_val ptr, long 
 }
 
 void sj_irb_store(sj_irb *b, sj_ir_val ptr, long offset, sj_ir_val value) {
+  /* a variable's value as it is now: a later read of the element gets this value, not what
+   * the variable holds by then (an in-place update unrolled: A[i + 1] reads A[i]'s new value
+   * after the variable that held it has moved on) */
+  if (value.kind == SJ_V_REG && b->f->regs[value.reg].is_var)
+    value = make(b, SJ_IR_MOV, value.type, SJ_CMP_EQ, 0, value, none, none);
   sj_ir_ins *ins = sj_irb_emit(b, SJ_IR_ST, b->f->regs[ptr.reg].elem);
   ins->a = ptr;
   ins->b = value;
