@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Random stencils, each checked bit for bit against the C function itself.
+
+Every kernel is drawn from a seed: 1 to 3 space dimensions, radius 1 to 3 with asymmetric
+offsets, int/float/double, double buffers written t % 2, t & 1 and (t & 1) ^ 1, arrays indexed by
+the time step, copy-back and in-place updates, flat pointers with i * M + j subscripts, tables of
+coefficients, helpers with early returns, ifs on data (masks, upwind choices), continue, bit
+operators. Each runs through `stenciljit run --check` on the device and with the time tiling the
+seed draws (tile sizes forced for some), at sizes that are and are not multiples of a tile, with
+T = 0 and T = 1 among the step counts, and JIT_CHECK_TILES=1 (isl checks every tiling against
+the exact dependences). A forced tiling that does not apply is refused and counts as a pass;
+anything else but a bit-identical result fails.
+
+usage: random_kernels.py STENCILJIT FIRST_SEED COUNT [WORK_DIR]
+"""
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+WEIGHTS = [0.125, 0.25, 0.5, 0.0625, 0.375]
+
+
+def literal(ty, w):
+    return {"float": f"{w}f", "double": f"{w}"}.get(ty, str(max(1, int(w * 8))))
+
+
+def subscript(it, off, flat_m=None):
+    parts = [v if o == 0 else f"{v} {'+' if o > 0 else '-'} {abs(o)}" for v, o in zip(it, off)]
+    if flat_m:  # one flat index, row-major
+        return "[" + " + ".join(f"({p}) * {m}" for p, m in zip(parts, flat_m)) + "]"
+    return "".join(f"[{p}]" for p in parts)
+
+
+def kernel(rng, name):
+    """(source, names of the extents, radius)"""
+    dims = rng.choice([1, 1, 2, 2, 2, 3])
+    ty = rng.choice(["float", "double", "int", "float"])
+    names = ["N", "M", "K"][:dims]
+    it = ["i", "j", "k"][:dims]
+    offs = {(0,) * dims}
+    reach = rng.randint(1, 3)
+    for _ in range(rng.randint(1, 2 * dims + 3)):
+        offs.add(tuple(rng.randint(-reach, reach) for _ in range(dims)))
+    offs = sorted(offs)
+    r = max(max(abs(c) for c in o) for o in offs)
+    style = rng.choice(["mod", "and", "xor", "tarray", "copy", "inplace", "flat"])
+    if style == "flat" and dims == 1:
+        style = "mod"
+    pre, params, body = [], ["int T"] + [f"int {n}" for n in names], []
+    ext = "".join(f"[{n}]" for n in names)
+    if rng.random() < 0.3:
+        pre.append(f"static const {ty} W[{len(WEIGHTS)}] = {{" +
+                   ", ".join(literal(ty, w) for w in WEIGHTS) + "};")
+        weight = lambda: f"W[{rng.randrange(len(WEIGHTS))}]"
+    else:
+        weight = lambda: literal(ty, rng.choice(WEIGHTS))
+    if style in ("mod", "and", "xor"):
+        cur, nxt = {"mod": ("t % 2", "(t + 1) % 2"), "and": ("t & 1", "(t + 1) & 1"),
+                    "xor": ("t & 1", "(t & 1) ^ 1")}[style]
+        params.append(f"{ty} A[2]{ext}")
+        src = lambda o: f"A[{cur}]" + subscript(it, o)
+        dst = f"A[{nxt}]" + subscript(it, (0,) * dims)
+    elif style == "tarray":
+        params.append(f"{ty} A[T + 1]{ext}")
+        src = lambda o: "A[t]" + subscript(it, o)
+        dst = "A[t + 1]" + subscript(it, (0,) * dims)
+    elif style == "flat":
+        strides = [" * ".join(names[d + 1:]) or "1" for d in range(dims)]
+        params.append(f"{ty} *restrict A")
+        params.append(f"{ty} *restrict B")
+        src = lambda o: "A" + subscript(it, o, strides)
+        dst = "B" + subscript(it, (0,) * dims, strides)
+    elif style == "copy":
+        params += [f"{ty} A{ext}", f"{ty} B{ext}"]
+        src = lambda o: "A" + subscript(it, o)
+        dst = "B" + subscript(it, (0,) * dims)
+    else:  # in place: Gauss-Seidel order
+        params.append(f"{ty} A{ext}")
+        src = lambda o: "A" + subscript(it, o)
+        dst = "A" + subscript(it, (0,) * dims)
+    masked = rng.random() < 0.4
+    if masked:
+        params.append("const int mask" + ext)
+    terms = " + ".join(f"{weight()} * {src(o)}" for o in offs)
+    if ty == "int":
+        terms = f"({terms}) / {len(offs) + rng.randint(0, 3)}"
+    body.append(f"{ty} s = {terms};")
+    here = src((0,) * dims)
+    if ty == "int" and rng.random() < 0.5:
+        body.append(f"s = s ^ ({here} >> {rng.randint(1, 3)});")
+    if masked:
+        mask = "mask" + subscript(it, (0,) * dims)
+        body.append(rng.choice([
+            f"if ({mask} > 0 && {it[-1]} > {r + 1}) s = s - {src((0,) * (dims - 1) + (-1,))};",
+            f"if ({here} > s) {{ s = {here}; }} else if ({mask} == 0) s = s / 2;",
+            f"if ({mask} != 0) s = {here};"]))
+    if rng.random() < 0.3:
+        bound = "1" if ty != "int" else "1000"
+        pre.append(f"static inline {ty} clampv({ty} x, {ty} lo, {ty} hi) {{\n"
+                   f"  if (x < lo) return lo;\n  if (x > hi) return hi;\n  return x;\n}}")
+        body.append(f"s = clampv(s, -{bound}, {bound});")
+    if rng.random() < 0.2:
+        body.append(f"s = s + {literal(ty, 0.001) if ty != 'int' else '1'} * t;")
+    if rng.random() < 0.2:
+        body.append(f"if ({it[-1]} % 5 == 1) {{ {dst} = {here}; continue; }}")
+    body.append(f"{dst} = s;")
+    lo = [r] * dims
+    if rng.random() < 0.3:
+        lo[rng.randrange(dims)] += rng.randint(1, 2)
+    loops = "".join(f"{'  ' * (2 + d)}for (int {it[d]} = {lo[d]}; {it[d]} < {names[d]} - {r}; "
+                    f"{it[d]}++)\n" for d in range(dims - 1))
+    d = dims - 1
+    loops += (f"{'  ' * (2 + d)}for (int {it[d]} = {lo[d]}; {it[d]} < {names[d]} - {r}; "
+              f"{it[d]}++) {{\n")
+    ind = "  " * (3 + d)
+    text = "".join(f"{ind}{b}\n" for b in body) + f"{'  ' * (2 + d)}}}\n"
+    copy_back = ""
+    if style in ("copy", "flat"):
+        copy_back = "".join(f"{'  ' * (2 + e)}for (int {it[e]} = {lo[e]}; {it[e]} < "
+                            f"{names[e]} - {r}; {it[e]}++)\n" for e in range(dims))
+        if style == "flat":
+            copy_back += f"{'  ' * (2 + dims)}A{subscript(it, (0,) * dims, strides)} = {dst};\n"
+        else:
+            copy_back += f"{'  ' * (2 + dims)}A{subscript(it, (0,) * dims)} = {dst};\n"
+    src_text = "\n".join(pre) + f"\nvoid {name}({', '.join(params)}) {{\n" \
+        f"  for (int t = 0; t < T; t++) {{\n{loops}{text}{copy_back}  }}\n}}\n"
+    return src_text, names, r, dims
+
+
+def main():
+    cli, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    work = sys.argv[4] if len(sys.argv) > 4 else tempfile.mkdtemp(prefix="sj-random-")
+    os.makedirs(work, exist_ok=True)
+    failures = 0
+    for seed in range(first, first + count):
+        rng = random.Random(seed)
+        name = f"random{seed}"
+        src, names, r, dims = kernel(rng, name)
+        path = os.path.join(work, name + ".c")
+        with open(path, "w") as f:
+            f.write(src)
+        sizes = ["-D", f"T={rng.choice([0, 1, 2, 3, 5, 8, 13, 21])}"]
+        for n in names:
+            choices = [2 * r + 1, 2 * r + 2, 7, 16, 33, 64, 100, 130][: 8 if dims < 3 else 5]
+            sizes += ["-D", f"{n}={rng.choice(choices)}"]
+        device = rng.choice(["cpu", "emu", "emu"])
+        tiling = rng.choice(["auto", "hybrid", "split", "none", "hybrid", "split"])
+        cmd = [cli, "run", path] + sizes + ["--device", device, "--tiling", tiling, "--check"]
+        if tiling in ("hybrid", "split") and rng.random() < 0.5:
+            widths = [rng.choice([2, 3, 4, 8]) for _ in range(dims - 1)] + [rng.choice([32, 64])]
+            cmd += ["--tile", f"h={rng.randint(1, 12)},w=" + "x".join(map(str, widths))]
+        env = dict(os.environ, JIT_CHECK_TILES="1", JIT_CACHE="off")
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+        out = p.stdout + p.stderr
+        refused = p.returncode == 3 and tiling in ("hybrid", "split") and "does not apply" in out
+        ok = (p.returncode == 0 and "bit-identical to the reference" in out) or refused
+        print(f"{'ok  ' if ok else 'FAIL'} {name}: {' '.join(cmd[3:])}"
+              f"{' (tiling refused)' if refused else ''}", flush=True)
+        if not ok:
+            failures += 1
+            print(src + "\n".join(line for line in out.splitlines() if not line.startswith("  ")))
+    print(f"{count - failures} of {count} random kernels bit-identical (or refused)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
