@@ -45,7 +45,8 @@ def kernel(rng, name):
         offs.add(tuple(rng.randint(-reach, reach) for _ in range(dims)))
     offs = sorted(offs)
     r = max(max(abs(c) for c in o) for o in offs)
-    style = rng.choice(["mod", "and", "xor", "tarray", "copy", "inplace", "flat"])
+    style = rng.choice(["mod", "and", "xor", "tarray", "copy", "inplace", "flat", "pingpong",
+                        "wave", "mod"])
     if style == "flat" and dims == 1:
         style = "mod"
     pre, params, body = [], ["int T"] + [f"int {n}" for n in names], []
@@ -62,6 +63,10 @@ def kernel(rng, name):
         params.append(f"{ty} A[2]{ext}")
         src = lambda o: f"A[{cur}]" + subscript(it, o)
         dst = f"A[{nxt}]" + subscript(it, (0,) * dims)
+    elif style == "wave":  # three time levels
+        params.append(f"{ty} A[3]{ext}")
+        src = lambda o: f"A[(t + {1 - sum(o) % 2}) % 3]" + subscript(it, o)
+        dst = "A[(t + 2) % 3]" + subscript(it, (0,) * dims)
     elif style == "tarray":
         params.append(f"{ty} A[T + 1]{ext}")
         src = lambda o: "A[t]" + subscript(it, o)
@@ -72,7 +77,7 @@ def kernel(rng, name):
         params.append(f"{ty} *restrict B")
         src = lambda o: "A" + subscript(it, o, strides)
         dst = "B" + subscript(it, (0,) * dims, strides)
-    elif style == "copy":
+    elif style in ("copy", "pingpong"):
         params += [f"{ty} A{ext}", f"{ty} B{ext}"]
         src = lambda o: "A" + subscript(it, o)
         dst = "B" + subscript(it, (0,) * dims)
@@ -117,15 +122,27 @@ def kernel(rng, name):
     ind = "  " * (3 + d)
     text = "".join(f"{ind}{b}\n" for b in body) + f"{'  ' * (2 + d)}}}\n"
     copy_back = ""
-    if style in ("copy", "flat"):
+    if style == "pingpong":  # the second nest computes A from B as the first B from A
+        back = " + ".join(f"{weight()} * B{subscript(it, o)}" for o in offs)
+        if ty == "int":
+            back = f"({back}) / {len(offs) + 1}"
+        copy_back = "".join(f"{'  ' * (2 + e)}for (int {it[e]} = {lo[e]}; {it[e]} < "
+                            f"{names[e]} - {r}; {it[e]}++)\n" for e in range(dims))
+        copy_back += f"{'  ' * (2 + dims)}A{subscript(it, (0,) * dims)} = {back};\n"
+    elif style in ("copy", "flat"):
         copy_back = "".join(f"{'  ' * (2 + e)}for (int {it[e]} = {lo[e]}; {it[e]} < "
                             f"{names[e]} - {r}; {it[e]}++)\n" for e in range(dims))
         if style == "flat":
             copy_back += f"{'  ' * (2 + dims)}A{subscript(it, (0,) * dims, strides)} = {dst};\n"
         else:
             copy_back += f"{'  ' * (2 + dims)}A{subscript(it, (0,) * dims)} = {dst};\n"
+    edges = ""
+    if style in ("mod", "and", "xor") and dims == 1 and rng.random() < 0.5:
+        # boundary values set directly in the time loop, after the nest
+        edges = (f"    {dst.replace('[i]', '[0]')} = {src((0,)).replace('[i]', f'[{r}]')};\n"
+                 f"    {dst.replace('[i]', '[N - 1]')} = {src((0,)).replace('[i]', '[N - 1]')};\n")
     src_text = "\n".join(pre) + f"\nvoid {name}({', '.join(params)}) {{\n" \
-        f"  for (int t = 0; t < T; t++) {{\n{loops}{text}{copy_back}  }}\n}}\n"
+        f"  for (int t = 0; t < T; t++) {{\n{loops}{text}{copy_back}{edges}  }}\n}}\n"
     return src_text, names, r, dims
 
 
