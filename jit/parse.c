@@ -1240,7 +1240,10 @@ static void declaration(parser *p, vec *body) {
     sj_stmt *d;
     psym *x;
     vec ext = {0};
-    no_pointer(p);
+    if (kind(p) == '*') /* mostly the swap of two arrays between time steps */
+      fail(p, UNSUP, peek(p, 0)->loc,
+           "local pointers are not supported; to swap two arrays between time steps, pass one "
+           "array of both (double A[2][N]) and index it with t %% 2 and (t + 1) %% 2");
     if (kind(p) != SJ_T_IDENT) found(p, "a variable name");
     name = next(p);
     extents(p, "local array", &name, 1, &ext);
