@@ -39,6 +39,8 @@ typedef struct psym {
   sj_loc use;           /* initializer or first use outside a for header, for messages */
   int depth;            /* of its scope */
   struct psym *outer;   /* next in the scope chain */
+  int pointer;          /* a local pointer: the temporary of a swap of arrays */
+  sj_loc moved;         /* an array parameter swapped in a loop above (line 0: never) */
 } psym;
 
 typedef struct pexpr {
@@ -84,6 +86,9 @@ typedef struct parser {
   vec helpers;   /* helper *: functions that return a value, inlined where called */
   vec continues; /* the `continue;` statements not yet made a guard (empty blocks) */
   int loop_body; /* the next block is a for loop's body */
+  sj_stmt *loop; /* the for loop whose body is being parsed, innermost */
+  int loops;     /* for loops around what is being parsed */
+  vec moves;     /* pointer assignments of the loop body being parsed (move *) */
   unsigned stdint_used;
   unsigned long long calls; /* of the current function: its sj_func.calls */
   int file_init;            /* parsing a file-scope constant's initializer */
@@ -95,6 +100,7 @@ static sj_expr *expr(parser *p);
 static sj_expr *conditional(parser *p);
 static sj_expr *unary(parser *p);
 static sj_stmt *statement(parser *p);
+static void pointer_local(parser *p, const spec *s, vec *body);
 static void check_extent(parser *p, const sj_expr *e);
 
 /* --- errors, tokens, memory --- */
@@ -822,6 +828,11 @@ static sj_expr *identifier(parser *p) {
     e->loc = t.loc;
     return e;
   }
+  if (x->moved.line)
+    fail(p, UNSUP, t.loc,
+         "'%s' was swapped with another array in the loop at %d:%d; using it after that loop is "
+         "not supported",
+         x->s.name, x->moved.line, x->moved.col);
   use(p, x, t.loc);
   if (!x->s.rank) {
     e = node(p, SJ_E_VAR, x->s.type, t.loc, 0, NULL);
@@ -1240,10 +1251,10 @@ static void declaration(parser *p, vec *body) {
     sj_stmt *d;
     psym *x;
     vec ext = {0};
-    if (kind(p) == '*') /* mostly the swap of two arrays between time steps */
-      fail(p, UNSUP, peek(p, 0)->loc,
-           "local pointers are not supported; to swap two arrays between time steps, pass one "
-           "array of both (double A[2][N]) and index it with t %% 2 and (t + 1) %% 2");
+    if (kind(p) == '*' || (kind(p) == '(' && peek(p, 1)->kind == '*')) { /* a swap's temporary */
+      pointer_local(p, &s, body);
+      continue;
+    }
     if (kind(p) != SJ_T_IDENT) found(p, "a variable name");
     name = next(p);
     extents(p, "local array", &name, 1, &ext);
@@ -1273,6 +1284,262 @@ static void declaration(parser *p, vec *body) {
 }
 
 static void statement_to(parser *p, vec *out);
+
+/* --- arrays swapped between time steps: `double *w = u; u = v; v = w;` ending the body of
+ * the outermost loop. The body is kept once per position of the rotation, each copy with the
+ * arrays the names hold at that iteration, under an affine if on the iteration's parity: no
+ * pointer is left, and the accesses are the model's as ever. --- */
+
+typedef struct move {
+  psym *to, *from; /* to = from: a local pointer or an array parameter */
+  const vec *body; /* the statements the assignment stands among */
+  int after;       /* how many of them precede it */
+  sj_loc loc;
+} move;
+
+static void add_move(parser *p, psym *to, psym *from, const vec *body, sj_loc loc) {
+  if (from->s.kind != SJ_SYM_ARRAY && !from->pointer)
+    fail(p, UNSUP, loc, "'%s' is not an array: only arrays may be swapped", from->s.name);
+  move *m = alloc(p, sizeof *m);
+  *m = (move){to, from, body, body->n, loc};
+  push(p, &p->moves, m);
+}
+
+/* `T *w;`, `T *w = a;` or `T (*w)[M] = a;` (after the specifiers): the temporary of a swap. */
+static void pointer_local(parser *p, const spec *s, vec *body) {
+  int paren = accept(p, '(');
+  sj_loc star = next(p).loc;
+  while (kind(p) == SJ_K_RESTRICT || kind(p) == SJ_K_CONST) next(p);
+  if (kind(p) != SJ_T_IDENT)
+    fail(p, UNSUP, star,
+         "local pointers are supported only as the temporary of a swap of two arrays "
+         "(T *w = u; u = v; v = w; at the end of the time loop's body)");
+  sj_token name = next(p);
+  if (paren) {
+    vec rows = {0}; /* what the arrays it holds have: same_shape() checks those */
+    expect(p, ')');
+    extents(p, "pointer", &name, 0, &rows);
+  }
+  int init = kind(p) == '=';
+  if (init && peek(p, 1)->kind != SJ_T_IDENT)
+    fail(p, UNSUP, star, "a swap's temporary takes an array: T *w = u;");
+  psym *x = declare(p, SJ_SYM_LOCAL, s->type, &name);
+  x->pointer = 1;
+  x->role = PLACEHOLDER; /* no local of the function: nothing refers to it but the swap */
+  if (!init) return;
+  next(p);
+  sj_token src = next(p);
+  psym *from = lookup(p, src.text, src.len);
+  if (!from) fail(p, SYNTAX, src.loc, "undeclared identifier '%.*s'", TOKTEXT(&src));
+  add_move(p, x, from, body, name.loc);
+}
+
+/* `a = b;` between array parameters and local pointers; 0 where the statement is not one. */
+static int pointer_assignment(parser *p, vec *out) {
+  if (peek(p, 1)->kind != '=' || peek(p, 2)->kind != SJ_T_IDENT || peek(p, 3)->kind != ';')
+    return 0;
+  const sj_token *t = peek(p, 0);
+  psym *to = lookup(p, t->text, t->len);
+  if (!to || (to->s.kind != SJ_SYM_ARRAY && !to->pointer)) return 0;
+  sj_token name = next(p);
+  next(p);
+  sj_token src = next(p);
+  next(p);
+  psym *from = lookup(p, src.text, src.len);
+  if (!from) fail(p, SYNTAX, src.loc, "undeclared identifier '%.*s'", TOKTEXT(&src));
+  add_move(p, to, from, out, name.loc);
+  return 1;
+}
+
+/* The statements of a body with every sym of names replaced by the one at the same place in
+ * repl, and fresh locals and iterators for those the body declares (sj_sym ids are per
+ * symbol). */
+typedef struct symmap {
+  vec from, to;
+} symmap;
+
+static sj_sym *mapped(const symmap *m, sj_sym *s) {
+  for (int i = 0; i < m->from.n; i++)
+    if (m->from.v[i] == s) return m->to.v[i];
+  return s;
+}
+
+static void remap(sj_expr *e, const symmap *m) {
+  if (e->sym) e->sym = mapped(m, e->sym);
+  for (int i = 0; i < e->nargs; i++) remap(e->args[i], m);
+}
+
+static sj_expr *clone_expr(parser *p, const sj_expr *e, const symmap *m) {
+  if (!e) return NULL;
+  sj_expr *c = copy(p, e);
+  remap(c, m);
+  return c;
+}
+
+static sj_sym *fresh(parser *p, symmap *m, sj_sym *s) {
+  psym *x = alloc(p, sizeof *x);
+  *x = *(psym *)s;
+  push(p, &p->syms, x);
+  push(p, &m->from, s);
+  push(p, &m->to, &x->s);
+  return &x->s;
+}
+
+static sj_stmt *clone_stmt(parser *p, const sj_stmt *st, symmap *m) {
+  if (!st) return NULL;
+  sj_stmt *c = stmt(p, st->kind, st->loc);
+  *c = *st;
+  if (st->kind == SJ_S_DECL) c->sym = fresh(p, m, st->sym);
+  if (st->kind == SJ_S_FOR) {
+    c->init = clone_expr(p, st->init, m);
+    c->iter = fresh(p, m, st->iter);
+  }
+  c->cond = clone_expr(p, st->cond, m);
+  c->lhs = clone_expr(p, st->lhs, m);
+  c->rhs = clone_expr(p, st->rhs, m);
+  if (st->nbody) c->body = alloc(p, (size_t)st->nbody * sizeof *c->body);
+  for (int i = 0; i < st->nbody; i++) c->body[i] = clone_stmt(p, st->body[i], m);
+  return c;
+}
+
+/* Whether arrays a and b are interchangeable: the same element type, rank and inner extents. */
+static int same_shape(const sj_sym *a, const sj_sym *b) {
+  if (a->type != b->type || a->rank != b->rank) return 0;
+  for (int d = 1; d < a->rank; d++) {
+    char ka[256], kb[256];
+    if (sj_expr_key(a->extents[d], ka, sizeof ka) < 0 ||
+        sj_expr_key(b->extents[d], kb, sizeof kb) < 0 || strcmp(ka, kb))
+      return 0;
+  }
+  return 1;
+}
+
+static void swap_arrays(parser *p, vec *body, int loop_body) {
+  vec mine = {0};
+  int kept = 0;
+  for (int i = 0; i < p->moves.n; i++) {
+    move *m = p->moves.v[i];
+    if (m->body == body)
+      push(p, &mine, m);
+    else
+      p->moves.v[kept++] = m;
+  }
+  p->moves.n = kept;
+  if (!mine.n) return;
+  const move *first = mine.v[0];
+  if (!loop_body || p->loops != 1 || p->continues.n)
+    fail(p, UNSUP, first->loc,
+         "pointer assignments are supported only as a swap of arrays ending the body of the "
+         "outermost loop (with no continue in it)");
+  for (int i = 0; i < mine.n; i++)
+    if (((move *)mine.v[i])->after != body->n)
+      fail(p, UNSUP, ((move *)mine.v[i])->loc,
+           "a swap of arrays must end the loop's body: a statement follows it");
+  /* what each name holds after the assignments, in order; the arrays' rotation from that */
+  vec names = {0}, held = {0};
+  for (int i = 0; i < mine.n; i++) {
+    const move *m = mine.v[i];
+    psym *value = m->from->pointer ? NULL : m->from;
+    for (int k = 0; k < names.n; k++)
+      if (names.v[k] == m->from) value = held.v[k];
+    if (!value) fail(p, UNSUP, m->loc, "'%s' holds no array here", m->from->s.name);
+    int k = 0;
+    while (k < names.n && names.v[k] != m->to) k++;
+    if (k == names.n) push(p, &names, m->to), push(p, &held, NULL);
+    held.v[k] = value;
+  }
+  symmap rotation = {0};
+  for (int k = 0; k < names.n; k++) {
+    psym *a = names.v[k], *b = held.v[k];
+    if (a->pointer || a == b) continue;
+    if (!same_shape(&a->s, &b->s))
+      fail(p, UNSUP, first->loc,
+           "'%s' and '%s' differ in element type or inner extents: they "
+           "cannot be swapped",
+           a->s.name, b->s.name);
+    push(p, &rotation.from, a);
+    push(p, &rotation.to, b);
+  }
+  for (int k = 0; k < rotation.from.n; k++) /* a permutation: every array held by one name */
+    for (int j = 0; j < k; j++)
+      if (rotation.to.v[j] == rotation.to.v[k])
+        fail(p, UNSUP, first->loc,
+             "the assignments at the end of the loop's body must swap "
+             "arrays: '%s' ends up where '%s' is too",
+             ((psym *)rotation.to.v[k])->s.name, ((psym *)rotation.from.v[j])->s.name);
+  for (int k = 0; k < rotation.from.n; k++) {
+    int found = 0;
+    for (int j = 0; j < rotation.from.n; j++) found |= rotation.from.v[j] == rotation.to.v[k];
+    if (!found)
+      fail(p, UNSUP, first->loc, "'%s' would end up in a name that the loop does not read",
+           ((psym *)rotation.to.v[k])->s.name);
+  }
+  if (!rotation.from.n) return; /* every name holds its own array again */
+  /* the body at iteration q of the rotation's period: name a holds rotation^q(a) */
+  int period = 1;
+  symmap power = rotation;
+  for (;;) {
+    int identity = 1;
+    for (int k = 0; k < power.from.n; k++) identity &= power.from.v[k] == power.to.v[k];
+    if (identity) break;
+    if (++period > 4)
+      fail(p, UNSUP, first->loc, "a rotation of arrays longer than 4 is not supported");
+    symmap next = {0};
+    for (int k = 0; k < power.from.n; k++) {
+      push(p, &next.from, power.from.v[k]);
+      push(p, &next.to, mapped(&rotation, power.to.v[k]));
+    }
+    power = next;
+  }
+  for (int k = 0; k < rotation.from.n; k++) ((psym *)rotation.from.v[k])->moved = first->loc;
+  const sj_stmt *loop = p->loop;
+  sj_stmt *whole = stmt(p, SJ_S_BLOCK, loop->loc);
+  whole->nbody = body->n;
+  whole->body = alloc(p, (size_t)body->n * sizeof *whole->body);
+  for (int i = 0; i < body->n; i++) whole->body[i] = body->v[i];
+  /* the iteration's place in the period: ((t - init) / step) % period */
+  sj_loc loc = loop->loc;
+  sj_expr *t = node(p, SJ_E_VAR, loop->iter->type, loc, 0, NULL);
+  t->sym = loop->iter;
+  sj_expr *q = binop(p, SJ_OP_SUB, t, copy(p, loop->init), loc);
+  if (loop->step != 1) q = binop(p, SJ_OP_DIV, q, int_lit(p, q->type, loop->step, loc), loc);
+  q = binop(p, SJ_OP_REM, q, int_lit(p, q->type, period, loc), loc);
+  sj_stmt *chain = NULL;
+  symmap at = {0}; /* rotation^i */
+  for (int k = 0; k < rotation.from.n; k++) {
+    push(p, &at.from, rotation.from.v[k]);
+    push(p, &at.to, rotation.from.v[k]);
+  }
+  sj_stmt **link = &chain;
+  for (int i = 0; i < period; i++) {
+    symmap names_at = {0}; /* grows with the fresh locals of the copy */
+    for (int k = 0; k < at.from.n; k++) {
+      push(p, &names_at.from, at.from.v[k]);
+      push(p, &names_at.to, at.to.v[k]);
+    }
+    sj_stmt *version = i ? clone_stmt(p, whole, &names_at) : whole;
+    sj_stmt *when = stmt(p, SJ_S_IF, loc);
+    when->cond = binop(p, SJ_OP_EQ, copy(p, q), int_lit(p, q->type, i, loc), loc);
+    when->nbody = 2;
+    when->body = alloc(p, 2 * sizeof *when->body);
+    when->body[0] = version;
+    *link = when;
+    link = &when->body[1];
+    for (int k = 0; k < at.to.n; k++) at.to.v[k] = mapped(&rotation, at.to.v[k]);
+  }
+  body->n = 0;
+  push(p, body, chain);
+}
+
+/* A pointer assignment swap_arrays() did not take (in a statement that is no block, or in a
+ * block that is no outermost loop's body). */
+static void stray_moves(parser *p, const vec *body) {
+  for (int i = 0; i < p->moves.n; i++)
+    if (!body || ((move *)p->moves.v[i])->body == body)
+      fail(p, UNSUP, ((move *)p->moves.v[i])->loc,
+           "pointer assignments are supported only as a swap of arrays ending the body of the "
+           "outermost loop");
+}
 
 static void unguarded_continue(parser *p) {
   fail(p, UNSUP, ((sj_stmt *)p->continues.v[p->continues.n - 1])->loc,
@@ -1336,6 +1603,7 @@ static sj_stmt *block(parser *p, int scoped) {
       statement_to(p, &body);
   }
   if (scoped) close_scope(p);
+  swap_arrays(p, &body, loop_body);
   if (loop_body) guard_continues(p, &body);
   s->body = body.n ? alloc(p, (size_t)body.n * sizeof *s->body) : NULL;
   for (i = 0; i < body.n; i++) {
@@ -1478,8 +1746,13 @@ static sj_stmt *for_loop(parser *p) {
   s->nbody = 1;
   s->body = alloc(p, sizeof *s->body);
   int waiting = p->continues.n; /* those of the loops around this one */
+  sj_stmt *outer = p->loop;
   p->loop_body = 1;
+  p->loop = s;
+  p->loops++;
   s->body[0] = statement(p);
+  p->loops--;
+  p->loop = outer;
   close_scope(p);
   if (p->continues.n > waiting) unguarded_continue(p);
   return s;
@@ -1540,6 +1813,7 @@ static void statement_to(parser *p, vec *out) {
     fail(p, UNSUP, loc, "'return' is supported only as the last statement of the function");
   case SJ_T_IDENT:
     if (peek(p, 1)->kind == ':') fail(p, UNSUP, loc, "label '%.*s' is not supported", TOKTEXT(t));
+    if (pointer_assignment(p, out)) break;
     /* fall through */
   default:
     if (starts_type(p, 0))
@@ -1554,6 +1828,7 @@ static sj_stmt *statement(parser *p) {
   vec v = {0};
   sj_loc loc = peek(p, 0)->loc;
   statement_to(p, &v);
+  stray_moves(p, &v);
   if (v.n == 1) return v.v[0];
   sj_stmt *s = stmt(p, SJ_S_BLOCK, loc);
   s->nbody = v.n;
@@ -1835,6 +2110,7 @@ static sj_func *function(parser *p, spec s) {
   /* The outermost block shares the parameters' scope, as in C. */
   f->body = block(p, 0);
   if (p->continues.n) unguarded_continue(p);
+  stray_moves(p, NULL);
   close_scope(p);
   number(p, f);
   f->calls = p->calls;
