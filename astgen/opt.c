@@ -136,9 +136,10 @@ static int same_val(sj_ir_block *out, sj_ir_val a, sj_ir_val b, int depth) {
   if (a.kind != SJ_V_REG) return a.i == b.i && a.f == b.f;
   if (a.reg == b.reg) return 1;
   sj_ir_ins *x = depth ? find_def(out, a.reg) : NULL, *y = x ? find_def(out, b.reg) : NULL;
-  return y && x->op == y->op && x->type == y->type && !x->guard && !y->guard && sj_ir_is_pure(x) &&
-         same_val(out, x->a, y->a, depth - 1) && same_val(out, x->b, y->b, depth - 1) &&
-         same_val(out, x->c, y->c, depth - 1);
+  /* imm tells apart what has no operand: the shared array, the parameter, the special value */
+  return y && x->op == y->op && x->type == y->type && x->imm == y->imm && x->cmp == y->cmp &&
+         !x->guard && !y->guard && sj_ir_is_pure(x) && same_val(out, x->a, y->a, depth - 1) &&
+         same_val(out, x->b, y->b, depth - 1) && same_val(out, x->c, y->c, depth - 1);
 }
 
 /* In a loop without inner loops and with a constant step, each pointer base + iter * c
