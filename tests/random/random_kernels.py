@@ -46,7 +46,7 @@ def kernel(rng, name):
     offs = sorted(offs)
     r = max(max(abs(c) for c in o) for o in offs)
     style = rng.choice(["mod", "and", "xor", "tarray", "copy", "inplace", "flat", "pingpong",
-                        "wave", "mod"])
+                        "wave", "mod", "swap"])
     if style == "flat" and dims == 1:
         style = "mod"
     pre, params, body = [], ["int T"] + [f"int {n}" for n in names], []
@@ -77,6 +77,10 @@ def kernel(rng, name):
         params.append(f"{ty} *restrict B")
         src = lambda o: "A" + subscript(it, o, strides)
         dst = "B" + subscript(it, (0,) * dims, strides)
+    elif style == "swap":  # two arrays swapped through pointers at the end of each step
+        params += [f"{ty} A{ext}", f"{ty} B{ext}"]
+        src = lambda o: "A" + subscript(it, o)
+        dst = "B" + subscript(it, (0,) * dims)
     elif style in ("copy", "pingpong"):
         params += [f"{ty} A{ext}", f"{ty} B{ext}"]
         src = lambda o: "A" + subscript(it, o)
@@ -137,6 +141,9 @@ def kernel(rng, name):
         else:
             copy_back += f"{'  ' * (2 + dims)}A{subscript(it, (0,) * dims)} = {dst};\n"
     edges = ""
+    if style == "swap":
+        edges = f"    {ty} *w = A;\n    A = B;\n    B = w;\n" if dims == 1 else \
+            f"    {ty} (*w){''.join(f'[{n}]' for n in names[1:])} = A;\n    A = B;\n    B = w;\n"
     if style in ("mod", "and", "xor") and dims == 1 and rng.random() < 0.5:
         # boundary values set directly in the time loop, after the nest
         edges = (f"    {dst.replace('[i]', '[0]')} = {src((0,)).replace('[i]', f'[{r}]')};\n"
