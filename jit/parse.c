@@ -39,7 +39,8 @@ typedef struct psym {
   sj_loc use;           /* initializer or first use outside a for header, for messages */
   int depth;            /* of its scope */
   struct psym *outer;   /* next in the scope chain */
-  int pointer;          /* a local pointer: the temporary of a swap of arrays */
+  int pointer;          /* a local pointer: to an array, or a swap's temporary */
+  struct psym *start;   /* a local pointer's initial array (NULL: none) */
   sj_loc moved;         /* an array parameter swapped in a loop above (line 0: never) */
 } psym;
 
@@ -833,7 +834,7 @@ static sj_expr *identifier(parser *p) {
          "'%s' was swapped with another array in the loop at %d:%d; using it after that loop is "
          "not supported",
          x->s.name, x->moved.line, x->moved.col);
-  use(p, x, t.loc);
+  if (!x->pointer) use(p, x, t.loc);
   if (!x->s.rank) {
     e = node(p, SJ_E_VAR, x->s.type, t.loc, 0, NULL);
     e->sym = &x->s;
@@ -1325,13 +1326,25 @@ static void pointer_local(parser *p, const spec *s, vec *body) {
     fail(p, UNSUP, star, "a swap's temporary takes an array: T *w = u;");
   psym *x = declare(p, SJ_SYM_LOCAL, s->type, &name);
   x->pointer = 1;
-  x->role = PLACEHOLDER; /* no local of the function: nothing refers to it but the swap */
+  x->role = PLACEHOLDER; /* no local of the function: its uses become the array's */
   if (!init) return;
   next(p);
   sj_token src = next(p);
   psym *from = lookup(p, src.text, src.len);
   if (!from) fail(p, SYNTAX, src.loc, "undeclared identifier '%.*s'", TOKTEXT(&src));
-  add_move(p, x, from, body, name.loc);
+  if (p->loops) { /* in a loop: part of a swap */
+    add_move(p, x, from, body, name.loc);
+    return;
+  }
+  /* before the loops: it stands for the array (`double *cur = u;`) until a swap moves it */
+  x->start = from->pointer ? from->start : from;
+  if (!x->start) fail(p, UNSUP, src.loc, "'%.*s' holds no array here", TOKTEXT(&src));
+  if (x->start->s.type != s->type)
+    fail(p, SYNTAX, name.loc, "'%.*s' points to '%s', not to '%s'", TOKTEXT(&name),
+         sj_type_name(s->type), sj_type_name(x->start->s.type));
+  x->s.rank = x->start->s.rank;
+  x->s.extents = x->start->s.extents;
+  x->s.is_const = x->start->s.is_const;
 }
 
 /* `a = b;` between array parameters and local pointers; 0 where the statement is not one. */
@@ -1414,6 +1427,20 @@ static int same_shape(const sj_sym *a, const sj_sym *b) {
   return 1;
 }
 
+/* The array name n holds where the loop starts: a parameter itself, a local pointer what it
+ * was initialized with (NULL: nothing yet). */
+static psym *start_of(psym *n) {
+  return n->pointer ? n->start : n;
+}
+
+static void remap_stmt(sj_stmt *st, const symmap *m) {
+  if (!st) return;
+  sj_expr *es[] = {st->init, st->cond, st->lhs, st->rhs};
+  for (int i = 0; i < 4; i++)
+    if (es[i]) remap(es[i], m);
+  for (int i = 0; i < st->nbody; i++) remap_stmt(st->body[i], m);
+}
+
 static void swap_arrays(parser *p, vec *body, int loop_body) {
   vec mine = {0};
   int kept = 0;
@@ -1435,100 +1462,98 @@ static void swap_arrays(parser *p, vec *body, int loop_body) {
     if (((move *)mine.v[i])->after != body->n)
       fail(p, UNSUP, ((move *)mine.v[i])->loc,
            "a swap of arrays must end the loop's body: a statement follows it");
-  /* what each name holds after the assignments, in order; the arrays' rotation from that */
-  vec names = {0}, held = {0};
+  /* each name's value after the assignments, as the name whose value at the start it is */
+  vec names = {0};
+  int held[64];
   for (int i = 0; i < mine.n; i++) {
     const move *m = mine.v[i];
-    psym *value = m->from->pointer ? NULL : m->from;
-    for (int k = 0; k < names.n; k++)
-      if (names.v[k] == m->from) value = held.v[k];
-    if (!value) fail(p, UNSUP, m->loc, "'%s' holds no array here", m->from->s.name);
-    int k = 0;
-    while (k < names.n && names.v[k] != m->to) k++;
-    if (k == names.n) push(p, &names, m->to), push(p, &held, NULL);
-    held.v[k] = value;
-  }
-  symmap rotation = {0};
-  for (int k = 0; k < names.n; k++) {
-    psym *a = names.v[k], *b = held.v[k];
-    if (a->pointer || a == b) continue;
-    if (!same_shape(&a->s, &b->s))
-      fail(p, UNSUP, first->loc,
-           "'%s' and '%s' differ in element type or inner extents: they "
-           "cannot be swapped",
-           a->s.name, b->s.name);
-    push(p, &rotation.from, a);
-    push(p, &rotation.to, b);
-  }
-  for (int k = 0; k < rotation.from.n; k++) /* a permutation: every array held by one name */
-    for (int j = 0; j < k; j++)
-      if (rotation.to.v[j] == rotation.to.v[k])
-        fail(p, UNSUP, first->loc,
-             "the assignments at the end of the loop's body must swap "
-             "arrays: '%s' ends up where '%s' is too",
-             ((psym *)rotation.to.v[k])->s.name, ((psym *)rotation.from.v[j])->s.name);
-  for (int k = 0; k < rotation.from.n; k++) {
-    int found = 0;
-    for (int j = 0; j < rotation.from.n; j++) found |= rotation.from.v[j] == rotation.to.v[k];
-    if (!found)
-      fail(p, UNSUP, first->loc, "'%s' would end up in a name that the loop does not read",
-           ((psym *)rotation.to.v[k])->s.name);
-  }
-  if (!rotation.from.n) return; /* every name holds its own array again */
-  /* the body at iteration q of the rotation's period: name a holds rotation^q(a) */
-  int period = 1;
-  symmap power = rotation;
-  for (;;) {
-    int identity = 1;
-    for (int k = 0; k < power.from.n; k++) identity &= power.from.v[k] == power.to.v[k];
-    if (identity) break;
-    if (++period > 4)
-      fail(p, UNSUP, first->loc, "a rotation of arrays longer than 4 is not supported");
-    symmap next = {0};
-    for (int k = 0; k < power.from.n; k++) {
-      push(p, &next.from, power.from.v[k]);
-      push(p, &next.to, mapped(&rotation, power.to.v[k]));
+    psym *pair[] = {m->from, m->to};
+    int at[2];
+    for (int j = 0; j < 2; j++) {
+      at[j] = 0;
+      while (at[j] < names.n && names.v[at[j]] != pair[j]) at[j]++;
+      if (at[j] == names.n) {
+        if (names.n == 64) fail(p, UNSUP, m->loc, "too many pointer assignments");
+        held[names.n] = names.n;
+        push(p, &names, pair[j]);
+      }
     }
-    power = next;
+    held[at[1]] = held[at[0]];
   }
-  for (int k = 0; k < rotation.from.n; k++) ((psym *)rotation.from.v[k])->moved = first->loc;
+  /* the arrays the names hold at each step of the period: step k holds start(end^k(n)) */
+  int period = 0, step[64];
+  for (int i = 0; i < names.n; i++) step[i] = i;
+  symmap versions[4];
+  for (;;) {
+    symmap map = {0};
+    int back = period > 0;
+    for (int i = 0; i < names.n; i++) {
+      psym *n = names.v[i], *a = start_of(names.v[step[i]]);
+      if (!start_of(n)) continue; /* a temporary: its start does not matter */
+      if (!a) fail(p, UNSUP, first->loc, "'%s' would hold no array at the next step", n->s.name);
+      if (!same_shape(&start_of(n)->s, &a->s))
+        fail(p, UNSUP, first->loc,
+             "'%s' and '%s' differ in element type or inner extents: they cannot be swapped",
+             start_of(n)->s.name, a->s.name);
+      back &= a == start_of(n);
+      push(p, &map.from, n);
+      push(p, &map.to, a);
+    }
+    if (back) break;
+    if (period == 4)
+      fail(p, UNSUP, first->loc, "a rotation of arrays longer than 4 is not supported");
+    versions[period++] = map;
+    for (int i = 0; i < names.n; i++) step[i] = held[step[i]];
+  }
+  for (int i = 0; i < names.n; i++) {
+    psym *n = names.v[i];
+    if (n->pointer || start_of(names.v[held[i]]) != n) n->moved = first->loc;
+  }
+  if (period == 1) { /* nothing rotates: the names stand for their arrays */
+    for (int i = 0; i < body->n; i++) remap_stmt(body->v[i], &versions[0]);
+    return;
+  }
   const sj_stmt *loop = p->loop;
   sj_stmt *whole = stmt(p, SJ_S_BLOCK, loop->loc);
   whole->nbody = body->n;
   whole->body = alloc(p, (size_t)body->n * sizeof *whole->body);
   for (int i = 0; i < body->n; i++) whole->body[i] = body->v[i];
-  /* the iteration's place in the period: ((t - init) / step) % period */
+  /* the step's place in the period: ((t - init) / step) % period */
   sj_loc loc = loop->loc;
   sj_expr *t = node(p, SJ_E_VAR, loop->iter->type, loc, 0, NULL);
   t->sym = loop->iter;
   sj_expr *q = binop(p, SJ_OP_SUB, t, copy(p, loop->init), loc);
   if (loop->step != 1) q = binop(p, SJ_OP_DIV, q, int_lit(p, q->type, loop->step, loc), loc);
   q = binop(p, SJ_OP_REM, q, int_lit(p, q->type, period, loc), loc);
-  sj_stmt *chain = NULL;
-  symmap at = {0}; /* rotation^i */
-  for (int k = 0; k < rotation.from.n; k++) {
-    push(p, &at.from, rotation.from.v[k]);
-    push(p, &at.to, rotation.from.v[k]);
-  }
-  sj_stmt **link = &chain;
-  for (int i = 0; i < period; i++) {
-    symmap names_at = {0}; /* grows with the fresh locals of the copy */
-    for (int k = 0; k < at.from.n; k++) {
-      push(p, &names_at.from, at.from.v[k]);
-      push(p, &names_at.to, at.to.v[k]);
-    }
-    sj_stmt *version = i ? clone_stmt(p, whole, &names_at) : whole;
+  sj_stmt *chain = NULL, **link = &chain;
+  for (int k = 0; k < period; k++) {
+    sj_stmt *version = k < period - 1 ? clone_stmt(p, whole, &versions[k]) : whole;
+    if (k == period - 1) remap_stmt(whole, &versions[k]);
     sj_stmt *when = stmt(p, SJ_S_IF, loc);
-    when->cond = binop(p, SJ_OP_EQ, copy(p, q), int_lit(p, q->type, i, loc), loc);
+    when->cond = binop(p, SJ_OP_EQ, copy(p, q), int_lit(p, q->type, k, loc), loc);
     when->nbody = 2;
     when->body = alloc(p, 2 * sizeof *when->body);
     when->body[0] = version;
     *link = when;
     link = &when->body[1];
-    for (int k = 0; k < at.to.n; k++) at.to.v[k] = mapped(&rotation, at.to.v[k]);
   }
   body->n = 0;
   push(p, body, chain);
+}
+
+static void resolve_in(sj_expr *e) {
+  psym *x = (psym *)e->sym;
+  if (x && x->pointer && x->start) e->sym = &x->start->s;
+  for (int i = 0; i < e->nargs; i++) resolve_in(e->args[i]);
+}
+
+/* Uses through a local pointer that never moved: of the array it holds. */
+static void resolve_pointers(sj_stmt *st) {
+  if (!st) return;
+  sj_expr *es[] = {st->init, st->cond, st->lhs, st->rhs};
+  for (int i = 0; i < 4; i++)
+    if (es[i]) resolve_in(es[i]);
+  for (int i = 0; i < st->nbody; i++) resolve_pointers(st->body[i]);
 }
 
 /* A pointer assignment swap_arrays() did not take (in a statement that is no block, or in a
@@ -2111,6 +2136,7 @@ static sj_func *function(parser *p, spec s) {
   f->body = block(p, 0);
   if (p->continues.n) unguarded_continue(p);
   stray_moves(p, NULL);
+  resolve_pointers(f->body);
   close_scope(p);
   number(p, f);
   f->calls = p->calls;
