@@ -168,6 +168,15 @@ struct sj_stmt {
   sj_stmt **body;
 };
 
+/* A variably modified pointer type the function declares (`float (*w)[M] = u;`): its brackets
+ * in the source, [from, to), and the extents they hold; TinyCC compiles them wrongly, so the
+ * reference (jit/reference.c) writes them as constants. */
+typedef struct sj_vm_type {
+  sj_loc from, to;
+  int n;
+  sj_expr **extents;
+} sj_vm_type;
+
 typedef struct sj_func {
   const char *name;
   sj_loc loc;
@@ -176,6 +185,8 @@ typedef struct sj_func {
   sj_stmt *body; /* SJ_S_BLOCK */
   int narrays, niters, nlocals;
   unsigned long long calls; /* bit k: the body calls the math function k (sj_func_id) */
+  int nvm;
+  sj_vm_type *vm;
 } sj_func;
 
 typedef struct sj_arena sj_arena;

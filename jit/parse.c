@@ -90,6 +90,7 @@ typedef struct parser {
   sj_stmt *loop; /* the for loop whose body is being parsed, innermost */
   int loops;     /* for loops around what is being parsed */
   vec moves;     /* pointer assignments of the loop body being parsed (move *) */
+  vec vm;        /* the function's variably modified pointer types (sj_vm_type *) */
   unsigned stdint_used;
   unsigned long long calls; /* of the current function: its sj_func.calls */
   int file_init;            /* parsing a file-scope constant's initializer */
@@ -1319,7 +1320,13 @@ static void pointer_local(parser *p, const spec *s, vec *body) {
   if (paren) {
     vec rows = {0}; /* what the arrays it holds have: same_shape() checks those */
     expect(p, ')');
+    sj_vm_type *vm = alloc(p, sizeof *vm);
+    vm->from = peek(p, 0)->loc;
     extents(p, "pointer", &name, 0, &rows);
+    vm->to = peek(p, 0)->loc;
+    vm->n = rows.n;
+    vm->extents = (sj_expr **)exprs(p, &rows);
+    push(p, &p->vm, vm);
   }
   int init = kind(p) == '=';
   if (init && peek(p, 1)->kind != SJ_T_IDENT)
@@ -2127,6 +2134,7 @@ static sj_func *function(parser *p, spec s) {
   f->name = sj_arena_strndup(p->a, name.text, name.len);
   f->loc = name.loc;
   memset(&p->syms, 0, sizeof p->syms);
+  memset(&p->vm, 0, sizeof p->vm);
   p->calls = 0;
   open_scope(p);
   params(p, f);
@@ -2137,6 +2145,9 @@ static sj_func *function(parser *p, spec s) {
   if (p->continues.n) unguarded_continue(p);
   stray_moves(p, NULL);
   resolve_pointers(f->body);
+  f->nvm = p->vm.n;
+  f->vm = alloc(p, (size_t)(p->vm.n + 1) * sizeof *f->vm);
+  for (int i = 0; i < p->vm.n; i++) f->vm[i] = *(sj_vm_type *)p->vm.v[i];
   close_scope(p);
   number(p, f);
   f->calls = p->calls;

@@ -154,7 +154,21 @@ static char *reference_source(const char *source, const jit_kernel *k) {
   size_t lines = 0;
   for (size_t i = entry_open; i < entry_close; i++) lines += text[i] == '\n';
   while (lines--) sj_buf_puts(&b, "\n"); /* keep the body's line numbers */
-  sj_buf_puts(&b, text + entry_close);
+  size_t at = entry_close;
+  for (int i = 0; i < k->fn->nvm; i++) { /* T (*w)[M]: the extents as constants */
+    const sj_vm_type *vm = &k->fn->vm[i];
+    size_t from = offset_of(text, vm->from), to = offset_of(text, vm->to);
+    if (from < at || to < from) continue;
+    sj_buf_printf(&b, "%.*s", (int)(from - at), text + at);
+    for (int d = 0; d < vm->n; d++) {
+      long e = 1;
+      sj_const_value(vm->extents[d], k->shape, &e);
+      sj_buf_printf(&b, "[%ld]", e);
+    }
+    sj_buf_puts(&b, " ");
+    at = to;
+  }
+  sj_buf_puts(&b, text + at);
   free(text);
   return sj_buf_take(&b);
 }

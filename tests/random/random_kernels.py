@@ -79,8 +79,9 @@ def kernel(rng, name):
         dst = "B" + subscript(it, (0,) * dims, strides)
     elif style == "swap":  # two arrays swapped through pointers at the end of each step
         params += [f"{ty} A{ext}", f"{ty} B{ext}"]
-        src = lambda o: "A" + subscript(it, o)
-        dst = "B" + subscript(it, (0,) * dims)
+        names_ab = ("cur", "nxt") if rng.random() < 0.5 else ("A", "B")
+        src = lambda o: names_ab[0] + subscript(it, o)
+        dst = names_ab[1] + subscript(it, (0,) * dims)
     elif style in ("copy", "pingpong"):
         params += [f"{ty} A{ext}", f"{ty} B{ext}"]
         src = lambda o: "A" + subscript(it, o)
@@ -140,15 +141,19 @@ def kernel(rng, name):
             copy_back += f"{'  ' * (2 + dims)}A{subscript(it, (0,) * dims, strides)} = {dst};\n"
         else:
             copy_back += f"{'  ' * (2 + dims)}A{subscript(it, (0,) * dims)} = {dst};\n"
-    edges = ""
+    edges, pre_loop = "", ""
     if style == "swap":
-        edges = f"    {ty} *w = A;\n    A = B;\n    B = w;\n" if dims == 1 else \
-            f"    {ty} (*w){''.join(f'[{n}]' for n in names[1:])} = A;\n    A = B;\n    B = w;\n"
+        a, b = names_ab
+        rows = "".join(f"[{n}]" for n in names[1:])
+        ptr = (lambda v: f"*{v}") if dims == 1 else (lambda v: f"(*{v}){rows}")
+        edges = f"    {ty} {ptr('w')} = {a};\n    {a} = {b};\n    {b} = w;\n"
+        if a == "cur":
+            pre_loop = f"  {ty} {ptr('cur')} = A;\n  {ty} {ptr('nxt')} = B;\n"
     if style in ("mod", "and", "xor") and dims == 1 and rng.random() < 0.5:
         # boundary values set directly in the time loop, after the nest
         edges = (f"    {dst.replace('[i]', '[0]')} = {src((0,)).replace('[i]', f'[{r}]')};\n"
                  f"    {dst.replace('[i]', '[N - 1]')} = {src((0,)).replace('[i]', '[N - 1]')};\n")
-    src_text = "\n".join(pre) + f"\nvoid {name}({', '.join(params)}) {{\n" \
+    src_text = "\n".join(pre) + f"\nvoid {name}({', '.join(params)}) {{\n{pre_loop}" \
         f"  for (int t = 0; t < T; t++) {{\n{loops}{text}{copy_back}{edges}  }}\n}}\n"
     return src_text, names, r, dims
 
