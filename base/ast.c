@@ -167,6 +167,16 @@ sj_type sj_type_promote(sj_type t) {
   return t >= SJ_TY_SCHAR && t <= SJ_TY_USHORT ? SJ_TY_INT : t;
 }
 
+sj_expr *sj_expr_copy(sj_arena *a, const sj_expr *e) {
+  sj_expr *c = sj_arena_alloc(a, sizeof *c);
+  *c = *e;
+  if (e->nargs) {
+    c->args = sj_arena_alloc(a, (size_t)e->nargs * sizeof *c->args);
+    for (int i = 0; i < e->nargs; i++) c->args[i] = sj_expr_copy(a, e->args[i]);
+  }
+  return c;
+}
+
 int sj_expr_key(const sj_expr *e, char *buf, size_t size) {
   int n;
   switch (e->kind) {

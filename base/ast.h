@@ -209,6 +209,9 @@ typedef struct sj_program {
   unsigned stdint_used;
 } sj_program;
 
+/* A deep copy of e in a (the symbols shared). */
+sj_expr *sj_expr_copy(sj_arena *a, const sj_expr *e);
+
 /* --- arena --- */
 sj_arena *sj_arena_new(void);
 void *sj_arena_alloc(sj_arena *a, size_t size); /* zeroed; aborts on exhaustion of memory */

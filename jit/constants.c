@@ -32,20 +32,10 @@ static int foldable(const folder *f, const sj_expr *e) {
   }
 }
 
-static sj_expr *copy(sj_arena *a, const sj_expr *e) {
-  sj_expr *c = sj_arena_alloc(a, sizeof *c);
-  *c = *e;
-  if (e->nargs) {
-    c->args = sj_arena_alloc(a, (size_t)e->nargs * sizeof *c->args);
-    for (int i = 0; i < e->nargs; i++) c->args[i] = copy(a, e->args[i]);
-  }
-  return c;
-}
-
 /* e with the folded locals replaced by copies of their values (the AST stays a tree). */
 static sj_expr *replace(folder *f, sj_expr *e) {
   if (e->kind == SJ_E_VAR && e->sym->kind == SJ_SYM_LOCAL && f->value[e->sym->id])
-    return copy(f->a, f->value[e->sym->id]);
+    return sj_expr_copy(f->a, f->value[e->sym->id]);
   for (int i = 0; i < e->nargs; i++) e->args[i] = replace(f, e->args[i]);
   return e;
 }

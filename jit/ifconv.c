@@ -71,12 +71,7 @@ static sj_expr *expr_new(conv *c, sj_expr_kind k, sj_type t, sj_loc loc, int nar
 }
 
 static sj_expr *copy(conv *c, const sj_expr *e) {
-  sj_expr *x = expr_new(c, e->kind, e->type, e->loc, e->nargs);
-  sj_expr **args = x->args;
-  *x = *e;
-  x->args = args;
-  for (int i = 0; i < e->nargs; i++) x->args[i] = copy(c, e->args[i]);
-  return x;
+  return sj_expr_copy(c->a, e);
 }
 
 static sj_expr *binary(conv *c, int op, sj_expr *l, sj_expr *r) {
