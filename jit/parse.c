@@ -630,6 +630,13 @@ static sj_expr *call(parser *p, const sj_token *name) {
   for (fn = 0; fn < SJ_NFUNCS; fn++)
     if (strlen(sj_func_name(fn)) == name->len && !memcmp(sj_func_name(fn), name->text, name->len))
       break;
+  for (i = 0; fn == SJ_NFUNCS && i < p->funcs.n; i++)
+    if (!strncmp(((sj_func *)p->funcs.v[i])->name, name->text, name->len) &&
+        !((sj_func *)p->funcs.v[i])->name[name->len])
+      fail(p, UNSUP, name->loc,
+           "calls of the source's void functions ('%.*s') are not supported: write its loops "
+           "in place (functions that return a value computed from scalars are inlined)",
+           TOKTEXT(name));
   if (fn == SJ_NFUNCS)
     fail(p, UNSUP, name->loc,
          "call to '%.*s' is not supported (the supported functions are sqrt, fabs, fmin, fmax, "
