@@ -1429,9 +1429,10 @@ static sj_stmt *clone_stmt(parser *p, const sj_stmt *st, symmap *m) {
   return c;
 }
 
-/* Whether arrays a and b are interchangeable: the same element type, rank and inner extents. */
+/* Whether arrays a and b are interchangeable: the same element type, constness, rank and inner
+ * extents (a const array that a swap would let the kernel write is not). */
 static int same_shape(const sj_sym *a, const sj_sym *b) {
-  if (a->type != b->type || a->rank != b->rank) return 0;
+  if (a->type != b->type || a->is_const != b->is_const || a->rank != b->rank) return 0;
   for (int d = 1; d < a->rank; d++) {
     char ka[256], kb[256];
     if (sj_expr_key(a->extents[d], ka, sizeof ka) < 0 ||
@@ -1507,7 +1508,8 @@ static void swap_arrays(parser *p, vec *body, int loop_body) {
       if (!a) fail(p, UNSUP, first->loc, "'%s' would hold no array at the next step", n->s.name);
       if (!same_shape(&start_of(n)->s, &a->s))
         fail(p, UNSUP, first->loc,
-             "'%s' and '%s' differ in element type or inner extents: they cannot be swapped",
+             "'%s' and '%s' differ in element type, constness or inner extents: they cannot be "
+             "swapped",
              start_of(n)->s.name, a->s.name);
       back &= a == start_of(n);
       push(p, &map.from, n);
