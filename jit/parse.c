@@ -1538,8 +1538,11 @@ static void swap_arrays(parser *p, vec *body, int loop_body) {
   sj_loc loc = loop->loc;
   sj_expr *t = node(p, SJ_E_VAR, loop->iter->type, loc, 0, NULL);
   t->sym = loop->iter;
-  sj_expr *q = binop(p, SJ_OP_SUB, t, copy(p, loop->init), loc);
-  if (loop->step != 1) q = binop(p, SJ_OP_DIV, q, int_lit(p, q->type, loop->step, loc), loc);
+  /* (init - t) / -step counting down: never negative, so unsigned iterators need no wrap */
+  long stride = loop->step > 0 ? loop->step : -loop->step;
+  sj_expr *q = loop->step > 0 ? binop(p, SJ_OP_SUB, t, copy(p, loop->init), loc)
+                              : binop(p, SJ_OP_SUB, copy(p, loop->init), t, loc);
+  if (stride != 1) q = binop(p, SJ_OP_DIV, q, int_lit(p, q->type, stride, loc), loc);
   q = binop(p, SJ_OP_REM, q, int_lit(p, q->type, period, loc), loc);
   sj_stmt *chain = NULL, **link = &chain;
   for (int k = 0; k < period; k++) {
