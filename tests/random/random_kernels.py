@@ -142,6 +142,10 @@ def kernel(rng, name):
         else:
             copy_back += f"{'  ' * (2 + dims)}A{subscript(it, (0,) * dims)} = {dst};\n"
     edges, pre_loop = "", ""
+    # the time loop's form: upwards from 0 or 1, or downwards (A[t + 1] only from 0 up to T)
+    forms = ["for (int t = 0; t < T; t++)", "for (int t = 1; t <= T; t++)",
+             "for (int t = T; t > 0; t--)", "for (int t = 2 * T; t > 0; t -= 2)"]
+    time_loop = rng.choice(forms[:1] if style == "tarray" else forms + forms[:1])
     if style == "swap":
         a, b = names_ab
         rows = "".join(f"[{n}]" for n in names[1:])
@@ -154,7 +158,7 @@ def kernel(rng, name):
         edges = (f"    {dst.replace('[i]', '[0]')} = {src((0,)).replace('[i]', f'[{r}]')};\n"
                  f"    {dst.replace('[i]', '[N - 1]')} = {src((0,)).replace('[i]', '[N - 1]')};\n")
     src_text = "\n".join(pre) + f"\nvoid {name}({', '.join(params)}) {{\n{pre_loop}" \
-        f"  for (int t = 0; t < T; t++) {{\n{loops}{text}{copy_back}{edges}  }}\n}}\n"
+        f"  {time_loop} {{\n{loops}{text}{copy_back}{edges}  }}\n}}\n"
     return src_text, names, r, dims
 
 
