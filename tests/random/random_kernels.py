@@ -15,9 +15,10 @@ usage: random_kernels.py STENCILJIT FIRST_SEED COUNT [WORK_DIR]
 """
 import os
 import random
-import subprocess
 import sys
 import tempfile
+
+from check_run import check
 
 WEIGHTS = [0.125, 0.25, 0.5, 0.0625, 0.375]
 
@@ -185,16 +186,7 @@ def main():
         if tiling in ("hybrid", "split", "time") and rng.random() < 0.5:
             widths = [rng.choice([2, 3, 4, 8]) for _ in range(dims - 1)] + [rng.choice([32, 64])]
             cmd += ["--tile", f"h={rng.randint(1, 12)},w=" + "x".join(map(str, widths))]
-        env = dict(os.environ, JIT_CHECK_TILES="1", JIT_CACHE="off")
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
-        out = p.stdout + p.stderr
-        refused = p.returncode == 3 and tiling != "auto" and "does not apply" in out
-        ok = (p.returncode == 0 and "bit-identical to the reference" in out) or refused
-        print(f"{'ok  ' if ok else 'FAIL'} {name}: {' '.join(cmd[3:])}"
-              f"{' (tiling refused)' if refused else ''}", flush=True)
-        if not ok:
-            failures += 1
-            print(src + "\n".join(line for line in out.splitlines() if not line.startswith("  ")))
+        failures += not check(cmd, src, name, refusable=tiling != "auto")
     print(f"{count - failures} of {count} random kernels bit-identical (or refused)")
     return 1 if failures else 0
 

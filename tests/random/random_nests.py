@@ -14,9 +14,10 @@ usage: random_nests.py STENCILJIT FIRST_SEED COUNT [WORK_DIR]
 """
 import os
 import random
-import subprocess
 import sys
 import tempfile
+
+from check_run import check
 
 
 def nest(rng, name):
@@ -105,14 +106,7 @@ def main():
         n = rng.choice([1, 2, 3, 7, 16, 33, 50])
         device = rng.choice(["cpu", "emu", "emu"])
         cmd = [cli, "run", path, "-D", f"N={n}", "--device", device, "--check"]
-        env = dict(os.environ, JIT_CACHE="off")
-        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
-        out = p.stdout + p.stderr
-        ok = p.returncode == 0 and "bit-identical to the reference" in out
-        print(f"{'ok  ' if ok else 'FAIL'} {name}: {' '.join(cmd[3:])}", flush=True)
-        if not ok:
-            failures += 1
-            print(src + "\n".join(line for line in out.splitlines() if not line.startswith("  ")))
+        failures += not check(cmd, src, name)
     print(f"{count - failures} of {count} random nests bit-identical")
     return 1 if failures else 0
 
