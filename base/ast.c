@@ -216,8 +216,13 @@ sj_func *sj_program_entry(sj_program *p, const char *entry, sj_error *err) {
     sj_error_set(err, JIT_ERR_ARGS, "no program");
     return NULL;
   }
+  sj_func *uncalled = NULL;
+  int nuncalled = 0;
+  for (i = 0; i < p->nfuncs; i++)
+    if (!p->funcs[i]->called) uncalled = p->funcs[i], nuncalled++;
+  if (!entry && nuncalled == 1) return uncalled; /* the others are inlined into it */
   for (i = 0; i < p->nfuncs; i++) {
-    if (entry ? !strcmp(p->funcs[i]->name, entry) : p->nfuncs == 1) return p->funcs[i];
+    if (entry && !strcmp(p->funcs[i]->name, entry)) return p->funcs[i];
     if (n < sizeof names)
       n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", i ? ", " : "", p->funcs[i]->name);
   }

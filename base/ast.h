@@ -174,7 +174,7 @@ struct sj_stmt {
 typedef struct sj_vm_type {
   sj_loc from, to;
   int n;
-  sj_expr **extents;
+  sj_expr **extents; /* NULL where the brackets are empty (an open first extent) */
 } sj_vm_type;
 
 typedef struct sj_func {
@@ -186,7 +186,12 @@ typedef struct sj_func {
   int narrays, niters, nlocals;
   unsigned long long calls; /* bit k: the body calls the math function k (sj_func_id) */
   int nvm;
-  sj_vm_type *vm;
+  sj_vm_type *vm; /* the entry's own, and the array parameters of the functions it calls */
+  /* calls of the source's void functions are inlined (their bodies in place of the calls);
+   * the reference keeps the functions called, and the entry is the one nobody calls */
+  int called;
+  int ncallees;
+  struct sj_func **callees;
 } sj_func;
 
 typedef struct sj_arena sj_arena;
@@ -204,6 +209,8 @@ typedef struct sj_program {
   sj_func **funcs;
   int npragmas;
   sj_pragma *pragmas;
+  int nprotos; /* declarations without a body (prototypes) */
+  struct sj_func **protos;
   /* bit k: the source used the fixed-width type name sj_stdint_name(k) without declaring it
    * (as if <stdint.h> were included) */
   unsigned stdint_used;

@@ -32,16 +32,18 @@ typedef enum role { PLAIN, CANDIDATE, PLACEHOLDER } role;
 typedef struct psym {
   sj_sym s; /* first: a psym * is an sj_sym * */
   role role;
-  int is_typedef;       /* a type name (s.type), not a variable */
-  const sj_expr *value; /* a named constant at file scope: each use is a copy of it */
-  sj_expr **table;      /* a table (an array with an initializer list): its elements,
-                           row-major; s.extents are literals */
-  sj_loc use;           /* initializer or first use outside a for header, for messages */
-  int depth;            /* of its scope */
-  struct psym *outer;   /* next in the scope chain */
-  int pointer;          /* a local pointer: to an array, or a swap's temporary */
-  struct psym *start;   /* a local pointer's initial array (NULL: none) */
-  sj_loc moved;         /* an array parameter swapped in a loop above (line 0: never) */
+  int is_typedef;          /* a type name (s.type), not a variable */
+  const sj_expr *value;    /* a named constant at file scope: each use is a copy of it */
+  sj_expr **table;         /* a table (an array with an initializer list): its elements,
+                              row-major; s.extents are literals */
+  sj_loc use;              /* initializer or first use outside a for header, for messages */
+  int depth;               /* of its scope */
+  struct psym *outer;      /* next in the scope chain */
+  int pointer;             /* a local pointer: to an array, or a swap's temporary */
+  struct psym *start;      /* a local pointer's initial array (NULL: none) */
+  sj_loc moved;            /* an array parameter swapped in a loop above (line 0: never) */
+  int brackets;            /* an array parameter: how many of its extents are in brackets */
+  sj_loc ext_from, ext_to; /* and where those brackets are */
 } psym;
 
 typedef struct pexpr {
@@ -94,7 +96,20 @@ typedef struct parser {
   unsigned stdint_used;
   unsigned long long calls; /* of the current function: its sj_func.calls */
   int file_init;            /* parsing a file-scope constant's initializer */
+  int call_arg;   /* parsing an argument of a void function: arrays may be passed (rows too) */
+  vec call_names; /* const char *: the callee of each call placeholder (call_statement()) */
+  vec pfuncs;     /* pfunc *: the functions defined, as inline_calls() needs them */
+  vec protos;     /* sj_loc *: where the prototypes' names are */
 } parser;
+
+/* A function defined in the source, its calls not yet inlined. */
+typedef struct pfunc {
+  sj_func *f;
+  vec syms;  /* as parser.syms: numbered again once calls brought their bodies' locals */
+  int state; /* 0: calls not inlined, 1: inlining them, 2: done */
+  vec vm;    /* sj_vm_type *: the brackets of the callees' array parameters, as f calls them */
+  vec callees;
+} pfunc;
 static int is_assign_op(int k);
 static sj_expr *negate(parser *p, sj_expr *e, sj_loc loc);
 
@@ -102,6 +117,7 @@ static sj_expr *expr(parser *p);
 static sj_expr *conditional(parser *p);
 static sj_expr *unary(parser *p);
 static sj_stmt *statement(parser *p);
+static sj_stmt *stmt(parser *p, sj_stmt_kind k, sj_loc loc);
 static void pointer_local(parser *p, const spec *s, vec *body);
 static void check_extent(parser *p, const sj_expr *e);
 
@@ -575,21 +591,95 @@ static sj_expr **exprs(parser *p, const vec *v) {
   return r;
 }
 
-/* e with the parameters of h replaced by copies of args (a plain copy without h). */
-static sj_expr *inline_expr(parser *p, const sj_expr *e, const helper *h, sj_expr **args) {
-  if (e->kind == SJ_E_VAR && h)
-    for (int i = 0; i < h->f->nparams; i++)
-      if (e->sym == h->f->params[i]) return inline_expr(p, args[i], NULL, NULL);
-  sj_expr **copies = e->nargs ? alloc(p, (size_t)e->nargs * sizeof *copies) : NULL;
-  for (int i = 0; i < e->nargs; i++) copies[i] = inline_expr(p, e->args[i], h, args);
-  sj_expr *c = node(p, e->kind, e->type, e->loc, e->nargs, copies);
-  sj_expr **kept = c->args;
+/* --- copies of code: a body once per position of a swap's rotation, a function's body in
+ * place of a call --- */
+
+/* What the parameters of a called function stand for at one call: a scalar's argument (an
+ * expression of the caller), an array's argument (the caller's array as a partial
+ * SJ_E_INDEX: the subscripts before the callee's own, often none). */
+typedef struct binding {
+  const sj_func *g;
+  sj_expr **scalar, **array;
+} binding;
+
+/* Syms of from replaced by the one at the same place in to; fresh locals and iterators for
+ * those a copied body declares (sj_sym ids are per symbol); with call, the parameters of
+ * call->g replaced by the arguments. */
+typedef struct symmap {
+  vec from, to;
+  const binding *call;
+} symmap;
+
+static sj_sym *mapped(const symmap *m, sj_sym *s) {
+  for (int i = 0; i < m->from.n; i++)
+    if (m->from.v[i] == s) return m->to.v[i];
+  return s;
+}
+
+static void remap(sj_expr *e, const symmap *m) {
+  if (e->sym) e->sym = mapped(m, e->sym);
+  for (int i = 0; i < e->nargs; i++) remap(e->args[i], m);
+}
+
+static int is_param_of(const sj_sym *s, const sj_func *g) {
+  return s && s->param >= 0 && s->param < g->nparams && g->params[s->param] == s;
+}
+
+static sj_expr *clone_expr(parser *p, const sj_expr *e, const symmap *m) {
+  if (!e) return NULL;
+  const binding *b = m->call;
+  if (b && is_param_of(e->sym, b->g)) {
+    if (e->kind == SJ_E_VAR) return copy(p, b->scalar[e->sym->param]);
+    /* an element of an array parameter: of the caller's array, its row subscripts first */
+    const sj_expr *rows = b->array[e->sym->param];
+    int n = rows->nargs + e->nargs;
+    sj_expr **idx = alloc(p, (size_t)n * sizeof *idx);
+    for (int i = 0; i < rows->nargs; i++) idx[i] = copy(p, rows->args[i]);
+    for (int i = 0; i < e->nargs; i++) idx[rows->nargs + i] = clone_expr(p, e->args[i], m);
+    sj_expr *c = node(p, SJ_E_INDEX, e->type, e->loc, n, idx);
+    c->sym = rows->sym;
+    return c;
+  }
+  sj_expr **args = e->nargs ? alloc(p, (size_t)e->nargs * sizeof *args) : NULL;
+  for (int i = 0; i < e->nargs; i++) args[i] = clone_expr(p, e->args[i], m);
+  sj_expr *c = node(p, e->kind, e->type, e->loc, e->nargs, args);
   *c = *e; /* every field but the copied operands (and the height node() measured) */
-  c->args = kept;
+  c->args = args;
+  if (c->sym) c->sym = mapped(m, c->sym);
   return c;
 }
 
-static sj_expr *call(parser *p, const sj_token *name) {
+static sj_sym *fresh(parser *p, symmap *m, sj_sym *s) {
+  psym *x = alloc(p, sizeof *x);
+  *x = *(psym *)s;
+  push(p, &p->syms, x);
+  push(p, &m->from, s);
+  push(p, &m->to, &x->s);
+  if (m->call && x->s.rank) { /* a local array's extents may name the callee's parameters */
+    x->s.extents = alloc(p, (size_t)x->s.rank * sizeof *x->s.extents);
+    for (int d = 0; d < x->s.rank; d++) x->s.extents[d] = clone_expr(p, s->extents[d], m);
+  }
+  return &x->s;
+}
+
+static sj_stmt *clone_stmt(parser *p, const sj_stmt *st, symmap *m) {
+  if (!st) return NULL;
+  sj_stmt *c = stmt(p, st->kind, st->loc);
+  *c = *st;
+  if (st->kind == SJ_S_DECL) c->sym = fresh(p, m, st->sym);
+  if (st->kind == SJ_S_FOR) {
+    c->init = clone_expr(p, st->init, m);
+    c->iter = fresh(p, m, st->iter);
+  }
+  c->cond = clone_expr(p, st->cond, m);
+  c->lhs = clone_expr(p, st->lhs, m);
+  c->rhs = clone_expr(p, st->rhs, m);
+  if (st->nbody) c->body = alloc(p, (size_t)st->nbody * sizeof *c->body);
+  for (int i = 0; i < st->nbody; i++) c->body[i] = clone_stmt(p, st->body[i], m);
+  return c;
+}
+
+static sj_expr *call_in(parser *p, const sj_token *name) {
   vec args = {0};
   sj_expr *e;
   sj_type t;
@@ -607,7 +697,9 @@ static sj_expr *call(parser *p, const sj_token *name) {
            h->f->nparams, h->f->nparams == 1 ? "" : "s", args.n);
     for (i = 0; i < args.n; i++) args.v[i] = conv(p, args.v[i], h->f->params[i]->type);
     p->calls |= h->calls;
-    e = inline_expr(p, h->value, h, (sj_expr **)args.v);
+    binding b = {h->f, (sj_expr **)args.v, NULL};
+    symmap m = {.call = &b};
+    e = clone_expr(p, h->value, &m);
     e->loc = name->loc;
     return e;
   }
@@ -633,10 +725,8 @@ static sj_expr *call(parser *p, const sj_token *name) {
   for (i = 0; fn == SJ_NFUNCS && i < p->funcs.n; i++)
     if (!strncmp(((sj_func *)p->funcs.v[i])->name, name->text, name->len) &&
         !((sj_func *)p->funcs.v[i])->name[name->len])
-      fail(p, UNSUP, name->loc,
-           "calls of the source's void functions ('%.*s') are not supported: write its loops "
-           "in place (functions that return a value computed from scalars are inlined)",
-           TOKTEXT(name));
+      fail(p, UNSUP, name->loc, "'%.*s' returns no value: call it as a statement, '%.*s(...);'",
+           TOKTEXT(name), TOKTEXT(name));
   if (fn == SJ_NFUNCS)
     fail(p, UNSUP, name->loc,
          "call to '%.*s' is not supported (the supported functions are sqrt, fabs, fmin, fmax, "
@@ -659,6 +749,15 @@ static sj_expr *call(parser *p, const sj_token *name) {
   e = node(p, SJ_E_CALL, t, name->loc, n, exprs(p, &args));
   e->op = fn;
   p->calls |= 1ull << fn;
+  return e;
+}
+
+/* A call in an expression: of a helper (inlined), abs and its kin, or a math function. */
+static sj_expr *call(parser *p, const sj_token *name) {
+  int outer = p->call_arg; /* arrays are passed only to void functions */
+  p->call_arg = 0;
+  sj_expr *e = call_in(p, name);
+  p->call_arg = outer;
   return e;
 }
 
@@ -855,6 +954,13 @@ static sj_expr *identifier(parser *p) {
            sj_type_name(i->type));
     close_with(p, ']');
     push(p, &idx, i);
+  }
+  if (idx.n < x->s.rank && p->call_arg && (kind(p) == ',' || kind(p) == ')') && !x->table) {
+    /* an array, or rows of one, passed to a void function: inline_call() binds it */
+    e = node(p, SJ_E_INDEX, x->s.type, t.loc, idx.n, exprs(p, &idx));
+    e->sym = &x->s;
+    e->implicit = 1;
+    return e;
   }
   if (idx.n != x->s.rank)
     fail(p, UNSUP, t.loc, "array '%s' has %d dimension%s, %d ind%s given", x->s.name, x->s.rank,
@@ -1378,57 +1484,6 @@ static int pointer_assignment(parser *p, vec *out) {
   return 1;
 }
 
-/* The statements of a body with every sym of names replaced by the one at the same place in
- * repl, and fresh locals and iterators for those the body declares (sj_sym ids are per
- * symbol). */
-typedef struct symmap {
-  vec from, to;
-} symmap;
-
-static sj_sym *mapped(const symmap *m, sj_sym *s) {
-  for (int i = 0; i < m->from.n; i++)
-    if (m->from.v[i] == s) return m->to.v[i];
-  return s;
-}
-
-static void remap(sj_expr *e, const symmap *m) {
-  if (e->sym) e->sym = mapped(m, e->sym);
-  for (int i = 0; i < e->nargs; i++) remap(e->args[i], m);
-}
-
-static sj_expr *clone_expr(parser *p, const sj_expr *e, const symmap *m) {
-  if (!e) return NULL;
-  sj_expr *c = copy(p, e);
-  remap(c, m);
-  return c;
-}
-
-static sj_sym *fresh(parser *p, symmap *m, sj_sym *s) {
-  psym *x = alloc(p, sizeof *x);
-  *x = *(psym *)s;
-  push(p, &p->syms, x);
-  push(p, &m->from, s);
-  push(p, &m->to, &x->s);
-  return &x->s;
-}
-
-static sj_stmt *clone_stmt(parser *p, const sj_stmt *st, symmap *m) {
-  if (!st) return NULL;
-  sj_stmt *c = stmt(p, st->kind, st->loc);
-  *c = *st;
-  if (st->kind == SJ_S_DECL) c->sym = fresh(p, m, st->sym);
-  if (st->kind == SJ_S_FOR) {
-    c->init = clone_expr(p, st->init, m);
-    c->iter = fresh(p, m, st->iter);
-  }
-  c->cond = clone_expr(p, st->cond, m);
-  c->lhs = clone_expr(p, st->lhs, m);
-  c->rhs = clone_expr(p, st->rhs, m);
-  if (st->nbody) c->body = alloc(p, (size_t)st->nbody * sizeof *c->body);
-  for (int i = 0; i < st->nbody; i++) c->body[i] = clone_stmt(p, st->body[i], m);
-  return c;
-}
-
 /* Whether arrays a and b are interchangeable: the same element type, constness, rank and inner
  * extents (a const array that a swap would let the kernel write is not). */
 static int same_shape(const sj_sym *a, const sj_sym *b) {
@@ -1816,6 +1871,46 @@ static sj_stmt *if_stmt(parser *p) {
 }
 
 /* One statement into out: an assignment chain may give several. */
+/* Whether `name(` calls a function of an expression: a helper, abs and its kin, a math
+ * function. */
+static int value_function(parser *p, const sj_token *name) {
+  static const char *const iabs[] = {"abs", "labs", "llabs"};
+  for (int i = 0; i < p->helpers.n; i++)
+    if (!strncmp(((helper *)p->helpers.v[i])->name, name->text, name->len) &&
+        !((helper *)p->helpers.v[i])->name[name->len])
+      return 1;
+  for (int i = 0; i < 3; i++)
+    if (strlen(iabs[i]) == name->len && !memcmp(iabs[i], name->text, name->len)) return 1;
+  for (int fn = 0; fn < SJ_NFUNCS; fn++)
+    if (strlen(sj_func_name(fn)) == name->len && !memcmp(sj_func_name(fn), name->text, name->len))
+      return 1;
+  return 0;
+}
+
+/* `f(args);` calling one of the source's void functions, defined above or below: a
+ * placeholder, an empty block whose rhs is the call (SJ_E_CALL, op -1, ival the callee's place
+ * in call_names), until inline_calls() puts f's body there. Arrays are arguments as
+ * SJ_E_INDEX nodes marked implicit, with the subscripts of the rows passed (often none). */
+static void call_statement(parser *p, vec *out) {
+  sj_token name = next(p);
+  vec args = {0};
+  expect(p, '(');
+  if (kind(p) != ')') do {
+      p->call_arg = 1;
+      push(p, &args, expr(p));
+      p->call_arg = 0;
+    } while (accept(p, ','));
+  expect(p, ')');
+  close_with(p, ';');
+  sj_expr *c = node(p, SJ_E_CALL, SJ_TY_VOID, name.loc, args.n, exprs(p, &args));
+  c->op = -1;
+  c->ival = p->call_names.n;
+  push(p, &p->call_names, sj_arena_strndup(p->a, name.text, name.len));
+  sj_stmt *s = stmt(p, SJ_S_BLOCK, name.loc);
+  s->rhs = c;
+  push(p, out, s);
+}
+
 static void statement_to(parser *p, vec *out) {
   sj_token *t = peek(p, 0);
   sj_loc loc = t->loc;
@@ -1858,6 +1953,10 @@ static void statement_to(parser *p, vec *out) {
   case SJ_T_IDENT:
     if (peek(p, 1)->kind == ':') fail(p, UNSUP, loc, "label '%.*s' is not supported", TOKTEXT(t));
     if (pointer_assignment(p, out)) break;
+    if (peek(p, 1)->kind == '(' && !lookup(p, t->text, t->len) && !value_function(p, t)) {
+      call_statement(p, out);
+      break;
+    }
     /* fall through */
   default:
     if (starts_type(p, 0))
@@ -1941,10 +2040,14 @@ static sj_sym *param(parser *p, int index) {
     fail(p, UNSUP, peek(p, 0)->loc, "'%.*s' is an array of pointers: not supported",
          TOKTEXT(&name));
   if (pointer) push(p, &ext, NULL);
+  sj_loc from = peek(p, 0)->loc;
   extents(p, "array parameter", &name, !pointer, &ext);
   if (ext.n) {
     x = declare(p, SJ_SYM_ARRAY, s.type, &name);
     set_extents(p, x, &ext);
+    x->brackets = ext.n - pointer;
+    x->ext_from = from;
+    x->ext_to = peek(p, 0)->loc;
   } else {
     if (!iter_type(s.type) && !sj_type_is_float(s.type))
       fail(p, UNSUP, s.loc,
@@ -1982,6 +2085,219 @@ static void number(parser *p, sj_func *f) {
   f->narrays = count[SJ_SYM_ARRAY];
   f->niters = count[SJ_SYM_ITER];
   f->nlocals = count[SJ_SYM_LOCAL];
+}
+
+/* --- calls of the source's void functions: the callee's body in place of each call --- */
+
+static int is_rows(const sj_expr *e) {
+  return e->kind == SJ_E_INDEX && e->implicit;
+}
+
+/* Fails where an array is passed inside an argument rather than as the argument. */
+static void no_rows(parser *p, const sj_expr *e) {
+  if (is_rows(e))
+    fail(p, UNSUP, e->loc, "array '%s' has %d dimension%s, %d ind%s given", e->sym->name,
+         e->sym->rank, e->sym->rank == 1 ? "" : "s", e->nargs, e->nargs == 1 ? "ex" : "ices");
+  for (int i = 0; i < e->nargs; i++) no_rows(p, e->args[i]);
+}
+
+static int reads_data(const sj_expr *e) {
+  if (e->kind == SJ_E_INDEX) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_data(e->args[i])) return 1;
+  return 0;
+}
+
+static int writes(const sj_stmt *st, const sj_sym *a) {
+  if (!st) return 0;
+  if (st->kind == SJ_S_ASSIGN && st->lhs->sym == a) return 1;
+  for (int i = 0; i < st->nbody; i++)
+    if (writes(st->body[i], a)) return 1;
+  return 0;
+}
+
+static pfunc *defined(parser *p, const char *name) {
+  for (int i = 0; i < p->pfuncs.n; i++)
+    if (!strcmp(((pfunc *)p->pfuncs.v[i])->f->name, name)) return p->pfuncs.v[i];
+  return NULL;
+}
+
+static char *key_of(const sj_expr *e, char *buf, size_t len) {
+  return e && sj_expr_key(e, buf, len) >= 0 ? buf : "";
+}
+
+/* The brackets of an array parameter q, declared as x (q itself or its prototype's), with the
+ * extents one call gives them: TinyCC takes no variably modified parameter, so the reference
+ * writes them as constants (jit/reference.c). */
+static void call_brackets(parser *p, pfunc *caller, const psym *x, const sj_sym *q, symmap *m) {
+  int literal = 1, first = q->rank - x->brackets;
+  if (first < 0) return; /* a prototype of another shape: C's compiler says so */
+  for (int d = first; d < q->rank; d++)
+    literal &= !q->extents[d] || q->extents[d]->kind == SJ_E_INT;
+  if (literal) return;
+  sj_vm_type *vm = alloc(p, sizeof *vm);
+  *vm = (sj_vm_type){x->ext_from, x->ext_to, x->brackets, NULL};
+  vm->extents = alloc(p, (size_t)vm->n * sizeof *vm->extents);
+  for (int d = 0; d < vm->n; d++) vm->extents[d] = clone_expr(p, q->extents[first + d], m);
+  push(p, &caller->vm, vm);
+}
+
+/* What argument a passes for the array parameter q of g: an array of the same element type,
+ * rank and inner extents (or rows of one). */
+static void check_array_arg(parser *p, const sj_func *g, const sj_sym *q, const sj_expr *a,
+                            symmap *m) {
+  if (!is_rows(a))
+    fail(p, UNSUP, a->loc,
+         "parameter '%s' of '%s' is an array: pass an array, or rows of one (A[t %% 2])", q->name,
+         g->name);
+  const sj_sym *arr = a->sym;
+  int skip = a->nargs;
+  if (arr->rank - skip != q->rank)
+    fail(p, UNSUP, a->loc, "'%s' passes %d dimension%s where parameter '%s' of '%s' has %d",
+         arr->name, arr->rank - skip, arr->rank - skip == 1 ? "" : "s", q->name, g->name, q->rank);
+  if (arr->type != q->type)
+    fail(p, SYNTAX, a->loc, "'%s' has elements of type '%s', parameter '%s' of '%s' of type '%s'",
+         arr->name, sj_type_name(arr->type), q->name, g->name, sj_type_name(q->type));
+  if (arr->is_const && writes(g->body, q))
+    fail(p, SYNTAX, a->loc, "'%s' writes its parameter '%s', but '%s' is const", g->name, q->name,
+         arr->name);
+  for (int d = 1; d < q->rank; d++) {
+    char kq[256], ka[256];
+    const char *want = key_of(clone_expr(p, q->extents[d], m), kq, sizeof kq);
+    if (strcmp(want, key_of(arr->extents[skip + d], ka, sizeof ka)) || !*want)
+      fail(p, UNSUP, a->loc,
+           "dimension %d of parameter '%s' of '%s' is not the extent '%s' has there: pass "
+           "arrays of the shape the function declares",
+           d + 1, q->name, g->name, arr->name);
+  }
+}
+
+static void inline_into(parser *p, pfunc *pf);
+
+/* The statements of g's body for the call c (an argument that reads an array first into a
+ * local, as C reads it once, before the body writes anything). */
+static void inline_call(parser *p, pfunc *caller, const sj_expr *c, vec *out) {
+  const char *name = p->call_names.v[c->ival];
+  pfunc *pg = defined(p, name);
+  if (!pg)
+    fail(p, UNSUP, c->loc,
+         "call to '%s' is not supported: the source defines no function '%s' (the source's "
+         "void functions are inlined where they are called)",
+         name, name);
+  if (pg->state == 1) fail(p, UNSUP, c->loc, "recursive calls ('%s') are not supported", name);
+  if (!pg->state) {
+    vec syms = p->syms;
+    inline_into(p, pg);
+    p->syms = syms;
+  }
+  sj_func *g = pg->f;
+  if (c->nargs != g->nparams)
+    fail(p, SYNTAX, c->loc, "function '%s' takes %d argument%s, %d given", g->name, g->nparams,
+         g->nparams == 1 ? "" : "s", c->nargs);
+  binding b = {g, alloc(p, (size_t)(g->nparams + 1) * sizeof(sj_expr *)),
+               alloc(p, (size_t)(g->nparams + 1) * sizeof(sj_expr *))};
+  symmap m = {.call = &b};
+  for (int i = 0; i < g->nparams; i++) {
+    const sj_sym *q = g->params[i];
+    sj_expr *a = c->args[i];
+    if (q->kind == SJ_SYM_ARRAY) continue;
+    if (is_rows(a))
+      fail(p, UNSUP, a->loc, "'%s' is an array, but parameter '%s' of '%s' is a scalar",
+           a->sym->name, q->name, g->name);
+    no_rows(p, a);
+    a = conv(p, a, q->type);
+    if (reads_data(a)) {
+      psym *x = alloc(p, sizeof *x);
+      x->s = (sj_sym){.kind = SJ_SYM_LOCAL,
+                      .type = q->type,
+                      .name = q->name,
+                      .loc = a->loc,
+                      .param = -1,
+                      .is_const = 1};
+      x->use = a->loc;
+      push(p, &p->syms, x);
+      sj_stmt *d = stmt(p, SJ_S_DECL, a->loc);
+      d->sym = &x->s;
+      d->rhs = a;
+      push(p, out, d);
+      a = node(p, SJ_E_VAR, q->type, a->loc, 0, NULL);
+      a->sym = &x->s;
+    }
+    b.scalar[i] = a;
+  }
+  for (int i = 0; i < g->nparams; i++)
+    if (g->params[i]->kind == SJ_SYM_ARRAY) {
+      check_array_arg(p, g, g->params[i], c->args[i], &m);
+      b.array[i] = c->args[i];
+    }
+  for (int i = 0; i < g->body->nbody; i++) push(p, out, clone_stmt(p, g->body->body[i], &m));
+  for (int i = 0; i < g->nparams; i++) {
+    if (g->params[i]->kind != SJ_SYM_ARRAY) continue;
+    call_brackets(p, caller, (psym *)g->params[i], g->params[i], &m);
+    for (int k = 0; k < p->protos.n; k++) {
+      const sj_func *proto = p->protos.v[k];
+      if (!strcmp(proto->name, g->name) && proto->nparams == g->nparams &&
+          proto->params[i]->kind == SJ_SYM_ARRAY)
+        call_brackets(p, caller, (psym *)proto->params[i], g->params[i], &m);
+    }
+  }
+  for (int i = 0; i < g->nvm; i++) { /* g's own, and those of the functions it calls */
+    sj_vm_type *vm = alloc(p, sizeof *vm);
+    *vm = g->vm[i];
+    vm->extents = alloc(p, (size_t)vm->n * sizeof *vm->extents);
+    for (int d = 0; d < vm->n; d++) vm->extents[d] = clone_expr(p, g->vm[i].extents[d], &m);
+    push(p, &caller->vm, vm);
+  }
+  int known = 0;
+  for (int i = 0; i < caller->callees.n; i++) known |= caller->callees.v[i] == g;
+  if (!known) push(p, &caller->callees, g);
+  g->called = 1;
+  caller->f->calls |= g->calls;
+}
+
+/* st's statements with each call placeholder replaced by the callee's body: spliced into a
+ * block, as a block where the call is a loop's or an if's whole body. */
+static void expand(parser *p, pfunc *pf, sj_stmt *st) {
+  vec body = {0};
+  for (int i = 0; i < st->nbody; i++) {
+    sj_stmt *b = st->body[i];
+    if (b && b->kind == SJ_S_BLOCK && b->rhs) {
+      vec v = {0};
+      inline_call(p, pf, b->rhs, &v);
+      if (st->kind == SJ_S_BLOCK) {
+        for (int j = 0; j < v.n; j++) push(p, &body, v.v[j]);
+        continue;
+      }
+      b->rhs = NULL;
+      b->nbody = v.n;
+      b->body = (sj_stmt **)v.v;
+    } else if (b) {
+      expand(p, pf, b);
+    }
+    push(p, &body, b);
+  }
+  if (st->kind != SJ_S_BLOCK) return;
+  st->nbody = body.n;
+  st->body = (sj_stmt **)body.v;
+}
+
+static void inline_into(parser *p, pfunc *pf) {
+  sj_func *f = pf->f;
+  pf->state = 1;
+  p->syms = pf->syms;
+  expand(p, pf, f->body);
+  pf->syms = p->syms;
+  number(p, f);
+  if (pf->vm.n) {
+    sj_vm_type *all = alloc(p, (size_t)(f->nvm + pf->vm.n) * sizeof *all);
+    for (int i = 0; i < f->nvm; i++) all[i] = f->vm[i];
+    for (int i = 0; i < pf->vm.n; i++) all[f->nvm + i] = *(sj_vm_type *)pf->vm.v[i];
+    f->vm = all;
+    f->nvm += pf->vm.n;
+  }
+  f->ncallees = pf->callees.n;
+  f->callees = (sj_func **)pf->callees.v;
+  pf->state = 2;
 }
 
 /* `return e;` of a helper returning t. */
@@ -2150,8 +2466,11 @@ static sj_func *function(parser *p, spec s) {
   p->calls = 0;
   open_scope(p);
   params(p, f);
-  if (kind(p) == ';')
-    fail(p, UNSUP, name.loc, "a declaration of '%s' without a body is not supported", f->name);
+  if (accept(p, ';')) { /* a prototype: calls are inlined once every function is parsed */
+    close_scope(p);
+    push(p, &p->protos, f);
+    return NULL;
+  }
   /* The outermost block shares the parameters' scope, as in C. */
   f->body = block(p, 0);
   if (p->continues.n) unguarded_continue(p);
@@ -2163,6 +2482,10 @@ static sj_func *function(parser *p, spec s) {
   close_scope(p);
   number(p, f);
   f->calls = p->calls;
+  pfunc *pf = alloc(p, sizeof *pf);
+  pf->f = f;
+  pf->syms = p->syms;
+  push(p, &p->pfuncs, pf);
   return f;
 }
 
@@ -2199,6 +2522,8 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
     push(p, &p->funcs, f);
   }
   if (!p->funcs.n) fail(p, SYNTAX, peek(p, 0)->loc, "the source defines no function");
+  for (i = 0; i < p->pfuncs.n; i++)
+    if (!((pfunc *)p->pfuncs.v[i])->state) inline_into(p, p->pfuncs.v[i]);
   prog = alloc(p, sizeof *prog);
   prog->arena = a;
   prog->nfuncs = p->funcs.n;
@@ -2207,5 +2532,7 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
   prog->npragmas = p->pp.lx.npragmas;
   prog->pragmas = p->pp.lx.pragmas;
   prog->stdint_used = p->stdint_used;
+  prog->nprotos = p->protos.n;
+  prog->protos = (sj_func **)p->protos.v;
   return prog;
 }

@@ -3,8 +3,9 @@
  *
  * TinyCC runs here without system headers and does not accept variably modified parameters
  * (float A[2][N][M]), so the text is adjusted, keeping every line where it was: the entry's
- * array parameters get the extents of this call as constants; the other functions are
- * blanked (they cannot be called: calls between kernel functions are outside the subset);
+ * array parameters get the extents of this call as constants, and so do the variably modified
+ * types of the functions it calls (their extents as the calls give them, the same at every
+ * call); the functions it does not call are blanked;
  * a `static` or `inline` before the entry goes, so that it can be found; #include and #pragma
  * lines go (the parser skipped them too), and in front of line 1 (renumbered) come the
  * declarations that <math.h> and <stdint.h> would give: every math function of the subset
@@ -125,13 +126,63 @@ static size_t decl_start(const char *text, size_t name) {
   return start;
 }
 
-static char *reference_source(const char *source, const jit_kernel *k) {
+/* Whether fn is the entry or one of the functions it calls (their calls were inlined into the
+ * kernel; the reference calls them as the source does). */
+static int kept(const sj_func *fn, const sj_func *entry) {
+  if (fn == entry) return 1;
+  for (int i = 0; i < entry->ncallees; i++)
+    if (kept(fn, entry->callees[i])) return 1;
+  return 0;
+}
+
+/* A variably modified type's brackets at [from, to) of the source, written as constants. */
+typedef struct bracket_edit {
+  size_t from, to;
+  char text[160];
+} bracket_edit;
+
+static int by_offset(const void *a, const void *b) {
+  const bracket_edit *x = a, *y = b;
+  return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/* The edits of fn's variably modified types, sorted, each place once; -1 where two calls give
+ * a function's parameter different extents (the reference cannot write both). */
+static int bracket_edits(const char *text, const jit_kernel *k, bracket_edit *edits) {
+  int n = 0;
+  for (int i = 0; i < k->fn->nvm; i++) {
+    const sj_vm_type *vm = &k->fn->vm[i];
+    bracket_edit *e = &edits[n];
+    e->from = offset_of(text, vm->from), e->to = offset_of(text, vm->to);
+    size_t len = 0;
+    for (int d = 0; d < vm->n; d++) {
+      long v = 1;
+      if (vm->extents[d]) sj_const_value(vm->extents[d], k->shape, &v);
+      len +=
+          (size_t)snprintf(e->text + len, sizeof e->text - len, vm->extents[d] ? "[%ld]" : "[]", v);
+      if (len >= sizeof e->text) return -1;
+    }
+    snprintf(e->text + len, sizeof e->text - len, " ");
+    int same = -1;
+    for (int j = 0; j < n; j++)
+      if (edits[j].from == e->from) same = j;
+    if (same < 0)
+      n++;
+    else if (strcmp(edits[same].text, e->text))
+      return -1;
+  }
+  qsort(edits, (size_t)n, sizeof *edits, by_offset);
+  return n;
+}
+
+static char *reference_source(const char *source, const jit_kernel *k, sj_error *err) {
   char *text = strdup(source);
   blank_directives(text);
   const sj_program *prog = k->program;
   size_t entry_open = 0, entry_close = 0;
-  for (int f = 0; f < prog->nfuncs; f++) {
-    const sj_func *fn = prog->funcs[f];
+  for (int f = 0; f < prog->nfuncs + prog->nprotos; f++) {
+    int proto = f >= prog->nfuncs;
+    const sj_func *fn = proto ? prog->protos[f - prog->nfuncs] : prog->funcs[f];
     size_t name = offset_of(text, fn->loc);
     size_t open = name + strlen(fn->name);
     while (text[open] && text[open] != '(') open++;
@@ -142,33 +193,44 @@ static char *reference_source(const char *source, const jit_kernel *k) {
       entry_open = open, entry_close = close;
       continue;
     }
-    size_t body = close;
-    while (text[body] && text[body] != '{') body++;
-    blank(text, start, text[body] ? match(text, body) : body);
+    int keep = 0; /* a callee's prototype too: the call may come before the definition */
+    for (int i = 0; i < prog->nfuncs; i++)
+      keep |= !strcmp(prog->funcs[i]->name, fn->name) && prog->funcs[i] != k->fn &&
+              kept(prog->funcs[i], k->fn);
+    if (keep) continue;
+    size_t end = close;
+    while (text[end] && text[end] != (proto ? ';' : '{')) end++;
+    blank(text, start, !text[end] ? end : proto ? end + 1 : match(text, end));
+  }
+  bracket_edit *edits = calloc((size_t)k->fn->nvm + 1, sizeof *edits);
+  int nedits = bracket_edits(text, k, edits);
+  if (nedits < 0) {
+    free(edits);
+    free(text);
+    sj_error_set(err, JIT_ERR_UNSUPPORTED,
+                 "the reference cannot be compiled: a function is called with arrays of "
+                 "different shapes, and TinyCC takes no variably modified parameter");
+    return NULL;
   }
   sj_buf b = {0};
   prelude(&b, prog);
   sj_buf_puts(&b, "\n#line 1\n"); /* the source's own lines from here, directives at their start */
-  sj_buf_printf(&b, "%.*s", (int)entry_open, text);
-  params(&b, k);
-  size_t lines = 0;
-  for (size_t i = entry_open; i < entry_close; i++) lines += text[i] == '\n';
-  while (lines--) sj_buf_puts(&b, "\n"); /* keep the body's line numbers */
-  size_t at = entry_close;
-  for (int i = 0; i < k->fn->nvm; i++) { /* T (*w)[M]: the extents as constants */
-    const sj_vm_type *vm = &k->fn->vm[i];
-    size_t from = offset_of(text, vm->from), to = offset_of(text, vm->to);
-    if (from < at || to < from) continue;
-    sj_buf_printf(&b, "%.*s", (int)(from - at), text + at);
-    for (int d = 0; d < vm->n; d++) {
-      long e = 1;
-      sj_const_value(vm->extents[d], k->shape, &e);
-      sj_buf_printf(&b, "[%ld]", e);
+  size_t at = 0;
+  for (int i = 0; i <= nedits; i++) {
+    size_t from = i < nedits ? edits[i].from : strlen(text);
+    if (at <= entry_open && entry_open < from) { /* the entry's parameters, this call's extents */
+      sj_buf_printf(&b, "%.*s", (int)(entry_open - at), text + at);
+      params(&b, k);
+      for (size_t j = entry_open; j < entry_close; j++)
+        if (text[j] == '\n') sj_buf_puts(&b, "\n"); /* keep the body's line numbers */
+      at = entry_close;
     }
-    sj_buf_puts(&b, " ");
-    at = to;
+    if (i == nedits || from < at || edits[i].to < from) continue;
+    sj_buf_printf(&b, "%.*s%s", (int)(from - at), text + at, edits[i].text);
+    at = edits[i].to;
   }
   sj_buf_puts(&b, text + at);
+  free(edits);
   free(text);
   return sj_buf_take(&b);
 }
@@ -188,8 +250,8 @@ int jit_reference_run(jit_context *ctx, const char *source, const char *entry, c
   }
   args = call.args; /* arrays as plain host pointers */
   sj_error err = {0, {0}};
-  char *text = reference_source(source, k);
-  sj_tcc *code = sj_tcc_compile(text, "reference function", &err);
+  char *text = reference_source(source, k, &err);
+  sj_tcc *code = text ? sj_tcc_compile(text, "reference function", &err) : NULL;
   free(text);
   void *fn = code ? sj_tcc_symbol(code, k->fn->name) : NULL;
   if (code && !fn)

@@ -81,8 +81,18 @@ static int is_ident(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-/* The entry is the only function of the file: the first `void NAME(` outside comments. */
+/* The entry: the function named as the file (the others are the functions it calls), else
+ * the first `void NAME(` outside comments. */
 static void find_entry(const char *src) {
+  const char *base = strrchr(g_file, '/');
+  base = base ? base + 1 : g_file;
+  size_t stem = strcspn(base, ".");
+  if (stem < sizeof g_entry) {
+    memcpy(g_entry, base, stem);
+    g_entry[stem] = '\0';
+    for (const char *at = strstr(src, g_entry); at; at = strstr(at + 1, g_entry))
+      if (at > src && !is_ident(at[-1]) && at[stem] == '(') return;
+  }
   const char *p = src;
   while (*p) {
     if (p[0] == '/' && p[1] == '/') {
