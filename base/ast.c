@@ -177,6 +177,16 @@ sj_expr *sj_expr_copy(sj_arena *a, const sj_expr *e) {
   return c;
 }
 
+int sj_expr_same(const sj_expr *a, const sj_expr *b) {
+  if (!a || !b) return a == b;
+  if (a->kind != b->kind || a->type != b->type || a->op != b->op || a->ival != b->ival ||
+      a->fval != b->fval || a->sym != b->sym || a->nargs != b->nargs)
+    return 0;
+  for (int i = 0; i < a->nargs; i++)
+    if (!sj_expr_same(a->args[i], b->args[i])) return 0;
+  return 1;
+}
+
 int sj_expr_key(const sj_expr *e, char *buf, size_t size) {
   int n;
   switch (e->kind) {

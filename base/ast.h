@@ -253,4 +253,7 @@ sj_type sj_type_promote(sj_type t);
  * elements, calls, floats) or does not fit. */
 int sj_expr_key(const sj_expr *e, char *buf, size_t size);
 
+/* Whether a and b are the same expression over the same symbols (NULLs equal only NULL). */
+int sj_expr_same(const sj_expr *a, const sj_expr *b);
+
 #endif

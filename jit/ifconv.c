@@ -223,8 +223,158 @@ static void guard(conv *c, sj_stmt *st, const sj_expr *g) {
   }
 }
 
+/* --- affine ifs whose branches choose values: `if (r == 0) d = a; else if (c == 0) d = b;
+ * else d = e;` becomes `d = r == 0 ? a : c == 0 ? b : e;`, one assignment of the model where
+ * the branches were statements of their own, whose dependences through d then stayed inside
+ * one point of the nest (no stencil form); each side is bounded exactly by its condition
+ * (sched/model.c). Array elements are chosen too where the if reads or writes a local (an
+ * element only one branch writes then keeps its value on the other side, read and written
+ * again: an affine if that touches no local stays as it is, its statements apart). --- */
+
+typedef struct places {
+  const sj_expr *v[16]; /* the left sides: scalar locals and array elements */
+  int n;
+  int locals; /* whether the if reads or writes a scalar local */
+} places;
+
+static int is_scalar_local(const sj_expr *e) {
+  return e->kind == SJ_E_VAR && e->sym->kind == SJ_SYM_LOCAL;
+}
+
+/* Whether e reads a place of set (any element of an array of set: subscripts aside). */
+static int reads_place(const sj_expr *e, const places *set) {
+  if (e->kind == SJ_E_VAR || e->kind == SJ_E_INDEX)
+    for (int i = 0; i < set->n; i++)
+      if (set->v[i]->sym == e->sym) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_place(e->args[i], set)) return 1;
+  return 0;
+}
+
+static int reads_scalar_local(const sj_expr *e) {
+  if (is_scalar_local(e)) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_scalar_local(e->args[i])) return 1;
+  return 0;
+}
+
+/* Gathers into set the places st assigns; 0 where st holds anything but assignments, blocks
+ * and ifs on affine conditions. */
+static int assigns_places(const sj_stmt *st, places *set) {
+  if (!st) return 1;
+  switch (st->kind) {
+  case SJ_S_ASSIGN: {
+    if (is_scalar_local(st->lhs))
+      set->locals = 1;
+    else if (st->lhs->kind != SJ_E_INDEX || st->lhs->sym->kind == SJ_SYM_LOCAL)
+      return 0;
+    set->locals |= reads_scalar_local(st->rhs);
+    for (int i = 0; i < set->n; i++)
+      if (sj_expr_same(set->v[i], st->lhs)) return 1;
+    if (set->n == 16) return 0;
+    set->v[set->n++] = st->lhs;
+    return 1;
+  }
+  case SJ_S_IF:
+    if (reads_data(st->cond)) return 0;
+    /* fall through */
+  case SJ_S_BLOCK:
+    for (int i = 0; i < st->nbody; i++)
+      if (!assigns_places(st->body[i], set)) return 0;
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int any_reads(const sj_stmt *st, const places *set) {
+  if (!st) return 0;
+  if ((st->rhs && reads_place(st->rhs, set)) || (st->cond && reads_place(st->cond, set))) return 1;
+  if (st->lhs && st->lhs->kind == SJ_E_INDEX)
+    for (int i = 0; i < st->lhs->nargs; i++)
+      if (reads_place(st->lhs->args[i], set)) return 1;
+  for (int i = 0; i < st->nbody; i++)
+    if (any_reads(st->body[i], set)) return 1;
+  return 0;
+}
+
+/* The value place x has after st (which assigns_places() took): NULL where st leaves it. */
+static sj_expr *value_after(conv *c, const sj_stmt *st, const sj_expr *x) {
+  if (!st) return NULL;
+  switch (st->kind) {
+  case SJ_S_ASSIGN:
+    return sj_expr_same(st->lhs, x) ? copy(c, st->rhs) : NULL;
+  case SJ_S_IF: {
+    sj_expr *then = value_after(c, st->body[0], x), *other = value_after(c, st->body[1], x);
+    if (!then && !other) return NULL;
+    sj_expr *choice = expr_new(c, SJ_E_COND, x->type, st->loc, 3);
+    choice->args[0] = copy(c, st->cond);
+    choice->args[1] = then ? then : copy(c, x);
+    choice->args[2] = other ? other : copy(c, x);
+    return choice;
+  }
+  default:
+    for (int i = st->nbody - 1; i >= 0; i--) {
+      sj_expr *v = value_after(c, st->body[i], x);
+      if (v) return v;
+    }
+    return NULL;
+  }
+}
+
+/* st (which assigns_places() took) with each assignment under g and the conditions of the
+ * ifs around it, in their order: an element may be read after it is written. */
+static void guard_each(conv *c, sj_stmt *st, const sj_expr *g) {
+  if (!st) return;
+  if (st->kind == SJ_S_ASSIGN) {
+    guard(c, st, g);
+    return;
+  }
+  if (st->kind == SJ_S_IF) {
+    sj_expr *when = g ? binary(c, SJ_OP_AND, copy(c, g), copy(c, st->cond)) : copy(c, st->cond);
+    sj_expr *unless = negation(c, copy(c, st->cond));
+    if (g) unless = binary(c, SJ_OP_AND, copy(c, g), unless);
+    guard_each(c, st->body[0], when);
+    guard_each(c, st->body[1], unless);
+    sj_stmt *parts[] = {st->body[0], st->body[1]};
+    *st = *spliced(c, st->loc, parts, 2);
+    made(c, st);
+    return;
+  }
+  for (int i = 0; i < st->nbody; i++) guard_each(c, st->body[i], g);
+  splice(c, st);
+}
+
+/* st, an if on an affine condition, as assignments that choose: one per place where none of
+ * its expressions reads what it assigns (so the order of the assignments does not matter),
+ * else each of its assignments under its conditions; 0 where it is not such an if. */
+static int choose_places(conv *c, sj_stmt *st) {
+  places set = {{0}, 0, 0};
+  if (st->kind != SJ_S_IF || reads_data(st->cond) || !assigns_places(st, &set) || !set.n) return 0;
+  for (int i = 0; i < set.n; i++)
+    if (!set.locals && !is_scalar_local(set.v[i])) return 0;
+  if (any_reads(st, &set)) {
+    guard_each(c, st, NULL);
+    return 1;
+  }
+  sj_stmt *parts[16];
+  for (int i = 0; i < set.n; i++) {
+    const sj_expr *x = set.v[i];
+    parts[i] = stmt_new(c, SJ_S_ASSIGN, st->loc, 0);
+    parts[i]->lhs = copy(c, x);
+    parts[i]->rhs = value_after(c, st, x);
+    places self = {{x}, 1, 0};
+    if (is_scalar_local(x) && reads_place(parts[i]->rhs, &self) && x->sym->id < c->nlocals)
+      c->guarded[x->sym->id] = 1; /* kept where no branch assigns it: it needs a value */
+  }
+  *st = *spliced(c, st->loc, parts, set.n);
+  made(c, st);
+  return 1;
+}
+
 static void convert(conv *c, sj_stmt *st) {
   if (!st) return;
+  if (choose_places(c, st)) return;
   if (st->kind == SJ_S_IF && reads_data(st->cond) && straight(st->body[0]) &&
       straight(st->body[1])) {
     lower_if(c, st, NULL);
@@ -250,6 +400,8 @@ void sj_if_convert(sj_program *p) {
     c.guarded = calloc((size_t)fn->nlocals + 1, 1);
     if (!c.guarded) abort(); /* as the arena does */
     convert(&c, fn->body);
+    /* before the zeros: a declaration that moves needs none where its loop writes it first */
+    sj_sink_locals(p->arena, fn->body);
     initialize(&c, fn->body);
     free(c.guarded);
     free(c.made);

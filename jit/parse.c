@@ -40,6 +40,8 @@ typedef struct psym {
   int depth;               /* of its scope */
   struct psym *outer;      /* next in the scope chain */
   int pointer;             /* a local pointer: to an array, or a swap's temporary */
+  int reshape;             /* rows over a flat array, `double (*a)[n] = (double (*)[n])p;`: its
+                              subscripts are linearized onto the flat array's one */
   struct psym *start;      /* a local pointer's initial array (NULL: none) */
   sj_loc moved;            /* an array parameter swapped in a loop above (line 0: never) */
   int brackets;            /* an array parameter: how many of its extents are in brackets */
@@ -119,6 +121,11 @@ static sj_expr *unary(parser *p);
 static sj_stmt *statement(parser *p);
 static sj_stmt *stmt(parser *p, sj_stmt_kind k, sj_loc loc);
 static void pointer_local(parser *p, const spec *s, vec *body);
+static void pointer_cast(parser *p, const spec *s, const sj_token *name, const sj_vm_type *decl);
+typedef struct binding binding;
+typedef struct symmap symmap;
+static void bind_args(parser *p, const sj_func *g, sj_expr **args, binding *b, symmap *m, vec *out);
+static void call_vm(parser *p, const sj_func *g, symmap *m, vec *into);
 static void check_extent(parser *p, const sj_expr *e);
 
 /* --- errors, tokens, memory --- */
@@ -597,18 +604,18 @@ static sj_expr **exprs(parser *p, const vec *v) {
 /* What the parameters of a called function stand for at one call: a scalar's argument (an
  * expression of the caller), an array's argument (the caller's array as a partial
  * SJ_E_INDEX: the subscripts before the callee's own, often none). */
-typedef struct binding {
+struct binding {
   const sj_func *g;
   sj_expr **scalar, **array;
-} binding;
+};
 
 /* Syms of from replaced by the one at the same place in to; fresh locals and iterators for
  * those a copied body declares (sj_sym ids are per symbol); with call, the parameters of
  * call->g replaced by the arguments. */
-typedef struct symmap {
+struct symmap {
   vec from, to;
   const binding *call;
-} symmap;
+};
 
 static sj_sym *mapped(const symmap *m, sj_sym *s) {
   for (int i = 0; i < m->from.n; i++)
@@ -688,17 +695,20 @@ static sj_expr *call_in(parser *p, const sj_token *name) {
     const helper *h = p->helpers.v[i];
     if (strlen(h->name) != name->len || memcmp(h->name, name->text, name->len)) continue;
     next(p);
-    if (kind(p) != ')') do
+    if (kind(p) != ')') do {
+        p->call_arg = 1; /* arrays may be passed (an expression's arguments are its value) */
         push(p, &args, expr(p));
-      while (accept(p, ','));
+        p->call_arg = 0;
+      } while (accept(p, ','));
     expect(p, ')');
     if (args.n != h->f->nparams)
       fail(p, SYNTAX, name->loc, "function '%s' takes %d argument%s, %d given", h->name,
            h->f->nparams, h->f->nparams == 1 ? "" : "s", args.n);
-    for (i = 0; i < args.n; i++) args.v[i] = conv(p, args.v[i], h->f->params[i]->type);
     p->calls |= h->calls;
-    binding b = {h->f, (sj_expr **)args.v, NULL};
+    binding b;
     symmap m = {.call = &b};
+    bind_args(p, h->f, (sj_expr **)args.v, &b, &m, NULL);
+    call_vm(p, h->f, &m, &p->vm);
     e = clone_expr(p, h->value, &m);
     e->loc = name->loc;
     return e;
@@ -955,7 +965,8 @@ static sj_expr *identifier(parser *p) {
     close_with(p, ']');
     push(p, &idx, i);
   }
-  if (idx.n < x->s.rank && p->call_arg && (kind(p) == ',' || kind(p) == ')') && !x->table) {
+  if (idx.n < x->s.rank && p->call_arg && (kind(p) == ',' || kind(p) == ')') && !x->table &&
+      !x->reshape) {
     /* an array, or rows of one, passed to a void function: inline_call() binds it */
     e = node(p, SJ_E_INDEX, x->s.type, t.loc, idx.n, exprs(p, &idx));
     e->sym = &x->s;
@@ -971,6 +982,14 @@ static sj_expr *identifier(parser *p) {
          "written (declare it without the initializer and assign its elements)",
          x->s.name);
   if (x->table) return table_element(p, x, &idx, t.loc);
+  if (x->reshape) { /* onto the flat array: ((i0 * M1 + i1) * M2 + i2)... */
+    sj_expr *flat = idx.v[0];
+    for (int d = 1; d < idx.n; d++)
+      flat = binop(p, SJ_OP_ADD, binop(p, SJ_OP_MUL, flat, copy(p, x->s.extents[d]), t.loc),
+                   idx.v[d], t.loc);
+    idx.v[0] = flat;
+    idx.n = 1;
+  }
   e = node(p, SJ_E_INDEX, x->s.type, t.loc, idx.n, exprs(p, &idx));
   e->sym = &x->s;
   return e;
@@ -1442,14 +1461,18 @@ static void pointer_local(parser *p, const spec *s, vec *body) {
     push(p, &p->vm, vm);
   }
   int init = kind(p) == '=';
-  if (init && peek(p, 1)->kind != SJ_T_IDENT)
+  int cast = init && paren && peek(p, 1)->kind == '(';
+  if (init && !cast && peek(p, 1)->kind != SJ_T_IDENT)
     fail(p, UNSUP, star, "a swap's temporary takes an array: T *w = u;");
   psym *x = declare(p, SJ_SYM_LOCAL, s->type, &name);
   x->pointer = 1;
   x->role = PLACEHOLDER; /* no local of the function: its uses become the array's */
   if (!init) return;
   next(p);
+  if (cast) /* `(T (*)[M]) p`: the same type as the declaration's */
+    pointer_cast(p, s, &name, (sj_vm_type *)p->vm.v[p->vm.n - 1]);
   sj_token src = next(p);
+  if (src.kind != SJ_T_IDENT) fail(p, UNSUP, src.loc, "a pointer to rows takes an array");
   psym *from = lookup(p, src.text, src.len);
   if (!from) fail(p, SYNTAX, src.loc, "undeclared identifier '%.*s'", TOKTEXT(&src));
   if (p->loops) { /* in a loop: part of a swap */
@@ -1465,6 +1488,39 @@ static void pointer_local(parser *p, const spec *s, vec *body) {
   x->s.rank = x->start->s.rank;
   x->s.extents = x->start->s.extents;
   x->s.is_const = x->start->s.is_const;
+  const sj_vm_type *rows = paren ? p->vm.v[p->vm.n - 1 - cast] : NULL;
+  if (rows && x->start->s.rank == 1 && !from->reshape) { /* rows over a flat array */
+    x->reshape = 1;
+    x->s.rank = 1 + rows->n;
+    x->s.extents = alloc(p, (size_t)x->s.rank * sizeof *x->s.extents);
+    for (int d = 0; d < rows->n; d++) x->s.extents[1 + d] = rows->extents[d];
+  } else if (from->reshape) {
+    x->reshape = 1;
+  }
+}
+
+/* `(T (*)[M]...)` after the `=` of `T (*w)[M]... =`: the brackets' extents must be the
+ * declaration's (decl); the reference writes them as constants too. */
+static void pointer_cast(parser *p, const spec *s, const sj_token *name, const sj_vm_type *decl) {
+  sj_loc at = next(p).loc;
+  spec c = specifiers(p);
+  expect(p, '(');
+  expect(p, '*');
+  while (kind(p) == SJ_K_RESTRICT || kind(p) == SJ_K_CONST) next(p);
+  expect(p, ')');
+  vec rows = {0};
+  sj_vm_type *vm = alloc(p, sizeof *vm);
+  vm->from = peek(p, 0)->loc;
+  extents(p, "cast", name, 0, &rows);
+  vm->to = peek(p, 0)->loc;
+  vm->n = rows.n;
+  vm->extents = (sj_expr **)exprs(p, &rows);
+  push(p, &p->vm, vm);
+  close_with(p, ')');
+  int same = c.type == s->type && rows.n == decl->n;
+  for (int d = 0; same && d < rows.n; d++) same = sj_expr_same(vm->extents[d], decl->extents[d]);
+  if (!same)
+    fail(p, UNSUP, at, "the cast to a pointer to rows must give '%.*s''s own type", TOKTEXT(name));
 }
 
 /* `a = b;` between array parameters and local pointers; 0 where the statement is not one. */
@@ -1488,12 +1544,8 @@ static int pointer_assignment(parser *p, vec *out) {
  * extents (a const array that a swap would let the kernel write is not). */
 static int same_shape(const sj_sym *a, const sj_sym *b) {
   if (a->type != b->type || a->is_const != b->is_const || a->rank != b->rank) return 0;
-  for (int d = 1; d < a->rank; d++) {
-    char ka[256], kb[256];
-    if (sj_expr_key(a->extents[d], ka, sizeof ka) < 0 ||
-        sj_expr_key(b->extents[d], kb, sizeof kb) < 0 || strcmp(ka, kb))
-      return 0;
-  }
+  for (int d = 1; d < a->rank; d++)
+    if (!sj_expr_same(a->extents[d], b->extents[d])) return 0;
   return 1;
 }
 
@@ -2122,14 +2174,10 @@ static pfunc *defined(parser *p, const char *name) {
   return NULL;
 }
 
-static char *key_of(const sj_expr *e, char *buf, size_t len) {
-  return e && sj_expr_key(e, buf, len) >= 0 ? buf : "";
-}
-
 /* The brackets of an array parameter q, declared as x (q itself or its prototype's), with the
  * extents one call gives them: TinyCC takes no variably modified parameter, so the reference
  * writes them as constants (jit/reference.c). */
-static void call_brackets(parser *p, pfunc *caller, const psym *x, const sj_sym *q, symmap *m) {
+static void call_brackets(parser *p, vec *into, const psym *x, const sj_sym *q, symmap *m) {
   int literal = 1, first = q->rank - x->brackets;
   if (first < 0) return; /* a prototype of another shape: C's compiler says so */
   for (int d = first; d < q->rank; d++)
@@ -2139,7 +2187,30 @@ static void call_brackets(parser *p, pfunc *caller, const psym *x, const sj_sym 
   *vm = (sj_vm_type){x->ext_from, x->ext_to, x->brackets, NULL};
   vm->extents = alloc(p, (size_t)vm->n * sizeof *vm->extents);
   for (int d = 0; d < vm->n; d++) vm->extents[d] = clone_expr(p, q->extents[first + d], m);
-  push(p, &caller->vm, vm);
+  push(p, into, vm);
+}
+
+/* The variably modified types a call of g brings to the caller (into): the brackets of g's
+ * array parameters (and of its prototypes'), and g's own and those of the functions g calls,
+ * their extents over the caller's names. */
+static void call_vm(parser *p, const sj_func *g, symmap *m, vec *into) {
+  for (int i = 0; i < g->nparams; i++) {
+    if (g->params[i]->kind != SJ_SYM_ARRAY) continue;
+    call_brackets(p, into, (psym *)g->params[i], g->params[i], m);
+    for (int k = 0; k < p->protos.n; k++) {
+      const sj_func *proto = p->protos.v[k];
+      if (!strcmp(proto->name, g->name) && proto->nparams == g->nparams &&
+          proto->params[i]->kind == SJ_SYM_ARRAY)
+        call_brackets(p, into, (psym *)proto->params[i], g->params[i], m);
+    }
+  }
+  for (int i = 0; i < g->nvm; i++) {
+    sj_vm_type *vm = alloc(p, sizeof *vm);
+    *vm = g->vm[i];
+    vm->extents = alloc(p, (size_t)vm->n * sizeof *vm->extents);
+    for (int d = 0; d < vm->n; d++) vm->extents[d] = clone_expr(p, g->vm[i].extents[d], m);
+    push(p, into, vm);
+  }
 }
 
 /* What argument a passes for the array parameter q of g: an array of the same element type,
@@ -2161,15 +2232,55 @@ static void check_array_arg(parser *p, const sj_func *g, const sj_sym *q, const 
   if (arr->is_const && writes(g->body, q))
     fail(p, SYNTAX, a->loc, "'%s' writes its parameter '%s', but '%s' is const", g->name, q->name,
          arr->name);
-  for (int d = 1; d < q->rank; d++) {
-    char kq[256], ka[256];
-    const char *want = key_of(clone_expr(p, q->extents[d], m), kq, sizeof kq);
-    if (strcmp(want, key_of(arr->extents[skip + d], ka, sizeof ka)) || !*want)
+  for (int d = 1; d < q->rank; d++)
+    if (!sj_expr_same(clone_expr(p, q->extents[d], m), arr->extents[skip + d]))
       fail(p, UNSUP, a->loc,
            "dimension %d of parameter '%s' of '%s' is not the extent '%s' has there: pass "
            "arrays of the shape the function declares",
            d + 1, q->name, g->name, arr->name);
+}
+
+/* Binds args, the arguments of a call of g, into b: the scalars converted to their
+ * parameters' types, the arrays checked. With out, a scalar argument that reads an array goes
+ * into a local declared there first (a statement's call: the body may write that element; an
+ * expression's call writes nothing). */
+static void bind_args(parser *p, const sj_func *g, sj_expr **args, binding *b, symmap *m,
+                      vec *out) {
+  *b = (binding){g, alloc(p, (size_t)(g->nparams + 1) * sizeof(sj_expr *)),
+                 alloc(p, (size_t)(g->nparams + 1) * sizeof(sj_expr *))};
+  for (int i = 0; i < g->nparams; i++) {
+    const sj_sym *q = g->params[i];
+    sj_expr *a = args[i];
+    if (q->kind == SJ_SYM_ARRAY) continue;
+    if (is_rows(a))
+      fail(p, UNSUP, a->loc, "'%s' is an array, but parameter '%s' of '%s' is a scalar",
+           a->sym->name, q->name, g->name);
+    no_rows(p, a);
+    a = conv(p, a, q->type);
+    if (out && reads_data(a)) {
+      psym *x = alloc(p, sizeof *x);
+      x->s = (sj_sym){.kind = SJ_SYM_LOCAL,
+                      .type = q->type,
+                      .name = q->name,
+                      .loc = a->loc,
+                      .param = -1,
+                      .is_const = 1};
+      x->use = a->loc;
+      push(p, &p->syms, x);
+      sj_stmt *d = stmt(p, SJ_S_DECL, a->loc);
+      d->sym = &x->s;
+      d->rhs = a;
+      push(p, out, d);
+      a = node(p, SJ_E_VAR, q->type, a->loc, 0, NULL);
+      a->sym = &x->s;
+    }
+    b->scalar[i] = a;
   }
+  for (int i = 0; i < g->nparams; i++)
+    if (g->params[i]->kind == SJ_SYM_ARRAY) {
+      check_array_arg(p, g, g->params[i], args[i], m);
+      b->array[i] = args[i];
+    }
 }
 
 static void inline_into(parser *p, pfunc *pf);
@@ -2194,60 +2305,11 @@ static void inline_call(parser *p, pfunc *caller, const sj_expr *c, vec *out) {
   if (c->nargs != g->nparams)
     fail(p, SYNTAX, c->loc, "function '%s' takes %d argument%s, %d given", g->name, g->nparams,
          g->nparams == 1 ? "" : "s", c->nargs);
-  binding b = {g, alloc(p, (size_t)(g->nparams + 1) * sizeof(sj_expr *)),
-               alloc(p, (size_t)(g->nparams + 1) * sizeof(sj_expr *))};
+  binding b;
   symmap m = {.call = &b};
-  for (int i = 0; i < g->nparams; i++) {
-    const sj_sym *q = g->params[i];
-    sj_expr *a = c->args[i];
-    if (q->kind == SJ_SYM_ARRAY) continue;
-    if (is_rows(a))
-      fail(p, UNSUP, a->loc, "'%s' is an array, but parameter '%s' of '%s' is a scalar",
-           a->sym->name, q->name, g->name);
-    no_rows(p, a);
-    a = conv(p, a, q->type);
-    if (reads_data(a)) {
-      psym *x = alloc(p, sizeof *x);
-      x->s = (sj_sym){.kind = SJ_SYM_LOCAL,
-                      .type = q->type,
-                      .name = q->name,
-                      .loc = a->loc,
-                      .param = -1,
-                      .is_const = 1};
-      x->use = a->loc;
-      push(p, &p->syms, x);
-      sj_stmt *d = stmt(p, SJ_S_DECL, a->loc);
-      d->sym = &x->s;
-      d->rhs = a;
-      push(p, out, d);
-      a = node(p, SJ_E_VAR, q->type, a->loc, 0, NULL);
-      a->sym = &x->s;
-    }
-    b.scalar[i] = a;
-  }
-  for (int i = 0; i < g->nparams; i++)
-    if (g->params[i]->kind == SJ_SYM_ARRAY) {
-      check_array_arg(p, g, g->params[i], c->args[i], &m);
-      b.array[i] = c->args[i];
-    }
+  bind_args(p, g, c->args, &b, &m, out);
   for (int i = 0; i < g->body->nbody; i++) push(p, out, clone_stmt(p, g->body->body[i], &m));
-  for (int i = 0; i < g->nparams; i++) {
-    if (g->params[i]->kind != SJ_SYM_ARRAY) continue;
-    call_brackets(p, caller, (psym *)g->params[i], g->params[i], &m);
-    for (int k = 0; k < p->protos.n; k++) {
-      const sj_func *proto = p->protos.v[k];
-      if (!strcmp(proto->name, g->name) && proto->nparams == g->nparams &&
-          proto->params[i]->kind == SJ_SYM_ARRAY)
-        call_brackets(p, caller, (psym *)proto->params[i], g->params[i], &m);
-    }
-  }
-  for (int i = 0; i < g->nvm; i++) { /* g's own, and those of the functions it calls */
-    sj_vm_type *vm = alloc(p, sizeof *vm);
-    *vm = g->vm[i];
-    vm->extents = alloc(p, (size_t)vm->n * sizeof *vm->extents);
-    for (int d = 0; d < vm->n; d++) vm->extents[d] = clone_expr(p, g->vm[i].extents[d], &m);
-    push(p, &caller->vm, vm);
-  }
+  call_vm(p, g, &m, &caller->vm);
   int known = 0;
   for (int i = 0; i < caller->callees.n; i++) known |= caller->callees.v[i] == g;
   if (!known) push(p, &caller->callees, g);
@@ -2379,17 +2441,18 @@ static void helper_function(parser *p, spec s, const sj_token *name) {
     if (!strcmp(((helper *)p->helpers.v[i])->name, h->name))
       fail(p, SYNTAX, name->loc, "redefinition of function '%s'", h->name);
   p->calls = 0;
+  vec vm = p->vm; /* a helper's own: those of the helpers it calls */
+  memset(&p->vm, 0, sizeof p->vm);
   open_scope(p);
   params(p, h->f);
-  for (int i = 0; i < h->f->nparams; i++)
-    if (h->f->params[i]->rank)
-      fail(p, UNSUP, s.loc,
-           "function '%s' returns '%s': a kernel must return void, and a function that returns "
-           "a value takes scalars ('%s' is an array)",
-           h->name, sj_type_name(s.type), h->f->params[i]->name);
   h->value = helper_body(p, h, s.type);
   close_scope(p);
   h->calls = p->calls;
+  h->f->name = h->name;
+  h->f->nvm = p->vm.n;
+  h->f->vm = alloc(p, (size_t)(p->vm.n + 1) * sizeof *h->f->vm);
+  for (int i = 0; i < p->vm.n; i++) h->f->vm[i] = *(sj_vm_type *)p->vm.v[i];
+  p->vm = vm;
   push(p, &p->helpers, h);
 }
 

@@ -12,9 +12,15 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
  * (jit/constants.c; before sj_unroll_windows). */
 void sj_fold_const_locals(sj_program *p);
 
-/* Turns ifs whose condition reads data, over straight-line code, into assignments that
- * choose their value (jit/ifconv.c; after sj_fold_const_locals, before sj_unroll_windows). */
+/* Turns ifs whose condition reads data, over straight-line code, and affine ifs that only
+ * choose locals' values, into assignments that choose their value; then moves declarations
+ * into the loops that write them first (jit/ifconv.c; after sj_fold_const_locals, before
+ * sj_unroll_windows). */
 void sj_if_convert(sj_program *p);
+
+/* Moves the declarations of scalar locals that every iteration of a loop writes before it
+ * reads them into that loop's body (jit/sink.c; sj_if_convert's last step but one). */
+void sj_sink_locals(sj_arena *a, sj_stmt *body);
 
 /* Unrolls the window loops of every function in place (jit/window.c):
  * loops with constant bounds inside another loop whose bodies only update locals. */

@@ -1,4 +1,6 @@
-// error: 3:1: function 'first' returns 'float': a kernel must return void, and a function that returns a value takes scalars ('A' is an array)
+// error: 5:47: parameter 'A' of 'first' is an array: pass an array, or rows of one (A[t % 2])
 // status: unsupported
 float first(int N, float A[N]) { return A[0]; }
-void k(int N, float A[N]) { }
+void k(int N, float A[N], float B[N]) {
+  for (int i = 0; i < N; i++) B[i] = first(N, A[i]);
+}

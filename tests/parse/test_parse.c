@@ -409,6 +409,28 @@ static void test_extents_and_entry(void) {
   sj_program_free(p);
 }
 
+/* A call of a void function is its body with the arguments in place of the parameters (rows
+ * of an array before the callee's subscripts); the entry is the function nobody calls. */
+static void test_void_calls(void) {
+  sj_program *p = parse("void step(int n, const float in[][n], float out[][n]);\n"
+                        "void k(int T, int N, float A[2][N][N]) {\n"
+                        "  for (int t = 0; t < T; t++) step(N, A[t % 2], A[1 - t % 2]);\n"
+                        "}\n"
+                        "void step(int n, const float in[][n], float out[][n]) {\n"
+                        "  for (int i = 1; i < n; i++) out[i][0] = in[i - 1][0];\n"
+                        "}\n");
+  sj_error err;
+  if (!p) return;
+  CHECK(p->nfuncs == 2 && p->nprotos == 1);
+  sj_func *k = sj_program_entry(p, NULL, &err);
+  CHECK(k == p->funcs[0] && p->funcs[1]->called && !k->called);
+  CHECK(k->ncallees == 1 && k->callees[0] == p->funcs[1]);
+  CHECK_STR(show_stmt(k->body), "{for t = 0; (t < T); +1 {for i = 1; (i < N); +1 "
+                                "A[(1 - (t % 2))][i][0] = A[(t % 2)][(i - 1)][0];}}");
+  CHECK(k->nvm == 4); /* the brackets of both parameters, in the definition and the prototype */
+  sj_program_free(p);
+}
+
 static void test_error_format(void) {
   sj_error err;
   sj_program *p;
@@ -655,6 +677,7 @@ int main(int argc, char **argv) {
     test_conversions();
     test_float_literal_rounding();
     test_extents_and_entry();
+    test_void_calls();
     test_error_format();
     test_arena();
     test_free_null();

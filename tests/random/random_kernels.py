@@ -5,7 +5,7 @@ Every kernel is drawn from a seed: 1 to 3 space dimensions, radius 1 to 3 with a
 offsets, int/float/double, double buffers written t % 2, t & 1 and (t & 1) ^ 1, arrays indexed by
 the time step, copy-back and in-place updates, flat pointers with i * M + j subscripts, tables of
 coefficients, helpers with early returns, ifs on data (masks, upwind choices), continue, bit
-operators. Each runs through `stenciljit run --check` on the device and with the time tiling the
+operators, the nest in a void function the time loop calls. Each runs through `stenciljit run --check` on the device and with the time tiling the
 seed draws (tile sizes forced for some), at sizes that are and are not multiples of a tile, with
 T = 0 and T = 1 among the step counts, and JIT_CHECK_TILES=1 (isl checks every tiling against
 the exact dependences). A forced tiling that does not apply is refused and counts as a pass;
@@ -15,6 +15,7 @@ usage: random_kernels.py STENCILJIT FIRST_SEED COUNT [WORK_DIR]
 """
 import os
 import random
+import re
 import sys
 import tempfile
 
@@ -142,6 +143,15 @@ def kernel(rng, name):
             copy_back += f"{'  ' * (2 + dims)}A{subscript(it, (0,) * dims, strides)} = {dst};\n"
         else:
             copy_back += f"{'  ' * (2 + dims)}A{subscript(it, (0,) * dims)} = {dst};\n"
+    if rng.random() < 0.3:  # the nest as a void function the time loop calls
+        def pname(decl):
+            return re.search(r"(\w+)\s*(\[.*)?$", decl).group(1)
+        cparams = ["int t"] + params
+        if style == "swap" and names_ab[0] == "cur":
+            cparams = [c.replace(" A[", " cur[").replace(" B[", " nxt[") for c in cparams]
+        pre.append(f"static void step_{name}({', '.join(cparams)}) {{\n{loops}{text}}}")
+        loops = f"    step_{name}({', '.join(pname(c) for c in cparams)});\n"
+        text = ""
     edges, pre_loop = "", ""
     # the time loop's form: upwards from 0 or 1, or downwards (A[t + 1] only from 0 up to T)
     forms = ["for (int t = 0; t < T; t++)", "for (int t = 1; t <= T; t++)",
