@@ -57,6 +57,7 @@ static void add_symbols(TCCState *s) {
   /* what TinyCC calls for a local array's initializer (the reference's tables) */
   tcc_add_symbol(s, "memset", (const void *)memset);
   tcc_add_symbol(s, "memcpy", (const void *)memcpy);
+  tcc_add_symbol(s, "memmove", (const void *)memmove); /* the reference's copies */
   tcc_add_symbol(s, "abs", (const void *)abs); /* the reference's integer abs */
   tcc_add_symbol(s, "labs", (const void *)labs);
   tcc_add_symbol(s, "llabs", (const void *)llabs);

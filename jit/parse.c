@@ -90,6 +90,7 @@ typedef struct parser {
   vec funcs;     /* sj_func * */
   vec helpers;   /* helper *: functions that return a value, inlined where called */
   vec continues; /* the `continue;` statements not yet made a guard (empty blocks) */
+  vec returns;   /* the `return;` statements of the function's body, as continues */
   int loop_body; /* the next block is a for loop's body */
   sj_stmt *loop; /* the for loop whose body is being parsed, innermost */
   int loops;     /* for loops around what is being parsed */
@@ -127,6 +128,7 @@ typedef struct symmap symmap;
 static void bind_args(parser *p, const sj_func *g, sj_expr **args, binding *b, symmap *m, vec *out);
 static void call_vm(parser *p, const sj_func *g, symmap *m, vec *into);
 static void check_extent(parser *p, const sj_expr *e);
+static int is_rows(const sj_expr *e);
 
 /* --- errors, tokens, memory --- */
 
@@ -1698,27 +1700,34 @@ static void unguarded_continue(parser *p) {
        "loop's body");
 }
 
-/* Whether s is a placeholder of `continue;` waiting for its guard; taken off the list if
- * so. */
-static int takes_continue(parser *p, const sj_stmt *s) {
-  for (int i = 0; i < p->continues.n; i++)
-    if (p->continues.v[i] == s) {
-      p->continues.v[i] = p->continues.v[--p->continues.n];
+static void unguarded_return(parser *p, sj_loc loc) {
+  fail(p, UNSUP, loc,
+       "'return' is supported only as the last statement of the function, or at the end of an "
+       "'if' (without 'else') directly in its body");
+}
+
+/* Whether s is a placeholder (of `continue;` or `return;`, in marks) waiting for its guard;
+ * taken off the list if so. */
+static int takes_mark(vec *marks, const sj_stmt *s) {
+  for (int i = 0; i < marks->n; i++)
+    if (marks->v[i] == s) {
+      marks->v[i] = marks->v[--marks->n];
       return 1;
     }
   return 0;
 }
 
 /* In a loop's body, `if (c) { S; continue; }` (S may be empty, the braces absent) followed by
- * statements R becomes `if (c) { S } else { R }`. */
-static void guard_continues(parser *p, vec *body) {
+ * statements R becomes `if (c) { S } else { R }`; so does `if (c) { S; return; }` in the
+ * function's body. marks: the placeholders of the one or the other. */
+static void guard_rest(parser *p, vec *body, vec *marks) {
   for (int k = body->n - 1; k >= 0; k--) {
     sj_stmt *g = body->v[k], *then = g->kind == SJ_S_IF && !g->body[1] ? g->body[0] : NULL;
     if (!then) continue;
-    if (takes_continue(p, then)) {
+    if (takes_mark(marks, then)) {
       g->body[0] = stmt(p, SJ_S_BLOCK, then->loc); /* nothing before the continue */
     } else if (then->kind == SJ_S_BLOCK && then->nbody &&
-               takes_continue(p, then->body[then->nbody - 1])) {
+               takes_mark(marks, then->body[then->nbody - 1])) {
       then->nbody--;
     } else {
       continue;
@@ -1755,7 +1764,8 @@ static sj_stmt *block(parser *p, int scoped) {
   }
   if (scoped) close_scope(p);
   swap_arrays(p, &body, loop_body);
-  if (loop_body) guard_continues(p, &body);
+  if (loop_body) guard_rest(p, &body, &p->continues);
+  if (!scoped) guard_rest(p, &body, &p->returns);
   s->body = body.n ? alloc(p, (size_t)body.n * sizeof *s->body) : NULL;
   for (i = 0; i < body.n; i++) {
     sj_stmt *b = body.v[i];
@@ -1963,6 +1973,199 @@ static void call_statement(parser *p, vec *out) {
   push(p, out, s);
 }
 
+/* --- memcpy and memmove between arrays: a loop nest copying in row-major order --- */
+
+/* One `sizeof` factor of a byte count, into *bytes (its constant part) and *count (the
+ * extents it multiplies by): `sizeof(T)`, `sizeof A[i]` (a row), `sizeof *A`, `sizeof A` (a
+ * local array whole; a parameter or a pointer is a pointer, as C has it). */
+static void size_factor(parser *p, long *bytes, sj_expr **count) {
+  sj_loc at = next(p).loc;
+  int paren = accept(p, '(');
+  if (paren && starts_type(p, 0)) {
+    spec s = specifiers(p);
+    if (kind(p) == '*') fail(p, UNSUP, at, "sizeof of a pointer type is not supported here");
+    *bytes *= sj_type_size(s.type);
+    expect(p, ')');
+    return;
+  }
+  int rows = accept(p, '*');
+  if (kind(p) != SJ_T_IDENT) fail(p, UNSUP, at, "sizeof takes a type or an array here");
+  sj_token name = next(p);
+  psym *x = lookup(p, name.text, name.len);
+  if (!x) fail(p, SYNTAX, name.loc, "undeclared identifier '%.*s'", TOKTEXT(&name));
+  while (accept(p, '[')) { /* not evaluated, as C does not */
+    expr(p);
+    close_with(p, ']');
+    rows++;
+  }
+  if (paren) expect(p, ')');
+  if (rows > x->s.rank) fail(p, UNSUP, at, "sizeof of more subscripts than '%s' has", x->s.name);
+  if (!rows && (x->s.kind == SJ_SYM_ARRAY || x->pointer)) {
+    *bytes *= (long)sizeof(void *);
+    return;
+  }
+  *bytes *= sj_type_size(x->s.type);
+  for (int d = rows; d < x->s.rank; d++)
+    *count = *count ? binop(p, SJ_OP_MUL, *count, copy(p, x->s.extents[d]), at)
+                    : copy(p, x->s.extents[d]);
+}
+
+/* The third argument of memcpy, a product of factors with one sizeof or more, as a count of
+ * elements of type elem (long). */
+static sj_expr *element_count(parser *p, sj_type elem, sj_loc loc) {
+  long bytes = 1;
+  int sized = 0;
+  sj_expr *count = NULL;
+  do {
+    if (kind(p) == SJ_K_SIZEOF) {
+      size_factor(p, &bytes, &count);
+      sized = 1;
+      continue;
+    }
+    sj_expr *f = unary(p);
+    if (!sj_type_is_integer(f->type))
+      fail(p, SYNTAX, f->loc, "a byte count has type '%s', not an integer type",
+           sj_type_name(f->type));
+    f = conv(p, f, SJ_TY_LONG);
+    count = count ? binop(p, SJ_OP_MUL, count, f, f->loc) : f;
+  } while (accept(p, '*'));
+  long size = sj_type_size(elem);
+  if (!sized || bytes % size)
+    fail(p, UNSUP, loc,
+         "the byte count of a copy must be a product with sizeof, of whole elements of type '%s' "
+         "(n * sizeof(%s))",
+         sj_type_name(elem), sj_type_name(elem));
+  sj_expr *whole = int_lit(p, SJ_TY_LONG, bytes / size, loc);
+  return count ? binop(p, SJ_OP_MUL, conv(p, count, SJ_TY_LONG), whole, loc) : whole;
+}
+
+/* An operand of memcpy: an array or rows of one (`A`, `A[t % 2]`). */
+static sj_expr *copy_operand(parser *p, const char *what) {
+  int arithmetic = kind(p) == '&' ||
+                   (kind(p) == SJ_T_IDENT && (peek(p, 1)->kind == '+' || peek(p, 1)->kind == '-'));
+  if (arithmetic)
+    fail(p, UNSUP, peek(p, 0)->loc,
+         "the %s of a copy must be an array or rows of one (A, A[t %% 2]); pointer arithmetic "
+         "and & are not supported",
+         what);
+  p->call_arg = 1;
+  sj_expr *e = expr(p);
+  p->call_arg = 0;
+  if (!is_rows(e))
+    fail(p, UNSUP, e->loc,
+         "the %s of a copy must be an array or rows of one (A, A[t %% 2]); pointer arithmetic "
+         "and & are not supported",
+         what);
+  return e;
+}
+
+static psym *loop_iter(parser *p, sj_loc loc, int d) {
+  static const char *const names[] = {"__sj_c0", "__sj_c1", "__sj_c2", "__sj_c3"};
+  psym *x = alloc(p, sizeof *x);
+  x->s = (sj_sym){.kind = SJ_SYM_ITER,
+                  .type = SJ_TY_LONG,
+                  .loc = loc,
+                  .param = -1,
+                  .name = names[d < 3 ? d : 3]};
+  push(p, &p->syms, x);
+  return x;
+}
+
+/* `memcpy(dst, src, n * sizeof(T));` (or memmove between different arrays): dst and src of
+ * one element type and the same inner extents; the copy is a loop nest over dst's dimensions
+ * whose row-major position is below the count (an if the sizes decide where the count is the
+ * whole array). */
+static void copy_statement(parser *p, vec *out) {
+  sj_token name = next(p);
+  int move = name.len == 7;
+  expect(p, '(');
+  sj_expr *dst = copy_operand(p, "destination");
+  expect(p, ',');
+  sj_expr *src = copy_operand(p, "source");
+  expect(p, ',');
+  const sj_sym *to = dst->sym, *from = src->sym;
+  if (to->type != from->type)
+    fail(p, UNSUP, name.loc,
+         "'%.*s' copies between arrays of one element type only ('%s' and '%s')", TOKTEXT(&name),
+         to->name, from->name);
+  sj_expr *count = element_count(p, to->type, name.loc);
+  close_with(p, ')');
+  close_with(p, ';');
+  int rank = to->rank - dst->nargs;
+  int same = to->type == from->type && rank == from->rank - src->nargs;
+  for (int d = 1; same && d < rank; d++)
+    same = sj_expr_same(to->extents[dst->nargs + d], from->extents[src->nargs + d]);
+  if (!same)
+    fail(p, UNSUP, name.loc,
+         "'%.*s' copies between arrays of one element type and the same inner extents only "
+         "('%s' and '%s' differ)",
+         TOKTEXT(&name), to->name, from->name);
+  if (to->is_const) fail(p, SYNTAX, dst->loc, "copy into const array '%s'", to->name);
+  int apart = 0; /* two halves of one array, told apart by a constant first subscript */
+  if (dst->nargs && src->nargs && dst->args[0]->kind == SJ_E_INT && src->args[0]->kind == SJ_E_INT)
+    apart = dst->args[0]->ival != src->args[0]->ival;
+  if (move && to == from && !apart)
+    fail(p, UNSUP, name.loc, "memmove within one array is not supported (its parts may overlap)");
+  if (rank > 4) fail(p, UNSUP, name.loc, "copies of more than 4 dimensions are not supported");
+  /* i0 < ceil(count / rows), i1 < E1, ...; then the guard on the row-major position */
+  sj_expr *row = NULL; /* elements per step of i0 */
+  for (int d = 1; d < rank; d++) {
+    sj_expr *e = conv(p, copy(p, to->extents[dst->nargs + d]), SJ_TY_LONG);
+    row = row ? binop(p, SJ_OP_MUL, row, e, name.loc) : e;
+  }
+  sj_loc at = name.loc;
+  psym *it[4];
+  sj_expr *idx_to[8], *idx_from[8], *position = NULL;
+  for (int i = 0; i < dst->nargs; i++) idx_to[i] = dst->args[i];
+  for (int i = 0; i < src->nargs; i++) idx_from[i] = src->args[i];
+  for (int d = 0; d < rank; d++) {
+    it[d] = loop_iter(p, at, d);
+    sj_expr *v = node(p, SJ_E_VAR, SJ_TY_LONG, at, 0, NULL);
+    v->sym = &it[d]->s;
+    idx_to[dst->nargs + d] = v;
+    idx_from[src->nargs + d] = copy(p, v);
+    sj_expr *extent = d ? conv(p, copy(p, to->extents[dst->nargs + d]), SJ_TY_LONG) : NULL;
+    position = position
+                   ? binop(p, SJ_OP_ADD, binop(p, SJ_OP_MUL, position, extent, at), copy(p, v), at)
+                   : copy(p, v);
+  }
+  sj_stmt *assign = stmt(p, SJ_S_ASSIGN, at);
+  assign->lhs = node(p, SJ_E_INDEX, to->type, at, to->rank, idx_to);
+  assign->lhs->sym = (sj_sym *)to;
+  assign->rhs = node(p, SJ_E_INDEX, from->type, at, from->rank, idx_from);
+  assign->rhs->sym = (sj_sym *)from;
+  sj_stmt *body = assign;
+  if (rank > 1) {
+    body = stmt(p, SJ_S_IF, at);
+    body->cond = binop(p, SJ_OP_LT, position, copy(p, count), at);
+    body->nbody = 2;
+    body->body = alloc(p, 2 * sizeof *body->body);
+    body->body[0] = assign;
+  }
+  for (int d = rank - 1; d >= 0; d--) {
+    sj_expr *bound =
+        d ? conv(p, copy(p, to->extents[dst->nargs + d]), SJ_TY_LONG)
+        : row
+            ? binop(p, SJ_OP_DIV,
+                    binop(p, SJ_OP_ADD, copy(p, count),
+                          binop(p, SJ_OP_SUB, copy(p, row), int_lit(p, SJ_TY_LONG, 1, at), at), at),
+                    row, at)
+            : copy(p, count);
+    sj_stmt *loop = stmt(p, SJ_S_FOR, at);
+    loop->iter = &it[d]->s;
+    loop->init = int_lit(p, SJ_TY_LONG, 0, at);
+    sj_expr *v = node(p, SJ_E_VAR, SJ_TY_LONG, at, 0, NULL);
+    v->sym = &it[d]->s;
+    loop->cond = binop(p, SJ_OP_LT, v, bound, at);
+    loop->step = 1;
+    loop->nbody = 1;
+    loop->body = alloc(p, sizeof *loop->body);
+    loop->body[0] = body;
+    body = loop;
+  }
+  push(p, out, body);
+}
+
 static void statement_to(parser *p, vec *out) {
   sj_token *t = peek(p, 0);
   sj_loc loc = t->loc;
@@ -2000,13 +2203,21 @@ static void statement_to(parser *p, vec *out) {
     push(p, &p->continues, stmt(p, SJ_S_BLOCK, loc));
     push(p, out, p->continues.v[p->continues.n - 1]);
     break;
-  case SJ_K_RETURN:
-    fail(p, UNSUP, loc, "'return' is supported only as the last statement of the function");
+  case SJ_K_RETURN: /* a placeholder, until block() makes its `if` guard what follows */
+    if (p->loops || peek(p, 1)->kind != ';') unguarded_return(p, loc);
+    next(p), next(p);
+    push(p, &p->returns, stmt(p, SJ_S_BLOCK, loc));
+    push(p, out, p->returns.v[p->returns.n - 1]);
+    break;
   case SJ_T_IDENT:
     if (peek(p, 1)->kind == ':') fail(p, UNSUP, loc, "label '%.*s' is not supported", TOKTEXT(t));
     if (pointer_assignment(p, out)) break;
     if (peek(p, 1)->kind == '(' && !lookup(p, t->text, t->len) && !value_function(p, t)) {
-      call_statement(p, out);
+      if ((t->len == 6 && !memcmp(t->text, "memcpy", 6)) ||
+          (t->len == 7 && !memcmp(t->text, "memmove", 7)))
+        copy_statement(p, out);
+      else
+        call_statement(p, out);
       break;
     }
     /* fall through */
@@ -2537,6 +2748,7 @@ static sj_func *function(parser *p, spec s) {
   /* The outermost block shares the parameters' scope, as in C. */
   f->body = block(p, 0);
   if (p->continues.n) unguarded_continue(p);
+  if (p->returns.n) unguarded_return(p, ((sj_stmt *)p->returns.v[0])->loc);
   stray_moves(p, NULL);
   resolve_pointers(f->body);
   f->nvm = p->vm.n;

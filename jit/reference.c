@@ -10,7 +10,7 @@
  * lines go (the parser skipped them too), and in front of line 1 (renumbered) come the
  * declarations that <math.h> and <stdint.h> would give: every math function of the subset
  * with its prototype (else C would call it as returning int), and the fixed-width types the
- * source uses. */
+ * source uses, and memcpy and memmove. */
 #include "jit/jit.h"
 
 #include <ctype.h>
@@ -111,6 +111,8 @@ static void prelude(sj_buf *b, const sj_program *prog) {
     sj_buf_puts(b, "); ");
   }
   sj_buf_puts(b, "int abs(int); long labs(long); long long llabs(long long); ");
+  sj_buf_puts(b, "void *memcpy(void *, const void *, unsigned long); "
+                 "void *memmove(void *, const void *, unsigned long); ");
   sj_type type;
   for (int i = 0; sj_stdint_name(i, &type); i++)
     if (prog->stdint_used & (1u << i))

@@ -688,6 +688,18 @@ static int build_if(builder *b, __isl_keep isl_set *context, sj_stmt *st, built 
   }
   cond = isl_set_intersect(cond, isl_set_copy(context));
   isl_set *other = isl_set_subtract(isl_set_copy(context), isl_set_copy(cond));
+  isl_bool never = isl_set_is_empty(cond), always = isl_set_is_empty(other);
+  if (never >= 0 && always >= 0 && never != always) {
+    /* the sizes decide it (a guard clause, `if (N < 3) return;`): only the branch that runs,
+     * as if the if were not there, so that the statements keep their nesting (where nothing
+     * runs, both stay: a kernel of no statements is no stencil) */
+    const sj_stmt *taken = never == isl_bool_true ? st->body[1] : st->body[0];
+    int rc =
+        taken ? build_stmt(b, never == isl_bool_true ? other : cond, (sj_stmt *)taken, out) : 0;
+    isl_set_free(cond);
+    isl_set_free(other);
+    return rc;
+  }
   built then_part = {0}, else_part = {0};
   int rc = build_stmt(b, cond, st->body[0], &then_part);
   if (!rc && st->body[1]) rc = build_stmt(b, other, st->body[1], &else_part);
