@@ -350,8 +350,13 @@ class _Mismatch(Exception):
 def _name(source, entry):
     if entry:
         return entry
-    found = re.findall(r"\bvoid\s+([A-Za-z_]\w*)\s*\(", source)
-    return found[0] if len(found) == 1 else "kernel"
+    # the entry is the void function that no other calls: its name appears only where it is
+    # declared
+    found = set(re.findall(r"\bvoid\s+([A-Za-z_]\w*)\s*\(", source))
+    uncalled = [f for f in found
+                if len(re.findall(r"\b%s\s*\(" % f, source)) ==
+                len(re.findall(r"\bvoid\s+%s\s*\(" % f, source))]
+    return uncalled[0] if len(uncalled) == 1 else "kernel"
 
 
 def compile(source, entry=None, device="auto", fast_math=False):  # noqa: A001 (the API's name)

@@ -199,3 +199,29 @@ def test_open_first_extent(device):
         k(n, m, src, np.zeros((n - 2, m), np.float32))  # row n - 2 is written
     with pytest.raises(ValueError, match="shape"):
         k(n, m, src.ravel()[:n * m - 1], dst)  # one element short of src[(n - 1) * M + M - 1]
+
+
+CALLS = """
+static void step(int n, const float *in, float *out) {
+  for (int i = 1; i < n - 1; i++) out[i] = 0.25f * in[i - 1] + 0.5f * in[i] + 0.25f * in[i + 1];
+}
+void smooth(int T, int N, float *a, float *b) {
+  for (int t = 0; t < T; t++) {
+    step(N, a, b);
+    step(N, b, a);
+  }
+}
+"""
+
+
+def test_void_function_calls(device):
+    """A time loop that calls a void function of the source: the entry is the function that
+    no other calls, and the result is the reference's."""
+    k = stenciljit.compile(CALLS, device=device)
+    assert k.name == "smooth" and [p.name for p in k.params] == ["T", "N", "a", "b"]
+    a = np.random.default_rng(2).random(50, dtype=np.float32)
+    b = a.copy()
+    ra, rb = a.copy(), b.copy()
+    k(4, 50, a, b)
+    k.reference(4, 50, ra, rb)
+    assert np.array_equal(a, ra) and np.array_equal(b, rb)
