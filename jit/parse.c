@@ -1344,6 +1344,13 @@ static void extents(parser *p, const char *what, const sj_token *name, int open,
   while (kind(p) == '[') {
     sj_token lb = next(p);
     int k = kind(p);
+    /* a parameter's first brackets may hold qualifiers (`float A[restrict N]`, `[static N]`),
+     * which change nothing here */
+    while (!strcmp(what, "array parameter") && ext->n == 0 &&
+           (k == SJ_K_STATIC || k == SJ_K_CONST || k == SJ_K_RESTRICT || k == SJ_K_VOLATILE)) {
+      next(p);
+      k = kind(p);
+    }
     if (k == ']' && open && ext->n == 0) {
       next(p);
       push(p, ext, NULL);
