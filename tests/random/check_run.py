@@ -1,6 +1,20 @@
-"""What the random tests share: one `stenciljit run --check` and its verdict."""
+"""What the random tests share: their command line, and one `stenciljit run --check` and its
+verdict."""
 import os
+import random
 import subprocess
+import sys
+import tempfile
+
+
+def seeds(prefix):
+    """The command line STENCILJIT FIRST_SEED COUNT [WORK_DIR] as (STENCILJIT, draws): for each
+    seed its generator, its kernel's name (prefix and seed) and the file to write it to."""
+    cli, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    work = sys.argv[4] if len(sys.argv) > 4 else tempfile.mkdtemp(prefix=f"sj-{prefix}-")
+    os.makedirs(work, exist_ok=True)
+    return cli, [(random.Random(s), f"{prefix}{s}", os.path.join(work, f"{prefix}{s}.c"))
+                 for s in range(first, first + count)]
 
 
 def check(cmd, src, name, refusable=False):

@@ -5,21 +5,19 @@ Every kernel is drawn from a seed: 1 to 3 space dimensions, radius 1 to 3 with a
 offsets, int/float/double, double buffers written t % 2, t & 1 and (t & 1) ^ 1, arrays indexed by
 the time step, copy-back and in-place updates, flat pointers with i * M + j subscripts, tables of
 coefficients, helpers with early returns, ifs on data (masks, upwind choices), continue, bit
-operators, the nest in a void function the time loop calls. Each runs through `stenciljit run --check` on the device and with the time tiling the
-seed draws (tile sizes forced for some), at sizes that are and are not multiples of a tile, with
+operators, the nest in a void function the time loop calls. Each runs through
+`stenciljit run --check` on the device and with the time tiling the seed draws (tile sizes
+forced for some), at sizes that are and are not multiples of a tile, with
 T = 0 and T = 1 among the step counts, and JIT_CHECK_TILES=1 (isl checks every tiling against
 the exact dependences). A forced tiling that does not apply is refused and counts as a pass;
 anything else but a bit-identical result fails.
 
 usage: random_kernels.py STENCILJIT FIRST_SEED COUNT [WORK_DIR]
 """
-import os
-import random
 import re
 import sys
-import tempfile
 
-from check_run import check
+from check_run import check, seeds
 
 WEIGHTS = [0.125, 0.25, 0.5, 0.0625, 0.375]
 
@@ -174,15 +172,10 @@ def kernel(rng, name):
 
 
 def main():
-    cli, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    work = sys.argv[4] if len(sys.argv) > 4 else tempfile.mkdtemp(prefix="sj-random-")
-    os.makedirs(work, exist_ok=True)
-    failures = 0
-    for seed in range(first, first + count):
-        rng = random.Random(seed)
-        name = f"random{seed}"
+    cli, draws = seeds("random")
+    failures, count = 0, len(draws)
+    for rng, name, path in draws:
         src, names, r, dims = kernel(rng, name)
-        path = os.path.join(work, name + ".c")
         with open(path, "w") as f:
             f.write(src)
         sizes = ["-D", f"T={rng.choice([0, 1, 2, 3, 5, 8, 13, 21])}"]

@@ -12,12 +12,9 @@ fails.
 
 usage: random_nests.py STENCILJIT FIRST_SEED COUNT [WORK_DIR]
 """
-import os
-import random
 import sys
-import tempfile
 
-from check_run import check
+from check_run import check, seeds
 
 
 def nest(rng, name):
@@ -92,15 +89,10 @@ def nest(rng, name):
 
 
 def main():
-    cli, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-    work = sys.argv[4] if len(sys.argv) > 4 else tempfile.mkdtemp(prefix="sj-nests-")
-    os.makedirs(work, exist_ok=True)
-    failures = 0
-    for seed in range(first, first + count):
-        rng = random.Random(seed)
-        name = f"nest{seed}"
+    cli, draws = seeds("nest")
+    failures, count = 0, len(draws)
+    for rng, name, path in draws:
         src = nest(rng, name)
-        path = os.path.join(work, name + ".c")
         with open(path, "w") as f:
             f.write(src)
         n = rng.choice([1, 2, 3, 7, 16, 33, 50])
