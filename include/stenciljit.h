@@ -228,7 +228,8 @@ int jit_context_stats(const jit_context *ctx, jit_stats *out); /* a jit_status *
 int jit_context_clear_cache(jit_context *ctx);
 
 /* --- one call: compile (or find in the cache) and run --- */
-/* entry NULL means the only function of the source. Returns a jit_status. */
+/* entry NULL means the only function of the source, or the one that no other calls (calls
+ * of the source's void functions are inlined). Returns a jit_status. */
 int jit_stencil_run(jit_context *ctx, const char *source, const char *entry, const jit_arg *args,
                     int nargs);
 
