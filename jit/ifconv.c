@@ -350,9 +350,10 @@ static void guard_each(conv *c, sj_stmt *st, const sj_expr *g) {
  * else each of its assignments under its conditions; 0 where it is not such an if. */
 static int choose_places(conv *c, sj_stmt *st) {
   places set = {{0}, 0, 0};
-  if (st->kind != SJ_S_IF || reads_data(st->cond) || !assigns_places(st, &set) || !set.n) return 0;
-  for (int i = 0; i < set.n; i++)
-    if (!set.locals && !is_scalar_local(set.v[i])) return 0;
+  /* a scalar local among the places sets locals: without one, the places are elements */
+  if (st->kind != SJ_S_IF || reads_data(st->cond) || !assigns_places(st, &set) || !set.n ||
+      !set.locals)
+    return 0;
   if (any_reads(st, &set)) {
     guard_each(c, st, NULL);
     return 1;
