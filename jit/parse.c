@@ -2371,10 +2371,10 @@ static void no_rows(parser *p, const sj_expr *e) {
   for (int i = 0; i < e->nargs; i++) no_rows(p, e->args[i]);
 }
 
-static int reads_data(const sj_expr *e) {
+static int reads_array(const sj_expr *e) {
   if (e->kind == SJ_E_INDEX) return 1;
   for (int i = 0; i < e->nargs; i++)
-    if (reads_data(e->args[i])) return 1;
+    if (reads_array(e->args[i])) return 1;
   return 0;
 }
 
@@ -2475,7 +2475,7 @@ static void bind_args(parser *p, const sj_func *g, sj_expr **args, binding *b, s
            a->sym->name, q->name, g->name);
     no_rows(p, a);
     a = conv(p, a, q->type);
-    if (out && reads_data(a)) {
+    if (out && reads_array(a)) {
       psym *x = alloc(p, sizeof *x);
       x->s = (sj_sym){.kind = SJ_SYM_LOCAL,
                       .type = q->type,
