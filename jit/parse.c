@@ -93,9 +93,14 @@ typedef struct parser {
   vec returns;   /* the `return;` statements of the function's body, as continues */
   int loop_body; /* the next block is a for loop's body */
   sj_stmt *loop; /* the for loop whose body is being parsed, innermost */
-  int loops;     /* for loops around what is being parsed */
-  vec moves;     /* pointer assignments of the loop body being parsed (move *) */
-  vec vm;        /* the function's variably modified pointer types (sj_vm_type *) */
+  /* the innermost while or do loop being parsed (as a for loop): its counter, whose step
+   * must be the last statement of the loop's body, at nesting level counter_nest */
+  sj_stmt *counted;
+  psym *counter;
+  int counter_nest;
+  int loops; /* for loops around what is being parsed */
+  vec moves; /* pointer assignments of the loop body being parsed (move *) */
+  vec vm;    /* the function's variably modified pointer types (sj_vm_type *) */
   unsigned stdint_used;
   unsigned long long calls; /* of the current function: its sj_func.calls */
   int file_init;            /* parsing a file-scope constant's initializer */
@@ -1890,6 +1895,21 @@ static long increment(parser *p, const psym *it) {
   return step;
 }
 
+/* The body of the loop s, one statement. */
+static void loop_statement(parser *p, sj_stmt *s) {
+  s->nbody = 1;
+  s->body = alloc(p, sizeof *s->body);
+  int waiting = p->continues.n; /* those of the loops around this one */
+  sj_stmt *outer = p->loop;
+  p->loop_body = 1;
+  p->loop = s;
+  p->loops++;
+  s->body[0] = statement(p);
+  p->loops--;
+  p->loop = outer;
+  if (p->continues.n > waiting) unguarded_continue(p);
+}
+
 static sj_stmt *for_loop(parser *p) {
   sj_token kw = next(p);
   sj_stmt *s = stmt(p, SJ_S_FOR, kw.loc);
@@ -1911,19 +1931,166 @@ static sj_stmt *for_loop(parser *p) {
     fail(p, UNSUP, peek(p, 0)->loc, "a for loop without an increment is not supported");
   s->step = increment(p, it);
   close_with(p, ')');
-  s->nbody = 1;
-  s->body = alloc(p, sizeof *s->body);
-  int waiting = p->continues.n; /* those of the loops around this one */
-  sj_stmt *outer = p->loop;
-  p->loop_body = 1;
-  p->loop = s;
-  p->loops++;
-  s->body[0] = statement(p);
-  p->loops--;
-  p->loop = outer;
+  loop_statement(p, s);
   close_scope(p);
-  if (p->continues.n > waiting) unguarded_continue(p);
   return s;
+}
+
+/* --- while and do loops that count: `int t = 0; while (t < T) { ...; t++; }` is the for
+ * loop `for (int t = 0; t < T; t++) { ... }`, and `do { ...; t++; } while (t < T);` the for
+ * loop whose condition also holds at the first value. The counter's first value is the
+ * statement just before the loop; its step is the last statement of the body. As with a
+ * for loop's iterator, the counter is not used after the loop. --- */
+
+static int stmt_mentions(const sj_stmt *st, const sj_sym *x) {
+  const sj_expr *es[] = {st->init, st->cond, st->lhs, st->rhs};
+  for (int i = 0; i < 4; i++)
+    if (es[i] && mentions(es[i], x)) return 1;
+  for (int i = 0; i < st->nbody; i++)
+    if (st->body[i] && stmt_mentions(st->body[i], x)) return 1;
+  return st->sym == x;
+}
+
+static int mentions_local(const sj_expr *e) {
+  if (e->kind == SJ_E_VAR && e->sym->kind == SJ_SYM_LOCAL) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (mentions_local(e->args[i])) return 1;
+  return 0;
+}
+
+/* Where in out the counter x of a loop gets its first value: `int t = e;` or `t = e;` (the
+ * first use of a local declared before), -1 if nowhere. Statements after it may not use the
+ * counter; unless it is the last, its value may not depend on a local, which they could
+ * change. */
+static int counter_set(const vec *out, const psym *x) {
+  for (int i = out->n - 1; i >= 0; i--) {
+    const sj_stmt *st = out->v[i];
+    int set = (st->kind == SJ_S_DECL && st->sym == &x->s && st->rhs) ||
+              (st->kind == SJ_S_ASSIGN && st->lhs->kind == SJ_E_VAR && st->lhs->sym == &x->s &&
+               x->use.line == st->loc.line && x->use.col == st->loc.col);
+    if (set) return i == out->n - 1 || !mentions_local(st->rhs) ? i : -1;
+    if (stmt_mentions(st, &x->s)) return -1;
+  }
+  return -1;
+}
+
+/* The counter of the loop at kw, and its first value (*init): the counter is the variable
+ * the condition of a while loop begins with, or the one set by the statement before a do
+ * loop. It is a placeholder from then on, as a for loop's iterator declared before it is. */
+static psym *counter_start(parser *p, vec *out, const sj_token *kw, sj_expr **init) {
+  psym *x = NULL;
+  int at = -1;
+  if (kw->kind == SJ_K_WHILE) {
+    sj_token *name = peek(p, 1);
+    if (kind(p) == '(' && name->kind == SJ_T_IDENT) x = lookup(p, name->text, name->len);
+    if (x && x->s.kind == SJ_SYM_LOCAL) at = counter_set(out, x);
+  } else if (out->n) {
+    sj_stmt *last = out->v[out->n - 1];
+    if (last->kind == SJ_S_DECL && last->rhs) x = (psym *)last->sym;
+    if (last->kind == SJ_S_ASSIGN && last->lhs->kind == SJ_E_VAR &&
+        last->lhs->sym->kind == SJ_SYM_LOCAL)
+      x = (psym *)last->lhs->sym;
+    if (x) at = counter_set(out, x);
+  }
+  if (at < 0)
+    fail(p, UNSUP, kw->loc,
+         "a %s loop must count: set its counter before it (int t = 0; %s) and step it at the "
+         "end of its body (t++;), or write a for loop",
+         sj_tok_spelling(kw->kind),
+         kw->kind == SJ_K_WHILE ? "while (t < T) { ... t++; }"
+                                : "just before do { ... t++; } while (t < T);");
+  if (x->s.rank || x->pointer || x->s.is_const || !iter_type(x->s.type))
+    fail(p, UNSUP, kw->loc,
+         "the counter '%s' of a %s loop must be a non-const int, long or unsigned variable",
+         x->s.name, sj_tok_spelling(kw->kind));
+  sj_stmt *set = out->v[at];
+  *init = set->rhs;
+  if (set->kind == SJ_S_DECL) {
+    set->rhs = NULL; /* the declaration leaves the tree with the placeholder */
+  } else {
+    memmove(&out->v[at], &out->v[at + 1], (size_t)(out->n - at - 1) * sizeof *out->v);
+    out->n--;
+  }
+  x->role = PLACEHOLDER;
+  return x;
+}
+
+/* The condition of a while or do loop over the counter s->iter. */
+static sj_expr *counter_cond(parser *p, const sj_stmt *s) {
+  expect(p, '(');
+  sj_loc at = peek(p, 0)->loc;
+  sj_expr *cond = truth(p, expr(p));
+  close_with(p, ')');
+  if (!mentions(cond, s->iter))
+    fail(p, UNSUP, at, "the condition of the loop does not test its counter '%s'", s->iter->name);
+  return cond;
+}
+
+static sj_stmt *counted_loop(parser *p, vec *out) {
+  sj_token kw = next(p);
+  sj_stmt *s = stmt(p, SJ_S_FOR, kw.loc);
+  sj_expr *init;
+  psym *x = counter_start(p, out, &kw, &init);
+  s->init = conv(p, init, x->s.type);
+  open_scope(p);
+  sj_token name = {
+      .kind = SJ_T_IDENT, .loc = x->s.loc, .text = x->s.name, .len = strlen(x->s.name)};
+  s->iter = &declare(p, SJ_SYM_ITER, x->s.type, &name)->s;
+  if (kw.kind == SJ_K_WHILE) s->cond = counter_cond(p, s);
+  if (kind(p) != '{')
+    fail(p, UNSUP, peek(p, 0)->loc,
+         "the body of a %s loop must be a block that ends by stepping its counter '%s'",
+         sj_tok_spelling(kw.kind), x->s.name);
+  sj_stmt *counted = p->counted;
+  psym *counter = p->counter;
+  int counter_nest = p->counter_nest;
+  p->counted = s;
+  p->counter = (psym *)s->iter;
+  p->counter_nest = p->nest + 2; /* the statements of the body's block */
+  loop_statement(p, s);
+  p->counted = counted;
+  p->counter = counter;
+  p->counter_nest = counter_nest;
+  if (!s->step)
+    fail(p, UNSUP, kw.loc, "the %s loop does not end its body by stepping its counter '%s'",
+         sj_tok_spelling(kw.kind), x->s.name);
+  if (kw.kind == SJ_K_DO) {
+    if (kind(p) != SJ_K_WHILE) found(p, "'while'");
+    next(p);
+    /* the body runs once before the condition is tested: at the first value */
+    sj_expr *t = node(p, SJ_E_VAR, s->iter->type, kw.loc, 0, NULL);
+    t->sym = s->iter;
+    sj_expr *first = binop(p, SJ_OP_EQ, t, copy(p, s->init), kw.loc);
+    s->cond = binop(p, SJ_OP_OR, counter_cond(p, s), first, kw.loc);
+    close_with(p, ';');
+  }
+  close_scope(p);
+  return s;
+}
+
+/* `t++;` (or ++t, t += 2, t = t + 2 ...) ending the body of the while or do loop being
+ * parsed: its step. Whether the statement at the head was that. */
+static int counter_step(parser *p) {
+  sj_token *t = peek(p, 0);
+  int at = t->kind == SJ_T_INC || t->kind == SJ_T_DEC;
+  sj_token *name = peek(p, at);
+  if (!p->counter || name->kind != SJ_T_IDENT || lookup(p, name->text, name->len) != p->counter)
+    return 0;
+  if (!at && peek(p, 1)->kind != SJ_T_INC && peek(p, 1)->kind != SJ_T_DEC &&
+      !is_assign_op(peek(p, 1)->kind))
+    return 0; /* a use of the counter, not its step */
+  sj_loc loc = t->loc;
+  if (p->nest != p->counter_nest || p->loop != p->counted)
+    fail(p, UNSUP, loc,
+         "the counter '%s' may be stepped only by the last statement of its loop's body",
+         p->counter->s.name);
+  p->counted->step = increment(p, p->counter);
+  close_with(p, ';');
+  if (kind(p) != '}')
+    fail(p, UNSUP, loc,
+         "the counter '%s' may be stepped only by the last statement of its loop's body",
+         p->counter->s.name);
+  return 1;
 }
 
 static sj_stmt *if_stmt(parser *p) {
@@ -2179,6 +2346,10 @@ static void statement_to(parser *p, vec *out) {
   int loop_body = p->loop_body; /* only a block itself is the loop's body */
   p->loop_body = 0;
   enter(p, loc);
+  if (counter_step(p)) {
+    p->nest--;
+    return;
+  }
   switch (t->kind) {
   case '{':
     p->loop_body = loop_body;
@@ -2197,7 +2368,8 @@ static void statement_to(parser *p, vec *out) {
     fail(p, SYNTAX, loc, "'else' without a previous 'if'");
   case SJ_K_WHILE:
   case SJ_K_DO:
-    fail(p, UNSUP, loc, "'%s' loops are not supported; write a for loop", sj_tok_spelling(t->kind));
+    push(p, out, counted_loop(p, out));
+    break;
   case SJ_K_SWITCH:
   case SJ_K_CASE:
   case SJ_K_DEFAULT:
@@ -2205,6 +2377,8 @@ static void statement_to(parser *p, vec *out) {
   case SJ_K_BREAK:
     fail(p, UNSUP, loc, "'%s' is not supported", sj_tok_spelling(t->kind));
   case SJ_K_CONTINUE: /* a placeholder, until block() makes its `if` guard what follows */
+    if (p->loop && p->loop == p->counted) /* C would skip the step */
+      fail(p, UNSUP, loc, "'continue' in a while or do loop is not supported");
     next(p);
     close_with(p, ';');
     push(p, &p->continues, stmt(p, SJ_S_BLOCK, loc));

@@ -166,8 +166,15 @@ def kernel(rng, name):
         # boundary values set directly in the time loop, after the nest
         edges = (f"    {dst.replace('[i]', '[0]')} = {src((0,)).replace('[i]', f'[{r}]')};\n"
                  f"    {dst.replace('[i]', '[N - 1]')} = {src((0,)).replace('[i]', '[N - 1]')};\n")
-    src_text = "\n".join(pre) + f"\nvoid {name}({', '.join(params)}) {{\n{pre_loop}" \
-        f"  {time_loop} {{\n{loops}{text}{copy_back}{edges}  }}\n}}\n"
+    body = f"{loops}{text}{copy_back}{edges}"
+    loop = f"  {time_loop} {{\n{body}  }}\n"
+    if rng.random() < 0.2:  # the same loop written as a while or do loop that counts
+        init, cond, step = re.match(r"for \(int t = (.*); (.*); (.*)\)", time_loop).groups()
+        if style != "tarray" and rng.random() < 0.3:  # runs once more where T leaves none
+            loop = f"  int t = {init};\n  do {{\n{body}    {step};\n  }} while ({cond});\n"
+        else:
+            loop = f"  int t = {init};\n  while ({cond}) {{\n{body}    {step};\n  }}\n"
+    src_text = "\n".join(pre) + f"\nvoid {name}({', '.join(params)}) {{\n{pre_loop}{loop}}}\n"
     return src_text, names, r, dims
 
 
