@@ -124,6 +124,7 @@ static sj_expr *negate(parser *p, sj_expr *e, sj_loc loc);
 static sj_expr *expr(parser *p);
 static sj_expr *conditional(parser *p);
 static sj_expr *unary(parser *p);
+static sj_expr *binary(parser *p, int min);
 static sj_stmt *statement(parser *p);
 static sj_stmt *stmt(parser *p, sj_stmt_kind k, sj_loc loc);
 static void pointer_local(parser *p, const spec *s, vec *body);
@@ -932,12 +933,42 @@ static void table(parser *p, psym *x, const vec *ext, sj_loc loc) {
   x->s.is_const = 1;
 }
 
-static sj_expr *identifier(parser *p) {
+/* The offset of `*(a + i - 1)` after the array's name, up to the parenthesis: the terms
+ * added to and subtracted from the pointer. */
+static sj_expr *pointer_offset(parser *p, sj_loc loc) {
+  sj_expr *offset = NULL;
+  while (kind(p) == '+' || kind(p) == '-') {
+    sj_token op = next(p);
+    sj_expr *term = binary(p, 10); /* a multiplicative expression: what binds tighter than + */
+    if (!sj_type_is_integer(term->type))
+      fail(p, SYNTAX, term->loc, "pointer offset has type '%s', not an integer type",
+           sj_type_name(term->type));
+    term = conv(p, term, sj_type_promote(term->type));
+    offset = !offset ? (op.kind == '+' ? term : negate(p, term, op.loc))
+                     : binop(p, op.kind == '+' ? SJ_OP_ADD : SJ_OP_SUB, offset, term, op.loc);
+  }
+  close_with(p, ')');
+  return offset ? offset : int_lit(p, SJ_TY_INT, 0, loc);
+}
+
+/* A variable, or an element of an array: `a[i][j]`, or, with deref (after a `*`), `*a` and
+ * `*(a + i)` as a[0] and a[i] of a one-dimensional one. */
+static sj_expr *reference(parser *p, int deref) {
+  sj_loc star = peek(p, 0)->loc;
+  int paren = deref && accept(p, '(');
+  if (deref && kind(p) != SJ_T_IDENT) {
+    if (paren) fail(p, UNSUP, star, "'*' applies to an array here: *a, *(a + i)");
+    fail(p, UNSUP, star, "pointer dereference '*' applies to an array here: *a, *(a + i)");
+  }
   sj_token t = next(p);
   psym *x = lookup(p, t.text, t.len);
   vec idx = {0};
   sj_expr *e;
-  if (kind(p) == '(') {
+  if (deref && (!x || x->s.rank != 1 || x->value))
+    fail(p, UNSUP, t.loc, "'*' applies to a one-dimensional array here, as *%.*s or *(%.*s + i)",
+         TOKTEXT(&t), TOKTEXT(&t));
+  if (deref) push(p, &idx, paren ? pointer_offset(p, t.loc) : int_lit(p, SJ_TY_INT, 0, t.loc));
+  if (!deref && kind(p) == '(') {
     if (x) fail(p, SYNTAX, t.loc, "called object '%s' is not a function", x->s.name);
     return call(p, &t);
   }
@@ -964,7 +995,7 @@ static sj_expr *identifier(parser *p) {
     e->sym = &x->s;
     return e;
   }
-  while (accept(p, '[')) {
+  while (!deref && accept(p, '[')) {
     sj_expr *i = expr(p);
     if (!sj_type_is_integer(i->type))
       fail(p, SYNTAX, i->loc, "array index has type '%s', not an integer type",
@@ -1008,7 +1039,7 @@ static sj_expr *postfix(parser *p) {
   sj_expr *e;
   switch (t->kind) {
   case SJ_T_IDENT:
-    e = identifier(p);
+    e = reference(p, 0);
     break;
   case SJ_T_INT:
     e = int_lit(p, t->type, t->ival, t->loc), next(p);
@@ -1099,7 +1130,9 @@ static sj_expr *unary(parser *p) {
     e->op = '~';
     break;
   case '*':
-    fail(p, UNSUP, loc, "pointer dereference '*' is not supported");
+    next(p);
+    e = reference(p, 1);
+    break;
   case '&':
     fail(p, UNSUP, loc, "address-of operator '&' is not supported");
   case SJ_T_INC:
