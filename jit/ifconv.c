@@ -1,6 +1,6 @@
 /* Ifs whose condition reads data (an array element, a local, a floating-point value) cannot
- * restrict a statement's domain, which must be affine: such an if whose branches hold only
- * assignments is turned into assignments that always run and choose their value. Its
+ * restrict a statement's domain, which must be affine: such an if is turned into assignments
+ * that always run and choose their value (the loops in its branches always run too). Its
  * condition is computed once, into an int local declared in its place, and each assignment
  * `L = R` under it becomes `L = k ? R : L` (`L = !k ? R : L` in the else branch), which gives
  * every element and local the value the C function leaves in it; R is evaluated only where k
@@ -112,15 +112,6 @@ static int reads_data(const sj_expr *e) {
   for (int i = 0; i < e->nargs; i++)
     if (reads_data(e->args[i])) return 1;
   return 0;
-}
-
-/* Whether st holds only assignments, declarations and ifs (no loop). */
-static int straight(const sj_stmt *st) {
-  if (!st) return 1;
-  if (st->kind == SJ_S_FOR) return 0;
-  for (int i = 0; i < st->nbody; i++)
-    if (!straight(st->body[i])) return 0;
-  return 1;
 }
 
 static sj_stmt *stmt_new(conv *c, sj_stmt_kind k, sj_loc loc, int nbody) {
@@ -376,8 +367,7 @@ static int choose_places(conv *c, sj_stmt *st) {
 static void convert(conv *c, sj_stmt *st) {
   if (!st) return;
   if (choose_places(c, st)) return;
-  if (st->kind == SJ_S_IF && reads_data(st->cond) && straight(st->body[0]) &&
-      straight(st->body[1])) {
+  if (st->kind == SJ_S_IF && reads_data(st->cond)) {
     lower_if(c, st, NULL);
     return;
   }

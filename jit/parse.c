@@ -2007,23 +2007,44 @@ static int counter_set(const vec *out, const psym *x) {
   return -1;
 }
 
-/* The counter of the loop at kw, and its first value (*init): the counter is the variable
- * the condition of a while loop begins with, or the one set by the statement before a do
- * loop. It is a placeholder from then on, as a for loop's iterator declared before it is. */
+/* The local a statement sets: `int t = e;` or `t = e;`; NULL for any other. */
+static psym *set_local(const sj_stmt *st) {
+  if (st->kind == SJ_S_DECL && st->rhs) return (psym *)st->sym;
+  if (st->kind == SJ_S_ASSIGN && st->lhs->kind == SJ_E_VAR && st->lhs->sym->kind == SJ_SYM_LOCAL)
+    return (psym *)st->lhs->sym;
+  return NULL;
+}
+
+static int may_count(const psym *x) {
+  return x && x->s.kind == SJ_SYM_LOCAL && !x->s.rank && !x->pointer && !x->s.is_const &&
+         iter_type(x->s.type);
+}
+
+/* The counter of the loop at kw, and its first value (*init): for a while loop, the variable
+ * its condition begins with, or else the only integer local whose first value out sets as
+ * counter_set() wants it; for a do loop, the one the statement before it sets. It is a
+ * placeholder from then on, as a for loop's iterator declared before it is. */
 static psym *counter_start(parser *p, vec *out, const sj_token *kw, sj_expr **init) {
   psym *x = NULL;
   int at = -1;
   if (kw->kind == SJ_K_WHILE) {
     sj_token *name = peek(p, 1);
     if (kind(p) == '(' && name->kind == SJ_T_IDENT) x = lookup(p, name->text, name->len);
-    if (x && x->s.kind == SJ_SYM_LOCAL) at = counter_set(out, x);
+    if (may_count(x)) at = counter_set(out, x);
+    for (int i = out->n - 1; at < 0 && i >= 0; i--) {
+      psym *y = set_local(out->v[i]);
+      if (!may_count(y) || counter_set(out, y) != i) continue;
+      for (int j = i - 1; j >= 0; j--) { /* a second one: which counts is unclear */
+        psym *z = set_local(out->v[j]);
+        if (z != y && may_count(z) && counter_set(out, z) == j) y = NULL;
+      }
+      x = y;
+      at = y ? i : -1;
+      break;
+    }
   } else if (out->n) {
-    sj_stmt *last = out->v[out->n - 1];
-    if (last->kind == SJ_S_DECL && last->rhs) x = (psym *)last->sym;
-    if (last->kind == SJ_S_ASSIGN && last->lhs->kind == SJ_E_VAR &&
-        last->lhs->sym->kind == SJ_SYM_LOCAL)
-      x = (psym *)last->lhs->sym;
-    if (x) at = counter_set(out, x);
+    x = set_local(out->v[out->n - 1]);
+    if (x && x->s.kind == SJ_SYM_LOCAL) at = counter_set(out, x);
   }
   if (at < 0)
     fail(p, UNSUP, kw->loc,
@@ -2032,7 +2053,7 @@ static psym *counter_start(parser *p, vec *out, const sj_token *kw, sj_expr **in
          sj_tok_spelling(kw->kind),
          kw->kind == SJ_K_WHILE ? "while (t < T) { ... t++; }"
                                 : "just before do { ... t++; } while (t < T);");
-  if (x->s.rank || x->pointer || x->s.is_const || !iter_type(x->s.type))
+  if (!may_count(x))
     fail(p, UNSUP, kw->loc,
          "the counter '%s' of a %s loop must be a non-const int, long or unsigned variable",
          x->s.name, sj_tok_spelling(kw->kind));
@@ -2048,15 +2069,45 @@ static psym *counter_start(parser *p, vec *out, const sj_token *kw, sj_expr **in
   return x;
 }
 
-/* The condition of a while or do loop over the counter s->iter. */
-static sj_expr *counter_cond(parser *p, const sj_stmt *s) {
+/* Whether e reads data: an array element, a floating-point value, a call. */
+static int reads_data(const sj_expr *e) {
+  if (e->kind == SJ_E_INDEX || e->kind == SJ_E_CALL || sj_type_is_float(e->type)) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_data(e->args[i])) return 1;
+  return 0;
+}
+
+/* Splits the conjuncts of e between *bound (those that do not read data) and *data. */
+static void split_conjuncts(parser *p, sj_expr *e, sj_expr **bound, sj_expr **data) {
+  if (e->kind == SJ_E_BINARY && e->op == SJ_OP_AND) {
+    split_conjuncts(p, e->args[0], bound, data);
+    split_conjuncts(p, e->args[1], bound, data);
+    return;
+  }
+  sj_expr **to = reads_data(e) ? data : bound;
+  *to = *to ? binop(p, SJ_OP_AND, *to, e, e->loc) : e;
+}
+
+/* The condition of a while or do loop over the counter s->iter, in parentheses: the
+ * conjuncts that bound the counter, and those that read data (*data, NULL if none): a test of
+ * convergence, `iter < maxit && err > tol`. Once such a test fails, the body no longer changes
+ * what it reads, so later iterations would fail it too: the loop may run to its bound with
+ * the body under the test, provided the test does not read the counter. */
+static sj_expr *counter_cond(parser *p, const sj_stmt *s, sj_expr **data) {
   expect(p, '(');
   sj_loc at = peek(p, 0)->loc;
-  sj_expr *cond = truth(p, expr(p));
+  sj_expr *bound = NULL;
+  *data = NULL;
+  split_conjuncts(p, truth(p, expr(p)), &bound, data);
   close_with(p, ')');
-  if (!mentions(cond, s->iter))
-    fail(p, UNSUP, at, "the condition of the loop does not test its counter '%s'", s->iter->name);
-  return cond;
+  if (*data && mentions(*data, s->iter))
+    fail(p, UNSUP, (*data)->loc,
+         "a test of the loop's condition reads data and its counter '%s': a loop that counts "
+         "may end early only on a test that does not read the counter",
+         s->iter->name);
+  if (!bound || !mentions(bound, s->iter))
+    fail(p, UNSUP, at, "the condition of the loop does not bound its counter '%s'", s->iter->name);
+  return bound;
 }
 
 static sj_stmt *counted_loop(parser *p, vec *out) {
@@ -2069,7 +2120,8 @@ static sj_stmt *counted_loop(parser *p, vec *out) {
   sj_token name = {
       .kind = SJ_T_IDENT, .loc = x->s.loc, .text = x->s.name, .len = strlen(x->s.name)};
   s->iter = &declare(p, SJ_SYM_ITER, x->s.type, &name)->s;
-  if (kw.kind == SJ_K_WHILE) s->cond = counter_cond(p, s);
+  sj_expr *data = NULL; /* a convergence test, the body's guard */
+  if (kw.kind == SJ_K_WHILE) s->cond = counter_cond(p, s, &data);
   if (kind(p) != '{')
     fail(p, UNSUP, peek(p, 0)->loc,
          "the body of a %s loop must be a block that ends by stepping its counter '%s'",
@@ -2094,8 +2146,17 @@ static sj_stmt *counted_loop(parser *p, vec *out) {
     sj_expr *t = node(p, SJ_E_VAR, s->iter->type, kw.loc, 0, NULL);
     t->sym = s->iter;
     sj_expr *first = binop(p, SJ_OP_EQ, t, copy(p, s->init), kw.loc);
-    s->cond = binop(p, SJ_OP_OR, counter_cond(p, s), first, kw.loc);
+    s->cond = binop(p, SJ_OP_OR, counter_cond(p, s, &data), first, kw.loc);
+    if (data) data = binop(p, SJ_OP_OR, copy(p, first), data, kw.loc);
     close_with(p, ';');
+  }
+  if (data) {
+    sj_stmt *test = stmt(p, SJ_S_IF, data->loc);
+    test->cond = data;
+    test->nbody = 2;
+    test->body = alloc(p, 2 * sizeof *test->body);
+    test->body[0] = s->body[0];
+    s->body[0] = test;
   }
   close_scope(p);
   return s;
