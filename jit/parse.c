@@ -1943,6 +1943,58 @@ static void loop_statement(parser *p, sj_stmt *s) {
   if (p->continues.n > waiting) unguarded_continue(p);
 }
 
+/* Whether e reads data: an array element, a floating-point value, a call. */
+static int reads_data(const sj_expr *e) {
+  if (e->kind == SJ_E_INDEX || e->kind == SJ_E_CALL || sj_type_is_float(e->type)) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_data(e->args[i])) return 1;
+  return 0;
+}
+
+/* Splits the conjuncts of e between *bound (those that do not read data) and *data. */
+static void split_conjuncts(parser *p, sj_expr *e, sj_expr **bound, sj_expr **data) {
+  if (e->kind == SJ_E_BINARY && e->op == SJ_OP_AND) {
+    split_conjuncts(p, e->args[0], bound, data);
+    split_conjuncts(p, e->args[1], bound, data);
+    return;
+  }
+  sj_expr **to = reads_data(e) ? data : bound;
+  *to = *to ? binop(p, SJ_OP_AND, *to, e, e->loc) : e;
+}
+
+/* The condition of the loop s over its iterator s->iter (a for loop's, a while loop's
+ * counter): the conjuncts that bound the iterator, and those that read data (*data, NULL if
+ * none): a test of convergence, `iter < maxit && err > tol`. Once such a test fails, the body
+ * no longer changes what it reads, so later iterations would fail it too: the loop may run to
+ * its bound with the body under the test (guard_body()), provided the test does not read the
+ * iterator. what names the loop in messages. */
+static sj_expr *loop_cond(parser *p, const sj_stmt *s, sj_expr **data, const char *what) {
+  sj_loc at = peek(p, 0)->loc;
+  sj_expr *bound = NULL;
+  *data = NULL;
+  split_conjuncts(p, truth(p, expr(p)), &bound, data);
+  if (*data && mentions(*data, s->iter))
+    fail(p, UNSUP, (*data)->loc,
+         "a test of the loop's condition reads data and its iterator '%s': a loop may end "
+         "early only on a test that does not read its iterator",
+         s->iter->name);
+  if (!bound || !mentions(bound, s->iter))
+    fail(p, UNSUP, at, "the condition of the %s does not test its iterator '%s'", what,
+         s->iter->name);
+  return bound;
+}
+
+/* The body of the loop s under the test data of its condition (none if NULL). */
+static void guard_body(parser *p, sj_stmt *s, sj_expr *data) {
+  if (!data) return;
+  sj_stmt *test = stmt(p, SJ_S_IF, data->loc);
+  test->cond = data;
+  test->nbody = 2;
+  test->body = alloc(p, 2 * sizeof *test->body);
+  test->body[0] = s->body[0];
+  s->body[0] = test;
+}
+
 static sj_stmt *for_loop(parser *p) {
   sj_token kw = next(p);
   sj_stmt *s = stmt(p, SJ_S_FOR, kw.loc);
@@ -1955,16 +2007,15 @@ static sj_stmt *for_loop(parser *p) {
   close_with(p, ';');
   cond = peek(p, 0)->loc;
   if (kind(p) == ';') fail(p, UNSUP, cond, "a for loop without a condition is not supported");
-  s->cond = truth(p, expr(p));
-  if (!mentions(s->cond, s->iter))
-    fail(p, UNSUP, cond, "the condition of the for loop does not test its iterator '%s'",
-         it->s.name);
+  sj_expr *data;
+  s->cond = loop_cond(p, s, &data, "for loop");
   close_with(p, ';');
   if (kind(p) == ')')
     fail(p, UNSUP, peek(p, 0)->loc, "a for loop without an increment is not supported");
   s->step = increment(p, it);
   close_with(p, ')');
   loop_statement(p, s);
+  guard_body(p, s, data);
   close_scope(p);
   return s;
 }
@@ -2069,44 +2120,11 @@ static psym *counter_start(parser *p, vec *out, const sj_token *kw, sj_expr **in
   return x;
 }
 
-/* Whether e reads data: an array element, a floating-point value, a call. */
-static int reads_data(const sj_expr *e) {
-  if (e->kind == SJ_E_INDEX || e->kind == SJ_E_CALL || sj_type_is_float(e->type)) return 1;
-  for (int i = 0; i < e->nargs; i++)
-    if (reads_data(e->args[i])) return 1;
-  return 0;
-}
-
-/* Splits the conjuncts of e between *bound (those that do not read data) and *data. */
-static void split_conjuncts(parser *p, sj_expr *e, sj_expr **bound, sj_expr **data) {
-  if (e->kind == SJ_E_BINARY && e->op == SJ_OP_AND) {
-    split_conjuncts(p, e->args[0], bound, data);
-    split_conjuncts(p, e->args[1], bound, data);
-    return;
-  }
-  sj_expr **to = reads_data(e) ? data : bound;
-  *to = *to ? binop(p, SJ_OP_AND, *to, e, e->loc) : e;
-}
-
-/* The condition of a while or do loop over the counter s->iter, in parentheses: the
- * conjuncts that bound the counter, and those that read data (*data, NULL if none): a test of
- * convergence, `iter < maxit && err > tol`. Once such a test fails, the body no longer changes
- * what it reads, so later iterations would fail it too: the loop may run to its bound with
- * the body under the test, provided the test does not read the counter. */
-static sj_expr *counter_cond(parser *p, const sj_stmt *s, sj_expr **data) {
+/* The condition of a while or do loop, in parentheses. */
+static sj_expr *counter_cond(parser *p, const sj_stmt *s, sj_expr **data, int kw) {
   expect(p, '(');
-  sj_loc at = peek(p, 0)->loc;
-  sj_expr *bound = NULL;
-  *data = NULL;
-  split_conjuncts(p, truth(p, expr(p)), &bound, data);
+  sj_expr *bound = loop_cond(p, s, data, kw == SJ_K_WHILE ? "while loop" : "do loop");
   close_with(p, ')');
-  if (*data && mentions(*data, s->iter))
-    fail(p, UNSUP, (*data)->loc,
-         "a test of the loop's condition reads data and its counter '%s': a loop that counts "
-         "may end early only on a test that does not read the counter",
-         s->iter->name);
-  if (!bound || !mentions(bound, s->iter))
-    fail(p, UNSUP, at, "the condition of the loop does not bound its counter '%s'", s->iter->name);
   return bound;
 }
 
@@ -2121,7 +2139,7 @@ static sj_stmt *counted_loop(parser *p, vec *out) {
       .kind = SJ_T_IDENT, .loc = x->s.loc, .text = x->s.name, .len = strlen(x->s.name)};
   s->iter = &declare(p, SJ_SYM_ITER, x->s.type, &name)->s;
   sj_expr *data = NULL; /* a convergence test, the body's guard */
-  if (kw.kind == SJ_K_WHILE) s->cond = counter_cond(p, s, &data);
+  if (kw.kind == SJ_K_WHILE) s->cond = counter_cond(p, s, &data, kw.kind);
   if (kind(p) != '{')
     fail(p, UNSUP, peek(p, 0)->loc,
          "the body of a %s loop must be a block that ends by stepping its counter '%s'",
@@ -2146,18 +2164,11 @@ static sj_stmt *counted_loop(parser *p, vec *out) {
     sj_expr *t = node(p, SJ_E_VAR, s->iter->type, kw.loc, 0, NULL);
     t->sym = s->iter;
     sj_expr *first = binop(p, SJ_OP_EQ, t, copy(p, s->init), kw.loc);
-    s->cond = binop(p, SJ_OP_OR, counter_cond(p, s, &data), first, kw.loc);
+    s->cond = binop(p, SJ_OP_OR, counter_cond(p, s, &data, kw.kind), first, kw.loc);
     if (data) data = binop(p, SJ_OP_OR, copy(p, first), data, kw.loc);
     close_with(p, ';');
   }
-  if (data) {
-    sj_stmt *test = stmt(p, SJ_S_IF, data->loc);
-    test->cond = data;
-    test->nbody = 2;
-    test->body = alloc(p, 2 * sizeof *test->body);
-    test->body[0] = s->body[0];
-    s->body[0] = test;
-  }
+  guard_body(p, s, data);
   close_scope(p);
   return s;
 }

@@ -1,4 +1,4 @@
-// error: 6:15: a test of the loop's condition reads data and its counter 'i': a loop that counts may end early only on a test that does not read the counter
+// error: 6:15: a test of the loop's condition reads data and its iterator 'i': a loop may end early only on a test that does not read its iterator
 // status: unsupported
 void k(int N, float A[N]) {
   int i;

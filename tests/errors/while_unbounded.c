@@ -1,4 +1,4 @@
-// error: 5:10: the condition of the loop does not bound its counter 'it'
+// error: 5:10: the condition of the while loop does not test its iterator 'it'
 // status: unsupported
 void k(int N, double tol, double A[N]) {
   int it = 0;
