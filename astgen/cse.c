@@ -6,7 +6,9 @@
  *     it (it cannot fail: sj_ir_is_pure), where later code may share it;
  *   - a pure instruction equal to one that dominates it (earlier in its block or in a block
  *     around it) is dropped and its uses take the earlier value.
- * Floating-point work stays where it is: executed in vain it would cost real time. */
+ * Other floating-point work stays where it is: executed in vain it would cost real time. Work
+ * on the kernel's parameters alone (`step / (1.0f / Cap)` in each branch of a ?: chain, at
+ * each point of unrolled code) moves as integer work does: a few operations a thread. */
 #include "astgen/ir.h"
 
 #include <stdlib.h>
@@ -81,25 +83,51 @@ static void forget(table *t, int scope) {
 
 /* --- integer work out of branches, where an equal computation lies elsewhere --- */
 
-static int movable(const sj_ir_func *f, const sj_ir_ins *ins) {
-  return ins->dst && !ins->guard && !f->regs[ins->dst].is_var && sj_ir_is_pure(ins) &&
-         !sj_ir_type_is_float(ins->type) && ins->op != SJ_IR_MATH && ins->op != SJ_IR_SHFL &&
-         !(ins->op == SJ_IR_SETP && sj_ir_type_is_float(ins->a.type)) && !reads_var(f, ins);
+/* Whether ins may move: pure integer work, or any pure work on parameters alone (fixed: by
+ * register, a value computed from parameters and constants only). */
+static int movable(const sj_ir_func *f, const char *fixed, const sj_ir_ins *ins) {
+  if (!ins->dst || ins->guard || f->regs[ins->dst].is_var || !sj_ir_is_pure(ins) ||
+      ins->op == SJ_IR_SHFL || reads_var(f, ins))
+    return 0;
+  return fixed[ins->dst] ||
+         (!sj_ir_type_is_float(ins->type) && ins->op != SJ_IR_MATH &&
+          !(ins->op == SJ_IR_SETP && sj_ir_type_is_float(ins->a.type)));
 }
 
 typedef struct counts {
   int n[NBUCKETS]; /* movable instructions by hash */
 } counts;
 
+typedef struct counting {
+  const sj_ir_func *f;
+  const char *fixed;
+  counts *c;
+} counting;
+
 static void count_movable(sj_ir_ins *ins, void *user) {
-  const void **arg = user;
-  if (movable(arg[0], ins)) ((counts *)arg[1])->n[hash(ins)]++;
+  const counting *k = user;
+  if (movable(k->f, k->fixed, ins)) k->c->n[hash(ins)]++;
 }
 
-static void count_block(const sj_ir_func *f, sj_ir_block *b, counts *c) {
+static void count_block(const sj_ir_func *f, const char *fixed, sj_ir_block *b, counts *c) {
   memset(c, 0, sizeof *c);
-  const void *arg[] = {f, c};
-  sj_ir_foreach_ins(b, count_movable, arg);
+  counting k = {f, fixed, c};
+  sj_ir_foreach_ins(b, count_movable, &k);
+}
+
+static int fixed_val(const char *fixed, sj_ir_val v) {
+  return v.kind != SJ_V_REG || fixed[v.reg];
+}
+
+/* Registers whose value comes from the parameters and constants alone. */
+static void note_fixed(sj_ir_ins *ins, void *user) {
+  const void **arg = user;
+  const sj_ir_func *f = arg[0];
+  char *fixed = (char *)arg[1];
+  if (!ins->dst || ins->guard || f->regs[ins->dst].is_var || !sj_ir_is_pure(ins) ||
+      ins->op == SJ_IR_SPECIAL || ins->op == SJ_IR_SHFL || ins->nargs)
+    return;
+  fixed[ins->dst] = fixed_val(fixed, ins->a) && fixed_val(fixed, ins->b) && fixed_val(fixed, ins->c);
 }
 
 static void note_thread(sj_ir_ins *ins, void *user) {
@@ -124,6 +152,7 @@ typedef struct lifting {
   sj_ir_func *f;
   char *per_thread; /* by register: its value may differ between the threads of a block */
   char *in;         /* by register: defined in the branch at hand */
+  char *fixed;      /* by register: computed from parameters and constants alone */
   counts all;       /* over the function */
   counts *branch;   /* scratch */
   int moved;
@@ -133,11 +162,11 @@ typedef struct lifting {
  * have an equal (by hash) outside it, to position *at of out. */
 static void lift(lifting *s, sj_ir_block *branch, sj_ir_block *out, int *at) {
   sj_ir_foreach_ins(branch, mark_def, s->in);
-  count_block(s->f, branch, s->branch);
+  count_block(s->f, s->fixed, branch, s->branch);
   for (int i = 0; i < branch->n;) {
     sj_ir_node *n = branch->v[i];
     const sj_ir_ins *ins = &n->ins;
-    if (n->kind == SJ_IR_INS && movable(s->f, ins) && !defined_in(s->in, ins->a) &&
+    if (n->kind == SJ_IR_INS && movable(s->f, s->fixed, ins) && !defined_in(s->in, ins->a) &&
         !defined_in(s->in, ins->b) && !defined_in(s->in, ins->c) &&
         s->all.n[hash(ins)] > s->branch->n[hash(ins)]) {
       s->in[ins->dst] = 0;
@@ -230,21 +259,25 @@ void sj_ir_share(sj_ir_func *f) {
   t->rename = calloc((size_t)f->nregs + 1, sizeof *t->rename);
   s->in = calloc((size_t)f->nregs + 1, 1);
   s->per_thread = calloc((size_t)f->nregs + 1, 1);
+  s->fixed = calloc((size_t)f->nregs + 1, 1);
   s->branch = malloc(sizeof *s->branch);
-  if (!t->rename || !s->in || !s->per_thread || !s->branch) abort();
+  if (!t->rename || !s->in || !s->per_thread || !s->fixed || !s->branch) abort();
   sj_ir_foreach_ins(&f->body, note_thread, s->per_thread); /* definitions come before uses */
+  const void *arg[] = {f, s->fixed};
+  sj_ir_foreach_ins(&f->body, note_fixed, arg);
   s->f = f;
   for (int round = 0; round < ROUNDS; round++) {
     for (int i = 0; i < NBUCKETS; i++) t->buckets[i] = -1;
     t->n = 0;
     number_block(f, &f->body, t);
-    count_block(f, &f->body, &s->all);
+    count_block(f, s->fixed, &f->body, &s->all);
     s->moved = 0;
     lift_block(s, &f->body);
     if (!s->moved) break;
   }
   free(s->in);
   free(s->per_thread);
+  free(s->fixed);
   free(s->branch);
   free(s);
   free(t->v);
