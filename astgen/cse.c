@@ -89,9 +89,8 @@ static int movable(const sj_ir_func *f, const char *fixed, const sj_ir_ins *ins)
   if (!ins->dst || ins->guard || f->regs[ins->dst].is_var || !sj_ir_is_pure(ins) ||
       ins->op == SJ_IR_SHFL || reads_var(f, ins))
     return 0;
-  return fixed[ins->dst] ||
-         (!sj_ir_type_is_float(ins->type) && ins->op != SJ_IR_MATH &&
-          !(ins->op == SJ_IR_SETP && sj_ir_type_is_float(ins->a.type)));
+  return fixed[ins->dst] || (!sj_ir_type_is_float(ins->type) && ins->op != SJ_IR_MATH &&
+                             !(ins->op == SJ_IR_SETP && sj_ir_type_is_float(ins->a.type)));
 }
 
 typedef struct counts {
@@ -127,7 +126,8 @@ static void note_fixed(sj_ir_ins *ins, void *user) {
   if (!ins->dst || ins->guard || f->regs[ins->dst].is_var || !sj_ir_is_pure(ins) ||
       ins->op == SJ_IR_SPECIAL || ins->op == SJ_IR_SHFL || ins->nargs)
     return;
-  fixed[ins->dst] = fixed_val(fixed, ins->a) && fixed_val(fixed, ins->b) && fixed_val(fixed, ins->c);
+  fixed[ins->dst] =
+      fixed_val(fixed, ins->a) && fixed_val(fixed, ins->b) && fixed_val(fixed, ins->c);
 }
 
 static void note_thread(sj_ir_ins *ins, void *user) {

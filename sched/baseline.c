@@ -40,7 +40,7 @@ typedef struct gpu_state {
   int coincident;    /* the tree is isl's: its coincidence flags tell the parallel members */
   double launches;   /* trips of the host loops around the node being mapped */
   double cost;       /* the modeled time of the kernels mapped so far */
-  sj_reduction *red; /* the model's reductions when it may reassociate them, else NULL */
+  sj_reduction *red; /* the model's reductions it may run in any order (sj_reductions_exact) */
   int nred;
 } gpu_state;
 
@@ -412,7 +412,8 @@ int sj_map_gpu(sj_model *m, __isl_take isl_schedule *schedule, int coincident,
   sj_buf explain = {0};
   memset(plan, 0, sizeof *plan);
   gpu_state st = {m, max_grid, plan, &explain, err, 0, coincident, 1, 0, NULL, 0};
-  int rc = m->reassociate ? sj_reductions_find(m, &st.red, &st.nred) : 0;
+  int rc = sj_reductions_find(m, &st.red, &st.nred);
+  if (!rc && !m->reassociate) sj_reductions_exact(st.red, &st.nred);
   if (rc == JIT_ERR_NOMEM) out_of_memory(&st);
   if (rc) st.failed = 1;
   isl_schedule_node *root = isl_schedule_get_root(schedule);

@@ -83,15 +83,18 @@ static isl_bool pointwise(sj_model *m) {
   return same;
 }
 
-/* Appends the reductions found to the explanation: in exact mode kept in order; with
- * reassociation allowed, the kernels whose line says so run them in parallel. */
+/* Appends the reductions found to the explanation: in exact mode floating-point ones kept in
+ * order; integer ones, and all with reassociation allowed, in parallel where a kernel's line
+ * says so. */
 static void explain_reductions(const sj_model *m, sj_buf *why) {
   sj_buf list = {0};
   if (sj_reductions_explain(m, &list) == 0 && list.len)
     sj_buf_printf(why,
                   m->reassociate ? "  reductions (reassociation allowed: in parallel where a "
                                    "kernel line says so, else in the C order): %s\n"
-                                 : "  reductions kept in the C order (not reassociated): %s\n",
+                                 : "  reductions (floating-point ones in the C order, not "
+                                   "reassociated; integer ones, the same in any order, in "
+                                   "parallel where a kernel line says so): %s\n",
                   list.data);
   sj_buf_free(&list);
 }

@@ -4,9 +4,10 @@
  * other access of the statement, no other statement inside the loop), so that the values e
  * take do not depend on the order of the accumulation. Such a loop could run in any order
  * (a tree of partial results): integers would give the same result, floats would round
- * differently. In exact mode nothing is reassociated: every reduction keeps the C order,
- * bit-exact, and the explanation lists the ones found. When the user allows reassociation
- * the GPU mapping (sched/baseline.c) runs them in parallel: the conflicts among a reduction's
+ * differently. In exact mode floating-point reductions keep the C order, bit-exact, and the
+ * explanation lists the ones found; integer ones give the same bits in any order. Those, or
+ * all when the user allows reassociation, the GPU mapping (sched/baseline.c) runs in
+ * parallel: the conflicts among a reduction's
  * own accumulations are ignored when it asks which members are parallel
  * (sj_band_parallel_reduced), and a `reduce` mark tells the lowering which assignments
  * accumulate in registers. */
@@ -156,6 +157,13 @@ int sj_reductions_find(const sj_model *m, sj_reduction **out, int *n) {
   }
   isl_union_map_free(order);
   return rc;
+}
+
+void sj_reductions_exact(sj_reduction *r, int *n) {
+  int kept = 0;
+  for (int i = 0; i < *n; i++)
+    if (sj_type_is_integer(r[i].stmt->body[r[i].body]->lhs->type)) r[kept++] = r[i];
+  *n = kept;
 }
 
 int sj_reductions_explain(const sj_model *m, sj_buf *note) {

@@ -437,6 +437,9 @@ typedef struct sj_reduction {
  * *out is malloc'd (NULL when there is none). 0 on success, -1 when isl fails,
  * JIT_ERR_NOMEM out of memory. */
 int sj_reductions_find(const sj_model *m, sj_reduction **out, int *n);
+/* Keeps of r[0 .. *n) those that give the same bits in any order: integer accumulators (+,
+ * * wrap modulo 2^n; min and max choose one of the values). */
+void sj_reductions_exact(sj_reduction *r, int *n);
 
 /* The user data of a `reduce` mark (freed with its id): the reductions whose assignments,
  * under the mark, accumulate into a private partial per thread, combined once per warp

@@ -144,33 +144,40 @@ int main(int argc, char **argv) {
          (const char *const[]){"statements split", "host loop over 1 member (2800 iterations)",
                                "grid 22x350x1, block 32x8x1: 2 parallel loops", NULL},
          NULL);
-  /* reductions keep the C order (exact mode): only the loops over the outputs are mapped,
-   * the accumulation runs in order inside each thread (rows: j inside; columns: isl's
+  /* floating-point reductions keep the C order (exact mode): only the loops over the outputs are
+   * mapped, the accumulation runs in order inside each thread (rows: j inside; columns: isl's
    * scheduler brings j out of i, i stays inside), and a whole-vector sum runs in one thread */
   const int square[] = {2000, 2000};
   expect(dir, "row_sums.c", JIT_DEVICE_EMU, square, 2,
          (const char *const[]){"kernel 0: grid 63x1x1, block 32x1x1: 1 parallel loop",
                                "kernel 1: grid 63x1x1, block 32x1x1: 1 parallel loop",
-                               "reductions kept in the C order (not reassociated): rows over "
+                               "in parallel where a kernel line says so): rows over "
                                "loop 'j' (S1), peak over loop 'j' (S1), cols over loop 'i' (S3)\n",
                                NULL},
          "2 parallel loops");
   expect(dir, "vector_sum.c", JIT_DEVICE_EMU, wide, 1,
          (const char *const[]){"kernel 0: grid 1x1x1, block 1x1x1: no parallel loop",
-                               "reductions kept in the C order (not reassociated): sum over loop "
+                               "in parallel where a kernel line says so): sum over loop "
                                "'i' (S1), dot over loop 'i' (S1), low over loop 'i' (S1)\n",
                                NULL},
          "kernel 1:");
   expect(dir, "gemm.c", JIT_DEVICE_EMU, large_mm, 3,
-         (const char *const[]){"(not reassociated): C over loop 'k' (S1)\n", NULL}, NULL);
+         (const char *const[]){"kernel line says so): C over loop 'k' (S1)\n", NULL}, NULL);
   expect(dir, "forward_subst.c", JIT_DEVICE_EMU, wide, 1,
-         (const char *const[]){"(not reassociated): x over loop 'j' (S1)\n", NULL}, NULL);
+         (const char *const[]){"kernel line says so): x over loop 'j' (S1)\n", NULL}, NULL);
   /* with reassociation allowed, the same reductions run in parallel where the loops over the
    * outputs do not fill the GPU: a dot product over the whole grid, rows over y with the
    * columns along the warps; never where they do (gemm) nor in exact mode */
   const int dot_n[] = {100003}, rows_nm[] = {64, 4099};
   expect(dir, "red_dot.c", JIT_DEVICE_EMU, dot_n, 1,
-         (const char *const[]){"kernel 0: grid 1x1x1", "not reassociated", NULL}, "in parallel");
+         (const char *const[]){"kernel 0: grid 1x1x1", "not reassociated", NULL},
+         "reductions in parallel");
+  /* integer sums give the same bits in any order: in parallel in exact mode too */
+  const int int_n[] = {50000};
+  expect(dir, "red_int.c", JIT_DEVICE_EMU, int_n, 1,
+         (const char *const[]){"kernel 0: grid 391x1x1",
+                               "reductions in parallel: s (S0) p (S0): partials per thread", NULL},
+         "kernel 0: grid 1x1x1");
   opts.reassociate = 1;
   expect(dir, "red_dot.c", JIT_DEVICE_EMU, dot_n, 1,
          (const char *const[]){"kernel 1: grid 391x1x1, block 256x1x1",
