@@ -227,6 +227,7 @@ static void optimize_block(sj_ir_func *f, sj_ir_block *b) {
     reduced seen = {0};
     if (n->step.kind == SJ_V_INT && !has_loop(&n->body))
       reduce(f, b, &at, n, in_loop, &n->body, &seen);
+    if (f->kind != SJ_FUNC_HOST) sj_ir_promote(f, n, b, &at);
     free(in_loop);
     i = at; /* b->v[at] is the loop again */
   }

@@ -303,6 +303,11 @@ static void print_ins(cprint *p, const sj_ir_block *b, int i) {
     return;
   }
   sj_buf_printf(o, "%*s", 2 * p->indent, "");
+  if (ins->guard) {
+    sj_buf_puts(o, "if (");
+    operand(p, sj_ir_reg_val(p->f, ins->guard));
+    sj_buf_puts(o, ") ");
+  }
   switch (ins->op) {
   case SJ_IR_ST:
     operand(p, ins->a);
@@ -332,11 +337,6 @@ static void print_ins(cprint *p, const sj_ir_block *b, int i) {
     sj_buf_printf(o, "}; if (__sj_launch(__sj_rt, %ld, __sj_h + 1)) return 1; }", ins->imm - 1);
     break;
   default:
-    if (ins->guard) {
-      sj_buf_puts(o, "if (");
-      reg_name(p, ins->guard);
-      sj_buf_puts(o, ") ");
-    }
     if (p->f->regs[ins->dst].is_var) {
       reg_name(p, ins->dst);
     } else {

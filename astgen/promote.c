@@ -1,0 +1,207 @@
+/* Elements a loop reads and writes at one address, kept in a register over the loop (scalar
+ * replacement): the accumulator of a reduction that runs in one thread (`s[0] += a[i]`), the
+ * element of a product (`C[i][j] += A[i][k] * B[k][j]` over k), a coefficient read at every
+ * iteration. Otherwise each iteration waits for its own store to come back from memory.
+ *
+ * A group is the accesses of one loop to one address: a register the loop does not assign and
+ * an offset. It is promoted when no other access of the loop reaches its array (different
+ * arrays never overlap: the API refuses overlapping arguments), nothing in the loop shares
+ * memory with other threads (a barrier, an atomic), and an access of the group runs at every
+ * iteration (unguarded in the loop's head or body), so that the address is valid whenever the
+ * loop runs. Then, under the loop's first test (its head's work on the first value): the element
+ * is loaded before the loop (into a register set to 0 first, which the loop's moves may be
+ * hoisted to read) and, if the loop writes it, stored after it; in the loop, loads and
+ * stores become moves, each under the guard it had. Other threads do not touch the element
+ * while the loop runs: that would be a dependence between parallel instances, which the
+ * mappings never make. */
+#include "astgen/ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_GROUPS = 16 };
+
+typedef struct group {
+  int base; /* the address register */
+  long imm; /* the offset */
+  int array;
+  sj_ir_space space;
+  sj_ir_type type;
+  int spoilt; /* another access reaches the array: not promoted */
+  int stores, every_iteration;
+} group;
+
+typedef struct scan {
+  const sj_ir_func *f;
+  char *in_loop; /* by register: assigned in the loop */
+  group g[MAX_GROUPS];
+  int n;
+  int shared_work; /* a barrier or an atomic: nothing is promoted */
+} scan;
+
+static int promotable_type(sj_ir_type t) {
+  return t == SJ_IR_S32 || t == SJ_IR_S64 || t == SJ_IR_U32 || t == SJ_IR_U64 || t == SJ_IR_F32 ||
+         t == SJ_IR_F64;
+}
+
+static void note_access(scan *s, const sj_ir_ins *ins, int top) {
+  if (ins->op == SJ_IR_BARRIER || ins->op == SJ_IR_LAUNCH || ins->op == SJ_IR_SHFL)
+    s->shared_work = 1;
+  if (ins->op != SJ_IR_LD && ins->op != SJ_IR_ST && ins->op != SJ_IR_ATOM) return;
+  if (ins->a.kind != SJ_V_REG) {
+    s->shared_work = 1; /* an address not in a register: do not guess */
+    return;
+  }
+  const sj_ir_reg *p = &s->f->regs[ins->a.reg];
+  int fixed = !s->in_loop[ins->a.reg] && ins->op != SJ_IR_ATOM && promotable_type(ins->type);
+  for (int i = 0; i < s->n; i++) {
+    group *g = &s->g[i];
+    if (g->space != p->space || g->array != p->array) continue;
+    if (!fixed || g->base != ins->a.reg || g->imm != ins->imm || g->type != ins->type)
+      g->spoilt = 1;
+    g->stores += ins->op == SJ_IR_ST;
+    g->every_iteration |= top && !ins->guard;
+    return;
+  }
+  if (p->array < 0 || s->n == MAX_GROUPS) { /* where it points is not known: no guess */
+    s->shared_work = 1;
+    return;
+  }
+  s->g[s->n++] = (group){.base = ins->a.reg,
+                         .imm = ins->imm,
+                         .array = p->array,
+                         .space = p->space,
+                         .type = ins->type,
+                         .spoilt = !fixed,
+                         .stores = ins->op == SJ_IR_ST,
+                         .every_iteration = top && !ins->guard};
+}
+
+static void scan_block(scan *s, const sj_ir_block *b, int top) {
+  for (int i = 0; i < b->n; i++) {
+    const sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_INS) {
+      note_access(s, &n->ins, top);
+      continue;
+    }
+    const sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+    for (int k = 0; k < 5; k++) scan_block(s, blocks[k], 0);
+  }
+}
+
+static sj_ir_node *ins_node(sj_ir_op op, sj_ir_type type, int dst, sj_ir_val a, sj_ir_val b) {
+  sj_ir_node *n = sj_ir_node_new(SJ_IR_INS);
+  n->ins.op = op;
+  n->ins.type = type;
+  n->ins.dst = dst;
+  n->ins.a = a;
+  n->ins.b = b;
+  return n;
+}
+
+/* The group's loads and stores in b as moves from and to the register r. */
+static void replace(sj_ir_func *f, sj_ir_block *b, const group *g, int r) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind != SJ_IR_INS) {
+      sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+      for (int k = 0; k < 5; k++) replace(f, blocks[k], g, r);
+      continue;
+    }
+    sj_ir_ins *ins = &n->ins;
+    if ((ins->op != SJ_IR_LD && ins->op != SJ_IR_ST) || ins->a.kind != SJ_V_REG ||
+        ins->a.reg != g->base || ins->imm != g->imm)
+      continue;
+    if (ins->op == SJ_IR_LD) {
+      ins->op = SJ_IR_MOV;
+      ins->a = sj_ir_reg_val(f, r);
+    } else {
+      ins->op = SJ_IR_MOV;
+      ins->dst = r;
+      ins->a = ins->b;
+    }
+    ins->b = (sj_ir_val){0};
+    ins->imm = 0;
+    ins->nc = 0;
+  }
+}
+
+/* The loop's first test, computed in front of it at *at of out: its head's instructions with
+ * the first value for the iterator. 0 where the head is not plain work on registers. */
+static int first_test(sj_ir_func *f, sj_ir_node *loop, sj_ir_block *out, int *at) {
+  if (loop->cond.kind != SJ_V_REG) return 0;
+  for (int i = 0; i < loop->head.n; i++) {
+    const sj_ir_node *n = loop->head.v[i];
+    if (n->kind != SJ_IR_INS || n->ins.guard || n->ins.nargs || !n->ins.dst ||
+        f->regs[n->ins.dst].is_var || !sj_ir_is_pure(&n->ins))
+      return 0;
+  }
+  int *copy = calloc((size_t)f->nregs + 1, sizeof *copy); /* head's registers: their copies */
+  if (!copy) abort();
+  int nregs = f->nregs;
+  for (int i = 0; i < loop->head.n; i++) {
+    const sj_ir_ins *ins = &loop->head.v[i]->ins;
+    sj_ir_node *c = sj_ir_node_new(SJ_IR_INS);
+    c->ins = *ins;
+    sj_ir_val *v[] = {&c->ins.a, &c->ins.b, &c->ins.c};
+    for (int k = 0; k < 3; k++) {
+      if (v[k]->kind != SJ_V_REG) continue;
+      if (v[k]->reg == loop->iter)
+        *v[k] = loop->init;
+      else if (v[k]->reg < nregs && copy[v[k]->reg])
+        v[k]->reg = copy[v[k]->reg];
+    }
+    copy[ins->dst] = c->ins.dst = sj_ir_new_reg(f, f->regs[ins->dst].type, 0);
+    sj_ir_block_insert(out, (*at)++, c);
+  }
+  int first = loop->cond.reg < nregs ? copy[loop->cond.reg] : 0;
+  free(copy);
+  return first;
+}
+
+static void note_assigned(const sj_ir_block *b, char *in_loop) {
+  for (int i = 0; i < b->n; i++) {
+    const sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_INS) {
+      if (n->ins.dst) in_loop[n->ins.dst] = 1;
+      continue;
+    }
+    if (n->kind == SJ_IR_LOOP) in_loop[n->iter] = 1;
+    const sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+    for (int k = 0; k < 5; k++) note_assigned(blocks[k], in_loop);
+  }
+}
+
+void sj_ir_promote(sj_ir_func *f, sj_ir_node *loop, sj_ir_block *out, int *at) {
+  scan s = {.f = f, .in_loop = calloc((size_t)f->nregs + 1, 1)};
+  if (!s.in_loop) abort();
+  s.in_loop[loop->iter] = 1;
+  sj_ir_block *parts[] = {&loop->head, &loop->body, &loop->latch};
+  for (int k = 0; k < 3; k++) note_assigned(parts[k], s.in_loop);
+  for (int k = 0; k < 3; k++) scan_block(&s, parts[k], k < 2);
+  free(s.in_loop);
+  if (s.shared_work) return;
+  int first = 0;
+  for (int i = 0; i < s.n; i++) {
+    const group *g = &s.g[i];
+    if (g->spoilt || !g->every_iteration) continue;
+    if (!first && !(first = first_test(f, loop, out, at))) return;
+    int r = sj_ir_new_reg(f, g->type, 0);
+    f->regs[r].is_var = 1;
+    /* a value where the loop does not run, for moves of r that later passes hoist */
+    sj_ir_val zero = sj_ir_type_is_float(g->type) ? sj_ir_float(g->type, 0) : sj_ir_int(g->type, 0);
+    sj_ir_block_insert(out, (*at)++, ins_node(SJ_IR_MOV, g->type, r, zero, (sj_ir_val){0}));
+    sj_ir_node *ld = ins_node(SJ_IR_LD, g->type, r, sj_ir_reg_val(f, g->base), (sj_ir_val){0});
+    ld->ins.imm = g->imm;
+    ld->ins.guard = first;
+    sj_ir_block_insert(out, (*at)++, ld);
+    replace(f, &loop->head, g, r);
+    replace(f, &loop->body, g, r);
+    replace(f, &loop->latch, g, r);
+    if (!g->stores) continue;
+    sj_ir_node *st = ins_node(SJ_IR_ST, g->type, 0, sj_ir_reg_val(f, g->base), sj_ir_reg_val(f, r));
+    st->ins.imm = g->imm;
+    st->ins.guard = first;
+    sj_ir_block_insert(out, *at + 1, st);
+  }
+}
