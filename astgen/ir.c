@@ -153,6 +153,16 @@ sj_ir_node *sj_ir_node_new(sj_ir_node_kind kind) {
   return n;
 }
 
+sj_ir_node *sj_ir_ins_node(sj_ir_op op, sj_ir_type type, int dst, sj_ir_val a, sj_ir_val b) {
+  sj_ir_node *n = sj_ir_node_new(SJ_IR_INS);
+  n->ins.op = op;
+  n->ins.type = type;
+  n->ins.dst = dst;
+  n->ins.a = a;
+  n->ins.b = b;
+  return n;
+}
+
 void sj_ir_block_insert(sj_ir_block *b, int at, sj_ir_node *n) {
   if (b->n == b->cap) {
     b->cap = b->cap ? 2 * b->cap : 8;

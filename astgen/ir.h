@@ -267,6 +267,8 @@ int sj_ir_add_shared(sj_ir_func *f, sj_ir_shared a); /* its index */
 int sj_ir_find_param(const sj_ir_func *f, sj_ir_param_kind kind, int index);
 int sj_ir_new_reg(sj_ir_func *f, sj_ir_type type, int level);
 sj_ir_node *sj_ir_node_new(sj_ir_node_kind kind);
+/* An instruction node dst = op a, b at type (its other fields 0). */
+sj_ir_node *sj_ir_ins_node(sj_ir_op op, sj_ir_type type, int dst, sj_ir_val a, sj_ir_val b);
 void sj_ir_block_push(sj_ir_block *b, sj_ir_node *n);
 void sj_ir_block_insert(sj_ir_block *b, int at, sj_ir_node *n);
 void sj_ir_node_free(sj_ir_node *n);

@@ -108,16 +108,6 @@ static long iter_coefficient(sj_ir_node *loop, sj_ir_val x) {
   return 0;
 }
 
-static sj_ir_node *instruction(sj_ir_op op, sj_ir_type type, int dst, sj_ir_val a, sj_ir_val b) {
-  sj_ir_node *n = sj_ir_node_new(SJ_IR_INS);
-  n->ins.op = op;
-  n->ins.type = type;
-  n->ins.dst = dst;
-  n->ins.a = a;
-  n->ins.b = b;
-  return n;
-}
-
 /* The pointer variables a loop's reduction made: base + iter * c in q. */
 typedef struct reduced {
   int n;
@@ -178,16 +168,17 @@ static void reduce(sj_ir_func *f, sj_ir_block *out, int *at, sj_ir_node *loop, c
       start = loop->init;
     } else {
       int t = sj_ir_new_reg(f, SJ_IR_S64, 0);
-      sj_ir_block_insert(out, (*at)++,
-                         instruction(SJ_IR_MUL, SJ_IR_S64, t, loop->init, sj_ir_int(SJ_IR_S64, c)));
+      sj_ir_block_insert(
+          out, (*at)++,
+          sj_ir_ins_node(SJ_IR_MUL, SJ_IR_S64, t, loop->init, sj_ir_int(SJ_IR_S64, c)));
       start = sj_ir_reg_val(f, t);
     }
     if (start.kind == SJ_V_INT && start.i == 0)
-      sj_ir_block_insert(out, (*at)++, instruction(SJ_IR_MOV, SJ_IR_PTR, q, n->ins.a, start));
+      sj_ir_block_insert(out, (*at)++, sj_ir_ins_node(SJ_IR_MOV, SJ_IR_PTR, q, n->ins.a, start));
     else
-      sj_ir_block_insert(out, (*at)++, instruction(SJ_IR_PTRADD, SJ_IR_PTR, q, n->ins.a, start));
-    sj_ir_block_push(&loop->latch, instruction(SJ_IR_PTRADD, SJ_IR_PTR, q, sj_ir_reg_val(f, q),
-                                               sj_ir_int(SJ_IR_S64, loop->step.i * c)));
+      sj_ir_block_insert(out, (*at)++, sj_ir_ins_node(SJ_IR_PTRADD, SJ_IR_PTR, q, n->ins.a, start));
+    sj_ir_block_push(&loop->latch, sj_ir_ins_node(SJ_IR_PTRADD, SJ_IR_PTR, q, sj_ir_reg_val(f, q),
+                                                  sj_ir_int(SJ_IR_S64, loop->step.i * c)));
     if (seen->n < (int)(sizeof seen->v / sizeof seen->v[0]))
       seen->v[seen->n].base = n->ins.a, seen->v[seen->n].c = c, seen->v[seen->n++].q = q;
     rename r = {n->ins.dst, q};

@@ -89,16 +89,6 @@ static void scan_block(scan *s, const sj_ir_block *b, int top) {
   }
 }
 
-static sj_ir_node *ins_node(sj_ir_op op, sj_ir_type type, int dst, sj_ir_val a, sj_ir_val b) {
-  sj_ir_node *n = sj_ir_node_new(SJ_IR_INS);
-  n->ins.op = op;
-  n->ins.type = type;
-  n->ins.dst = dst;
-  n->ins.a = a;
-  n->ins.b = b;
-  return n;
-}
-
 /* The group's loads and stores in b as moves from and to the register r. */
 static void replace(sj_ir_func *f, sj_ir_block *b, const group *g, int r) {
   for (int i = 0; i < b->n; i++) {
@@ -190,8 +180,9 @@ void sj_ir_promote(sj_ir_func *f, sj_ir_node *loop, sj_ir_block *out, int *at) {
     f->regs[r].is_var = 1;
     /* a value where the loop does not run, for moves of r that later passes hoist */
     sj_ir_val zero = sj_ir_type_is_float(g->type) ? sj_ir_float(g->type, 0) : sj_ir_int(g->type, 0);
-    sj_ir_block_insert(out, (*at)++, ins_node(SJ_IR_MOV, g->type, r, zero, (sj_ir_val){0}));
-    sj_ir_node *ld = ins_node(SJ_IR_LD, g->type, r, sj_ir_reg_val(f, g->base), (sj_ir_val){0});
+    sj_ir_block_insert(out, (*at)++, sj_ir_ins_node(SJ_IR_MOV, g->type, r, zero, (sj_ir_val){0}));
+    sj_ir_node *ld =
+        sj_ir_ins_node(SJ_IR_LD, g->type, r, sj_ir_reg_val(f, g->base), (sj_ir_val){0});
     ld->ins.imm = g->imm;
     ld->ins.guard = first;
     sj_ir_block_insert(out, (*at)++, ld);
@@ -199,7 +190,8 @@ void sj_ir_promote(sj_ir_func *f, sj_ir_node *loop, sj_ir_block *out, int *at) {
     replace(f, &loop->body, g, r);
     replace(f, &loop->latch, g, r);
     if (!g->stores) continue;
-    sj_ir_node *st = ins_node(SJ_IR_ST, g->type, 0, sj_ir_reg_val(f, g->base), sj_ir_reg_val(f, r));
+    sj_ir_node *st =
+        sj_ir_ins_node(SJ_IR_ST, g->type, 0, sj_ir_reg_val(f, g->base), sj_ir_reg_val(f, r));
     st->ins.imm = g->imm;
     st->ins.guard = first;
     sj_ir_block_insert(out, *at + 1, st);

@@ -2022,9 +2022,9 @@ static sj_stmt *for_loop(parser *p) {
 
 /* --- while and do loops that count: `int t = 0; while (t < T) { ...; t++; }` is the for
  * loop `for (int t = 0; t < T; t++) { ... }`, and `do { ...; t++; } while (t < T);` the for
- * loop whose condition also holds at the first value. The counter's first value is the
- * statement just before the loop; its step is the last statement of the body. As with a
- * for loop's iterator, the counter is not used after the loop. --- */
+ * loop whose condition also holds at the first value. The counter's first value is set by a
+ * statement before the loop (counter_start()); its step is the last statement of the body.
+ * As with a for loop's iterator, the counter is not used after the loop. --- */
 
 static int stmt_mentions(const sj_stmt *st, const sj_sym *x) {
   const sj_expr *es[] = {st->init, st->cond, st->lhs, st->rhs};
