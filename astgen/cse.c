@@ -7,8 +7,8 @@
  *   - a pure instruction equal to one that dominates it (earlier in its block or in a block
  *     around it) is dropped and its uses take the earlier value.
  * Other floating-point work stays where it is: executed in vain it would cost real time. Work
- * on the kernel's parameters alone (`step / (1.0f / Cap)` in each branch of a ?: chain, at
- * each point of unrolled code) moves as integer work does: a few operations a thread. */
+ * on the kernel's parameters alone (`step / (1.0f / Cap)` in each branch of a ?: chain) moves
+ * out of an if whose two branches both compute it, so that no thread does more than before. */
 #include "astgen/ir.h"
 
 #include <stdlib.h>
@@ -83,14 +83,16 @@ static void forget(table *t, int scope) {
 
 /* --- integer work out of branches, where an equal computation lies elsewhere --- */
 
-/* Whether ins may move: pure integer work, or any pure work on parameters alone (fixed: by
- * register, a value computed from parameters and constants only). */
+/* Whether ins may move: 1 for pure integer work, 2 for other pure work on parameters alone
+ * (fixed: by register, a value computed from parameters and constants only), 0 else. */
 static int movable(const sj_ir_func *f, const char *fixed, const sj_ir_ins *ins) {
   if (!ins->dst || ins->guard || f->regs[ins->dst].is_var || !sj_ir_is_pure(ins) ||
       ins->op == SJ_IR_SHFL || reads_var(f, ins))
     return 0;
-  return fixed[ins->dst] || (!sj_ir_type_is_float(ins->type) && ins->op != SJ_IR_MATH &&
-                             !(ins->op == SJ_IR_SETP && sj_ir_type_is_float(ins->a.type)));
+  if (!sj_ir_type_is_float(ins->type) && ins->op != SJ_IR_MATH &&
+      !(ins->op == SJ_IR_SETP && sj_ir_type_is_float(ins->a.type)))
+    return 1;
+  return fixed[ins->dst] ? 2 : 0;
 }
 
 typedef struct counts {
@@ -158,17 +160,35 @@ typedef struct lifting {
   int moved;
 } lifting;
 
+/* Whether b (or a block in it) computes what ins computes. */
+static int holds_equal(const sj_ir_block *b, const sj_ir_ins *ins) {
+  for (int i = 0; i < b->n; i++) {
+    const sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_INS) {
+      if (same(&n->ins, ins)) return 1;
+      continue;
+    }
+    const sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+    for (int k = 0; k < 5; k++)
+      if (holds_equal(blocks[k], ins)) return 1;
+  }
+  return 0;
+}
+
 /* Moves the movable instructions of branch whose operands are defined outside it, and that
- * have an equal (by hash) outside it, to position *at of out. */
-static void lift(lifting *s, sj_ir_block *branch, sj_ir_block *out, int *at) {
+ * have an equal (by hash) outside it, to position *at of out. Floating-point work only where
+ * the other branch of its if computes it too: a thread that takes neither does none. */
+static void lift(lifting *s, sj_ir_block *branch, const sj_ir_block *sibling, sj_ir_block *out,
+                 int *at) {
   sj_ir_foreach_ins(branch, mark_def, s->in);
   count_block(s->f, s->fixed, branch, s->branch);
   for (int i = 0; i < branch->n;) {
     sj_ir_node *n = branch->v[i];
     const sj_ir_ins *ins = &n->ins;
-    if (n->kind == SJ_IR_INS && movable(s->f, s->fixed, ins) && !defined_in(s->in, ins->a) &&
-        !defined_in(s->in, ins->b) && !defined_in(s->in, ins->c) &&
-        s->all.n[hash(ins)] > s->branch->n[hash(ins)]) {
+    int how = n->kind == SJ_IR_INS ? movable(s->f, s->fixed, ins) : 0;
+    if (how && !defined_in(s->in, ins->a) && !defined_in(s->in, ins->b) &&
+        !defined_in(s->in, ins->c) && s->all.n[hash(ins)] > s->branch->n[hash(ins)] &&
+        (how == 1 || holds_equal(sibling, ins))) {
       s->in[ins->dst] = 0;
       memmove(branch->v + i, branch->v + i + 1, (size_t)(branch->n - i - 1) * sizeof *branch->v);
       branch->n--;
@@ -192,8 +212,8 @@ static void lift_block(lifting *s, sj_ir_block *b) {
     for (int k = 0; k < 5; k++) lift_block(s, blocks[k]);
     if (n->kind != SJ_IR_IF || (b == &s->f->body && !s->per_thread[n->cond.reg])) continue;
     int at = i;
-    lift(s, &n->then, b, &at);
-    lift(s, &n->other, b, &at);
+    lift(s, &n->then, &n->other, b, &at);
+    lift(s, &n->other, &n->then, b, &at);
     i = at; /* the if again */
   }
 }
