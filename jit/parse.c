@@ -1984,9 +1984,28 @@ static sj_expr *loop_cond(parser *p, const sj_stmt *s, sj_expr **data, const cha
   return bound;
 }
 
-/* The body of the loop s under the test data of its condition (none if NULL). */
+/* A name of e that the loop just parsed swapped with another array, or NULL. */
+static const psym *moved_in(const sj_expr *e) {
+  const psym *x = (const psym *)e->sym;
+  if (x && (x->moved.line || x->pointer)) return x;
+  for (int i = 0; i < e->nargs; i++) {
+    const psym *y = moved_in(e->args[i]);
+    if (y) return y;
+  }
+  return NULL;
+}
+
+/* The body of the loop s under the test data of its condition (none if NULL). The test was
+ * read before the body, so it names the arrays as they are before the loop: one that the
+ * loop swaps would be the wrong one at every other step. */
 static void guard_body(parser *p, sj_stmt *s, sj_expr *data) {
   if (!data) return;
+  const psym *x = moved_in(data);
+  if (x)
+    fail(p, UNSUP, data->loc,
+         "the loop's test reads '%s', which the loop swaps with another array: test a "
+         "variable the loop sets instead",
+         x->s.name);
   sj_stmt *test = stmt(p, SJ_S_IF, data->loc);
   test->cond = data;
   test->nbody = 2;
