@@ -5,15 +5,15 @@
  *
  * A group is the accesses of one loop to one address: a register the loop does not assign and
  * an offset. It is promoted when no other access of the loop reaches its array (different
- * arrays never overlap: the API refuses overlapping arguments), nothing in the loop shares
- * memory with other threads (a barrier, an atomic), and an access of the group runs at every
- * iteration (unguarded in the loop's head or body), so that the address is valid whenever the
- * loop runs. Then, under the loop's first test (its head's work on the first value): the element
- * is loaded before the loop (into a register set to 0 first, which the loop's moves may be
- * hoisted to read) and, if the loop writes it, stored after it; in the loop, loads and
- * stores become moves, each under the guard it had. Other threads do not touch the element
- * while the loop runs: that would be a dependence between parallel instances, which the
- * mappings never make. */
+ * arrays never overlap: the API refuses overlapping arguments; an atomic on the array counts
+ * as such an access), nothing in the loop works with other threads (a barrier, a launch, a
+ * warp shuffle), and an access of the group runs at every iteration (unguarded in the loop's
+ * head or body), so that the address is valid whenever the loop runs. Then, under the loop's first
+ * test (its head's work on the first value): the element is loaded before the loop (into a register
+ * set to 0 first, which the loop's moves may be hoisted to read) and, if the loop writes it, stored
+ * after it; in the loop, loads and stores become moves, each under the guard it had. Other threads
+ * do not touch the element while the loop runs: that would be a dependence between parallel
+ * instances, which the mappings never make. */
 #include "astgen/ir.h"
 
 #include <stdlib.h>
@@ -36,7 +36,7 @@ typedef struct scan {
   char *in_loop; /* by register: assigned in the loop */
   group g[MAX_GROUPS];
   int n;
-  int shared_work; /* a barrier or an atomic: nothing is promoted */
+  int shared_work; /* a barrier, launch or shuffle, or an access to an unknown array: no group */
 } scan;
 
 static int promotable_type(sj_ir_type t) {
