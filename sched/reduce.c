@@ -117,15 +117,17 @@ static isl_bool accumulates(const sj_access *w, int d) {
 }
 
 /* The reductions of assignment b of s, appended to *out. 0, or -1 when isl fails. */
-static int stmt_reductions(const sj_model *m, __isl_keep isl_union_map *order, const sj_pstmt *s,
-                           int b, sj_reduction **out, int *n) {
+/* The reductions of assignment b of s into *out. *order is the original schedule's map, made
+ * when first needed: most statements are no reductions, and most compiles have none. */
+static int stmt_reductions(const sj_model *m, isl_union_map **order, const sj_pstmt *s, int b,
+                           sj_reduction **out, int *n) {
   const sj_stmt *st = s->body[b];
   if (st->kind != SJ_S_ASSIGN) return 0;
   const sj_expr *lhs = sj_model_local_ref(m, st->lhs);
   if (!lhs) lhs = st->lhs;
   sj_reduction r = {s, b, 0, SJ_RED_ADD, 0, 0, NULL, NULL};
   r.operand = lhs->kind == SJ_E_INDEX ? accumulated(m, lhs, st->rhs, &r.op, &r.negate) : -1;
-  if (r.operand < 0) return 0;
+  if (r.operand < 0 || isl_set_is_empty(s->domain) == isl_bool_true) return 0; /* or never runs */
   const sj_expr *x = st->rhs->args[r.operand], *mem = sj_model_local_ref(m, x);
   r.write = access_of(m, lhs, 1);
   r.read = access_of(m, mem ? mem : x, 0);
@@ -133,7 +135,8 @@ static int stmt_reductions(const sj_model *m, __isl_keep isl_union_map *order, c
   r.operand = 1 - r.operand; /* from here on: e's position */
   for (int d = 0; d < s->depth; d++) {
     isl_bool acc = accumulates(r.write, d);
-    int other = acc == isl_bool_true ? touched(m, order, r.write, r.read, d) : 0;
+    if (acc == isl_bool_true && !*order && !(*order = isl_schedule_get_map(m->original))) return -1;
+    int other = acc == isl_bool_true ? touched(m, *order, r.write, r.read, d) : 0;
     if (acc < 0 || other < 0) return -1;
     if (acc != isl_bool_true || other) continue;
     sj_reduction *grown = realloc(*out, (size_t)(*n + 1) * sizeof **out);
@@ -146,15 +149,13 @@ static int stmt_reductions(const sj_model *m, __isl_keep isl_union_map *order, c
 }
 
 int sj_reductions_find(const sj_model *m, sj_reduction **out, int *n) {
-  isl_union_map *order = isl_schedule_get_map(m->original);
-  int rc = order ? 0 : -1;
+  isl_union_map *order = NULL;
+  int rc = 0;
   *out = NULL;
   *n = 0;
-  for (int i = 0; i < m->nstmts && !rc; i++) {
-    const sj_pstmt *s = m->stmts[i];
-    if (isl_set_is_empty(s->domain) == isl_bool_true) continue; /* never runs: no reduction */
-    for (int b = 0; b < s->nbody && !rc; b++) rc = stmt_reductions(m, order, s, b, out, n);
-  }
+  for (int i = 0; i < m->nstmts && !rc; i++)
+    for (int b = 0; b < m->stmts[i]->nbody && !rc; b++)
+      rc = stmt_reductions(m, &order, m->stmts[i], b, out, n);
   isl_union_map_free(order);
   return rc;
 }
