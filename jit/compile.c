@@ -355,6 +355,52 @@ static void gpu_device(const sj_cuda_props *p, sj_gpu_device *d) {
     d->dram_bw = 2.0 * p->mem_clock_khz * 1e3 * (p->bus_bits / 8.0);
 }
 
+/* The scheduler of the parts of a model (sched/parts.c) on the kernel's device. */
+typedef struct part_device {
+  const jit_kernel *k;
+  int second;
+  sj_gpu_device gpu;
+} part_device;
+
+static int schedule_part(sj_model *part, const sj_stencil *st, int untiled, void *user,
+                         sj_plan *plan, sj_error *err) {
+  const part_device *d = user;
+  if (d->k->device == JIT_DEVICE_CPU) {
+    sj_cpu_options o;
+    cpu_options(d->k, d->second, &o);
+    if (untiled) {
+      o.tiling = SJ_TILING_NONE;
+      o.why_not = "runs between time-tiled parts";
+    }
+    return sj_schedule_cpu(part, st, &o, plan, err);
+  }
+  if (untiled) return sj_schedule_untiled(part, d->gpu.max_grid, plan, err);
+  return sj_schedule_gpu(part, st, (sj_tiling)d->k->settings.tiling, d->k->settings.tile, &d->gpu,
+                         plan, err);
+}
+
+/* The schedule of m: of the whole, or of its parts where the whole is no stencil but a part
+ * is time-tiled. */
+static int schedule(jit_kernel *k, int second, sj_model *m, const sj_stencil *st, sj_plan *plan,
+                    sj_error *err) {
+  part_device d;
+  memset(&d, 0, sizeof d);
+  d.k = k;
+  d.second = second;
+  if (k->device != JIT_DEVICE_CPU) gpu_device(sj_cuda_get_props(k->ctx->cuda), &d.gpu);
+  sj_tiling tiling = (sj_tiling)k->settings.tiling;
+  if (k->device == JIT_DEVICE_CPU) {
+    sj_cpu_options o;
+    cpu_options(k, second, &o);
+    tiling = o.tiling;
+  }
+  int forced = k->device != JIT_DEVICE_CPU && tiling != SJ_TILING_AUTO && tiling != SJ_TILING_NONE;
+  int rc = st->is_stencil || tiling == SJ_TILING_NONE
+               ? -1
+               : sj_schedule_parts(m, schedule_part, &d, forced, plan, err);
+  return rc < 0 ? schedule_part(m, st, 0, &d, plan, err) : rc;
+}
+
 /* Model, schedule, AST and code of one tier: the first (TinyCC's, or the GPU's), or the
  * second (the system compiler's: c_code2, schedule2, tiles2), which is not compiled here. */
 static int build(jit_kernel *k, isl_ctx *ictx, int second, jit_stage_times *t, sj_error *err) {
@@ -381,16 +427,7 @@ static int build(jit_kernel *k, isl_ctx *ictx, int second, jit_stage_times *t, s
   if (!rc) {
     sj_stencil_recognize(m, &st);
     m->reassociate = k->settings.reassociate;
-    if (cpu) {
-      sj_cpu_options o;
-      cpu_options(k, second, &o);
-      rc = sj_schedule_cpu(m, &st, &o, &plan, err);
-    } else {
-      sj_gpu_device dev;
-      gpu_device(sj_cuda_get_props(k->ctx->cuda), &dev);
-      rc = sj_schedule_gpu(m, &st, (sj_tiling)k->settings.tiling, k->settings.tile, &dev, &plan,
-                           err);
-    }
+    rc = schedule(k, second, m, &st, &plan, err);
     if (rc) sj_stencil_clear(&st);
   }
   double t3 = now_us();

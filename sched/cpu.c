@@ -125,6 +125,7 @@ int sj_schedule_cpu(sj_model *m, const sj_stencil *sten, const sj_cpu_options *o
   if (o->tiling != SJ_TILING_NONE &&
       sj_schedule_cpu_tiled(m, sten, &tiled, plan, &explain, &why) == 0) {
     plan->nthreads = nthreads;
+    plan->time_tiled = 1;
     plan->explain = sj_buf_take(&explain);
     return 0;
   }

@@ -149,6 +149,7 @@ static int tiled(sj_model *m, const sj_stencil *st, const sj_tm_cost *best, sj_t
   int rc = sj_schedule_time_tiled(m, st, &sizes, dev->max_grid, plan, &tiles, err);
   if (rc == 0) {
     plan->nthreads = 1;
+    plan->time_tiled = 1;
     sj_buf_printf(note, "GPU schedule: %s time tiling:\n%s", tiling_names[sizes.split], tiles.data);
     plan->explain = sj_buf_take(note);
   } else {

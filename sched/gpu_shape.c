@@ -105,7 +105,7 @@ static int access_score(__isl_keep isl_map *full, int pos, __isl_keep isl_map *a
 
 int sj_gpu_dims(const sj_model *m, __isl_keep isl_schedule_node *band, int nm, int *dim) {
   int score[3] = {0, 0, 0};
-  char *below = calloc((size_t)m->nstmts + 1, 1);
+  char *below = calloc((size_t)sj_model_nids(m) + 1, 1);
   if (!below) return JIT_ERR_NOMEM;
   isl_union_set *domain = isl_schedule_node_get_domain(band);
   void *fill[2] = {(void *)m, below};
@@ -116,7 +116,7 @@ int sj_gpu_dims(const sj_model *m, __isl_keep isl_schedule_node *band, int nm, i
                                        isl_schedule_node_get_subtree_schedule_union_map(band));
   int depth = isl_schedule_node_get_schedule_depth(band);
   for (int s = 0; s < m->nstmts && !rc; s++) {
-    if (!below[s]) continue;
+    if (!below[m->stmts[s]->id]) continue;
     isl_union_map *mine = isl_union_map_intersect_domain(
         isl_union_map_copy(full), isl_union_set_from_set(isl_set_copy(m->stmts[s]->domain)));
     isl_map *f = isl_map_from_union_map(mine);

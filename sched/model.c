@@ -39,6 +39,7 @@ typedef struct builder {
   int order;       /* of the next use in the statement being collected */
   sj_pstmt **decl; /* by local id: the statement of its declaration */
   int outer_nests; /* the outermost loop being built holds loops */
+  int top;         /* the function's body is being built: its parts are kept */
   int failed;
 } builder;
 
@@ -406,6 +407,8 @@ static __isl_give isl_schedule *sequence_of(isl_schedule **parts, int n) {
 
 static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n, built *out) {
   built part = {0};
+  int top = b->top;
+  b->top = 0;
   int only = -1; /* a lone compound child keeps its pending members: perfect nesting */
   int count = 0;
   for (int i = 0; i < n; i++)
@@ -413,11 +416,13 @@ static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
   if (count == 1 && (body[only]->kind == SJ_S_FOR || body[only]->kind == SJ_S_BLOCK))
     return build_stmt(b, context, body[only], out);
   isl_schedule **parts = calloc((size_t)n + 1, sizeof *parts);
-  int nparts = 0, rc = 0;
+  int *first = calloc((size_t)n + 2, sizeof *first);
+  int nparts = 0, rc = parts && first ? 0 : -1;
   for (int i = 0; i < n && !rc;) {
     int j = i;
     while (j < n && (body[j]->kind == SJ_S_ASSIGN || body[j]->kind == SJ_S_DECL)) j++;
     memset(&part, 0, sizeof part);
+    first[nparts] = b->m->nstmts;
     if (j > i) {
       rc = build_assignments(b, context, body + i, j - i, &part);
       i = j;
@@ -429,11 +434,21 @@ static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
     else if ((parts[nparts] = flush(&part)))
       nparts++;
   }
+  if (!rc && top && nparts > 1) { /* the model keeps them for sj_model_part */
+    b->m->parts = calloc((size_t)nparts, sizeof *b->m->parts);
+    if (!b->m->parts) rc = -1;
+    for (int i = 0; !rc && i < nparts; i++) b->m->parts[i] = isl_schedule_copy(parts[i]);
+    first[nparts] = b->m->nstmts;
+    b->m->part_first = rc ? NULL : first;
+    b->m->nparts = rc ? 0 : nparts;
+    first = rc ? first : NULL;
+  }
   if (rc)
     for (int i = 0; i < nparts; i++) isl_schedule_free(parts[i]);
   else
     out->sched = sequence(out->sched, sequence_of(parts, nparts));
   free(parts);
+  free(first);
   return rc ? -1 : 0;
 }
 
@@ -911,6 +926,7 @@ int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const cha
   if (!rc) {
     for (int i = 0; i < fn->niters; i++) b.iter_pos[i] = -1;
     isl_set *top = isl_set_universe(loop_space(ctx, 0));
+    b.top = fn->body->kind == SJ_S_BLOCK;
     rc = build_stmt(&b, top, fn->body, &root);
     isl_set_free(top);
   }
@@ -949,6 +965,7 @@ int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const cha
 }
 
 sj_pstmt *sj_model_stmt(const sj_model *m, __isl_keep isl_set *set) {
+  if (m->whole) m = m->whole; /* a part's statements keep the whole's ids */
   const char *name = isl_set_get_tuple_name(set);
   char *end;
   if (!name || name[0] != 'S') return NULL;
@@ -957,8 +974,76 @@ sj_pstmt *sj_model_stmt(const sj_model *m, __isl_keep isl_set *set) {
   return m->stmts[id];
 }
 
+int sj_model_nids(const sj_model *m) {
+  return m->whole ? m->whole->nstmts : m->nstmts;
+}
+
+/* The accesses of m's statements first..end-1 and their union maps into p. */
+static int part_accesses(const sj_model *m, int first, int end, sj_model *p) {
+  p->accesses = calloc((size_t)m->naccesses + 1, sizeof *p->accesses);
+  p->reads = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+  p->writes = isl_union_map_copy(p->reads);
+  if (!p->accesses) return -1;
+  for (int i = 0; i < m->naccesses; i++) {
+    const sj_access *a = &m->accesses[i];
+    if (a->stmt->id < first || a->stmt->id >= end) continue;
+    p->accesses[p->naccesses++] = *a;
+    isl_union_map **to = a->is_write ? &p->writes : &p->reads;
+    *to = isl_union_map_union(*to, isl_union_map_from_map(isl_map_copy(a->rel)));
+  }
+  return p->reads && p->writes ? 0 : -1;
+}
+
+sj_model *sj_model_part(const sj_model *m, int first, int n) {
+  sj_model *p = malloc(sizeof *p);
+  if (!p) return NULL;
+  *p = *m;
+  p->whole = m;
+  p->nparts = 0;
+  p->parts = NULL;
+  p->part_first = NULL;
+  p->dep_flow = p->dep_anti = p->dep_output = NULL;
+  p->accesses = NULL;
+  p->reads = p->writes = NULL;
+  p->stencil = 0;
+  p->original = NULL;
+  for (int i = first; i < first + n; i++)
+    p->original = sequence(p->original, isl_schedule_copy(m->parts[i]));
+  p->domain = isl_schedule_get_domain(p->original);
+  int lo = m->part_first[first], end = m->part_first[first + n];
+  p->nstmts = end - lo;
+  p->stmts = malloc(((size_t)p->nstmts + 1) * sizeof *p->stmts);
+  p->max_depth = 0;
+  for (int i = 0; p->stmts && i < p->nstmts; i++) {
+    p->stmts[i] = m->stmts[lo + i];
+    if (p->stmts[i]->depth > p->max_depth) p->max_depth = p->stmts[i]->depth;
+  }
+  p->naccesses = 0;
+  if (!p->stmts || !p->domain || part_accesses(m, lo, end, p)) {
+    sj_model_free(p);
+    return NULL;
+  }
+  return p;
+}
+
 void sj_model_free(sj_model *m) {
   if (!m) return;
+  if (m->whole) { /* a part owns only what sj_model_part made */
+    free(m->stmts);
+    free(m->accesses);
+    isl_union_set_free(m->domain);
+    isl_union_map_free(m->reads);
+    isl_union_map_free(m->writes);
+    isl_schedule_free(m->original);
+    isl_union_map_free(m->dep_flow);
+    isl_union_map_free(m->dep_anti);
+    isl_union_map_free(m->dep_output);
+    free(m);
+    return;
+  }
+  for (int i = 0; i < m->nparts; i++) isl_schedule_free(m->parts[i]);
+  free(m->parts);
+  free(m->part_first);
   for (int i = 0; i < m->nstmts; i++) {
     isl_set_free(m->stmts[i]->domain);
     isl_union_map_free(m->stmts[i]->reads);

@@ -128,6 +128,14 @@ typedef struct sj_model {
   /* set by the caller before scheduling: reductions may be reassociated (jit_options
    * reassociate or fast_math), so the GPU mapping may run them in parallel */
   int reassociate;
+  /* The schedules of the function body's top-level statements in C order (owned; none when
+   * the body is one statement), and the first statement id of each (nparts + 1 entries): a
+   * part's statements have consecutive ids. */
+  int nparts;
+  isl_schedule **parts;
+  int *part_first;
+  /* set in a part (sj_model_part): the model it is part of, which owns all it shares */
+  const struct sj_model *whole;
 } sj_model;
 
 /* Builds domains, accesses and the original schedule; checks that every access stays in the
@@ -157,6 +165,12 @@ int sj_model_exact_dependences(sj_model *m, sj_error *err);
 int sj_exact_dependences(__isl_keep isl_union_map *reads, __isl_keep isl_union_map *writes,
                          __isl_keep isl_schedule *order, isl_union_map **dep);
 void sj_model_free(sj_model *m);
+/* Parts first..first+n-1 of m (their statements, accesses and schedule) as a model of their own
+ * that shares m's statements, arrays and locals; m outlives it. NULL when out of memory. The
+ * dependences are the part's own: what it reads of earlier parts comes from memory. */
+sj_model *sj_model_part(const sj_model *m, int first, int n);
+/* The number of statement ids (S0..): a part's statements keep the whole model's ids. */
+int sj_model_nids(const sj_model *m);
 
 /* parallel[k] = whether band member k is parallel: every conflict not separated by the
  * schedule outside band nor by the members before k has distance 0 along k. One pass over
@@ -235,6 +249,7 @@ typedef struct sj_plan {
   int *tile;     /* malloc'd */
   char *explain; /* malloc'd text */
   int nkernels;
+  int time_tiled; /* some time loop is tiled */
 } sj_plan;
 
 /* --- GPU mappings (sched/gpu_map.c) --- */
@@ -328,6 +343,18 @@ int sj_schedule_cpu_tiled(sj_model *m, const sj_stencil *st, const sj_cpu_option
  * (composed through the whole schedule: for tests); 1 yes, 0 no, -1 when isl fails. */
 int sj_cpu_tiled_check(const sj_model *m, const sj_stencil *st, __isl_keep isl_schedule *s);
 void sj_plan_clear(sj_plan *plan);
+
+/* A device's scheduler of one part of a model (sched/parts.c): the time-tiled schedule where
+ * st is a stencil and tiling pays, else the untiled one (always that one when untiled is set). */
+typedef int (*sj_part_scheduler)(sj_model *part, const sj_stencil *st, int untiled, void *user,
+                                 sj_plan *plan, sj_error *err);
+/* For a model whose body is not in stencil form as a whole: each top-level part that is a time
+ * loop in stencil form scheduled by fn on its own, the runs of other parts between them
+ * together, one after another. 0 with plan set when some part is time-tiled, or when forced
+ * (time tiling forced) and a time loop accepted it without being tiled (no steps); -1 (plan
+ * untouched) otherwise, or the jit_status of a part's refusal when no part is tiled. */
+int sj_schedule_parts(sj_model *m, sj_part_scheduler fn, void *user, int forced, sj_plan *plan,
+                      sj_error *err);
 
 /* The untiled GPU schedule (sched/gpu.c): the C order for a stencil (one launch per time
  * step); otherwise the C order or isl's schedule, whichever the time model of sj_map_gpu

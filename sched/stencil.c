@@ -38,11 +38,11 @@ static isl_stat nest_fill_set(__isl_take isl_set *set, void *user) {
   return isl_stat_ok;
 }
 
-/* Nest index of every statement: the filters of a sequence below the time band, each
+/* Nest index of every statement, by id: the filters of a sequence below the time band, each
  * filter's statements read by name (a search over all statements per filter would make
  * this quadratic in the number of nests). */
 static int nest_of(sj_model *m, __isl_keep isl_schedule_node *time, int *nest) {
-  for (int i = 0; i < m->nstmts; i++) nest[i] = 0;
+  for (int i = 0; i < sj_model_nids(m); i++) nest[i] = 0;
   if (isl_schedule_node_band_n_member(time) > 1) return 1;
   isl_schedule_node *child = isl_schedule_node_get_child(time, 0);
   int k = 1;
@@ -208,7 +208,7 @@ static void nest_conflicts(sj_model *m, const int *nest, int c, isl_map *const *
   isl_union_set *dom = isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
   isl_id *step = isl_id_alloc(m->ctx, "step", NULL);
   for (int i = 0; i < m->nstmts; i++) {
-    if (nest[i] != c) continue;
+    if (nest[m->stmts[i]->id] != c) continue;
     isl_map *at = isl_map_copy(fold[i]); /* instance -> its folded step, = the parameter */
     at = isl_map_insert_dims(at, isl_dim_param, 0, 1);
     at = isl_map_set_dim_id(at, isl_dim_param, 0, isl_id_copy(step));
@@ -241,7 +241,7 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
       return not_stencil(out, &why, "a statement has no space loop inside the outer loop");
     }
   size_t count = (size_t)(unsigned)m->nstmts;
-  int *nest = calloc(count, sizeof *nest);
+  int *nest = calloc((size_t)(unsigned)sj_model_nids(m), sizeof *nest);
   isl_map **fold = calloc(count, sizeof *fold);
   int k = nest_of(m, time, nest);
   isl_multi_union_pw_aff *partial = isl_schedule_node_band_get_partial_schedule(time);
@@ -255,7 +255,7 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
     isl_pw_aff *pa = isl_union_pw_aff_extract_pw_aff(
         t, isl_space_map_from_domain_and_range(space, isl_space_set_alloc(ctx, 0, 1)));
     pa = isl_pw_aff_scale_val(pa, isl_val_int_from_si(ctx, k));
-    pa = isl_pw_aff_add_constant_val(pa, isl_val_int_from_si(ctx, nest[i]));
+    pa = isl_pw_aff_add_constant_val(pa, isl_val_int_from_si(ctx, nest[m->stmts[i]->id]));
     fold[i] = isl_map_from_pw_aff(pa);
   }
   isl_union_pw_aff_free(t);

@@ -274,6 +274,21 @@ int main(int argc, char **argv) {
          " staged in ");
   unsetenv("JIT_TILING");
   unsetenv("JIT_TILE");
+  /* a time loop among other top-level statements: time-tiled as a part of its own where that
+   * pays; where it does not, the body is scheduled whole */
+  const int parts_big[] = {128, 3072}, parts_small[] = {4, 40};
+  expect(dir, "parts_heat2d.c", JIT_DEVICE_EMU, parts_big, 2,
+         (const char *const[]){"in parts, one after another",
+                               "part (line 12): stencil form: loop 'i'",
+                               "part (lines 16-19): stencil form: loop 't' carries every "
+                               "dependence over 2 nests",
+                               " time tiling:\n", "part (lines 21-24): not in stencil form", NULL},
+         NULL);
+  expect(dir, "parts_heat2d.c", JIT_DEVICE_EMU, parts_small, 2,
+         (const char *const[]){"not in stencil form: the statements are not all inside one "
+                               "outer loop\nGPU schedule: ",
+                               NULL},
+         "in parts");
   /* a forced tiling where it is illegal fails, saying where and why */
   expect_refused(dir, "matmul.c", mm, 3, "split",
                  (const char *const[]){":7:6: JIT_TILING=split: time tiling does not apply "
