@@ -46,6 +46,8 @@ typedef struct psym {
   sj_loc moved;            /* an array parameter swapped in a loop above (line 0: never) */
   int brackets;            /* an array parameter: how many of its extents are in brackets */
   sj_loc ext_from, ext_to; /* and where those brackets are */
+  /* a name swapped in a loop above: the rotation that moved it (NULL: it holds no array) */
+  const struct rotation *rotated;
 } psym;
 
 typedef struct pexpr {
@@ -108,6 +110,8 @@ typedef struct parser {
   vec call_names; /* const char *: the callee of each call placeholder (call_statement()) */
   vec pfuncs;     /* pfunc *: the functions defined, as inline_calls() needs them */
   vec protos;     /* sj_loc *: where the prototypes' names are */
+  /* the rotation whose names the statement being parsed uses after their loop */
+  const struct rotation *after;
 } parser;
 
 /* A function defined in the source, its calls not yet inlined. */
@@ -126,6 +130,7 @@ static sj_expr *conditional(parser *p);
 static sj_expr *unary(parser *p);
 static sj_expr *binary(parser *p, int min);
 static sj_stmt *statement(parser *p);
+static void used_after(parser *p, psym *x, sj_loc loc);
 static sj_stmt *stmt(parser *p, sj_stmt_kind k, sj_loc loc);
 static void pointer_local(parser *p, const spec *s, vec *body);
 static void pointer_cast(parser *p, const spec *s, const sj_token *name, const sj_vm_type *decl);
@@ -984,11 +989,7 @@ static sj_expr *reference(parser *p, int deref) {
     e->loc = t.loc;
     return e;
   }
-  if (x->moved.line)
-    fail(p, UNSUP, t.loc,
-         "'%s' was swapped with another array in the loop at %d:%d; using it after that loop is "
-         "not supported",
-         x->s.name, x->moved.line, x->moved.col);
+  if (x->moved.line) used_after(p, x, t.loc);
   if (!x->pointer) use(p, x, t.loc);
   if (!x->s.rank) {
     e = node(p, SJ_E_VAR, x->s.type, t.loc, 0, NULL);
@@ -1465,6 +1466,7 @@ static void declaration(parser *p, vec *body) {
 }
 
 static void statement_to(parser *p, vec *out);
+static void statement_kind(parser *p, sj_token *t, sj_loc loc, int loop_body, vec *out);
 
 /* --- arrays swapped between time steps: `double *w = u; u = v; v = w;` ending the body of
  * the outermost loop. The body is kept once per position of the rotation, each copy with the
@@ -1610,6 +1612,102 @@ static void remap_stmt(sj_stmt *st, const symmap *m) {
   for (int i = 0; i < st->nbody; i++) remap_stmt(st->body[i], m);
 }
 
+/* The arrays a swap's names hold at each step of its loop's period: after the loop, at the
+ * step its iteration count gives. */
+typedef struct rotation {
+  const sj_stmt *loop;
+  int period;
+  symmap versions[4];
+} rotation;
+
+/* The loop's iteration count as (runs, count): `runs` whether it runs at all, `count` how many
+ * times where it does; NULL unless its condition is one comparison of the iterator with a bound
+ * free of it, `t < E`, `t <= E` (counting up) or `t > E`, `t >= E` (down). */
+static sj_expr *iterations(parser *p, const sj_stmt *loop, sj_expr **runs) {
+  const sj_expr *c = loop->cond;
+  if (c->kind != SJ_E_BINARY || c->op < SJ_OP_LT || c->op > SJ_OP_GE) return NULL;
+  int flip = !(c->args[0]->kind == SJ_E_VAR && c->args[0]->sym == loop->iter);
+  const sj_expr *bound = c->args[!flip], *it = c->args[flip];
+  if (it->kind != SJ_E_VAR || it->sym != loop->iter || mentions(bound, loop->iter)) return NULL;
+  static const sj_binop mirror[] = {
+      [SJ_OP_LT] = SJ_OP_GT, [SJ_OP_LE] = SJ_OP_GE, [SJ_OP_GT] = SJ_OP_LT, [SJ_OP_GE] = SJ_OP_LE};
+  sj_binop op = flip ? mirror[c->op] : (sj_binop)c->op;
+  int up = loop->step > 0;
+  if (up != (op == SJ_OP_LT || op == SJ_OP_LE)) return NULL;
+  sj_loc loc = loop->loc;
+  sj_expr *e = conv(p, copy(p, bound), SJ_TY_LONG),
+          *init = conv(p, copy(p, loop->init), SJ_TY_LONG);
+  *runs = binop(p, op, copy(p, init), copy(p, e), loc);
+  sj_expr *span = up ? binop(p, SJ_OP_SUB, e, init, loc) : binop(p, SJ_OP_SUB, init, e, loc);
+  long stride = up ? loop->step : -loop->step;
+  if (op == SJ_OP_LE || op == SJ_OP_GE) /* t <= E runs as t < E + 1 */
+    span = binop(p, SJ_OP_ADD, span, int_lit(p, SJ_TY_LONG, 1, loc), loc);
+  if (stride == 1) return span;
+  span = binop(p, SJ_OP_ADD, span, int_lit(p, SJ_TY_LONG, stride - 1, loc), loc);
+  return binop(p, SJ_OP_DIV, span, int_lit(p, SJ_TY_LONG, stride, loc), loc);
+}
+
+/* A use of x, swapped in a loop above: the statement is versioned by the arrays the loop left
+ * in its names (finish_after). */
+static void used_after(parser *p, psym *x, sj_loc loc) {
+  sj_expr *runs;
+  if (!x->rotated || !iterations(p, x->rotated->loop, &runs))
+    fail(p, UNSUP, loc,
+         "'%s' was swapped with another array in the loop at %d:%d; using it after that loop is "
+         "supported where the loop's condition compares its iterator with a bound (t < T)",
+         x->s.name, x->moved.line, x->moved.col);
+  if (p->after && p->after != x->rotated)
+    fail(p, UNSUP, loc, "arrays swapped in two different loops in one statement: not supported");
+  p->after = x->rotated;
+}
+
+/* The statements from..out->n-1 just parsed, which use names of the rotation p->after: once per
+ * step of its period, each under the test that the loop's iteration count leaves the names
+ * holding that step's arrays. */
+static void finish_after(parser *p, vec *out, int from, sj_loc loc) {
+  const rotation *r = p->after;
+  p->after = NULL;
+  sj_stmt *whole = stmt(p, SJ_S_BLOCK, loc);
+  whole->nbody = out->n - from;
+  whole->body = alloc(p, (size_t)(whole->nbody + 1) * sizeof *whole->body);
+  for (int i = from; i < out->n; i++) {
+    sj_stmt *s = out->v[i];
+    if (s->kind == SJ_S_DECL)
+      fail(p, UNSUP, s->loc,
+           "a declaration that uses arrays swapped in a loop above: not supported (declare it "
+           "before, and assign it)");
+    whole->body[i - from] = s;
+  }
+  out->n = from;
+  if (r->period == 1) {
+    remap_stmt(whole, &r->versions[0]);
+    push(p, out, whole);
+    return;
+  }
+  sj_expr *runs, *count = iterations(p, r->loop, &runs);
+  sj_expr *at = binop(p, SJ_OP_REM, count, int_lit(p, SJ_TY_LONG, r->period, loc), loc);
+  sj_stmt *chain = NULL, **link = &chain;
+  for (int k = 0; k < r->period; k++) {
+    symmap m = r->versions[k];
+    sj_stmt *version = k < r->period - 1 ? clone_stmt(p, whole, &m) : whole;
+    if (k == r->period - 1) remap_stmt(whole, &r->versions[k]);
+    sj_expr *here = binop(p, SJ_OP_EQ, copy(p, at), int_lit(p, SJ_TY_LONG, k, loc), loc);
+    here = binop(p, SJ_OP_AND, copy(p, runs), here, loc);
+    if (k == 0) /* a loop that never runs leaves every name with its array */
+      here =
+          binop(p, SJ_OP_OR, binop(p, SJ_OP_EQ, copy(p, runs), int_lit(p, SJ_TY_INT, 0, loc), loc),
+                here, loc);
+    sj_stmt *when = stmt(p, SJ_S_IF, loc);
+    when->cond = here;
+    when->nbody = 2;
+    when->body = alloc(p, 2 * sizeof *when->body);
+    when->body[0] = version;
+    *link = when;
+    link = &when->body[1];
+  }
+  push(p, out, chain);
+}
+
 static void swap_arrays(parser *p, vec *body, int loop_body) {
   vec mine = {0};
   int kept = 0;
@@ -1675,9 +1773,14 @@ static void swap_arrays(parser *p, vec *body, int loop_body) {
     versions[period++] = map;
     for (int i = 0; i < names.n; i++) step[i] = held[step[i]];
   }
+  rotation *rot = alloc(p, sizeof *rot);
+  *rot = (rotation){p->loop, period, {versions[0], versions[1], versions[2], versions[3]}};
   for (int i = 0; i < names.n; i++) {
     psym *n = names.v[i];
+    if (n->moved.line)
+      fail(p, UNSUP, first->loc, "'%s' is swapped in a second loop: not supported", n->s.name);
     if (n->pointer || start_of(names.v[held[i]]) != n) n->moved = first->loc;
+    n->rotated = start_of(n) ? rot : NULL;
   }
   if (period == 1) { /* nothing rotates: the names stand for their arrays */
     for (int i = 0; i < body->n; i++) remap_stmt(body->v[i], &versions[0]);
@@ -1802,10 +1905,16 @@ static sj_stmt *block(parser *p, int scoped) {
       next(p), next(p);
       continue;
     }
-    if (starts_type(p, 0))
+    if (starts_type(p, 0)) {
+      const rotation *outer = p->after;
+      int from = body.n;
+      p->after = NULL;
       declaration(p, &body);
-    else
+      if (p->after) finish_after(p, &body, from, peek(p, 0)->loc);
+      p->after = outer;
+    } else {
       statement_to(p, &body);
+    }
   }
   if (scoped) close_scope(p);
   swap_arrays(p, &body, loop_body);
@@ -2474,6 +2583,16 @@ static void statement_to(parser *p, vec *out) {
     p->nest--;
     return;
   }
+  const rotation *outer = p->after;
+  int from = out->n;
+  p->after = NULL;
+  statement_kind(p, t, loc, loop_body, out);
+  if (p->after) finish_after(p, out, from, loc);
+  p->after = outer;
+  p->nest--;
+}
+
+static void statement_kind(parser *p, sj_token *t, sj_loc loc, int loop_body, vec *out) {
   switch (t->kind) {
   case '{':
     p->loop_body = loop_body;
@@ -2531,7 +2650,6 @@ static void statement_to(parser *p, vec *out) {
       fail(p, SYNTAX, loc, "a declaration cannot be the body of 'for', 'if' or 'else': add braces");
     assignment(p, out);
   }
-  p->nest--;
 }
 
 /* The body of a for, if or else: one statement (an assignment chain as an unscoped block). */

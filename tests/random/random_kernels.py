@@ -5,7 +5,8 @@ Every kernel is drawn from a seed: 1 to 3 space dimensions, radius 1 to 3 with a
 offsets, int/float/double, double buffers written t % 2, t & 1 and (t & 1) ^ 1, arrays indexed by
 the time step, copy-back and in-place updates, flat pointers with i * M + j subscripts, tables of
 coefficients, helpers with early returns, ifs on data (masks, upwind choices), continue, bit
-operators, the nest in a void function the time loop calls. Each runs through
+operators, the nest in a void function the time loop calls, nests before and after the time
+loop (a body in parts, sched/parts.c). Each runs through
 `stenciljit run --check` on the device and with the time tiling the seed draws (tile sizes
 forced for some), at sizes that are and are not multiples of a tile, with
 T = 0 and T = 1 among the step counts, and JIT_CHECK_TILES=1 (isl checks every tiling against
@@ -174,7 +175,26 @@ def kernel(rng, name):
             loop = f"  int t = {init};\n  do {{\n{body}    {step};\n  }} while ({cond});\n"
         else:
             loop = f"  int t = {init};\n  while ({cond}) {{\n{body}    {step};\n  }}\n"
-    src_text = "\n".join(pre) + f"\nvoid {name}({', '.join(params)}) {{\n{pre_loop}{loop}}}\n"
+    before, after = "", ""
+    if style != "flat" and rng.random() < 0.25:  # statements around the time loop: parts
+        shape = {"mod": ["2"], "and": ["2"], "xor": ["2"], "wave": ["3"],
+                 "tarray": ["T + 1"]}.get(style, []) + names
+        full = ["p", "q", "u", "v"][:len(shape)]
+        idx = "".join(f"[{v}]" for v in full)
+
+        def nest(stmt):
+            return "".join(f"{'  ' * (1 + e)}for (int {full[e]} = 0; {full[e]} < {shape[e]}; "
+                           f"{full[e]}++)\n" for e in range(len(shape))) + \
+                f"{'  ' * (1 + len(shape))}{stmt}\n"
+        one = literal(ty, 0.125)
+        scaled = f"A{idx} / 2 + 1" if ty == "int" else f"A{idx} * {literal(ty, 0.5)} + {one}"
+        if rng.random() < 0.7:
+            before = nest(f"A{idx} = {scaled};")
+        if not before or rng.random() < 0.6:
+            params.append(f"{ty} R" + "".join(f"[{e}]" for e in shape))
+            after = nest(f"R{idx} = A{idx} + {one};")
+    src_text = "\n".join(pre) + (f"\nvoid {name}({', '.join(params)}) {{\n{before}{pre_loop}"
+                                  f"{loop}{after}}}\n")
     return src_text, names, r, dims
 
 
