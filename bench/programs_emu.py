@@ -18,9 +18,11 @@ CASES = [
      {"iteration": 8, "nx": 96, "ny": 96, "nz": 96}, 8 * 94 ** 3),
     ("heat-2d with a copy before and a sum after 1024², 32 steps", "parts_heat2d.c",
      {"T": 32, "N": 1024}, 32 * 2 * 1022 ** 2),
+    ("heat-2d with a copy before and a sum after 3072², 64 steps", "parts_heat2d.c",
+     {"T": 64, "N": 3072}, 64 * 2 * 3070 ** 2),
 ]
-MAPPINGS = [("the library's choice", None), ("hybrid (forced)", "hybrid"),
-            ("split (forced)", "split")]
+MAPPINGS = [("the library's choice", None), ("per step (JIT_TILING=none)", "none"),
+            ("hybrid (forced)", "hybrid"), ("split (forced)", "split")]
 
 
 def main():

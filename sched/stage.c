@@ -173,12 +173,20 @@ static int affine_row(__isl_keep isl_aff *aff, int ncoords, long *row) {
   return 0;
 }
 
+/* CPU milliseconds for isl's box hull of one footprint. A flat array's footprint (the rows of
+ * a 3-D tile, a plane apart: Parboil's stencil) took it seconds, which isl's operation budget
+ * does not bound, for a box far beyond any block's shared memory; ordinary ones take well
+ * under one. */
+enum { BOX_MS = 100 };
+
 /* The box of the elements foot ([L, S..] -> A, without the dimensions dd leaves out)
  * touches, in s, those dimensions from dd; -1 when it is not one of a fixed size at an integer
- * affine origin. */
+ * affine origin, or isl did not find it in BOX_MS. */
 static int box_of(__isl_keep isl_map *foot, const div_dims *dd, sj_staged *s) {
+  sj_watchdog *dog = sj_watchdog_start(isl_map_get_ctx(foot), BOX_MS);
   isl_fixed_box *box = isl_map_get_range_simple_fixed_box_hull(foot);
-  int rc = isl_fixed_box_is_valid(box) == isl_bool_true ? 0 : -1;
+  int late = sj_watchdog_stop(dog);
+  int rc = !late && isl_fixed_box_is_valid(box) == isl_bool_true ? 0 : -1;
   isl_multi_aff *origin = rc ? NULL : isl_fixed_box_get_offset(box);
   isl_multi_val *size = rc ? NULL : isl_fixed_box_get_size(box);
   for (int d = 0, k = 0; d < s->rank && !rc; d++) {
