@@ -48,6 +48,9 @@ typedef struct psym {
   sj_loc ext_from, ext_to; /* and where those brackets are */
   /* a name swapped in a loop above: the rotation that moved it (NULL: it holds no array) */
   const struct rotation *rotated;
+  /* the counter of a while or do loop: the loop, and the statement before it that set its
+   * first value, emptied (and what it was), for a use after the loop (revive_counter()) */
+  sj_stmt *counted, *set_first, was_set;
 } psym;
 
 typedef struct pexpr {
@@ -392,7 +395,10 @@ static void close_scope(parser *p) {
   p->depth--;
 }
 
+static void revive_counter(parser *p, psym *x);
+
 static void use(parser *p, psym *x, sj_loc loc) {
+  if (x->role == PLACEHOLDER && x->counted) revive_counter(p, x);
   if (x->role == PLACEHOLDER) fail(p, UNSUP, loc, "iterator '%s' used outside its loop", x->s.name);
   if (x->role == CANDIDATE) {
     x->role = PLAIN;
@@ -2152,7 +2158,8 @@ static sj_stmt *for_loop(parser *p) {
  * loop `for (int t = 0; t < T; t++) { ... }`, and `do { ...; t++; } while (t < T);` the for
  * loop whose condition also holds at the first value. The counter's first value is set by a
  * statement before the loop (counter_start()); its step is the last statement of the body.
- * As with a for loop's iterator, the counter is not used after the loop. --- */
+ * The loop counts with an iterator of its own; a use of the counter after it makes the counter
+ * a local again (revive_counter()). --- */
 
 static int stmt_mentions(const sj_stmt *st, const sj_sym *x) {
   const sj_expr *es[] = {st->init, st->cond, st->lhs, st->rhs};
@@ -2238,14 +2245,41 @@ static psym *counter_start(parser *p, vec *out, const sj_token *kw, sj_expr **in
          x->s.name, sj_tok_spelling(kw->kind));
   sj_stmt *set = out->v[at];
   *init = set->rhs;
-  if (set->kind == SJ_S_DECL) {
+  x->set_first = set;
+  x->was_set = *set;
+  if (set->kind == SJ_S_DECL)
     set->rhs = NULL; /* the declaration leaves the tree with the placeholder */
-  } else {
-    memmove(&out->v[at], &out->v[at + 1], (size_t)(out->n - at - 1) * sizeof *out->v);
-    out->n--;
-  }
+  else
+    *set = (sj_stmt){.kind = SJ_S_BLOCK, .loc = set->loc}; /* nothing, in the assignment's place */
   x->role = PLACEHOLDER;
   return x;
+}
+
+/* The counter x of a while or do loop used after it: a local again, set to its first value
+ * before the loop, as C does, and to its next value at the end of each iteration that runs
+ * (under the loop's test of convergence, where it has one): C's value when the loop ends. The
+ * loop itself still counts with its iterator. */
+static void revive_counter(parser *p, psym *x) {
+  sj_stmt *loop = x->counted;
+  x->counted = NULL;
+  x->role = PLAIN;
+  *x->set_first = x->was_set;
+  sj_loc loc = loop->loc;
+  sj_expr *t = node(p, SJ_E_VAR, loop->iter->type, loc, 0, NULL);
+  t->sym = loop->iter;
+  sj_stmt *next = stmt(p, SJ_S_ASSIGN, loc);
+  next->lhs = node(p, SJ_E_VAR, x->s.type, loc, 0, NULL);
+  next->lhs->sym = &x->s;
+  next->rhs =
+      conv(p, binop(p, SJ_OP_ADD, t, int_lit(p, SJ_TY_LONG, loop->step, loc), loc), x->s.type);
+  /* the body's block (under the convergence test's if if any) ends with it: a statement
+   * directly in the time loop, as the stencil form wants it */
+  sj_stmt *body = loop->body[0];
+  if (body->kind == SJ_S_IF) body = body->body[0];
+  sj_stmt **all = alloc(p, (size_t)(body->nbody + 1) * sizeof *all);
+  for (int i = 0; i < body->nbody; i++) all[i] = body->body[i];
+  all[body->nbody++] = next;
+  body->body = all;
 }
 
 /* The condition of a while or do loop, in parentheses. */
@@ -2298,6 +2332,7 @@ static sj_stmt *counted_loop(parser *p, vec *out) {
   }
   guard_body(p, s, data);
   close_scope(p);
+  x->counted = s;
   return s;
 }
 
