@@ -105,6 +105,9 @@ void sj_lw_unbind(sj_lower *l);
 void sj_lw_fail(sj_lower *l, const char *what);
 /* How a reduction's terms combine, and its type (its element's). */
 sj_ir_op sj_lw_red_op(sj_red_op op);
+/* x op identity == x for every x: -0.0 for a float sum (+0.0 would turn a sum of -0.0 into
+ * +0.0), NaN for fmin and fmax (which ignore a NaN operand), the extremes for integers. */
+sj_ir_val sj_lw_red_identity(sj_red_op op, sj_ir_type t);
 sj_ir_type sj_lw_red_type(const sj_reduction *r);
 
 /* lower_full.c: the code of full tiles. unroll_full: a for node of a full tile's code unrolled

@@ -6,6 +6,7 @@
 #include "astgen/lower.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -898,6 +899,17 @@ sj_ir_op sj_lw_red_op(sj_red_op op) {
   return op == SJ_RED_MIN ? SJ_IR_MIN : op == SJ_RED_MAX ? SJ_IR_MAX : SJ_IR_ADD;
 }
 
+sj_ir_val sj_lw_red_identity(sj_red_op op, sj_ir_type t) {
+  static const long lowest[SJ_IR_NTYPES] = {[SJ_IR_S32] = INT_MIN, [SJ_IR_S64] = LONG_MIN};
+  static const long highest[SJ_IR_NTYPES] = {[SJ_IR_S32] = INT_MAX,
+                                             [SJ_IR_S64] = LONG_MAX,
+                                             [SJ_IR_U32] = (long)UINT_MAX,
+                                             [SJ_IR_U64] = -1};
+  if (sj_ir_type_is_float(t)) return sj_ir_float(t, op == SJ_RED_ADD ? -0.0 : NAN);
+  if (op == SJ_RED_MIN) return sj_ir_int(t, highest[t]);
+  return sj_ir_int(t, op == SJ_RED_MAX ? lowest[t] : 0);
+}
+
 sj_ir_type sj_lw_red_type(const sj_reduction *r) {
   return sj_lw_type(r->stmt->body[r->body]->lhs->type);
 }
@@ -912,7 +924,20 @@ static int accumulate(sj_lower *l, int k) {
     if (r->stmt != l->stmt || r->body != k) continue;
     const sj_stmt *st = l->stmt->body[k];
     sj_ir_type t = sj_lw_red_type(r);
-    sj_ir_val term = sj_irb_cvt(b, t, uval(l, st->rhs->args[r->operand]));
+    const sj_expr *e = r->acc->args[r->operand];
+    sj_expr id, *choice[3];
+    sj_expr guarded = {SJ_E_COND, e->type, e->loc, 0, 0, 0, 0, NULL, 3, choice};
+    if (r->guard) { /* the identity where the guard fails (negated for x - e) */
+      sj_ir_val v = sj_lw_red_identity(r->op, sj_lw_type(e->type));
+      int fl = sj_ir_type_is_float(v.type);
+      id = (sj_expr){fl ? SJ_E_FLOAT : SJ_E_INT,  e->type, e->loc, 0,   0, v.i,
+                     fl && r->negate ? 0.0 : v.f, NULL,    0,      NULL};
+      choice[0] = (sj_expr *)r->guard;
+      choice[1] = r->guard_else ? &id : (sj_expr *)e;
+      choice[2] = r->guard_else ? (sj_expr *)e : &id;
+      e = &guarded;
+    }
+    sj_ir_val term = sj_irb_cvt(b, t, uval(l, e));
     if (r->negate) term = sj_irb_op(b, SJ_IR_NEG, t, term, (sj_ir_val){0});
     sj_ir_val sum = sj_irb_op(b, sj_lw_red_op(r->op), t, sj_ir_reg_val(b->f, l->partial[i]), term);
     sj_irb_assign(b, l->partial[i], sum);

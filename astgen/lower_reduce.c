@@ -1,6 +1,6 @@
-/* Reductions in parallel (a `reduce` mark, sched/baseline.c; reassociation allowed). Each
- * thread accumulates the terms of its instances into a private partial, starting from the
- * operation's identity, and keeps the address of the element they accumulate into. At the
+/* Reductions in parallel (a `reduce` mark, sched/baseline.c; reassociation allowed, or the same in
+ * any order). Each thread accumulates the terms of its instances into a private partial, starting
+ * from the operation's identity, and keeps the address of the element they accumulate into. At the
  * end of the kernel, where every lane of every warp is, the partials of a warp are combined
  * by a butterfly of shuffles (after five steps every lane holds the warp's total), the
  * addresses likewise by a maximum (lanes that ran no instance hold 0, the others one same
@@ -9,24 +9,9 @@
  * element's value before the loop is in memory and so takes part exactly once. */
 #include "astgen/lower.h"
 
-#include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 
 enum { WARP = 32 };
-
-/* x op identity == x for every x: -0.0 for a float sum (+0.0 would turn a sum of -0.0 into
- * +0.0), NaN for fmin and fmax (which ignore a NaN operand), the extremes for integers. */
-static sj_ir_val identity(sj_red_op op, sj_ir_type t) {
-  static const long lowest[SJ_IR_NTYPES] = {[SJ_IR_S32] = INT_MIN, [SJ_IR_S64] = LONG_MIN};
-  static const long highest[SJ_IR_NTYPES] = {[SJ_IR_S32] = INT_MAX,
-                                             [SJ_IR_S64] = LONG_MAX,
-                                             [SJ_IR_U32] = (long)UINT_MAX,
-                                             [SJ_IR_U64] = -1};
-  if (sj_ir_type_is_float(t)) return sj_ir_float(t, op == SJ_RED_ADD ? -0.0 : NAN);
-  if (op == SJ_RED_MIN) return sj_ir_int(t, highest[t]);
-  return sj_ir_int(t, op == SJ_RED_MAX ? lowest[t] : 0);
-}
 
 void sj_lw_reduce_start(sj_lower *l, const sj_reduce *red) {
   sj_irb *b = &l->b;
@@ -45,7 +30,7 @@ void sj_lw_reduce_start(sj_lower *l, const sj_reduce *red) {
     const sj_reduction *r = &red->r[i];
     sj_ir_type t = sj_lw_red_type(r);
     l->partial[i] = sj_irb_var(b, t, NULL);
-    sj_irb_assign(b, l->partial[i], identity(r->op, t));
+    sj_irb_assign(b, l->partial[i], sj_lw_red_identity(r->op, t));
     l->target[i] = sj_irb_var(b, SJ_IR_PTR, NULL);
     sj_ir_reg *p = &b->f->regs[l->target[i]];
     const sj_expr *lhs = r->stmt->body[r->body]->lhs, *mem = sj_model_local_ref(l->m, lhs);

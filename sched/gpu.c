@@ -93,8 +93,8 @@ static void explain_reductions(const sj_model *m, sj_buf *why) {
                   m->reassociate ? "  reductions (reassociation allowed: in parallel where a "
                                    "kernel line says so, else in the C order): %s\n"
                                  : "  reductions (floating-point ones in the C order, not "
-                                   "reassociated; integer ones, the same in any order, in "
-                                   "parallel where a kernel line says so): %s\n",
+                                   "reassociated; integer ones and max norms, the same in any "
+                                   "order, in parallel where a kernel line says so): %s\n",
                   list.data);
   sj_buf_free(&list);
 }

@@ -5,7 +5,8 @@
  * take do not depend on the order of the accumulation. Such a loop could run in any order
  * (a tree of partial results): integers would give the same result, floats would round
  * differently. In exact mode floating-point reductions keep the C order, bit-exact, and the
- * explanation lists the ones found; integer ones give the same bits in any order. Those, or
+ * explanation lists the ones found; integer ones, and fmax (fmin) of terms that are never -0.0
+ * (+0.0), give the same bits in any order. Those, or
  * all when the user allows reassociation, the GPU mapping (sched/baseline.c) runs in
  * parallel: the conflicts among a reduction's
  * own accumulations are ignored when it asks which members are parallel
@@ -17,6 +18,7 @@
 #include <isl/space.h>
 #include <isl/union_map.h>
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "base/buf.h"
@@ -79,18 +81,18 @@ static int loop_dim(__isl_keep isl_map *o, int d) {
   return -1;
 }
 
-/* Whether some access of the model other than w and r touches, in one run of loop d of
+/* Whether some access of the model other than w, r and keep touches, in one run of loop d of
  * w's statement (the instances whose original schedule agrees up to that loop), an element
  * that w writes there. -1 when isl fails. */
 static int touched(const sj_model *m, __isl_keep isl_union_map *order, const sj_access *w,
-                   const sj_access *r, int d) {
+                   const sj_access *r, const sj_access *keep, int d) {
   isl_map *o = order_of(order, w->stmt);
   int p = loop_dim(o, d);
   isl_map *run = p < 0 ? isl_map_free(o) : prefix(o, p);
   int found = run ? 0 : -1;
   for (int i = 0; i < m->naccesses && !found; i++) {
     const sj_access *a = &m->accesses[i];
-    if (a == w || a == r || a->ref->sym != w->ref->sym) continue;
+    if (a == w || a == r || a == keep || a->ref->sym != w->ref->sym) continue;
     isl_map *other = prefix(order_of(order, a->stmt), p);
     if (!other) continue; /* not as deep: outside the loop */
     isl_map *both = isl_map_apply_range(isl_map_copy(run), isl_map_reverse(other));
@@ -116,6 +118,31 @@ static isl_bool accumulates(const sj_access *w, int d) {
   return empty < 0 ? isl_bool_error : empty ? isl_bool_false : isl_bool_true;
 }
 
+/* Whether e names the symbol x (an array or a local) anywhere. */
+static int names(const sj_expr *e, const sj_sym *x) {
+  if (e->sym == x) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (names(e->args[i], x)) return 1;
+  return 0;
+}
+
+/* Sets r->acc, and r->guard and r->keep where st is x = g ? acc : x (or x = g ? x : acc) with
+ * g not reading x: the terms where g fails are the operation's identity. 0 where st has a guard
+ * that reads x, or whose kept value is no access of x. */
+static int guarded(const sj_model *m, const sj_stmt *st, sj_reduction *r) {
+  const sj_expr *c = st->rhs;
+  if (c->kind != SJ_E_COND) return 1;
+  int k = sj_expr_same(c->args[2], st->lhs) ? 2 : sj_expr_same(c->args[1], st->lhs) ? 1 : 0;
+  if (!k) return 1;
+  if (names(c->args[0], st->lhs->sym)) return 0;
+  const sj_expr *kept = c->args[k], *mem = sj_model_local_ref(m, kept);
+  r->keep = access_of(m, mem ? mem : kept, 0);
+  r->acc = c->args[3 - k];
+  r->guard = c->args[0];
+  r->guard_else = k == 1;
+  return r->keep != NULL;
+}
+
 /* The reductions of assignment b of s, appended to *out. 0, or -1 when isl fails. */
 /* The reductions of assignment b of s into *out. *order is the original schedule's map, made
  * when first needed: most statements are no reductions, and most compiles have none. */
@@ -125,18 +152,20 @@ static int stmt_reductions(const sj_model *m, isl_union_map **order, const sj_ps
   if (st->kind != SJ_S_ASSIGN) return 0;
   const sj_expr *lhs = sj_model_local_ref(m, st->lhs);
   if (!lhs) lhs = st->lhs;
-  sj_reduction r = {s, b, 0, SJ_RED_ADD, 0, 0, NULL, NULL};
-  r.operand = lhs->kind == SJ_E_INDEX ? accumulated(m, lhs, st->rhs, &r.op, &r.negate) : -1;
+  sj_reduction r = {s, b, 0, SJ_RED_ADD, 0, 0, NULL, NULL, st->rhs, NULL, 0, NULL};
+  if (!guarded(m, st, &r)) return 0;
+  r.operand = lhs->kind == SJ_E_INDEX ? accumulated(m, lhs, r.acc, &r.op, &r.negate) : -1;
   if (r.operand < 0 || isl_set_is_empty(s->domain) == isl_bool_true) return 0; /* or never runs */
-  const sj_expr *x = st->rhs->args[r.operand], *mem = sj_model_local_ref(m, x);
+  const sj_expr *x = r.acc->args[r.operand], *mem = sj_model_local_ref(m, x);
   r.write = access_of(m, lhs, 1);
   r.read = access_of(m, mem ? mem : x, 0);
   if (!r.write || !r.read || isl_map_is_equal(r.write->rel, r.read->rel) != isl_bool_true) return 0;
+  if (r.guard && isl_map_is_equal(r.write->rel, r.keep->rel) != isl_bool_true) return 0;
   r.operand = 1 - r.operand; /* from here on: e's position */
   for (int d = 0; d < s->depth; d++) {
     isl_bool acc = accumulates(r.write, d);
     if (acc == isl_bool_true && !*order && !(*order = isl_schedule_get_map(m->original))) return -1;
-    int other = acc == isl_bool_true ? touched(m, *order, r.write, r.read, d) : 0;
+    int other = acc == isl_bool_true ? touched(m, *order, r.write, r.read, r.keep, d) : 0;
     if (acc < 0 || other < 0) return -1;
     if (acc != isl_bool_true || other) continue;
     sj_reduction *grown = realloc(*out, (size_t)(*n + 1) * sizeof **out);
@@ -160,10 +189,81 @@ int sj_reductions_find(const sj_model *m, sj_reduction **out, int *n) {
   return rc;
 }
 
+/* The signs a zero value of e may have (ZERO_POS, ZERO_NEG), in round-to-nearest; a local
+ * private to the statement, as the assignment before `at` in body sets it. */
+enum { ZERO_POS = 1, ZERO_NEG = 2, ZERO_ANY = 3 };
+static int zero_signs(const sj_pstmt *s, int at, const sj_expr *e, int depth) {
+  if (depth > 16) return ZERO_ANY;
+  const sj_expr *a = e->nargs > 0 ? e->args[0] : NULL, *b = e->nargs > 1 ? e->args[1] : NULL;
+  switch (e->kind) {
+  case SJ_E_FLOAT:
+    return e->fval != 0 ? 0 : signbit(e->fval) ? ZERO_NEG : ZERO_POS;
+  case SJ_E_INT:
+    return e->ival ? 0 : ZERO_POS;
+  case SJ_E_CAST: /* an integer's zero is +0; a float's keeps its sign */
+    return sj_type_is_integer(a->type) ? ZERO_POS : zero_signs(s, at, a, depth + 1);
+  case SJ_E_UNARY: {
+    int z = e->op == '-' ? zero_signs(s, at, a, depth + 1) : ZERO_ANY;
+    return e->op == '-' ? (z & ZERO_POS ? ZERO_NEG : 0) | (z & ZERO_NEG ? ZERO_POS : 0) : z;
+  }
+  case SJ_E_BINARY:
+    if (e->op == SJ_OP_MUL && sj_expr_same(a, b)) return ZERO_POS; /* a square */
+    if (e->op == SJ_OP_ADD || e->op == SJ_OP_SUB) { /* -0 only from -0 + -0 (or -0 - +0) */
+      int za = zero_signs(s, at, a, depth + 1), zb = zero_signs(s, at, b, depth + 1);
+      if (e->op == SJ_OP_SUB) zb = (zb & ZERO_POS ? ZERO_NEG : 0) | (zb & ZERO_NEG ? ZERO_POS : 0);
+      return ZERO_POS | (za & zb & ZERO_NEG);
+    }
+    return ZERO_ANY;
+  case SJ_E_CALL:
+    switch (e->op) {
+    case SJ_FN_FABS:
+    case SJ_FN_FABSF:
+    case SJ_FN_EXP:
+    case SJ_FN_EXPF:
+    case SJ_FN_EXP2:
+    case SJ_FN_EXP2F:
+      return ZERO_POS;
+    case SJ_FN_SQRT:
+    case SJ_FN_SQRTF:
+      return zero_signs(s, at, a, depth + 1);
+    case SJ_FN_FMAX:
+    case SJ_FN_FMAXF:
+    case SJ_FN_FMIN:
+    case SJ_FN_FMINF:
+      return zero_signs(s, at, a, depth + 1) | zero_signs(s, at, b, depth + 1);
+    default:
+      return ZERO_ANY;
+    }
+  case SJ_E_VAR: /* set once before, in the statement */
+    for (int k = at - 1; k >= 0; k--) {
+      const sj_stmt *st = s->body[k];
+      const sj_sym *set = st->kind == SJ_S_DECL                                  ? st->sym
+                          : st->kind == SJ_S_ASSIGN && st->lhs->kind == SJ_E_VAR ? st->lhs->sym
+                                                                                 : NULL;
+      if (set == e->sym) return st->rhs ? zero_signs(s, k, st->rhs, depth + 1) : ZERO_ANY;
+    }
+    return ZERO_ANY;
+  default:
+    return ZERO_ANY;
+  }
+}
+
+/* Whether r gives the same bits in any order. Integers: always. fmax (fmin): where no term
+ * is -0.0 (+0.0) and the element is the first operand: the terms' largest is then one value
+ * whatever the order (NaNs are ignored), and its combination with the element as C's is, the
+ * element first (a zero of each sign compares equal, and fmax returns its second operand). */
+static int exact_in_any_order(const sj_reduction *r) {
+  const sj_stmt *st = r->stmt->body[r->body];
+  if (sj_type_is_integer(st->lhs->type)) return 1;
+  if ((r->op != SJ_RED_MAX && r->op != SJ_RED_MIN) || r->operand != 1) return 0;
+  int z = zero_signs(r->stmt, r->body, r->acc->args[1], 0);
+  return !(z & (r->op == SJ_RED_MAX ? ZERO_NEG : ZERO_POS));
+}
+
 void sj_reductions_exact(sj_reduction *r, int *n) {
   int kept = 0;
   for (int i = 0; i < *n; i++)
-    if (sj_type_is_integer(r[i].stmt->body[r[i].body]->lhs->type)) r[kept++] = r[i];
+    if (exact_in_any_order(&r[i])) r[kept++] = r[i];
   *n = kept;
 }
 

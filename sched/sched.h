@@ -455,9 +455,15 @@ typedef struct sj_reduction {
   int body; /* index into stmt->body */
   int loop; /* the loop it accumulates over */
   sj_red_op op;
-  int negate;  /* x - e: the terms are -e */
-  int operand; /* which argument of the right-hand side is e (the other reads x[f]) */
+  int negate;                    /* x - e: the terms are -e */
+  int operand;                   /* which argument of acc is e (the other reads x[f]) */
   const sj_access *write, *read; /* of x[f] */
+  /* x[f] op e: the right-hand side, or its branch where the assignment is under a guard that
+   * does not read x (x[f] = g ? x[f] op e : x[f], as data ifs become; guard_else: the other
+   * way round), whose other branch reads x[f] through keep */
+  const sj_expr *acc, *guard;
+  int guard_else;
+  const sj_access *keep;
 } sj_reduction;
 
 /* Every reduction of the model, one per (statement, assignment, loop), in statement order:

@@ -274,6 +274,20 @@ int main(int argc, char **argv) {
          " staged in ");
   unsetenv("JIT_TILING");
   unsetenv("JIT_TILE");
+  /* in exact mode, max norms (terms never -0.0) and reductions under a data if run in
+   * parallel; fmax of raw differences keeps the C order */
+  const int norm_shape[] = {17, 1000}, guarded_shape[] = {70001}, solver[] = {30, 200, 300};
+  expect(dir, "red_maxnorm.c", JIT_DEVICE_EMU, norm_shape, 2,
+         (const char *const[]){"reductions in parallel: norm (S1) norm (S1)",
+                               "reductions in parallel: rows (S3)",
+                               "  kernel 2: grid 1x1x1, block 1x1x1", NULL},
+         "norm (S2): partials");
+  expect(dir, "red_guarded.c", JIT_DEVICE_EMU, guarded_shape, 1,
+         (const char *const[]){"reductions in parallel: sums (S0) sums (S0)",
+                               "reductions in parallel: hi (S1)", NULL},
+         NULL);
+  expect(dir, "fe_converge.c", JIT_DEVICE_EMU, solver, 3,
+         (const char *const[]){"reductions in parallel: diff (S2)", NULL}, NULL);
   /* a time loop among other top-level statements: time-tiled as a part of its own where that
    * pays; where it does not, the body is scheduled whole */
   const int parts_big[] = {128, 3072}, parts_small[] = {4, 40};
