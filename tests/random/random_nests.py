@@ -4,8 +4,8 @@ function itself.
 
 Every nest is drawn from a seed: one to three statements over two or three loops, rectangular
 or triangular bounds, subscripts with offsets, transposes and a dimension dropped, reductions
-into an element (`C[i][j] += A[i][k] * B[k][j]`), in-place updates that carry dependences
-along a loop, and ifs on the iterators. They go through isl's scheduler and the GPU mapping
+into an element (`C[i][j] += A[i][k] * B[k][j]`) and max norms (`fmax(x, fabs(...))`), in-place
+updates that carry dependences along a loop, and ifs on the iterators and on data. They go through isl's scheduler and the GPU mapping
 (sched/reorder.c, sched/baseline.c) rather than the stencil form. Each runs through
 `stenciljit run --check` on the device its seed draws; anything but a bit-identical result
 fails.
@@ -49,10 +49,13 @@ def nest(rng, name):
         if rng.random() < 0.3:
             a, b = rng.sample(it, 2) if depth > 1 else (it[0], it[0])
             cond = f"{a} {rng.choice(['<', '<=', '!=', '>'])} {b}"
-        stmts.append((loops, lhs_arr, lhs, terms, kind, cond))
+        if ty != "int" and rng.random() < 0.25:  # a max norm: fmax(x, fabs(value))
+            kind = "max"
+        data = ref(rng.choice(["A", "B", "x"])) if rng.random() < 0.2 else None  # an if on data
+        stmts.append((loops, lhs_arr, lhs, terms, kind, cond, data))
     params = ["int N"] + [f"{ty} {a}" + "".join(f"[{d}]" for d in dims) for a, dims in arrays.items()]
     body = []
-    for loops, lhs_arr, lhs, terms, kind, cond in stmts:
+    for loops, lhs_arr, lhs, terms, kind, cond, data in stmts:
         ind = "  "
         for v, lo, hi in loops:
             body.append(f"{ind}for (int {v} = {lo}; {v} < {hi}; {v}++)")
@@ -78,14 +81,21 @@ def nest(rng, name):
         target = text(lhs_arr, lhs)
         if kind == "reduce":
             line = f"{target} += {value};"
+        elif kind == "max":
+            f = "f" if ty == "float" else ""
+            line = f"{target} = fmax{f}({target}, fabs{f}({value}));"
         elif kind == "inplace":
             line = f"{target} = {target} * {'0.5' if ty != 'int' else '3'} + {value};"
         else:
             line = f"{target} = {value};"
+        if data:
+            test = f"{text(*data)} > {'0.5' if ty != 'int' else '4'}"
+            cond = f"{cond} && {test}" if cond else test
         if cond:
             line = f"if ({cond}) {line}"
         body.append(f"{ind}{line}")
-    return f"void {name}({', '.join(params)}) {{\n" + "\n".join(body) + "\n}\n"
+    return (f"#include <math.h>\nvoid {name}({', '.join(params)}) {{\n" + "\n".join(body) +
+            "\n}\n")
 
 
 def main():
