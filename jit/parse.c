@@ -1676,15 +1676,25 @@ static void finish_after(parser *p, vec *out, int from, sj_loc loc) {
   sj_stmt *whole = stmt(p, SJ_S_BLOCK, loc);
   whole->nbody = out->n - from;
   whole->body = alloc(p, (size_t)(whole->nbody + 1) * sizeof *whole->body);
+  vec decls = {0}; /* `T x = e;` stays `T x;` before the versions, each assigning x = e */
   for (int i = from; i < out->n; i++) {
     sj_stmt *s = out->v[i];
-    if (s->kind == SJ_S_DECL)
-      fail(p, UNSUP, s->loc,
-           "a declaration that uses arrays swapped in a loop above: not supported (declare it "
-           "before, and assign it)");
+    if (s->kind == SJ_S_DECL) {
+      if (s->sym->rank)
+        fail(p, UNSUP, s->loc,
+             "a local array initialized from arrays swapped in a loop above: not supported");
+      push(p, &decls, s);
+      sj_stmt *set = stmt(p, SJ_S_ASSIGN, s->loc);
+      set->lhs = node(p, SJ_E_VAR, s->sym->type, s->loc, 0, NULL);
+      set->lhs->sym = s->sym;
+      set->rhs = s->rhs;
+      s->rhs = NULL;
+      s = set;
+    }
     whole->body[i - from] = s;
   }
   out->n = from;
+  for (int i = 0; i < decls.n; i++) push(p, out, decls.v[i]);
   if (r->period == 1) {
     remap_stmt(whole, &r->versions[0]);
     push(p, out, whole);

@@ -1,7 +1,8 @@
 // Arrays rotated through local pointers in a time loop that counts down by 2, and used after
 // it (jit/parse.c, used_after): each statement after the loop is kept once per step of the
 // rotation's period, under the test that the loop's iteration count leaves the names holding
-// those arrays. The sizes cover every step of the period of 3, and a loop that never runs.
+// those arrays (a declaration's initializer as an assignment there). The sizes cover every
+// step of the period of 3, and a loop that never runs.
 // run: T=0 N=5
 // run: T=1 N=3
 // run: T=2 N=16
@@ -23,8 +24,8 @@ void fe_swap_after(int T, int N, double A[N], double B[N], double C[N], double o
   }
   for (int i = 0; i < N; i++)
     out[i] = cur[i] - old[i];
-  double s = 0.0;
+  double s = 0.0, mid = cur[N / 2];
   for (int i = 0; i < N; i++)
     s += nxt[i];
-  *sum = s;
+  *sum = s + mid;
 }
