@@ -427,7 +427,10 @@ static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
       rc = build_assignments(b, context, body + i, j - i, &part);
       i = j;
     } else {
+      /* a lone if the sizes decide (a guard clause) may hold the body's parts */
+      b->top = top && count == 1 && body[i]->kind == SJ_S_IF;
       rc = build_stmt(b, context, body[i++], &part);
+      b->top = 0;
     }
     if (rc)
       built_clear(&part);
@@ -691,6 +694,8 @@ static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, bui
 }
 
 static int build_if(builder *b, __isl_keep isl_set *context, sj_stmt *st, built *out) {
+  int top = b->top;
+  b->top = 0;
   sj_affine_env env;
   affine_env(b, &env, "the if condition");
   env.context = context;
@@ -709,6 +714,7 @@ static int build_if(builder *b, __isl_keep isl_set *context, sj_stmt *st, built 
      * as if the if were not there, so that the statements keep their nesting (where nothing
      * runs, both stay: a kernel of no statements is no stencil) */
     const sj_stmt *taken = never == isl_bool_true ? st->body[1] : st->body[0];
+    b->top = top && taken && taken->kind == SJ_S_BLOCK;
     int rc =
         taken ? build_stmt(b, never == isl_bool_true ? other : cond, (sj_stmt *)taken, out) : 0;
     isl_set_free(cond);
