@@ -1632,8 +1632,13 @@ typedef struct rotation {
 static sj_expr *iterations(parser *p, const sj_stmt *loop, sj_expr **runs) {
   const sj_expr *c = loop->cond;
   if (c->kind != SJ_E_BINARY || c->op < SJ_OP_LT || c->op > SJ_OP_GE) return NULL;
-  int flip = !(c->args[0]->kind == SJ_E_VAR && c->args[0]->sym == loop->iter);
-  const sj_expr *bound = c->args[!flip], *it = c->args[flip];
+  const sj_expr *side[2] = {c->args[0], c->args[1]};
+  for (int k = 0; k < 2; k++) /* an int iterator compared as a long keeps its order */
+    if (side[k]->kind == SJ_E_CAST && side[k]->implicit && side[k]->type == SJ_TY_LONG &&
+        side[k]->args[0]->type == SJ_TY_INT)
+      side[k] = side[k]->args[0];
+  int flip = !(side[0]->kind == SJ_E_VAR && side[0]->sym == loop->iter);
+  const sj_expr *bound = c->args[!flip], *it = side[flip];
   if (it->kind != SJ_E_VAR || it->sym != loop->iter || mentions(bound, loop->iter)) return NULL;
   static const sj_binop mirror[] = {
       [SJ_OP_LT] = SJ_OP_GT, [SJ_OP_LE] = SJ_OP_GE, [SJ_OP_GT] = SJ_OP_LT, [SJ_OP_GE] = SJ_OP_LE};

@@ -5,6 +5,7 @@
  * dependence between parts goes forward, and each part's own schedule respects its own. */
 #include "sched/sched.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,23 @@ static int append(sj_plan *all, sj_plan *run) {
   return all->schedule ? 0 : -1;
 }
 
+/* text into b, each line "  kernel K: ..." as kernel K + first: a part numbers its kernels
+ * from 0, the whole from the parts before it. */
+static void renumbered(sj_buf *b, const char *text, int first) {
+  static const char head[] = "  kernel ";
+  for (const char *at = text; at && *at;) {
+    const char *end = strchr(at, '\n');
+    size_t len = end ? (size_t)(end - at + 1) : strlen(at);
+    char *rest;
+    long k = strncmp(at, head, sizeof head - 1) ? -1 : strtol(at + sizeof head - 1, &rest, 10);
+    if (k >= 0 && *rest == ':')
+      sj_buf_printf(b, "%s%ld%.*s", head, k + first, (int)(at + len - rest), rest);
+    else
+      sj_buf_printf(b, "%.*s", (int)len, at);
+    at += len;
+  }
+}
+
 /* The parts one after another into all: each time-tiled one as it is, each run of others
  * between them untiled (a lone part as its own scheduling left it). */
 static int sequence_parts(sj_model *m, sj_plan *own, sj_buf *why, sj_part_scheduler fn, void *user,
@@ -79,13 +97,16 @@ static int sequence_parts(sj_model *m, sj_plan *own, sj_buf *why, sj_part_schedu
     int j = i;
     while (j < n && !own[j].time_tiled) j++;
     if (j == i || (j == i + 1 && own[i].schedule)) {
-      sj_buf_puts(explain, why[i].data);
+      renumbered(explain, why[i].data, all->nkernels);
       rc = append(all, &own[i++]);
     } else {
       for (int k = i; k < j; k++) /* the refusals of a forced tiling */
         if (why[k].data) sj_buf_puts(explain, why[k].data);
       sj_plan run;
-      rc = schedule_run(m, i, j - i, fn, user, 1, &run, explain, err);
+      sj_buf text = {0};
+      rc = schedule_run(m, i, j - i, fn, user, 1, &run, &text, err);
+      renumbered(explain, text.data, all->nkernels);
+      sj_buf_free(&text);
       if (!rc) rc = append(all, &run);
       i = j;
     }
