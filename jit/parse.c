@@ -2270,16 +2270,30 @@ static psym *counter_start(parser *p, vec *out, const sj_token *kw, sj_expr **in
   return x;
 }
 
-/* The counter x of a while or do loop used after it: a local again, set to its first value
- * before the loop, as C does, and to its next value at the end of each iteration that runs
- * (under the loop's test of convergence, where it has one): C's value when the loop ends. The
- * loop itself still counts with its iterator. */
+/* The counter x of a while or do loop used after it: a local again, with C's value when the
+ * loop ends. A while loop that runs to its bound (t < T ...) sets it where its first value was
+ * set to the value it ends with; otherwise it is set to its first value there, and to its next
+ * value at the end of each iteration that runs (under the loop's test of convergence, where it
+ * has one). The loop itself still counts with its iterator. */
 static void revive_counter(parser *p, psym *x) {
   sj_stmt *loop = x->counted;
   x->counted = NULL;
   x->role = PLAIN;
   *x->set_first = x->was_set;
   sj_loc loc = loop->loc;
+  sj_expr *runs,
+      *count = loop->body[0]->kind == SJ_S_IF || (x->s.type != SJ_TY_INT && x->s.type != SJ_TY_LONG)
+                   ? NULL
+                   : iterations(p, loop, &runs);
+  if (count && !mentions_local(runs) && !mentions_local(count)) {
+    /* a loop that counts to its bound: the value it ends with, set where the first was (the
+     * loop and what comes between use no other), and no statement in the loop */
+    sj_expr *end = binop(p, SJ_OP_MUL, count, int_lit(p, SJ_TY_LONG, loop->step, loc), loc);
+    end = binop(p, SJ_OP_ADD, conv(p, copy(p, loop->init), SJ_TY_LONG), end, loc);
+    sj_expr *choice[] = {runs, end, conv(p, copy(p, loop->init), SJ_TY_LONG)};
+    x->set_first->rhs = conv(p, node(p, SJ_E_COND, SJ_TY_LONG, loc, 3, choice), x->s.type);
+    return;
+  }
   sj_expr *t = node(p, SJ_E_VAR, loop->iter->type, loc, 0, NULL);
   t->sym = loop->iter;
   sj_stmt *next = stmt(p, SJ_S_ASSIGN, loc);

@@ -1,6 +1,7 @@
 // The counter of a while loop read after the loop (jit/parse.c, revive_counter): a local again,
-// set before the loop and to its next value at the end of each step, a statement of the time
-// loop beside the stencil's nest; the loop still counts with its iterator.
+// set where its first value was to the value the loop ends with (it runs to its bound: the
+// first value plus the step times the iteration count), so the time loop holds no statement
+// but the stencil's nest and is time-tiled; the loop still counts with its iterator.
 // run: T=0 N=4
 // run: T=1 N=3
 // run: T=2 N=9
