@@ -1032,21 +1032,8 @@ sj_model *sj_model_part(const sj_model *m, int first, int n) {
   return p;
 }
 
-void sj_model_free(sj_model *m) {
-  if (!m) return;
-  if (m->whole) { /* a part owns only what sj_model_part made */
-    free(m->stmts);
-    free(m->accesses);
-    isl_union_set_free(m->domain);
-    isl_union_map_free(m->reads);
-    isl_union_map_free(m->writes);
-    isl_schedule_free(m->original);
-    isl_union_map_free(m->dep_flow);
-    isl_union_map_free(m->dep_anti);
-    isl_union_map_free(m->dep_output);
-    free(m);
-    return;
-  }
+/* What the whole model owns and its parts share. */
+static void free_shared(sj_model *m) {
   for (int i = 0; i < m->nparts; i++) isl_schedule_free(m->parts[i]);
   free(m->parts);
   free(m->part_first);
@@ -1058,10 +1045,8 @@ void sj_model_free(sj_model *m) {
     free(m->stmts[i]->body);
     free(m->stmts[i]);
   }
-  free(m->stmts);
   free(m->point);
   for (int i = 0; i < m->naccesses; i++) isl_map_free(m->accesses[i].rel);
-  free(m->accesses);
   if (m->extents)
     for (int i = 0; i < m->fn->narrays + m->ntemps; i++) free(m->extents[i]);
   free(m->extents);
@@ -1069,6 +1054,13 @@ void sj_model_free(sj_model *m) {
   free(m->local_refs);
   free(m->locals_why);
   sj_arena_free(m->arena);
+}
+
+void sj_model_free(sj_model *m) {
+  if (!m) return;
+  if (!m->whole) free_shared(m); /* a part owns only what sj_model_part made */
+  free(m->stmts);
+  free(m->accesses);
   isl_union_set_free(m->domain);
   isl_union_map_free(m->reads);
   isl_union_map_free(m->writes);
