@@ -200,8 +200,11 @@ static int zero_signs(const sj_pstmt *s, int at, const sj_expr *e, int depth) {
     return e->fval != 0 ? 0 : signbit(e->fval) ? ZERO_NEG : ZERO_POS;
   case SJ_E_INT:
     return e->ival ? 0 : ZERO_POS;
-  case SJ_E_CAST: /* an integer's zero is +0; a float's keeps its sign */
-    return sj_type_is_integer(a->type) ? ZERO_POS : zero_signs(s, at, a, depth + 1);
+  case SJ_E_CAST: /* an integer's zero is +0; a float's keeps its sign, but a double that
+                     rounds to a float's zero takes the sign of any tiny value */
+    if (sj_type_is_integer(a->type)) return ZERO_POS;
+    return e->type == SJ_TY_FLOAT && a->type != SJ_TY_FLOAT ? ZERO_ANY
+                                                            : zero_signs(s, at, a, depth + 1);
   case SJ_E_UNARY: {
     int z = e->op == '-' ? zero_signs(s, at, a, depth + 1) : ZERO_ANY;
     return e->op == '-' ? (z & ZERO_POS ? ZERO_NEG : 0) | (z & ZERO_NEG ? ZERO_POS : 0) : z;
