@@ -1672,6 +1672,32 @@ static void used_after(parser *p, psym *x, sj_loc loc) {
   p->after = x->rotated;
 }
 
+/* whole once per position k of a rotation of period steps, each copy with the arrays of
+ * versions[k], under `q == k`: an if chain. With runs (after the loop): `runs && q == k`, and
+ * position 0 also where the loop never runs. */
+static sj_stmt *by_position(parser *p, sj_stmt *whole, symmap *versions, int period, sj_expr *q,
+                            sj_expr *runs, sj_loc loc) {
+  sj_stmt *chain = NULL, **link = &chain;
+  for (int k = 0; k < period; k++) {
+    sj_stmt *version = k < period - 1 ? clone_stmt(p, whole, &versions[k]) : whole;
+    if (k == period - 1) remap_stmt(whole, &versions[k]);
+    sj_expr *here = binop(p, SJ_OP_EQ, copy(p, q), int_lit(p, q->type, k, loc), loc);
+    if (runs) here = binop(p, SJ_OP_AND, copy(p, runs), here, loc);
+    if (runs && k == 0) /* a loop that never runs leaves every name with its array */
+      here =
+          binop(p, SJ_OP_OR, binop(p, SJ_OP_EQ, copy(p, runs), int_lit(p, SJ_TY_INT, 0, loc), loc),
+                here, loc);
+    sj_stmt *when = stmt(p, SJ_S_IF, loc);
+    when->cond = here;
+    when->nbody = 2;
+    when->body = alloc(p, 2 * sizeof *when->body);
+    when->body[0] = version;
+    *link = when;
+    link = &when->body[1];
+  }
+  return chain;
+}
+
 /* The statements from..out->n-1 just parsed, which use names of the rotation p->after: once per
  * step of its period, each under the test that the loop's iteration count leaves the names
  * holding that step's arrays. */
@@ -1707,25 +1733,9 @@ static void finish_after(parser *p, vec *out, int from, sj_loc loc) {
   }
   sj_expr *runs, *count = iterations(p, r->loop, &runs);
   sj_expr *at = binop(p, SJ_OP_REM, count, int_lit(p, SJ_TY_LONG, r->period, loc), loc);
-  sj_stmt *chain = NULL, **link = &chain;
-  for (int k = 0; k < r->period; k++) {
-    symmap m = r->versions[k];
-    sj_stmt *version = k < r->period - 1 ? clone_stmt(p, whole, &m) : whole;
-    if (k == r->period - 1) remap_stmt(whole, &r->versions[k]);
-    sj_expr *here = binop(p, SJ_OP_EQ, copy(p, at), int_lit(p, SJ_TY_LONG, k, loc), loc);
-    here = binop(p, SJ_OP_AND, copy(p, runs), here, loc);
-    if (k == 0) /* a loop that never runs leaves every name with its array */
-      here =
-          binop(p, SJ_OP_OR, binop(p, SJ_OP_EQ, copy(p, runs), int_lit(p, SJ_TY_INT, 0, loc), loc),
-                here, loc);
-    sj_stmt *when = stmt(p, SJ_S_IF, loc);
-    when->cond = here;
-    when->nbody = 2;
-    when->body = alloc(p, 2 * sizeof *when->body);
-    when->body[0] = version;
-    *link = when;
-    link = &when->body[1];
-  }
+  symmap versions[4];
+  memcpy(versions, r->versions, sizeof versions);
+  sj_stmt *chain = by_position(p, whole, versions, r->period, at, runs, loc);
   push(p, out, chain);
 }
 
@@ -1822,20 +1832,8 @@ static void swap_arrays(parser *p, vec *body, int loop_body) {
                               : binop(p, SJ_OP_SUB, copy(p, loop->init), t, loc);
   if (stride != 1) q = binop(p, SJ_OP_DIV, q, int_lit(p, q->type, stride, loc), loc);
   q = binop(p, SJ_OP_REM, q, int_lit(p, q->type, period, loc), loc);
-  sj_stmt *chain = NULL, **link = &chain;
-  for (int k = 0; k < period; k++) {
-    sj_stmt *version = k < period - 1 ? clone_stmt(p, whole, &versions[k]) : whole;
-    if (k == period - 1) remap_stmt(whole, &versions[k]);
-    sj_stmt *when = stmt(p, SJ_S_IF, loc);
-    when->cond = binop(p, SJ_OP_EQ, copy(p, q), int_lit(p, q->type, k, loc), loc);
-    when->nbody = 2;
-    when->body = alloc(p, 2 * sizeof *when->body);
-    when->body[0] = version;
-    *link = when;
-    link = &when->body[1];
-  }
   body->n = 0;
-  push(p, body, chain);
+  push(p, body, by_position(p, whole, versions, period, q, NULL, loc));
 }
 
 static void resolve_in(sj_expr *e) {
