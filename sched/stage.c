@@ -390,14 +390,16 @@ typedef struct stage_arg {
   sj_buf *desc;
 } stage_arg;
 
-/* Where every access of a statement to an array is a translation of one map of its
- * iterators (A[t % 2][i - 1][j + 1]: dimension d is iterator pi[d] plus c), the footprint of a
- * tile is the box of those iterators over the tile widened by the range of c: one small box
- * hull per statement instead of one over the union of every access's footprint, which grows
- * with the accesses (27 in heat-3d) and whose projections have existentially quantified
- * variables. */
+/* Where every access of a statement to an array is a translation of one affine map of its
+ * iterators (A[t % 2][i - 1][j + 1], a flat A[(j + 1) * nx + i]: dimension d is lin[d] . x
+ * plus c), the footprint of a tile is the box of that map's image of the tile widened by the
+ * range of c: one small box hull per statement instead of one over the union of every
+ * access's footprint, which grows with the accesses (27 in heat-3d) and whose projections
+ * have existentially quantified variables (a flat array's took isl seconds). */
+enum { MAX_ITERS = SJ_STAGE_COEFS + 7 };
 typedef struct shift {
-  int pi[SJ_STAGE_MAX_RANK];
+  int nin;
+  long lin[SJ_STAGE_MAX_RANK][MAX_ITERS];
   long cmin[SJ_STAGE_MAX_RANK], cmax[SJ_STAGE_MAX_RANK];
 } shift;
 
@@ -419,25 +421,19 @@ __isl_give isl_multi_aff *sj_one_piece(__isl_take isl_pw_multi_aff *pma) {
   return ma;
 }
 
-/* Into pi and c: dimension d of acc's element (without the dimensions mask leaves out) is
- * iterator pi[d] plus c[d]; -1 when it is not. */
-static int translation(const sj_access *acc, int mask, int *pi, long *c) {
+/* Into lin and c: dimension d of acc's element (without the dimensions mask leaves out) is
+ * lin[d] . x + c[d] over acc's iterators x (*nin of them); -1 when it is not affine in them
+ * alone. */
+static int translation(const sj_access *acc, int mask, int *nin, long (*lin)[MAX_ITERS], long *c) {
   isl_multi_aff *ma = sj_one_piece(isl_pw_multi_aff_from_map(isl_map_copy(acc->rel)));
   int rc = ma ? 0 : -1;
-  int nin = rc ? 0 : (int)isl_multi_aff_dim(ma, isl_dim_in);
+  *nin = rc ? 0 : (int)isl_multi_aff_dim(ma, isl_dim_in);
   for (int d = 0, k = 0; !rc && d < acc->ref->sym->rank; d++) {
     if (mask >> d & 1) continue;
     isl_aff *aff = isl_multi_aff_get_aff(ma, d);
-    long row[SJ_STAGE_COEFS + 8] = {0};
-    rc = nin > SJ_STAGE_COEFS + 7 || isl_aff_dim(aff, isl_dim_param) != 0 ||
-         affine_row(aff, nin, row);
-    pi[k] = -1;
-    for (int x = 0; !rc && x < nin; x++) {
-      if (row[1 + x] == 0) continue;
-      rc = row[1 + x] != 1 || pi[k] >= 0;
-      pi[k] = x;
-    }
-    rc = rc || pi[k] < 0;
+    long row[MAX_ITERS + 1] = {0};
+    rc = *nin > MAX_ITERS || isl_aff_dim(aff, isl_dim_param) != 0 || affine_row(aff, *nin, row);
+    memcpy(lin[k], row + 1, sizeof lin[k]);
     c[k++] = row[0];
     isl_aff_free(aff);
   }
@@ -445,47 +441,67 @@ static int translation(const sj_access *acc, int mask, int *pi, long *c) {
   return rc ? -1 : 0;
 }
 
-/* stmt's instances -> [the iterators pi of its kept dims] (in the array's kept space). */
-static __isl_give isl_union_map *iterators(const sj_pstmt *stmt, __isl_keep isl_space *kept,
-                                           const int *pi) {
-  isl_space *space = isl_space_map_from_domain_and_range(isl_set_get_space(stmt->domain),
-                                                         isl_space_range(isl_space_copy(kept)));
-  isl_multi_aff *ma = isl_multi_aff_zero(isl_space_copy(space));
-  isl_local_space *ls = isl_local_space_from_space(isl_space_domain(space));
-  for (int d = 0; d < (int)isl_multi_aff_dim(ma, isl_dim_out); d++)
-    ma = isl_multi_aff_set_aff(ma, d,
-                               isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, pi[d]));
+/* stmt's instances -> [the iterators it lists] (nit of them). */
+static __isl_give isl_union_map *iterators(const sj_pstmt *stmt, const int *it, int nit) {
+  isl_space *dom = isl_set_get_space(stmt->domain);
+  isl_space *space = isl_space_map_from_domain_and_range(
+      isl_space_copy(dom), isl_space_set_alloc(isl_space_get_ctx(dom), 0, nit));
+  isl_multi_aff *ma = isl_multi_aff_zero(space);
+  isl_local_space *ls = isl_local_space_from_space(dom);
+  for (int k = 0; k < nit; k++)
+    ma = isl_multi_aff_set_aff(ma, k,
+                               isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, it[k]));
   isl_local_space_free(ls);
   isl_map *map = isl_map_intersect_domain(isl_map_from_multi_aff(ma), isl_set_copy(stmt->domain));
   return isl_union_map_from_map(map);
 }
 
-/* The box of one statement's iterators over each tile, widened by sh, into row/size; -1 when
- * it has no fixed size at an integer affine origin. */
-static int stmt_box(stage_arg *a, const sj_pstmt *stmt, __isl_keep isl_space *kept, const shift *sh,
+/* The box of sh's map over the instances of stmt in each tile, widened by sh, into row/size;
+ * -1 when it has no fixed size at an integer affine origin. From the box of the iterators the
+ * map uses: dimension d of the map, lin[d] . x, ranges from the sum of lin[d][x] times the
+ * near end of x's range to that of the far ends. */
+static int stmt_box(stage_arg *a, const sj_pstmt *stmt, int nk, const shift *sh,
                     long (*row)[SJ_STAGE_COEFS], long *size, isl_set **tiles) {
-  isl_union_map *it = iterators(stmt, kept, sh->pi);
-  isl_union_map *foot = footprint(a->dom, a->back, a->coords, it);
-  isl_union_map_free(it);
-  isl_space *space =
-      isl_space_map_from_domain_and_range(isl_space_set_alloc(isl_space_get_ctx(kept), 0, a->n + 2),
-                                          isl_space_range(isl_space_copy(kept)));
+  int it[MAX_ITERS], nit = 0;
+  for (int x = 0; x < sh->nin; x++)
+    for (int d = 0; d < nk; d++)
+      if (sh->lin[d][x]) {
+        it[nit++] = x;
+        break;
+      }
+  isl_union_map *its = iterators(stmt, it, nit);
+  isl_union_map *foot = footprint(a->dom, a->back, a->coords, its);
+  isl_union_map_free(its);
+  isl_ctx *ctx = isl_union_map_get_ctx(foot);
+  isl_space *space = isl_space_map_from_domain_and_range(isl_space_set_alloc(ctx, 0, a->n + 2),
+                                                         isl_space_set_alloc(ctx, 0, nit));
   isl_map *map = isl_union_map_extract_map(foot, space);
   isl_union_map_free(foot);
   int rc = 1; /* no instance of the statement in this kernel */
   if (isl_map_is_empty(map) == isl_bool_false) {
+    long lo[MAX_ITERS][SJ_STAGE_COEFS], len[MAX_ITERS];
     isl_fixed_box *box = isl_map_get_range_simple_fixed_box_hull(map);
     rc = isl_fixed_box_is_valid(box) == isl_bool_true ? 0 : -1;
     isl_multi_aff *origin = rc ? NULL : isl_fixed_box_get_offset(box);
     isl_multi_val *sizes = rc ? NULL : isl_fixed_box_get_size(box);
-    for (int d = 0; !rc && d < (int)isl_multi_val_dim(sizes, isl_dim_set); d++) {
-      isl_aff *aff = isl_multi_aff_get_aff(origin, d);
-      rc = affine_row(aff, a->n + 2, row[d]);
+    for (int k = 0; !rc && k < nit; k++) {
+      isl_aff *aff = isl_multi_aff_get_aff(origin, k);
+      rc = affine_row(aff, a->n + 2, lo[k]);
       isl_aff_free(aff);
-      isl_val *v = isl_multi_val_get_val(sizes, d);
-      size[d] = isl_val_get_num_si(v) + sh->cmax[d] - sh->cmin[d];
-      row[d][0] += sh->cmin[d];
+      isl_val *v = isl_multi_val_get_val(sizes, k);
+      len[k] = isl_val_get_num_si(v);
       isl_val_free(v);
+    }
+    for (int d = 0; !rc && d < nk; d++) {
+      memset(row[d], 0, sizeof row[d]);
+      row[d][0] = sh->cmin[d];
+      size[d] = 1 + sh->cmax[d] - sh->cmin[d];
+      for (int k = 0; k < nit; k++) {
+        long c = sh->lin[d][it[k]];
+        for (int j = 0; j < a->n + 3; j++) row[d][j] += c * lo[k][j];
+        if (c < 0) row[d][0] += c * (len[k] - 1);
+        size[d] += (c < 0 ? -c : c) * (len[k] - 1);
+      }
     }
     isl_multi_aff_free(origin);
     isl_multi_val_free(sizes);
@@ -514,12 +530,13 @@ static int stmt_shift(const sj_model *m, const sj_pstmt *stmt, const sj_sym *sym
     if (acc->stmt != stmt || acc->ref->sym->id != sym->id) continue;
     *writes |= acc->is_write;
     *reads |= !acc->is_write;
-    int pi[SJ_STAGE_MAX_RANK];
-    long c[SJ_STAGE_MAX_RANK];
-    if (translation(acc, mask, pi, c)) return -1;
+    int nin;
+    long lin[SJ_STAGE_MAX_RANK][MAX_ITERS], c[SJ_STAGE_MAX_RANK];
+    if (translation(acc, mask, &nin, lin, c)) return -1;
+    if (any && (nin != sh->nin || memcmp(lin, sh->lin, (size_t)nk * sizeof *lin))) return -1;
+    sh->nin = nin;
+    memcpy(sh->lin, lin, (size_t)nk * sizeof *lin);
     for (int d = 0; d < nk; d++) {
-      if (any && pi[d] != sh->pi[d]) return -1;
-      sh->pi[d] = pi[d];
       sh->cmin[d] = any && sh->cmin[d] < c[d] ? sh->cmin[d] : c[d];
       sh->cmax[d] = any && sh->cmax[d] > c[d] ? sh->cmax[d] : c[d];
     }
@@ -542,7 +559,7 @@ static int shifted_box(stage_arg *a, const sj_sym *sym, const div_dims *dd,
     int reads = 0, writes = 0;
     long r[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], sz[SJ_STAGE_MAX_RANK];
     rc = stmt_shift(m, m->stmts[st], sym, dd->mask, nk, &sh, &reads, &writes);
-    rc = rc > 0 ? stmt_box(a, m->stmts[st], kept, &sh, r, sz, &t->tiles) : rc < 0 ? -1 : 1;
+    rc = rc > 0 ? stmt_box(a, m->stmts[st], nk, &sh, r, sz, &t->tiles) : rc < 0 ? -1 : 1;
     for (int d = 0; !rc && d < nk; d++) {
       for (int k = 1; found && k <= s->ncoords; k++)
         if (r[d][k] != row[d][k]) rc = -1;
