@@ -404,8 +404,8 @@ static const char *link_locked(sj_cuda *c, CUlinkState st, const char *ptx, void
 }
 
 int sj_cuda_can_link(const sj_cuda *c) {
-  return !c->cu.emuGetLastErrorMessage && c->cu.cuLinkCreate_v2 && c->cu.cuLinkAddData_v2 &&
-         c->cu.cuLinkComplete && c->cu.cuLinkDestroy;
+  return c->cu.cuLinkCreate_v2 && c->cu.cuLinkAddData_v2 && c->cu.cuLinkComplete &&
+         c->cu.cuLinkDestroy;
 }
 
 int sj_cuda_link(sj_cuda *c, const char *ptx, void **image, size_t *size, sj_error *err) {

@@ -48,8 +48,9 @@ int sj_cuda_load(sj_cuda *c, const void *ptx, sj_cuda_module **out, sj_error *er
 /* The driver's binary image of ptx (cuLink*: a cubin on a GPU, the PTX text itself on the
  * emulator), to keep and load later without compiling again; *image malloc'd, *size bytes. */
 int sj_cuda_link(sj_cuda *c, const char *ptx, void **image, size_t *size, sj_error *err);
-/* Whether the driver makes binary images worth keeping (cuLink*): a real one does; the
- * emulator's would be its PTX again. */
+/* Whether the driver links PTX into binary images (cuLink*): a real one does, and so does the
+ * emulator (its image is the PTX text), so that it takes the on-disk cache's path a GPU
+ * takes. */
 int sj_cuda_can_link(const sj_cuda *c);
 /* The kernel called name, or NULL with err filled. */
 void *sj_cuda_function(sj_cuda *c, sj_cuda_module *m, const char *name, sj_error *err);

@@ -6,6 +6,7 @@
 
 #include "base/buf.h"
 #include "base/buildid.h"
+#include "base/sha256.h"
 #include "jit/diskcache.h"
 #include "jit/jit.h"
 
@@ -67,13 +68,19 @@ void sj_artifact_store(const jit_kernel *k, const char *kind, const char *extra,
 int sj_gpu_load_module(jit_kernel *k, sj_error *err) {
   sj_cuda *c = k->ctx->cuda;
   if (!k->ctx->cache.disk || !sj_cuda_can_link(c)) return sj_cuda_load(c, k->ptx, &k->module, err);
+  /* Keyed by the PTX text itself, not only by the call's key: a compile's decisions are not
+   * all a function of that key (isl's work is bounded by CPU time), and an image of another
+   * compile's kernels would not match this compile's host loop. */
+  char extra[8 + 65];
+  memcpy(extra, "ptx sha ", 8);
+  sj_sha256_hex(k->ptx, strlen(k->ptx), extra + 8);
   size_t len = 0;
-  void *cubin = sj_artifact_load(k, "cubin", NULL, &len);
+  void *cubin = sj_artifact_load(k, "cubin", extra, &len);
   if (!cubin) {
     /* On a link failure the PTX load below reports the driver's own error log. */
     sj_error ignored = {0, {0}};
     if (sj_cuda_link(c, k->ptx, &cubin, &len, &ignored) == 0)
-      sj_artifact_store(k, "cubin", NULL, cubin, len);
+      sj_artifact_store(k, "cubin", extra, cubin, len);
   }
   int rc = cubin ? sj_cuda_load(c, cubin, &k->module, err) : -1;
   free(cubin);

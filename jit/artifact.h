@@ -1,8 +1,8 @@
-/* A kernel's compiled artifacts in the on-disk cache: the PTX, the cubin a real driver links
- * from it, and (issue 14) CPU objects. The key is the call's key (library version, device,
- * options, entry, shape, normalized source) with the library's build identity, the
- * device's name, architecture, PTX ISA and driver version, the artifact's kind and what
- * else the kind depends on (a compiler's identity). */
+/* A kernel's compiled artifacts in the on-disk cache: the image a driver links from its PTX,
+ * and (issue 14) CPU objects. The key is the call's key (library version, device, options,
+ * entry, shape, normalized source) with the library's build identity, the device's name,
+ * architecture, PTX ISA and driver version, the artifact's kind and what else the kind
+ * depends on: the text it was compiled from (its SHA-256), a compiler's identity. */
 #ifndef SJ_ARTIFACT_H
 #define SJ_ARTIFACT_H
 

@@ -15,7 +15,6 @@
 #include "astgen/astgen.h"
 #include "base/buf.h"
 #include "base/env.h"
-#include "jit/artifact.h"
 #include "ptx/ptx.h"
 #include "sched/sched.h"
 
@@ -306,11 +305,7 @@ static int lower(jit_kernel *k, const sj_model *m, __isl_keep isl_ast_node *ast,
 static int print_code(jit_kernel *k, sj_error *err) {
   k->host_code = sj_print_c(k->ir);
   const sj_cuda_props *props = sj_cuda_get_props(k->ctx->cuda);
-  k->ptx = sj_artifact_load(k, "ptx", NULL, NULL); /* on a hit from disk, nothing is printed */
-  if (k->ptx) return 0;
-  int rc = sj_print_ptx(k->ir, props->ptx_version, props->ptx_target, &k->ptx, err);
-  if (!rc) sj_artifact_store(k, "ptx", NULL, k->ptx, strlen(k->ptx));
-  return rc;
+  return sj_print_ptx(k->ir, props->ptx_version, props->ptx_target, &k->ptx, err);
 }
 
 static void mark_writes(const sj_stmt *st, int *written) {

@@ -1,5 +1,5 @@
 # stenciljit cache list|clear|size against a directory of its own, around one compile that
-# stores its PTX there.   cmake -DCLI=path -DKERNEL=file.c -DDIR=dir -P cli_cache_test.cmake
+# stores its image there.   cmake -DCLI=path -DKERNEL=file.c -DDIR=dir -P cli_cache_test.cmake
 set(ENV{JIT_CACHE_DIR} "${DIR}")
 unset(ENV{JIT_CACHE})
 function(step expect_code regex) # one run of the tool, checked by cli_test.cmake
@@ -12,7 +12,7 @@ endfunction()
 step(0 "removed [0-9]+ file" cache clear)
 step(0 "^0 bytes \\(0 B\\) in 0 entries, bound 256.0 MiB: " cache size)
 step(0 "\\.entry" ptx ${KERNEL} -D T=3 -D N=40 -D M=33 --device emu)
-step(0 "ptx +jacobi2d T=3 N=40 M=33 on emu sm_[0-9]+\n1 entry, " cache list)
+step(0 "cubin +jacobi2d T=3 N=40 M=33 on emu sm_[0-9]+\n1 entry, " cache list)
 step(0 "^[1-9][0-9]* bytes .* in 1 entry" cache size)
 set(ENV{JIT_CACHE} off)
 step(0 "JIT_CACHE=off: the library does not use it.*removed 1 file" cache clear)
