@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include <isl/aff.h>
+#include <isl/constraint.h>
 #include <isl/fixed_box.h>
 #include <isl/id.h>
 #include <isl/local_space.h>
@@ -456,12 +457,13 @@ static __isl_give isl_union_map *iterators(const sj_pstmt *stmt, const int *it, 
   return isl_union_map_from_map(map);
 }
 
-/* The box of sh's map over the instances of stmt in each tile, widened by sh, into row/size;
- * -1 when it has no fixed size at an integer affine origin. From the box of the iterators the
- * map uses: dimension d of the map, lin[d] . x, ranges from the sum of lin[d][x] times the
- * near end of x's range to that of the far ends. */
+/* The box of sh's map over the instances of stmt in each tile, widened by sh, into row/size,
+ * and those tiles; -1 when it has no fixed size at an integer affine origin. From the box of the
+ * iterators the map uses: dimension d of the map, lin[d] . x, ranges from the sum of lin[d][x]
+ * times the near end of x's range to that of the far ends. */
 static int stmt_box(stage_arg *a, const sj_pstmt *stmt, int nk, const shift *sh,
                     long (*row)[SJ_STAGE_COEFS], long *size, isl_set **tiles) {
+  *tiles = NULL;
   int it[MAX_ITERS], nit = 0;
   for (int x = 0; x < sh->nin; x++)
     for (int d = 0; d < nk; d++)
@@ -506,8 +508,7 @@ static int stmt_box(stage_arg *a, const sj_pstmt *stmt, int nk, const shift *sh,
     isl_multi_aff_free(origin);
     isl_multi_val_free(sizes);
     isl_fixed_box_free(box);
-    isl_set *mine = isl_map_domain(isl_map_copy(map));
-    *tiles = *tiles ? isl_set_union(*tiles, mine) : mine;
+    *tiles = isl_map_domain(isl_map_copy(map));
   }
   isl_map_free(map);
   return rc;
@@ -518,7 +519,32 @@ static int stmt_box(stage_arg *a, const sj_pstmt *stmt, int nk, const shift *sh,
 typedef struct touch {
   int written, read;
   isl_set *tiles; /* [L, S..] */
+  isl_map *boxes; /* [L, S..] -> element: the union of the statements' boxes */
 } touch;
+
+/* { c -> x : c in tiles, row[d](c) <= x[d] < row[d](c) + size[d] } (x: nk dimensions). */
+static __isl_give isl_map *box_map(__isl_take isl_set *tiles, int nk,
+                                   const long (*row)[SJ_STAGE_COEFS], const long *size) {
+  isl_ctx *ctx = isl_set_get_ctx(tiles);
+  int nc = (int)isl_set_dim(tiles, isl_dim_set);
+  isl_map *map = isl_map_add_dims(isl_map_from_domain(tiles), isl_dim_out, (unsigned)nk);
+  isl_local_space *ls = isl_local_space_from_space(isl_map_get_space(map));
+  for (int d = 0; d < nk; d++)
+    for (int far = 0; far < 2; far++) {
+      /* near: x - row(c) >= 0; far: row(c) + size - 1 - x >= 0 */
+      int sign = far ? 1 : -1;
+      isl_constraint *c = isl_constraint_alloc_inequality(isl_local_space_copy(ls));
+      c = isl_constraint_set_constant_val(
+          c, isl_val_int_from_si(ctx, sign * row[d][0] + (far ? size[d] - 1 : 0)));
+      for (int k = 0; k < nc; k++)
+        c = isl_constraint_set_coefficient_val(c, isl_dim_in, k,
+                                               isl_val_int_from_si(ctx, sign * row[d][1 + k]));
+      c = isl_constraint_set_coefficient_si(c, isl_dim_out, d, -sign);
+      map = isl_map_add_constraint(map, c);
+    }
+  isl_local_space_free(ls);
+  return map;
+}
 
 /* Into sh: the translations of stmt's accesses to sym (its reads and writes in *reads,
  * *writes); 0 when it has none, 1 when it has some, -1 when one is not a translation. */
@@ -546,23 +572,34 @@ static int stmt_shift(const sj_model *m, const sj_pstmt *stmt, const sj_sym *sym
 }
 
 /* The box of the accesses to sym by translations (see struct shift) into s, the dimensions
- * dd leaves out from dd, and what the statements do in t; -1 when some access is not one, or
- * the statements' boxes do not differ by constants. */
+ * dd leaves out from dd, and what the statements do in t; -1 when some access is not one.
+ * Where the statements' boxes do not differ by constants (the parities of a swap, placed
+ * apart in a tile), t->boxes is their union, whose box the caller asks isl for: a few
+ * boxes, where the union of the accesses' footprints has a variable per flattened
+ * dimension, and took isl seconds. */
 static int shifted_box(stage_arg *a, const sj_sym *sym, const div_dims *dd,
                        __isl_keep isl_space *kept, sj_staged *s, touch *t) {
   const sj_model *m = a->m;
-  int nk = (int)isl_space_dim(kept, isl_dim_out), found = 0, rc = 0;
-  *t = (touch){0, 0, NULL};
+  int nk = (int)isl_space_dim(kept, isl_dim_out), found = 0, differ = 0, rc = 0;
+  *t = (touch){0, 0, NULL, NULL};
   long row[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], size[SJ_STAGE_MAX_RANK];
   for (int st = 0; st < m->nstmts && rc >= 0; st++) {
     shift sh;
     int reads = 0, writes = 0;
     long r[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], sz[SJ_STAGE_MAX_RANK];
+    isl_set *mine = NULL;
     rc = stmt_shift(m, m->stmts[st], sym, dd->mask, nk, &sh, &reads, &writes);
-    rc = rc > 0 ? stmt_box(a, m->stmts[st], nk, &sh, r, sz, &t->tiles) : rc < 0 ? -1 : 1;
+    rc = rc > 0 ? stmt_box(a, m->stmts[st], nk, &sh, r, sz, &mine) : rc < 0 ? -1 : 1;
+    if (mine)
+      t->tiles = t->tiles ? isl_set_union(t->tiles, isl_set_copy(mine)) : isl_set_copy(mine);
+    if (!rc) {
+      isl_map *box = box_map(mine, nk, (const long(*)[SJ_STAGE_COEFS])r, sz);
+      t->boxes = t->boxes ? isl_map_union(t->boxes, box) : box;
+    } else {
+      isl_set_free(mine);
+    }
     for (int d = 0; !rc && d < nk; d++) {
-      for (int k = 1; found && k <= s->ncoords; k++)
-        if (r[d][k] != row[d][k]) rc = -1;
+      for (int k = 1; found && k <= s->ncoords; k++) differ |= r[d][k] != row[d][k];
       if (!found) {
         memcpy(row[d], r[d], sizeof row[d]);
         size[d] = sz[d];
@@ -578,8 +615,11 @@ static int shifted_box(stage_arg *a, const sj_sym *sym, const div_dims *dd,
   }
   if (rc < 0 || !found) {
     t->tiles = isl_set_free(t->tiles);
+    t->boxes = isl_map_free(t->boxes);
     return -1;
   }
+  if (differ) return -1;
+  t->boxes = isl_map_free(t->boxes);
   for (int d = 0, k = 0; d < s->rank; d++) {
     if (dd->mask >> d & 1) {
       for (int c = 0; c <= s->ncoords; c++) s->origin[d][c] = c ? 0 : dd->lo[d];
@@ -639,7 +679,10 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
    * apply */
   touch t;
   int rc = shifted_box(a, sym, dd, kept, &s, &t);
-  if (rc) {
+  if (rc && t.boxes) {
+    rc = t.written ? box_of(t.boxes, dd, &s) : -1;
+    isl_map_free(t.boxes);
+  } else if (rc) {
     isl_map *r = array_footprint(a, kept, 0), *w = array_footprint(a, kept, 1);
     t.written = isl_map_is_empty(w) == isl_bool_false;
     t.read = isl_map_is_empty(r) == isl_bool_false;
