@@ -3,8 +3,9 @@
  *   cache_bench [--out FILE.md] [--shapes N] [--reps R] [--bound MIB]
  *
  * (a) compile time of a kernel new to the process, on the emulator device (the GPU path):
- *     with the on-disk cache off, on a miss that stores the PTX, and on a hit that reads it
- *     instead of printing it; a fresh context each time, median of --reps;
+ *     with the on-disk cache off, on a miss that links the PTX and stores the image, and on a
+ *     hit that reads the image linked from the same PTX; a fresh context each time, median of
+ *     --reps;
  * (b) memory of one context after --shapes distinct shapes (default 10^4) with the in-memory
  *     cache bounded to --bound MiB: kernels kept, the cache's estimate, and the heap really
  *     in use (mallinfo2) and the resident set against the bound, on the CPU and the emulator. */
@@ -79,8 +80,8 @@ static void compile_once(const char *src, const jit_arg *args, int nargs, mode m
 
 static void compile_times(const char *title, const char *src, const jit_arg *args, int nargs,
                           int reps) {
-  static const char *const names[] = {"on-disk cache off", "miss: printed and stored",
-                                      "hit: PTX read from disk"};
+  static const char *const names[] = {"on-disk cache off", "miss: linked and stored",
+                                      "hit: image read from disk"};
   double wall[NMODES][64], print[NMODES][64], total[NMODES][64];
   double dummy;
   jit_stage_times st;
@@ -91,16 +92,17 @@ static void compile_times(const char *title, const char *src, const jit_arg *arg
       print[m][r] = st.print / 1e3;
       total[m][r] = st.total / 1e3;
     }
-  bench_md("\n### %s\n\n| on-disk cache | jit_kernel_compile (ms) | library total (ms) | print stage "
-        "(ms) "
-        "|\n|---|---:|---:|---:|\n",
-        title);
+  bench_md(
+      "\n### %s\n\n| on-disk cache | jit_kernel_compile (ms) | library total (ms) | print stage "
+      "(ms) "
+      "|\n|---|---:|---:|---:|\n",
+      title);
   double base = 0;
   for (int m = 0; m < NMODES; m++) {
     double w = bench_median(wall[m], reps);
     if (m == COLD_OFF) base = w;
     bench_md("| %s | %.3f (%.2fx) | %.3f | %.3f |\n", names[m], w, w / base,
-          bench_median(total[m], reps), bench_median(print[m], reps));
+             bench_median(total[m], reps), bench_median(print[m], reps));
   }
 }
 
@@ -133,9 +135,9 @@ static int many_shapes(jit_device dev, const char *name, const char *src, int sh
   jit_context_clear_cache(ctx);
   size_t heap0 = heap_in_use(), rss0 = rss_bytes(), peak = 0, rss_peak = 0;
   bench_md("\n### %s\n\n| shapes | kernels kept | evictions | cache estimate (MiB) | heap growth "
-        "(MiB) | resident growth (MiB) | compile (ms, median of the last step) |\n"
-        "|---:|---:|---:|---:|---:|---:|---:|\n",
-        name);
+           "(MiB) | resident growth (MiB) | compile (ms, median of the last step) |\n"
+           "|---:|---:|---:|---:|---:|---:|---:|\n",
+           name);
   int step = shapes >= 10 ? shapes / 10 : 1;
   double *times = malloc(sizeof(double) * (size_t)step);
   for (int s = 0; s < shapes; s++) {
@@ -150,15 +152,15 @@ static int many_shapes(jit_device dev, const char *name, const char *src, int sh
     if ((s + 1) % step) continue;
     jit_stats st;
     jit_context_stats(ctx, &st);
-    bench_md("| %d | %zu | %lu | %.1f | %.1f | %.1f | %.2f |\n", s + 1, st.cache_kernels, st.evictions,
-          st.cache_bytes / 1048576.0, (h > heap0 ? h - heap0 : 0) / 1048576.0,
-          (r > rss0 ? r - rss0 : 0) / 1048576.0, bench_median(times, step));
+    bench_md("| %d | %zu | %lu | %.1f | %.1f | %.1f | %.2f |\n", s + 1, st.cache_kernels,
+             st.evictions, st.cache_bytes / 1048576.0, (h > heap0 ? h - heap0 : 0) / 1048576.0,
+             (r > rss0 ? r - rss0 : 0) / 1048576.0, bench_median(times, step));
   }
   free(times);
   int ok = peak <= bound;
   bench_md("\nPeak heap growth %.1f MiB, peak resident growth %.1f MiB; bound %.0f MiB: %s.\n",
-        peak / 1048576.0, rss_peak / 1048576.0, bound / 1048576.0,
-        ok ? "heap under the bound" : "**heap above the bound**");
+           peak / 1048576.0, rss_peak / 1048576.0, bound / 1048576.0,
+           ok ? "heap under the bound" : "**heap above the bound**");
   jit_context_destroy(ctx);
   return ok;
 }
@@ -205,16 +207,17 @@ int main(int argc, char **argv) {
   time_t now = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S %Z", localtime(&now));
   bench_md("# stenciljit kernel caches\n\n| | |\n|---|---|\n| date | %s |\n| nproc | %ld |\n"
-        "| stenciljit | %s |\n| device | PTX emulator (no GPU on this machine) |\n",
-        date, sysconf(_SC_NPROCESSORS_ONLN), jit_version());
+           "| stenciljit | %s |\n| device | PTX emulator (no GPU on this machine) |\n",
+           date, sysconf(_SC_NPROCESSORS_ONLN), jit_version());
 
   bench_md("\n## (a) Compile time of a kernel new to the process, emulator device\n\n"
-        "A fresh context each time (the in-memory cache is empty), median of %d. On a hit the "
-        "model, dependences, schedule and AST are still built (the host loop and the launch "
-        "geometry come from them); the PTX is read instead of printed. The emulator has no "
-        "linker, so no cubin is stored: on a real GPU the hit also skips the driver's PTX JIT "
-        "(tens to hundreds of ms, not measured here: no GPU).\n",
-        reps);
+           "A fresh context each time (the in-memory cache is empty), median of %d. On a hit the "
+           "model, dependences, schedule, AST and PTX are still built (the host loop, the launch "
+           "geometry and the image's key, the PTX's SHA-256, come from them); the image the "
+           "driver linked from that PTX is read instead of linked. The emulator's image is its "
+           "PTX text, so a hit saves nothing here; on a real GPU it skips the driver's PTX JIT "
+           "(tens to hundreds of ms, not measured here: no GPU).\n",
+           reps);
   char *jacobi = read_kernel("jacobi2d_5pt.c"), *heat3d = read_kernel("heat3d_27pt.c");
   jit_arg j_args[] = {JIT_INT(10), JIT_INT(4096), JIT_INT(4096), JIT_PTR(NULL)};
   compile_times("jacobi-2d 4096x4096, T=10", jacobi, j_args, 4, reps);
@@ -222,17 +225,18 @@ int main(int argc, char **argv) {
   compile_times("heat-3d 27-point 256^3, T=10", heat3d, h_args, 5, reps);
 
   size_t bound = (size_t)bound_mib << 20;
-  bench_md("\n## (b) Memory after %d distinct shapes on one context\n\n"
-        "jacobi-2d with T=2, M=16 and N = 9, 10, ...: every call a new shape, the in-memory cache "
-        "bounded by jit_options.cache_bytes = %ld MiB, the on-disk cache off. Heap growth is "
-        "mallinfo2's bytes in use above those before the first shape; it includes what a "
-        "compile allocates for the while. Target (issue 12): memory stays under the configured "
-        "bound.\n",
-        shapes, bound_mib);
+  bench_md(
+      "\n## (b) Memory after %d distinct shapes on one context\n\n"
+      "jacobi-2d with T=2, M=16 and N = 9, 10, ...: every call a new shape, the in-memory cache "
+      "bounded by jit_options.cache_bytes = %ld MiB, the on-disk cache off. Heap growth is "
+      "mallinfo2's bytes in use above those before the first shape; it includes what a "
+      "compile allocates for the while. Target (issue 12): memory stays under the configured "
+      "bound.\n",
+      shapes, bound_mib);
   int ok = in_child(JIT_DEVICE_CPU, "CPU device", jacobi, shapes, bound);
   ok &= in_child(JIT_DEVICE_EMU, "emulator device", jacobi, shapes, bound);
   bench_md("\nTarget: memory after %d shapes under the bound: %s.\n", shapes,
-        ok ? "met" : "**missed**");
+           ok ? "met" : "**missed**");
 
   empty_cache_dir();
   rmdir(cache_dir);
