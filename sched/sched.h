@@ -428,10 +428,11 @@ int sj_schedule_reorder(sj_model *m, double deadline, isl_schedule **out, char *
                         struct sj_buf *note);
 
 /* A deadline for isl (sched/watchdog.c): after ms milliseconds of the calling thread's CPU
- * time (the same decisions on a loaded machine as on an idle one), isl_ctx_abort
- * on ctx, whose computations then fail (isl_ctx_aborted tells). sj_watchdog_stop (before
- * ctx is freed) returns whether it fired, and leaves ctx computing again, without the
- * abort's error. NULL when no thread could be started: then nothing is bounded. */
+ * time (the same decisions on a loaded machine as on an idle one; 4 or 10 times that in a
+ * sanitizer's build), isl_ctx_abort on ctx, whose computations then fail (isl_ctx_aborted
+ * tells). sj_watchdog_stop (before ctx is freed) returns whether it fired, and leaves ctx
+ * computing again, without the abort's error. NULL when no thread could be started: then
+ * nothing is bounded. */
 typedef struct sj_watchdog sj_watchdog;
 sj_watchdog *sj_watchdog_start(isl_ctx *ctx, long ms);
 int sj_watchdog_stop(sj_watchdog *w);
