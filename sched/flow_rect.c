@@ -18,15 +18,22 @@
  * first step's rows in the first). */
 #include "sched/flow_rect.h"
 
+#include <isl/constraint.h>
+#include <isl/point.h>
 #include <isl/set.h>
 #include <isl/space.h>
+#include <isl/val.h>
+#include <limits.h>
+#include <stdlib.h>
 
 /* Holes smaller than this many elements are copied (their rectangles would cost more
  * instructions than the loads they save). */
 #define SJ_FLOW_MIN_HOLE 64
 #define SJ_FLOW_HOLES 2
-/* The longest side of a plane's hull scanned for a hole. */
+/* The most rows of a plane's hull scanned for holes. */
 #define SJ_FLOW_MAX_SIDE 1024
+/* The most cells of a plane's hull searched for holes (more than any shared memory holds). */
+#define SJ_FLOW_MAX_CELLS (1L << 22)
 
 /* The rectangle lo..hi (2 dimensions) in space. */
 static __isl_give isl_set *rect(__isl_take isl_space *space, const long *lo, const long *hi) {
@@ -38,44 +45,107 @@ static __isl_give isl_set *rect(__isl_take isl_space *space, const long *lo, con
   return s;
 }
 
-/* Into *lo, *hi: the run of consecutive integers of the 1-D set s (taken) holding c, lo > hi
- * where c is not in s. */
-static void run_at(__isl_take isl_set *s, long c, long *lo, long *hi) {
-  *lo = 1, *hi = 0;
-  isl_set *at = isl_set_fix_si(isl_set_copy(s), isl_dim_set, 0, (int)c);
-  isl_bool in = isl_set_is_empty(at);
-  isl_set_free(at);
-  long smin, smax;
-  if (in != isl_bool_false || sj_set_dim_range(s, 0, &smin, &smax)) {
-    isl_set_free(s);
-    return;
-  }
-  isl_set *gap = isl_set_complement(s);
-  isl_set *below = isl_set_upper_bound_si(isl_set_copy(gap), isl_dim_set, 0, (int)c - 1);
-  isl_set *above = isl_set_lower_bound_si(gap, isl_dim_set, 0, (int)c + 1);
-  below = isl_set_lower_bound_si(below, isl_dim_set, 0, (int)smin);
-  above = isl_set_upper_bound_si(above, isl_dim_set, 0, (int)smax);
-  long blo, bhi, alo, ahi;
-  *lo = !sj_set_dim_range(below, 0, &blo, &bhi) && blo <= bhi ? bhi + 1 : smin;
-  *hi = !sj_set_dim_range(above, 0, &alo, &ahi) && alo <= ahi ? alo - 1 : smax;
-  isl_set_free(below);
-  isl_set_free(above);
+/* A plane's hull as a grid of cells: rows lo[0]..lo[0] + n[0] - 1, columns likewise. Kept
+ * in C rather than as isl sets: the hole search asks, row by row, which run of free cells holds
+ * one column, which took isl some 20 ms per 2-D tile shape (most of a hybrid compile's flow-in). */
+enum { SJ_CELL_FREE, SJ_CELL_ELEMENT, SJ_CELL_HOLE };
+
+typedef struct grid {
+  long lo[2], n[2];
+  unsigned char *cell;
+} grid;
+
+static unsigned char *cell_at(grid *g, long r, long c) {
+  return &g->cell[(r - g->lo[0]) * g->n[1] + (c - g->lo[1])];
 }
 
-/* The largest rectangle of free (2-D) whose columns hold the middle column of free: per row
- * the run holding that column, then the best range of rows (the runs' intersection times the
- * rows). NULL where it has fewer than SJ_FLOW_MIN_HOLE elements. */
-static __isl_give isl_set *hole(__isl_keep isl_set *free) {
-  long r0, r1, c0, c1;
-  if (isl_set_is_empty(free) != isl_bool_false || sj_set_dim_range(free, 0, &r0, &r1) ||
-      sj_set_dim_range(free, 1, &c0, &c1) || r1 - r0 >= SJ_FLOW_MAX_SIDE)
-    return NULL;
+static isl_stat mark_point(__isl_take isl_point *pt, void *user) {
+  grid *g = user;
+  long x[2];
+  for (int d = 0; d < 2; d++) {
+    isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_set, d);
+    x[d] = isl_val_get_num_si(v);
+    isl_val_free(v);
+  }
+  isl_point_free(pt);
+  *cell_at(g, x[0], x[1]) = SJ_CELL_ELEMENT;
+  return isl_stat_ok;
+}
+
+typedef struct halfplane {
+  long a, b, k; /* a r + b c + k >= 0, or == 0 */
+  int eq;
+} halfplane;
+
+static isl_stat add_halfplane(__isl_take isl_constraint *c, void *user) {
+  halfplane **h = user;
+  isl_val *v[3] = {isl_constraint_get_coefficient_val(c, isl_dim_set, 0),
+                   isl_constraint_get_coefficient_val(c, isl_dim_set, 1),
+                   isl_constraint_get_constant_val(c)};
+  (*h)->a = isl_val_get_num_si(v[0]);
+  (*h)->b = isl_val_get_num_si(v[1]);
+  (*h)->k = isl_val_get_num_si(v[2]);
+  (*h)->eq = isl_constraint_is_equality(c) == isl_bool_true;
+  (*h)++;
+  for (int i = 0; i < 3; i++) isl_val_free(v[i]);
+  isl_constraint_free(c);
+  return isl_stat_ok;
+}
+
+/* Marks the cells of one piece of the plane's elements: by its constraints where it has no
+ * local variables, else point by point. */
+static isl_stat mark_piece(__isl_take isl_basic_set *bset, void *user) {
+  grid *g = user;
+  isl_size ndiv = isl_basic_set_dim(bset, isl_dim_div);
+  isl_size ncon = isl_basic_set_n_constraint(bset);
+  if (ndiv < 0 || ncon < 0) {
+    isl_basic_set_free(bset);
+    return isl_stat_error;
+  }
+  if (ndiv > 0) {
+    isl_set *set = isl_set_from_basic_set(bset);
+    isl_stat st = isl_set_foreach_point(set, mark_point, g);
+    isl_set_free(set);
+    return st;
+  }
+  halfplane *hs = malloc(((size_t)ncon + 1) * sizeof(*hs)), *end = hs;
+  isl_stat st = hs ? isl_basic_set_foreach_constraint(bset, add_halfplane, &end) : isl_stat_error;
+  isl_basic_set_free(bset);
+  for (long r = g->lo[0]; st == isl_stat_ok && r < g->lo[0] + g->n[0]; r++)
+    for (long c = g->lo[1]; c < g->lo[1] + g->n[1]; c++) {
+      const halfplane *h = hs;
+      for (; h < end; h++) {
+        long v = h->a * r + h->b * c + h->k;
+        if (v < 0 || (h->eq && v != 0)) break;
+      }
+      if (h == end) *cell_at(g, r, c) = SJ_CELL_ELEMENT;
+    }
+  free(hs);
+  return st;
+}
+
+/* The largest rectangle of free cells whose columns hold the middle column of the free cells'
+ * range: per row the run of free cells holding that column, then the best range of rows (the
+ * runs' intersection times the rows). Found: its cells become a hole and 1 is returned; 0 where
+ * it has fewer than SJ_FLOW_MIN_HOLE elements. */
+static int hole(grid *g, long *bl, long *bh) {
+  long r0 = LONG_MAX, r1 = LONG_MIN, c0 = LONG_MAX, c1 = LONG_MIN;
+  for (long r = g->lo[0]; r < g->lo[0] + g->n[0]; r++)
+    for (long c = g->lo[1]; c < g->lo[1] + g->n[1]; c++) {
+      if (*cell_at(g, r, c) != SJ_CELL_FREE) continue;
+      r0 = r < r0 ? r : r0, r1 = r > r1 ? r : r1;
+      c0 = c < c0 ? c : c0, c1 = c > c1 ? c : c1;
+    }
+  if (r0 > r1) return 0; /* no free cell; at most SJ_FLOW_MAX_SIDE rows (cover) */
   long n = r1 - r0 + 1, mid = (c0 + c1) / 2, lo[SJ_FLOW_MAX_SIDE], hi[SJ_FLOW_MAX_SIDE];
   for (long x = 0; x < n; x++) {
-    isl_set *row = isl_set_fix_si(isl_set_copy(free), isl_dim_set, 0, (int)(r0 + x));
-    run_at(isl_set_project_out(row, isl_dim_set, 0, 1), mid, &lo[x], &hi[x]);
+    lo[x] = 1, hi[x] = 0;
+    if (*cell_at(g, r0 + x, mid) != SJ_CELL_FREE) continue;
+    lo[x] = hi[x] = mid;
+    while (lo[x] > c0 && *cell_at(g, r0 + x, lo[x] - 1) == SJ_CELL_FREE) lo[x]--;
+    while (hi[x] < c1 && *cell_at(g, r0 + x, hi[x] + 1) == SJ_CELL_FREE) hi[x]++;
   }
-  long best = 0, bl[2] = {0, 0}, bh[2] = {-1, -1};
+  long best = 0;
   for (long a = 0; a < n; a++) {
     long l = lo[a], h = hi[a];
     for (long b = a; b < n && l <= h; b++) {
@@ -87,7 +157,10 @@ static __isl_give isl_set *hole(__isl_keep isl_set *free) {
       }
     }
   }
-  return best >= SJ_FLOW_MIN_HOLE ? rect(isl_set_get_space(free), bl, bh) : NULL;
+  if (best < SJ_FLOW_MIN_HOLE) return 0;
+  for (long r = bl[0]; r <= bh[0]; r++)
+    for (long c = bl[1]; c <= bh[1]; c++) *cell_at(g, r, c) = SJ_CELL_HOLE;
+  return 1;
 }
 
 static isl_stat add_piece(__isl_take isl_basic_set *bset, void *user) {
@@ -101,19 +174,24 @@ static isl_stat add_piece(__isl_take isl_basic_set *bset, void *user) {
 static __isl_give isl_set_list *cover(__isl_take isl_set *elems, long a,
                                       __isl_take isl_set_list *list) {
   long lo[2], hi[2];
-  if (sj_set_dim_range(elems, 0, &lo[0], &hi[0]) || sj_set_dim_range(elems, 1, &lo[1], &hi[1])) {
+  if (isl_set_dim(elems, isl_dim_param) != 0 || sj_set_dim_range(elems, 0, &lo[0], &hi[0]) ||
+      sj_set_dim_range(elems, 1, &lo[1], &hi[1])) {
     isl_set_free(elems);
     return isl_set_list_free(list);
   }
-  isl_set *hull = rect(isl_set_get_space(elems), lo, hi), *copy = isl_set_copy(hull);
-  isl_set *free = isl_set_subtract(hull, elems);
-  for (int k = 0; k < SJ_FLOW_HOLES; k++) {
-    isl_set *h = hole(free);
-    if (!h) break;
-    free = isl_set_subtract(free, isl_set_copy(h));
-    copy = isl_set_subtract(copy, h);
+  isl_set *copy = rect(isl_set_get_space(elems), lo, hi);
+  grid g = {{lo[0], lo[1]}, {hi[0] - lo[0] + 1, hi[1] - lo[1] + 1}, NULL};
+  if (g.n[0] < SJ_FLOW_MAX_SIDE && g.n[1] <= SJ_FLOW_MAX_CELLS / g.n[0])
+    g.cell = calloc((size_t)(g.n[0] * g.n[1]), 1);
+  if (g.cell && isl_set_foreach_basic_set(elems, mark_piece, &g) < 0) {
+    isl_set_free(copy);
+    copy = NULL;
   }
-  isl_set_free(free);
+  long bl[2], bh[2];
+  for (int k = 0; copy && g.cell && k < SJ_FLOW_HOLES && hole(&g, bl, bh); k++)
+    copy = isl_set_subtract(copy, rect(isl_set_get_space(elems), bl, bh));
+  free(g.cell);
+  isl_set_free(elems);
   copy = isl_set_coalesce(isl_set_make_disjoint(copy));
   copy = isl_set_fix_si(isl_set_insert_dims(copy, isl_dim_set, 0, 1), isl_dim_set, 0, (int)a);
   if (isl_set_foreach_basic_set(copy, add_piece, &list) < 0) list = isl_set_list_free(list);
