@@ -110,10 +110,21 @@ static void count_movable(sj_ir_ins *ins, void *user) {
   if (movable(k->f, k->fixed, ins)) k->c->n[hash(ins)]++;
 }
 
+static void uncount_movable(sj_ir_ins *ins, void *user) {
+  const counting *k = user;
+  if (movable(k->f, k->fixed, ins)) k->c->n[hash(ins)]--;
+}
+
+/* c (all zero) counts b's movable instructions by hash; undone by uncount, so that a branch's
+ * counts cost its size, not the table's. */
 static void count_block(const sj_ir_func *f, const char *fixed, sj_ir_block *b, counts *c) {
-  memset(c, 0, sizeof *c);
   counting k = {f, fixed, c};
   sj_ir_foreach_ins(b, count_movable, &k);
+}
+
+static void uncount_block(const sj_ir_func *f, const char *fixed, sj_ir_block *b, counts *c) {
+  counting k = {f, fixed, c};
+  sj_ir_foreach_ins(b, uncount_movable, &k);
 }
 
 static int fixed_val(const char *fixed, sj_ir_val v) {
@@ -144,6 +155,10 @@ static void note_thread(sj_ir_ins *ins, void *user) {
 
 static void mark_def(sj_ir_ins *ins, void *user) {
   if (ins->dst) ((char *)user)[ins->dst] = 1;
+}
+
+static void unmark_def(sj_ir_ins *ins, void *user) {
+  if (ins->dst) ((char *)user)[ins->dst] = 0;
 }
 
 static int defined_in(const char *in, sj_ir_val v) {
@@ -180,6 +195,7 @@ static int holds_equal(const sj_ir_block *b, const sj_ir_ins *ins) {
  * the other branch of its if computes it too: a thread that takes neither does none. */
 static void lift(lifting *s, sj_ir_block *branch, const sj_ir_block *sibling, sj_ir_block *out,
                  int *at) {
+  int at0 = *at;
   sj_ir_foreach_ins(branch, mark_def, s->in);
   count_block(s->f, s->fixed, branch, s->branch);
   for (int i = 0; i < branch->n;) {
@@ -198,7 +214,10 @@ static void lift(lifting *s, sj_ir_block *branch, const sj_ir_block *sibling, sj
     }
     i++;
   }
-  memset(s->in, 0, (size_t)s->f->nregs);
+  /* the counts and marks back to zero: what stayed, and what moved (out's nodes from at0) */
+  uncount_block(s->f, s->fixed, branch, s->branch);
+  for (int i = at0; i < *at; i++) s->branch->n[hash(&out->v[i]->ins)]--;
+  sj_ir_foreach_ins(branch, unmark_def, s->in);
 }
 
 /* Not out of the function's own ifs on values the same for a whole GPU block: they say
@@ -280,7 +299,7 @@ void sj_ir_share(sj_ir_func *f) {
   s->in = calloc((size_t)f->nregs + 1, 1);
   s->per_thread = calloc((size_t)f->nregs + 1, 1);
   s->fixed = calloc((size_t)f->nregs + 1, 1);
-  s->branch = malloc(sizeof *s->branch);
+  s->branch = calloc(1, sizeof *s->branch);
   if (!t->rename || !s->in || !s->per_thread || !s->fixed || !s->branch) abort();
   sj_ir_foreach_ins(&f->body, note_thread, s->per_thread); /* definitions come before uses */
   const void *arg[] = {f, s->fixed};
@@ -290,6 +309,7 @@ void sj_ir_share(sj_ir_func *f) {
     for (int i = 0; i < NBUCKETS; i++) t->buckets[i] = -1;
     t->n = 0;
     number_block(f, &f->body, t);
+    memset(&s->all, 0, sizeof s->all);
     count_block(f, s->fixed, &f->body, &s->all);
     s->moved = 0;
     lift_block(s, &f->body);
