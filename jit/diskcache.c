@@ -290,7 +290,8 @@ static int scan(const sj_disk *d, file_info **out, size_t *count_out) {
   while ((e = readdir(dir))) {
     int temp = is_temp_name(e->d_name);
     if (!temp && !is_entry_name(e->d_name)) continue;
-    if (strlen(e->d_name) >= sizeof v->name) continue;
+    size_t len = strlen(e->d_name);
+    if (len >= sizeof v->name) continue;
     struct stat st;
     if (fstatat(dirfd(dir), e->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
       continue; /* gone meanwhile, or not ours */
@@ -299,7 +300,7 @@ static int scan(const sj_disk *d, file_info **out, size_t *count_out) {
       if (!w) break;
       v = w;
     }
-    snprintf(v[n].name, sizeof v[n].name, "%s", e->d_name);
+    memcpy(v[n].name, e->d_name, len + 1); /* fits: checked above */
     v[n].bytes = (uint64_t)st.st_size;
     v[n].used = st.st_mtim;
     v[n].temp = temp;
