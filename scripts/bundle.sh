@@ -2,9 +2,9 @@
 # Builds stenciljit (Release) and makes one self-contained folder that runs on an x86-64 Linux
 # with glibc >= 2.36 where nothing can be installed: the library, the CLI, the emulator, the
 # test binaries with their kernels, the benchmarks with the naive CUDA baselines, and every
-# shared library and runtime file they load that glibc does not provide (isl and gmp, libffi,
-# TinyCC's libtcc1.a and include/). Everything is found relative to the folder: programs in
-# bin/ carry the run path $ORIGIN/../lib, the libraries in lib/ $ORIGIN/../lib (lib itself),
+# shared library and runtime file they load that glibc does not provide (libffi, isl and gmp
+# where the system's isl is linked, TinyCC's libtcc1.a and include/). Everything is found
+# relative to the folder: programs in bin/ carry the run path $ORIGIN/../lib, the libraries in lib/ $ORIGIN/../lib (lib itself),
 # and the library finds the emulator and TinyCC's runtime beside itself (dladdr).
 #
 # usage: scripts/bundle.sh [OUTDIR]      (default build-bundle/stenciljit-bundle)
