@@ -33,7 +33,8 @@ SJ_ISL_SOURCE=http://deb.debian.org/debian/pool/main/i/isl/isl_0.25.orig.tar.xz
 SJ_ISL_SHA256=be7b210647ccadf90a2f0b000fca11a4d40546374a850db67adb32fad4b230d9
 install_isl() {
   local prefix=${SJ_ISL_PREFIX:-/opt/stenciljit-isl}
-  [ -f "$prefix/lib/libisl.a" ] && return 0
+  [ -f "$prefix/lib/libisl.a" ] && grep -qx "Version: 0.25" "$prefix/lib/pkgconfig/isl.pc" &&
+    return 0
   echo "== building isl (imath-32) into $prefix"
   local dir
   dir=$(mktemp -d)
