@@ -442,6 +442,7 @@ static __isl_give isl_schedule_node *rebuild(__isl_keep isl_schedule_node *src,
 static __isl_give isl_schedule *read_back(const sj_model *m, const char *text,
                                           __isl_keep isl_union_set *pieces, sj_buf *note) {
   isl_schedule *s = text ? isl_schedule_read_from_str(m->ctx, text) : NULL;
+  if (!s && text) isl_ctx_reset_error(m->ctx); /* a text cut short by the deadline: no order */
   if (!s) return NULL;
   isl_union_map *back =
       isl_union_map_reverse(isl_union_map_from_union_pw_multi_aff(to_scheduled(m, pieces)));
