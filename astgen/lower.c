@@ -116,11 +116,14 @@ static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distribute
   sj_ir_val init = sj_lw_iexpr(l, init_e), step = sj_lw_iexpr(l, inc_e);
   if (distributed >= SHARE_THREADS) {
     int d = distributed - SHARE_THREADS;
-    sj_ir_val width = sj_ir_int(SJ_IR_S64, (long)b->f->block[d]);
-    sj_ir_val diff = sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64,
-                               sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + d)), init);
-    sj_ir_val r = sj_lw_floor_mod(l, diff, width.i);
-    init = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, init, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, step, r));
+    sj_ir_val width = sj_ir_int(SJ_IR_S64, (long)b->f->block[d]), r;
+    sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + d));
+    if (step.kind == SJ_V_INT && step.i == 1) {
+      init = sj_lw_spread_first(l, tid, init, width.i, &r);
+    } else {
+      r = sj_lw_floor_mod(l, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, tid, init), width.i);
+      init = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, init, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, step, r));
+    }
     step = sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, step, width);
   } else if (distributed == SHARE_WORKERS) {
     sj_ir_val tid = sj_irb_special(b, SJ_SPECIAL_CPU_TID),
@@ -245,7 +248,15 @@ static void lower_spread(sj_lower *l, __isl_keep isl_ast_node *mark) {
   int d = ((const sj_mapped_id *)isl_id_get_user(id))->dim;
   isl_id_free(id);
   isl_ast_node *child = isl_ast_node_mark_get_node(mark);
+  sj_ir_val outer = l->spread_align;
+  l->spread_align = (sj_ir_val){0};
+  if (d == 0 && isl_ast_node_get_type(child) == isl_ast_node_for) {
+    isl_ast_node *body = isl_ast_node_for_get_body(child);
+    l->spread_align = sj_lw_copy_align(l, body);
+    isl_ast_node_free(body);
+  }
   spread_over(l, child, d);
+  l->spread_align = outer;
   isl_ast_node_free(child);
 }
 

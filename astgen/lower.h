@@ -48,6 +48,10 @@ typedef struct sj_lower {
   /* at level 2: the statement instances level 3 would make, each lowered statement counting
    * the copies of the spread loops around it (spread_copies: of the loop at hand) */
   long predicted, weight, spread_copies;
+  /* added to a spread loop's start for the congruence of its values with the thread ids: the
+   * origin of a copy whose values are offsets from it (sj_copy.offsets), so that a warp's
+   * threads copy elements aligned as their addresses are; none elsewhere */
+  sj_ir_val spread_align;
   int spread_dim; /* the block dimension of the spread loop being lowered (astgen/lower.c) */
   /* level 2: spread loops it unrolled or grouped (lower_full.c), and, plain_spread, none: the
    * kernel lowered again so where those do not fit the registers */
@@ -86,6 +90,12 @@ sj_ir_type sj_lw_type(sj_type t);                               /* the IR type o
 sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl integer, S64 */
 sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl condition */
 sj_ir_val sj_lw_floor_mod(sj_lower *l, sj_ir_val x, long m);    /* x mod m in 0 .. m - 1 */
+/* The first value a thread of id tid takes of a loop from start spread over width threads:
+ * start + r, r in 0 .. width - 1 (into *r), congruent to tid (less l->spread_align). */
+sj_ir_val sj_lw_spread_first(sj_lower *l, sj_ir_val tid, sj_ir_val start, long width, sj_ir_val *r);
+/* The origin along the last dimension of the copy that is body's (a spread loop's body: marks,
+ * then the call), where its values are offsets from it; none otherwise. */
+sj_ir_val sj_lw_copy_align(sj_lower *l, __isl_keep isl_ast_node *body);
 /* one statement instance, node its AST node (its annotation: sj_store_guard) */
 void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call, __isl_keep isl_ast_node *node);
 void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c); /* one copy */

@@ -272,6 +272,7 @@ static void lin_add(lin *f, sj_ir_val v, long coef) {
   for (int i = 0; i < f->n; i++)
     if (f->t[i].reg == v.reg) {
       f->t[i].coef += coef;
+      if (!f->t[i].coef) f->t[i] = f->t[--f->n]; /* cancelled (a copy's origin, less the box's) */
       return;
     }
   if (f->n == f->cap) {
@@ -502,18 +503,101 @@ static sj_ir_val element(sj_lower *l, const sj_expr *ref, long *offset) {
   return address(l, &f, staged_base(l, staged), offset);
 }
 
+static __isl_give isl_ast_expr *int_expr(isl_ctx *ctx, long v) {
+  return isl_ast_expr_from_val(isl_val_int_from_si(ctx, v));
+}
+
+/* offset plus the origin o (affine in the call's L, S0, .., its first arguments). */
+static __isl_give isl_ast_expr *plus_origin(sj_lower *l, __isl_take isl_ast_expr *offset,
+                                            const long *o, int ncoords) {
+  isl_ctx *ctx = isl_ast_expr_get_ctx(offset);
+  if (o[0]) offset = isl_ast_expr_add(offset, int_expr(ctx, o[0]));
+  for (int k = 0; k < ncoords; k++)
+    if (o[1 + k])
+      offset = isl_ast_expr_add(offset, isl_ast_expr_mul(int_expr(ctx, o[1 + k]),
+                                                         isl_ast_expr_op_get_arg(l->call, 1 + k)));
+  return offset;
+}
+
+/* 0 <= e < ext as its terms compared with constants, which unrolled copies share (only the
+ * constants differ). */
+static sj_ir_val in_array(sj_lower *l, __isl_keep isl_ast_expr *e, long ext) {
+  lin f = {0, 0, 0, NULL};
+  lin_isl(l, &f, e, 1);
+  sj_ir_val terms = sum(l, &f, 0, f.n);
+  free(f.t);
+  sj_ir_val lo = sj_irb_setp(&l->b, SJ_CMP_GE, terms, sj_ir_int(SJ_IR_S64, -f.constant));
+  sj_ir_val hi = sj_irb_setp(&l->b, SJ_CMP_LT, terms, sj_ir_int(SJ_IR_S64, ext - f.constant));
+  return sj_irb_op(&l->b, SJ_IR_AND, SJ_IR_PRED, lo, hi);
+}
+
+sj_ir_val sj_lw_spread_first(sj_lower *l, sj_ir_val tid, sj_ir_val start, long width,
+                             sj_ir_val *r) {
+  sj_irb *b = &l->b;
+  sj_ir_val from = start;
+  if (l->spread_align.kind != SJ_V_NONE)
+    from = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, start, l->spread_align);
+  *r = sj_lw_floor_mod(l, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, tid, from), width);
+  return sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, start, *r);
+}
+
+sj_ir_val sj_lw_copy_align(sj_lower *l, __isl_keep isl_ast_node *body) {
+  isl_ast_node *node = isl_ast_node_copy(body);
+  while (isl_ast_node_get_type(node) == isl_ast_node_mark) {
+    isl_ast_node *child = isl_ast_node_mark_get_node(node);
+    isl_ast_node_free(node);
+    node = child;
+  }
+  sj_ir_val align = {0};
+  if (isl_ast_node_get_type(node) == isl_ast_node_user) {
+    isl_ast_expr *call = isl_ast_node_user_get_expr(node);
+    isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
+    isl_id *id = isl_ast_expr_get_id(fn);
+    const sj_copy *c = id ? isl_id_get_user(id) : NULL;
+    if (c && c->tag == SJ_ID_COPY && c->offsets) {
+      const sj_staged *s = &l->kernel->staged[c->staged];
+      isl_ctx *ctx = isl_ast_expr_get_ctx(call);
+      lin f = {0, 0, 0, NULL};
+      l->call = call;
+      isl_ast_expr *o = plus_origin(l, int_expr(ctx, 0), c->origin[s->rank - 1], s->ncoords);
+      lin_isl(l, &f, o, 1);
+      isl_ast_expr_free(o);
+      l->call = NULL;
+      align = sj_irb_op(&l->b, SJ_IR_ADD, SJ_IR_S64, sum(l, &f, 0, f.n),
+                        sj_ir_int(SJ_IR_S64, f.constant));
+      free(f.t);
+    }
+    isl_id_free(id);
+    isl_ast_expr_free(fn);
+    isl_ast_expr_free(call);
+  }
+  isl_ast_node_free(node);
+  return align;
+}
+
 void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c) {
   const sj_staged *s = &l->kernel->staged[c->staged];
   const long *ext = l->m->extents[s->array];
   lin global = {0, 0, 0, NULL}, shared = {0, 0, 0, NULL};
   long gstride = 1, sstride = 1;
+  sj_ir_val inside = {0};
   l->call = call; /* copy[L, S0, .., Sn, a0, ..] */
   for (int d = s->rank - 1; d >= 0; d--) {
     isl_ast_expr *arg = isl_ast_expr_op_get_arg(call, 1 + s->ncoords + d);
+    isl_ctx *ctx = isl_ast_expr_get_ctx(arg);
+    const long *o = c->origin[d];
+    if (c->offsets) arg = plus_origin(l, arg, o, s->ncoords);
     if (d == 0 && c->mod) { /* a time step: its plane */
-      isl_ctx *ctx = isl_ast_expr_get_ctx(arg);
-      arg = isl_ast_expr_add(arg, isl_ast_expr_from_val(isl_val_int_from_si(ctx, c->shift)));
-      arg = isl_ast_expr_pdiv_r(arg, isl_ast_expr_from_val(isl_val_int_from_si(ctx, c->mod)));
+      arg = isl_ast_expr_add(arg, int_expr(ctx, c->shift));
+      arg = isl_ast_expr_pdiv_r(arg, int_expr(ctx, c->mod));
+    } else if (c->clip) { /* unless the window stays in the array whatever the tile */
+      int moves = 0;
+      for (int k = 0; k < s->ncoords; k++) moves |= o[1 + k] != 0;
+      if (moves || o[0] < 0 || o[0] + s->size[d] > ext[d]) {
+        sj_ir_val here = in_array(l, arg, ext[d]);
+        inside =
+            inside.kind == SJ_V_NONE ? here : sj_irb_op(&l->b, SJ_IR_AND, SJ_IR_PRED, inside, here);
+      }
     }
     lin_isl(l, &global, arg, gstride);
     lin_isl(l, &shared, arg, sstride);
@@ -522,11 +606,14 @@ void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c) {
     sstride *= s->size[d];
   }
   minus_origin(l, &shared, s, 1, 2);
+  sj_irb_pos pos = {0};
+  if (inside.kind != SJ_V_NONE) pos = sj_irb_enter(&l->b, &sj_irb_if(&l->b, inside)->then, 0);
   long goff, soff;
   int param = sj_ir_find_param(l->b.f, SJ_PARAM_ARRAY, s->array);
   sj_ir_val gptr = address(l, &global, sj_irb_param(&l->b, param), &goff);
   sj_ir_val sptr = address(l, &shared, staged_base(l, c->staged), &soff);
   sj_irb_store(&l->b, sptr, soff, sj_irb_load(&l->b, gptr, goff));
+  if (inside.kind != SJ_V_NONE) sj_irb_leave(&l->b, pos);
   l->call = NULL;
 }
 

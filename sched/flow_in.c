@@ -195,6 +195,17 @@ static __isl_give isl_multi_aff *origin(__isl_keep isl_map *steps, __isl_take is
   return o;
 }
 
+/* Into c the origin o (over the tile coordinates: the first step, then the staged box's): 0,
+ * or -1 where it is not an integer affine function of them. */
+static int offsets_origin(__isl_keep isl_multi_aff *o, const sj_staged *s, sj_copy *c) {
+  if (isl_multi_aff_dim(o, isl_dim_in) != s->ncoords) return -1;
+  isl_aff *t0 = isl_multi_aff_get_aff(o, 0);
+  int rc = sj_aff_row(t0, s->ncoords, c->origin[0]);
+  isl_aff_free(t0);
+  for (int d = 1; d < s->rank; d++) memcpy(c->origin[d], s->origin[d], sizeof c->origin[d]);
+  return rc;
+}
+
 /* A tile of tiles near the middle of their range along each coordinate in turn: one that no
  * edge of the iteration space cuts where any tile is uncut (its flow-in is the shape of the
  * others; the union over all tiles would add the cut tiles' extra reads). */
@@ -379,18 +390,24 @@ __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int ma
         plain_shape(isl_map_range(isl_map_sum(flow, isl_map_intersect_domain(neg, mid))));
     mid = NULL;
     isl_set_list *pieces = NULL;
+    int rects = isl_set_dim(shape, isl_dim_set) == 3; /* 2-D planes (copy_pieces) */
     if (isl_set_is_empty(dom) == isl_bool_false && isl_set_is_empty(shape) == isl_bool_false)
       pieces = copy_pieces(shape, mod);
     else
       isl_set_free(shape);
+    /* rectangles: copied as offsets from the origin, their loops' bounds constant (the lowering
+     * adds the origin, sj_copy) */
+    c->offsets = pieces && rects && offsets_origin(oe, s, c) == 0;
     for (int i = 0; pieces && i < isl_set_list_n_set(pieces); i++) {
       /* a copy per piece of R: scanned apart, each has tight loops */
       if (!res) res = isl_map_list_alloc(isl_set_list_get_ctx(pieces), 2);
       isl_map *same =
           isl_map_from_domain_and_range(isl_set_copy(dom), isl_set_list_get_set(pieces, i));
-      isl_map *at = isl_map_intersect_domain(isl_map_from_multi_aff(isl_multi_aff_copy(oe)),
-                                             isl_set_copy(dom));
-      res = isl_map_list_add(res, isl_map_coalesce(isl_map_sum(same, at)));
+      if (!c->offsets)
+        same = isl_map_sum(same,
+                           isl_map_intersect_domain(isl_map_from_multi_aff(isl_multi_aff_copy(oe)),
+                                                    isl_set_copy(dom)));
+      res = isl_map_list_add(res, isl_map_coalesce(same));
     }
     isl_set_list_free(pieces);
     isl_set_free(dom);

@@ -92,10 +92,16 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                                              sj_buf *desc);
 /* JIT_FLOWIN=0: a full tile copies its whole box in, not only its flow-in */
 int sj_flow_in_enabled(void);
+/* The integer affine function aff of the tile coordinates into row (the constant, then a
+ * coefficient per coordinate: sj_staged's origin), or -1 where it has divisions or a
+ * denominator (sched/stage.c). */
+int sj_aff_row(__isl_keep isl_aff *aff, int ncoords, long *row);
+
 /* What a full tile copies in of a double buffer sym (one statement, its plane dimension 0 of
  * range mod the only one left out: mask) in place of its box s: [L, S..] -> [t, a1, ..], the
  * elements it reads at step t that it did not write at t - 1, as one shape translated by the
- * tile's origin (sched/flow_in.c), as a list of pieces; into c the plane of step t. full: the full
+ * tile's origin (sched/flow_in.c), as a list of pieces; into c the plane of step t, and the
+ * origin where the pieces are offsets from it (2-D planes: constant rectangles). full: the full
  * tiles' instances; back, coords: to the model's instances and the tile coordinates; reads, writes:
  * the accesses without the plane; kept: [L, S..] -> element without the plane. NULL where there is
  * no such shape (the box stays). */

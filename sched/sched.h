@@ -224,11 +224,16 @@ typedef struct sj_staged {
 /* A copy statement: its instances copy[L, S0, .., Sn, a0, .., a(rank-1)] copy element a of
  * the kernel's staged array `staged` from global to shared memory. Where `mod` is not 0, a0
  * is a time step t and the element's plane (a double buffer's t % 2) is (t + shift) mod mod
- * (sched/flow_in.c). */
+ * (sched/flow_in.c). Where `offsets` is set, a is an offset from `origin` (affine in L, S0, ..
+ * as sj_staged's): the element (or step) is a plus the origin. With `clip`, only the elements
+ * in the array are copied. Offsets keep the copy's loops free of the tile's position (constant
+ * bounds), which is what makes them cheap for isl's AST generator. */
 typedef struct sj_copy {
   sj_id_kind tag; /* SJ_ID_COPY */
   int staged;
   int mod, shift;
+  int offsets, clip;
+  long origin[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS];
 } sj_copy;
 
 /* A GPU kernel: the user data of its kernel mark (freed with the mark's id). */

@@ -155,9 +155,7 @@ static __isl_give isl_union_map *footprint(__isl_keep isl_union_set *dom,
   return isl_union_map_apply_domain(acc, isl_union_map_copy(coords));
 }
 
-/* The integer affine function aff of the tile coordinates into row, or -1 when it has
- * divisions or a denominator. */
-static int affine_row(__isl_keep isl_aff *aff, int ncoords, long *row) {
+int sj_aff_row(__isl_keep isl_aff *aff, int ncoords, long *row) {
   if (!aff || isl_aff_dim(aff, isl_dim_div) != 0) return -1;
   isl_val *den = isl_aff_get_denominator_val(aff);
   int whole = isl_val_is_one(den) == isl_bool_true;
@@ -197,7 +195,7 @@ static int box_of(__isl_keep isl_map *foot, const div_dims *dd, sj_staged *s) {
       continue;
     }
     isl_aff *aff = isl_multi_aff_get_aff(origin, k);
-    rc = affine_row(aff, s->ncoords, s->origin[d]);
+    rc = sj_aff_row(aff, s->ncoords, s->origin[d]);
     isl_aff_free(aff);
     isl_val *v = isl_multi_val_get_val(size, k++);
     s->size[d] = isl_val_get_num_si(v);
@@ -235,6 +233,21 @@ static __isl_give isl_map *box_elements(__isl_take isl_space *space, __isl_take 
   }
   isl_local_space_free(ls);
   m = isl_set_unwrap(wrapped);
+  /* only for tiles that exist at L, as far as a simple hull tells (cheap to scan) */
+  return isl_map_intersect_domain(m, isl_set_from_basic_set(isl_set_simple_hull(tiles)));
+}
+
+/* tiles -> the offsets in s's box (0 <= a_d < size_d), in space: the box's copy, which the
+ * lowering clips to the array (sj_copy.offsets). Its loops then have constant bounds, where
+ * the elements' own (the origin's max with 0, its min with the extent) cost isl's AST generator
+ * a fifth of a 3-D hybrid compile. */
+static __isl_give isl_map *box_offsets(__isl_take isl_space *space, __isl_take isl_set *tiles,
+                                       const sj_staged *s) {
+  isl_map *m = isl_map_universe(space);
+  for (int d = 0; d < s->rank; d++) {
+    m = isl_map_lower_bound_si(m, isl_dim_out, (unsigned)d, 0);
+    m = isl_map_upper_bound_si(m, isl_dim_out, (unsigned)d, (int)(s->size[d] - 1));
+  }
   /* only for tiles that exist at L, as far as a simple hull tells (cheap to scan) */
   return isl_map_intersect_domain(m, isl_set_from_basic_set(isl_set_simple_hull(tiles)));
 }
@@ -433,7 +446,7 @@ static int translation(const sj_access *acc, int mask, int *nin, long (*lin)[MAX
     if (mask >> d & 1) continue;
     isl_aff *aff = isl_multi_aff_get_aff(ma, d);
     long row[MAX_ITERS + 1] = {0};
-    rc = *nin > MAX_ITERS || isl_aff_dim(aff, isl_dim_param) != 0 || affine_row(aff, *nin, row);
+    rc = *nin > MAX_ITERS || isl_aff_dim(aff, isl_dim_param) != 0 || sj_aff_row(aff, *nin, row);
     memcpy(lin[k], row + 1, sizeof lin[k]);
     c[k++] = row[0];
     isl_aff_free(aff);
@@ -488,7 +501,7 @@ static int stmt_box(stage_arg *a, const sj_pstmt *stmt, int nk, const shift *sh,
     isl_multi_val *sizes = rc ? NULL : isl_fixed_box_get_size(box);
     for (int k = 0; !rc && k < nit; k++) {
       isl_aff *aff = isl_multi_aff_get_aff(origin, k);
-      rc = affine_row(aff, a->n + 2, lo[k]);
+      rc = sj_aff_row(aff, a->n + 2, lo[k]);
       isl_aff_free(aff);
       isl_val *v = isl_multi_val_get_val(sizes, k);
       len[k] = isl_val_get_num_si(v);
@@ -711,12 +724,11 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
     a->k->staged = realloc(a->k->staged, (size_t)(a->k->nstaged + 1) * sizeof s);
     if (!a->k->staged) abort();
     a->k->staged[a->k->nstaged++] = s;
-    isl_map *in = t.read ? box_elements(isl_space_copy(space), isl_set_copy(t.tiles), &s,
-                                        a->m->extents[sym->id])
+    isl_map *in = t.read ? box_offsets(isl_space_copy(space), isl_set_copy(t.tiles), &s)
                          : isl_map_empty(isl_space_copy(space));
     a->in = isl_map_list_add(a->in, in);
     sj_copy *c = &a->copies[a->k->nstaged - 1];
-    *c = (sj_copy){SJ_ID_COPY, a->k->nstaged - 1, 0, 0};
+    *c = (sj_copy){.tag = SJ_ID_COPY, .staged = a->k->nstaged - 1};
     isl_map_list *flow = t.read && sj_flow_in_enabled()
                              ? sj_flow_in(a->m, sym, dd->mask, (int)(dd->hi[0] + 1), a->full,
                                           a->back, a->coords, a->reads, a->writes, kept, &s, c)
@@ -791,7 +803,8 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
   for (int i = 0; i < k->nstaged && node; i++) {
     isl_map *in = isl_map_list_get_map(a.in, i);
     isl_map_list *flow = a.flow[i];
-    sj_copy box = {SJ_ID_COPY, i, 0, 0};
+    sj_copy box = {.tag = SJ_ID_COPY, .staged = i, .offsets = 1, .clip = 1};
+    memcpy(box.origin, k->staged[i].origin, sizeof box.origin);
     if (isl_map_is_empty(in) == isl_bool_false)
       node = isl_schedule_node_graft_before(
           node, copy_graft(in, flow, isl_set_copy(prefix), box, a.copies[i], n, lo, k));
