@@ -519,16 +519,15 @@ static __isl_give isl_ast_expr *plus_origin(sj_lower *l, __isl_take isl_ast_expr
   return offset;
 }
 
-/* 0 <= e < ext as its terms compared with constants, which unrolled copies share (only the
- * constants differ). */
+/* 0 <= e < ext as e < ext unsigned: e's terms, which unrolled copies share (only the
+ * constant differs), plus the constant, and a comparison. */
 static sj_ir_val in_array(sj_lower *l, __isl_keep isl_ast_expr *e, long ext) {
   lin f = {0, 0, 0, NULL};
   lin_isl(l, &f, e, 1);
   sj_ir_val terms = sum(l, &f, 0, f.n);
   free(f.t);
-  sj_ir_val lo = sj_irb_setp(&l->b, SJ_CMP_GE, terms, sj_ir_int(SJ_IR_S64, -f.constant));
-  sj_ir_val hi = sj_irb_setp(&l->b, SJ_CMP_LT, terms, sj_ir_int(SJ_IR_S64, ext - f.constant));
-  return sj_irb_op(&l->b, SJ_IR_AND, SJ_IR_PRED, lo, hi);
+  sj_ir_val v = sj_irb_op(&l->b, SJ_IR_ADD, SJ_IR_U64, terms, sj_ir_int(SJ_IR_U64, f.constant));
+  return sj_irb_setp(&l->b, SJ_CMP_LT, v, sj_ir_int(SJ_IR_U64, ext));
 }
 
 sj_ir_val sj_lw_spread_first(sj_lower *l, sj_ir_val tid, sj_ir_val start, long width,
