@@ -268,6 +268,23 @@ int sj_band_parallel(const sj_model *m, __isl_keep isl_schedule_node *band, int 
   return sj_band_parallel_reduced(m, band, NULL, 0, parallel);
 }
 
+int sj_aff_row(__isl_keep isl_aff *aff, int ncoords, long *row) {
+  if (!aff || isl_aff_dim(aff, isl_dim_div) != 0) return -1;
+  isl_val *den = isl_aff_get_denominator_val(aff);
+  int whole = isl_val_is_one(den) == isl_bool_true;
+  isl_val_free(den);
+  if (!whole) return -1;
+  isl_val *c = isl_aff_get_constant_val(aff);
+  row[0] = isl_val_get_num_si(c);
+  isl_val_free(c);
+  for (int k = 0; k < ncoords; k++) {
+    c = isl_aff_get_coefficient_val(aff, isl_dim_in, k);
+    row[1 + k] = isl_val_get_num_si(c);
+    isl_val_free(c);
+  }
+  return 0;
+}
+
 int sj_set_dim_range(__isl_keep isl_set *set, int pos, long *lo, long *hi) {
   if (isl_set_is_empty(set) == isl_bool_true) {
     *lo = 0, *hi = -1;

@@ -92,11 +92,6 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                                              sj_buf *desc);
 /* JIT_FLOWIN=0: a full tile copies its whole box in, not only its flow-in */
 int sj_flow_in_enabled(void);
-/* The integer affine function aff of the tile coordinates into row (the constant, then a
- * coefficient per coordinate: sj_staged's origin), or -1 where it has divisions or a
- * denominator (sched/stage.c). */
-int sj_aff_row(__isl_keep isl_aff *aff, int ncoords, long *row);
-
 /* What a full tile copies in of a double buffer sym (one statement, its plane dimension 0 of
  * range mod the only one left out: mask) in place of its box s: [L, S..] -> [t, a1, ..], the
  * elements it reads at step t that it did not write at t - 1, as one shape translated by the

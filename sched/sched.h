@@ -181,6 +181,9 @@ int sj_band_parallel(const sj_model *m, __isl_keep isl_schedule_node *band, int 
  * there are none); 0 on success. */
 int sj_member_range(__isl_keep isl_schedule_node *band, int member, long *lo, long *hi);
 int sj_set_dim_range(__isl_keep isl_set *set, int pos, long *lo, long *hi);
+/* The integer affine function aff of its first ncoords inputs into row (the constant, then a
+ * coefficient each: sj_staged's origin), or -1 where it has divisions or a denominator. */
+int sj_aff_row(__isl_keep isl_aff *aff, int ncoords, long *row);
 
 /* The stencil form (seed digest 1): an outer loop carrying every dependence over k >= 1
  * nests whose loops are all parallel. Folding puts nest i of time step t at k*t + i. */

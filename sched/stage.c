@@ -155,23 +155,6 @@ static __isl_give isl_union_map *footprint(__isl_keep isl_union_set *dom,
   return isl_union_map_apply_domain(acc, isl_union_map_copy(coords));
 }
 
-int sj_aff_row(__isl_keep isl_aff *aff, int ncoords, long *row) {
-  if (!aff || isl_aff_dim(aff, isl_dim_div) != 0) return -1;
-  isl_val *den = isl_aff_get_denominator_val(aff);
-  int whole = isl_val_is_one(den) == isl_bool_true;
-  isl_val_free(den);
-  if (!whole) return -1;
-  isl_val *c = isl_aff_get_constant_val(aff);
-  row[0] = isl_val_get_num_si(c);
-  isl_val_free(c);
-  for (int k = 0; k < ncoords; k++) {
-    c = isl_aff_get_coefficient_val(aff, isl_dim_in, k);
-    row[1 + k] = isl_val_get_num_si(c);
-    isl_val_free(c);
-  }
-  return 0;
-}
-
 /* CPU milliseconds for isl's box hull of one footprint. A flat array's footprint (the rows of
  * a 3-D tile, a plane apart: Parboil's stencil) took it seconds, which isl's operation budget
  * does not bound, for a box far beyond any block's shared memory; ordinary ones take well
