@@ -519,15 +519,23 @@ static __isl_give isl_ast_expr *plus_origin(sj_lower *l, __isl_take isl_ast_expr
   return offset;
 }
 
-/* 0 <= e < ext as e < ext unsigned: e's terms, which unrolled copies share (only the
- * constant differs), plus the constant, and a comparison. */
-static sj_ir_val in_array(sj_lower *l, __isl_keep isl_ast_expr *e, long ext) {
+/* 0 <= e < ext as e < ext unsigned, and'ed into *inside: e's terms, which unrolled copies
+ * share (only the constant differs), plus the constant, and a comparison; nothing where e is a
+ * constant in the array, and 0 (nothing to copy) where it is one outside. */
+static int in_array(sj_lower *l, __isl_keep isl_ast_expr *e, long ext, sj_ir_val *inside) {
   lin f = {0, 0, 0, NULL};
   lin_isl(l, &f, e, 1);
+  int n = f.n;
   sj_ir_val terms = sum(l, &f, 0, f.n);
   free(f.t);
+  if (!n) return f.constant >= 0 && f.constant < ext;
   sj_ir_val v = sj_irb_op(&l->b, SJ_IR_ADD, SJ_IR_U64, terms, sj_ir_int(SJ_IR_U64, f.constant));
-  return sj_irb_setp(&l->b, SJ_CMP_LT, v, sj_ir_int(SJ_IR_U64, ext));
+  v = sj_irb_cvt(&l->b, SJ_IR_U64,
+                 v); /* unsigned also where a constant 0 left terms as they were */
+  sj_ir_val here = sj_irb_setp(&l->b, SJ_CMP_LT, v, sj_ir_int(SJ_IR_U64, ext));
+  *inside =
+      inside->kind == SJ_V_NONE ? here : sj_irb_op(&l->b, SJ_IR_AND, SJ_IR_PRED, *inside, here);
+  return 1;
 }
 
 sj_ir_val sj_lw_spread_first(sj_lower *l, sj_ir_val tid, sj_ir_val start, long width,
@@ -580,6 +588,7 @@ void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c) {
   lin global = {0, 0, 0, NULL}, shared = {0, 0, 0, NULL};
   long gstride = 1, sstride = 1;
   sj_ir_val inside = {0};
+  int outside = 0;
   l->call = call; /* copy[L, S0, .., Sn, a0, ..] */
   for (int d = s->rank - 1; d >= 0; d--) {
     isl_ast_expr *arg = isl_ast_expr_op_get_arg(call, 1 + s->ncoords + d);
@@ -592,11 +601,8 @@ void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c) {
     } else if (c->clip) { /* unless the window stays in the array whatever the tile */
       int moves = 0;
       for (int k = 0; k < s->ncoords; k++) moves |= o[1 + k] != 0;
-      if (moves || o[0] < 0 || o[0] + s->size[d] > ext[d]) {
-        sj_ir_val here = in_array(l, arg, ext[d]);
-        inside =
-            inside.kind == SJ_V_NONE ? here : sj_irb_op(&l->b, SJ_IR_AND, SJ_IR_PRED, inside, here);
-      }
+      if ((moves || o[0] < 0 || o[0] + s->size[d] > ext[d]) && !in_array(l, arg, ext[d], &inside))
+        outside = 1;
     }
     lin_isl(l, &global, arg, gstride);
     lin_isl(l, &shared, arg, sstride);
@@ -605,6 +611,12 @@ void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c) {
     sstride *= s->size[d];
   }
   minus_origin(l, &shared, s, 1, 2);
+  if (outside) { /* an unrolled copy of an element no tile has in the array */
+    free(global.t);
+    free(shared.t);
+    l->call = NULL;
+    return;
+  }
   sj_irb_pos pos = {0};
   if (inside.kind != SJ_V_NONE) pos = sj_irb_enter(&l->b, &sj_irb_if(&l->b, inside)->then, 0);
   long goff, soff;
