@@ -530,8 +530,8 @@ static int in_array(sj_lower *l, __isl_keep isl_ast_expr *e, long ext, sj_ir_val
   free(f.t);
   if (!n) return f.constant >= 0 && f.constant < ext;
   sj_ir_val v = sj_irb_op(&l->b, SJ_IR_ADD, SJ_IR_U64, terms, sj_ir_int(SJ_IR_U64, f.constant));
-  v = sj_irb_cvt(&l->b, SJ_IR_U64,
-                 v); /* unsigned also where a constant 0 left terms as they were */
+  /* unsigned also where a constant 0 left the terms as they were (a signed register) */
+  v = sj_irb_cvt(&l->b, SJ_IR_U64, v);
   sj_ir_val here = sj_irb_setp(&l->b, SJ_CMP_LT, v, sj_ir_int(SJ_IR_U64, ext));
   *inside =
       inside->kind == SJ_V_NONE ? here : sj_irb_op(&l->b, SJ_IR_AND, SJ_IR_PRED, *inside, here);
