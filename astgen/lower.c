@@ -118,12 +118,7 @@ static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distribute
     int d = distributed - SHARE_THREADS;
     sj_ir_val width = sj_ir_int(SJ_IR_S64, (long)b->f->block[d]), r;
     sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + d));
-    if (step.kind == SJ_V_INT && step.i == 1) {
-      init = sj_lw_spread_first(l, tid, init, width.i, &r);
-    } else {
-      r = sj_lw_floor_mod(l, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, tid, init), width.i);
-      init = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, init, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, step, r));
-    }
+    init = sj_lw_spread_first(l, tid, init, step, width.i, &r);
     step = sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, step, width);
   } else if (distributed == SHARE_WORKERS) {
     sj_ir_val tid = sj_irb_special(b, SJ_SPECIAL_CPU_TID),

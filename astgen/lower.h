@@ -90,9 +90,11 @@ sj_ir_type sj_lw_type(sj_type t);                               /* the IR type o
 sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl integer, S64 */
 sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl condition */
 sj_ir_val sj_lw_floor_mod(sj_lower *l, sj_ir_val x, long m);    /* x mod m in 0 .. m - 1 */
-/* The first value a thread of id tid takes of a loop from start spread over width threads:
- * start + r, r in 0 .. width - 1 (into *r), congruent to tid (less l->spread_align). */
-sj_ir_val sj_lw_spread_first(sj_lower *l, sj_ir_val tid, sj_ir_val start, long width, sj_ir_val *r);
+/* The first value a thread of id tid takes of a loop from start by step spread over width
+ * threads: start + step * r, r in 0 .. width - 1 (into *r) congruent to tid less start (and
+ * l->spread_align). */
+sj_ir_val sj_lw_spread_first(sj_lower *l, sj_ir_val tid, sj_ir_val start, sj_ir_val step,
+                             long width, sj_ir_val *r);
 /* The origin along the last dimension of the copy that is body's (a spread loop's body: marks,
  * then the call), where its values are offsets from it; none otherwise. */
 sj_ir_val sj_lw_copy_align(sj_lower *l, __isl_keep isl_ast_node *body);

@@ -538,14 +538,14 @@ static int in_array(sj_lower *l, __isl_keep isl_ast_expr *e, long ext, sj_ir_val
   return 1;
 }
 
-sj_ir_val sj_lw_spread_first(sj_lower *l, sj_ir_val tid, sj_ir_val start, long width,
-                             sj_ir_val *r) {
+sj_ir_val sj_lw_spread_first(sj_lower *l, sj_ir_val tid, sj_ir_val start, sj_ir_val step,
+                             long width, sj_ir_val *r) {
   sj_irb *b = &l->b;
   sj_ir_val from = start;
   if (l->spread_align.kind != SJ_V_NONE)
     from = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, start, l->spread_align);
   *r = sj_lw_floor_mod(l, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, tid, from), width);
-  return sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, start, *r);
+  return sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, start, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, step, *r));
 }
 
 sj_ir_val sj_lw_copy_align(sj_lower *l, __isl_keep isl_ast_node *body) {

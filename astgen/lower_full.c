@@ -239,7 +239,7 @@ static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_i
                     const trip *t, int dim, long width, sj_lw_fn body) {
   sj_irb *b = &l->b;
   sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + dim));
-  sj_ir_val r, first = sj_lw_spread_first(l, tid, t->start, width, &r);
+  sj_ir_val r, first = sj_lw_spread_first(l, tid, t->start, sj_ir_int(SJ_IR_S64, 1), width, &r);
   sj_ir_val lim = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, t->start, sj_ir_int(SJ_IR_S64, t->n));
   if (t->bound.kind != SJ_V_NONE)
     lim = sj_irb_op(b, SJ_IR_MIN, SJ_IR_S64, lim,
@@ -312,7 +312,7 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
     sj_ir_val r = sj_ir_int(SJ_IR_S64, 0), first = t.start;
     if (width > 1) {
       sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + threads_dim));
-      first = sj_lw_spread_first(l, tid, first, width, &r);
+      first = sj_lw_spread_first(l, tid, first, sj_ir_int(SJ_IR_S64, 1), width, &r);
     }
     /* where bounds cut a constant window: nothing when they leave it empty (the blocks of a
      * launch without work), else a value v passes when v - lo <= hi - lo, unsigned */

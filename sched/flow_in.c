@@ -279,10 +279,11 @@ static __isl_give isl_set *first_reads(__isl_take isl_set *shape, int mod) {
   return isl_set_coalesce(res);
 }
 
-/* The copies of shape (taken): over 2-D planes, rectangles per plane (sched/flow_rect.c); else
- * its convex pieces, each element of a plane at its first read. */
-static __isl_give isl_set_list *copy_pieces(__isl_take isl_set *shape, int mod) {
-  if (isl_set_dim(shape, isl_dim_set) == 3) return sj_flow_rects(shape, mod);
+/* The copies of shape (taken): over 2-D planes, rectangles per plane (sched/flow_rect.c: *rects
+ * set); else its convex pieces, each element of a plane at its first read. */
+static __isl_give isl_set_list *copy_pieces(__isl_take isl_set *shape, int mod, int *rects) {
+  *rects = isl_set_dim(shape, isl_dim_set) == 3;
+  if (*rects) return sj_flow_rects(shape, mod);
   shape = isl_set_make_disjoint(first_reads(shape, mod));
   isl_set_list *pieces = isl_set_list_alloc(isl_set_get_ctx(shape), 2);
   if (isl_set_foreach_basic_set(shape, add_piece, &pieces) < 0) pieces = isl_set_list_free(pieces);
@@ -390,9 +391,9 @@ __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int ma
         plain_shape(isl_map_range(isl_map_sum(flow, isl_map_intersect_domain(neg, mid))));
     mid = NULL;
     isl_set_list *pieces = NULL;
-    int rects = isl_set_dim(shape, isl_dim_set) == 3; /* 2-D planes (copy_pieces) */
+    int rects = 0;
     if (isl_set_is_empty(dom) == isl_bool_false && isl_set_is_empty(shape) == isl_bool_false)
-      pieces = copy_pieces(shape, mod);
+      pieces = copy_pieces(shape, mod, &rects);
     else
       isl_set_free(shape);
     /* rectangles: copied as offsets from the origin, their loops' bounds constant (the lowering

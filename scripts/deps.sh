@@ -29,18 +29,19 @@ install_deps() {
 # same isl version as Debian's (0.25, Debian's own source), built once into SJ_ISL_PREFIX,
 # where CMake looks first (its option SJ_ISL_PREFIX). Where the source cannot be fetched or
 # built, CMake takes Debian's libisl-dev: slower compiles, the same results.
-SJ_ISL_SOURCE=http://deb.debian.org/debian/pool/main/i/isl/isl_0.25.orig.tar.xz
+SJ_ISL_VERSION=0.25
+SJ_ISL_SOURCE=http://deb.debian.org/debian/pool/main/i/isl/isl_$SJ_ISL_VERSION.orig.tar.xz
 SJ_ISL_SHA256=be7b210647ccadf90a2f0b000fca11a4d40546374a850db67adb32fad4b230d9
 install_isl() {
   local prefix=${SJ_ISL_PREFIX:-/opt/stenciljit-isl}
-  [ -f "$prefix/lib/libisl.a" ] && grep -qx "Version: 0.25" "$prefix/lib/pkgconfig/isl.pc" &&
+  [ -f "$prefix/lib/libisl.a" ] && grep -qx "Version: $SJ_ISL_VERSION" "$prefix/lib/pkgconfig/isl.pc" &&
     return 0
   echo "== building isl (imath-32) into $prefix"
   local dir
   dir=$(mktemp -d)
   if (cd "$dir" && curl -fsS --retry 3 -o isl.tar.xz "$SJ_ISL_SOURCE" </dev/null &&
     echo "$SJ_ISL_SHA256  isl.tar.xz" | sha256sum -c --quiet &&
-    tar xJf isl.tar.xz && cd isl-0.25 &&
+    tar xJf isl.tar.xz && cd "isl-$SJ_ISL_VERSION" &&
     # CFLAGS of our own: configure would otherwise tune the code for this machine's CPU alone
     ./configure -q --prefix="$prefix" --with-int=imath-32 --disable-shared --with-pic \
       CFLAGS="-O3 -g0" </dev/null &&
