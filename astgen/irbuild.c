@@ -328,7 +328,9 @@ sj_ir_val sj_irb_op(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val
     x = y, y = s;
   }
   sj_ir_val out;
-  if (identity(op, t, x, y, &out)) return out;
+  /* x + 0 as an unsigned add of a signed x is x unsigned: the type asked for is kept, as
+   * comparisons take theirs from their operands (sj_irb_setp) */
+  if (identity(op, t, x, y, &out)) return sj_irb_cvt(b, t, out);
   return make(b, op, t, SJ_CMP_EQ, 0, x, y, none);
 }
 
