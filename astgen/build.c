@@ -6,6 +6,8 @@
 #include "astgen/live_ast.h"
 
 #include <isl/ast_build.h>
+#include <isl/id.h>
+#include <isl/schedule.h>
 #include <isl/schedule_node.h>
 #include <isl/set.h>
 #include <isl/space.h>
@@ -26,11 +28,64 @@ static __isl_give isl_schedule_node *anchor_leaf(__isl_take isl_schedule_node *n
   return isl_schedule_node_insert_context(node, isl_set_universe(outer));
 }
 
+/* A call of a copy's elements (copy(a..)) as a call of the copy's instance (user: its call,
+ * copy(L, S..)) at that element: copy(L, S.., a..). */
+static __isl_give isl_ast_node *at_element(__isl_take isl_ast_node *node,
+                                           __isl_keep isl_ast_build *build, void *user) {
+  (void)build;
+  isl_ast_expr *tile = user, *element = isl_ast_node_user_get_expr(node);
+  isl_ast_node_free(node);
+  int ntile = (int)isl_ast_expr_op_get_n_arg(tile), nel = (int)isl_ast_expr_op_get_n_arg(element);
+  isl_ast_expr_list *args = isl_ast_expr_list_alloc(isl_ast_expr_get_ctx(tile), ntile + nel - 2);
+  for (int i = 1; i < ntile; i++)
+    args = isl_ast_expr_list_add(args, isl_ast_expr_op_get_arg(tile, i));
+  for (int i = 1; i < nel; i++)
+    args = isl_ast_expr_list_add(args, isl_ast_expr_op_get_arg(element, i));
+  isl_ast_expr_free(element);
+  return isl_ast_node_alloc_user(isl_ast_expr_call(isl_ast_expr_op_get_arg(tile, 0), args));
+}
+
+/* The loops of a copy whose elements are apart from its instances (sched/sched.h, sj_copy), in
+ * place of node, the call of its instance; isl builds them from the elements' own schedule, with
+ * iterators of their own (the instance's arguments are in the kernel's). */
+static __isl_give isl_ast_node *copy_elements(__isl_take isl_ast_node *node, const sj_copy *c) {
+  static const char *const names[] = {"e0", "e1", "e2", "e3", "e4", "e5", "e6", "e7"};
+  isl_ctx *ctx = isl_ast_node_get_ctx(node);
+  isl_id_list *iters = isl_id_list_alloc(ctx, 8);
+  for (int i = 0; i < 8; i++) iters = isl_id_list_add(iters, isl_id_alloc(ctx, names[i], NULL));
+  isl_ast_expr *tile = isl_ast_node_user_get_expr(node);
+  isl_ast_node_free(node);
+  isl_ast_build *build = isl_ast_build_set_iterators(isl_ast_build_alloc(ctx), iters);
+  build = isl_ast_build_set_at_each_domain(build, at_element, tile);
+  node = isl_ast_build_node_from_schedule(build, isl_schedule_copy(c->elements));
+  isl_ast_build_free(build);
+  isl_ast_expr_free(tile);
+  return node;
+}
+
+/* isl's at_each_domain callback (user: the guards' sj_guard_build): a copy's loops where they
+ * are apart, the write-through guards where there are some. */
+static __isl_give isl_ast_node *at_domain(__isl_take isl_ast_node *node,
+                                          __isl_keep isl_ast_build *build, void *user) {
+  sj_guard_build *gb = user;
+  isl_ast_expr *call = isl_ast_node_user_get_expr(node);
+  isl_ast_expr *fn = call ? isl_ast_expr_op_get_arg(call, 0) : NULL;
+  isl_id *id = fn ? isl_ast_expr_get_id(fn) : NULL;
+  const sj_copy *c = id ? isl_id_get_user(id) : NULL;
+  int apart = c && c->tag == SJ_ID_COPY && c->elements;
+  isl_id_free(id);
+  isl_ast_expr_free(fn);
+  isl_ast_expr_free(call);
+  if (apart) return copy_elements(node, c);
+  return gb->local ? sj_ast_guard_stores(node, build, gb) : node;
+}
+
 __isl_give isl_ast_node *sj_ast_generate_isl(__isl_keep isl_schedule *schedule) {
   isl_ctx *ctx = isl_schedule_get_ctx(schedule);
   isl_ast_build *build = isl_ast_build_alloc(ctx);
   sj_guard_build gb = {sj_ast_local(schedule), 0};
   if (gb.local) build = sj_ast_build_guards(build, &gb);
+  build = isl_ast_build_set_at_each_domain(build, at_domain, &gb);
   isl_schedule *anchored =
       isl_schedule_map_schedule_node_bottom_up(isl_schedule_copy(schedule), anchor_leaf, NULL);
   isl_ast_node *tree = isl_ast_build_node_from_schedule(build, anchored);

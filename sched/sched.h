@@ -230,13 +230,18 @@ typedef struct sj_staged {
  * (sched/flow_in.c). Where `offsets` is set, a is an offset from `origin` (affine in L, S0, ..
  * as sj_staged's): the element (or step) is a plus the origin. With `clip`, only the elements
  * in the array are copied. Offsets keep the copy's loops free of the tile's position (constant
- * bounds), which is what makes them cheap for isl's AST generator. */
+ * bounds), which is what makes them cheap for isl's AST generator. Where the offsets are the
+ * same for every tile, the schedule has one instance copy[L, S0, .., Sn] per tile and
+ * `elements` the copy's loops over a (copy[a0, ..]: marks and bands as a copy of its own): the
+ * AST generator builds them apart, outside the kernel's context, where each band of the
+ * kernel's tree cost it as much as a loop of the tile's (astgen/build.c). */
 typedef struct sj_copy {
   sj_id_kind tag; /* SJ_ID_COPY */
   int staged;
   int mod, shift;
   int offsets, clip;
   long origin[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS];
+  isl_schedule *elements; /* owned by the statement's id; NULL: a in the instance */
 } sj_copy;
 
 /* A GPU kernel: the user data of its kernel mark (freed with the mark's id). */

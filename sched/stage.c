@@ -235,29 +235,6 @@ static __isl_give isl_map *box_offsets(__isl_take isl_space *space, __isl_take i
   return isl_map_intersect_domain(m, isl_set_from_basic_set(isl_set_simple_hull(tiles)));
 }
 
-/* The instances copy[L, S.., a..] of elems ([L, S..] -> A) bound to the block's tile, as the
- * range of an extension of the prefix schedule [L] (prefix: its universe) into *ext. */
-static __isl_give isl_union_set *copy_domain(__isl_take isl_map *elems, __isl_keep isl_set *prefix,
-                                             sj_copy plan, int n, const long *lo,
-                                             isl_union_map **ext) {
-  isl_ctx *ctx = isl_map_get_ctx(elems);
-  int rank = (int)isl_map_dim(elems, isl_dim_out);
-  sj_copy *c = malloc(sizeof *c);
-  if (!c) abort();
-  *c = plan;
-  isl_id *id = sj_id_owning(ctx, plan.mod ? "copy_flow" : "copy_in", c, free);
-  isl_set *inst = isl_set_set_tuple_id(isl_set_flatten(isl_map_wrap(elems)), id);
-  isl_union_set *dom = isl_union_set_from_set(inst);
-  for (int d = 0; d <= n; d++) /* S_d = lo_d + block id d */
-    dom = isl_union_set_intersect(
-        dom, sj_bound_to(sj_coordinate(dom, n + 1 + rank - d), lo[d], 0, sj_map_id(ctx, 0, d)));
-  isl_set *bound = isl_set_from_union_set(isl_union_set_copy(dom));
-  isl_map *e = isl_map_from_domain_and_range(isl_set_copy(prefix), bound);
-  e = isl_map_equate(e, isl_dim_in, 0, isl_dim_out, 0);
-  *ext = *ext ? isl_union_map_add_map(*ext, e) : isl_union_map_from_map(e);
-  return dom;
-}
-
 /* Below node (a leaf over dom, copies of rank dimensions) the copies the threads share out:
  * mark "threads" - filter - band [a]; returns the mark. The innermost dimension is spread along
  * x, the next along y and z; with steps, the first (a tile's steps) along x instead. */
@@ -292,6 +269,73 @@ static __isl_give isl_schedule_node *copy_bands(__isl_take isl_schedule_node *no
   return isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
 }
 
+/* Frees a copy statement's sj_copy with its id. */
+static void copy_free(void *user) {
+  sj_copy *c = user;
+  isl_schedule_free(c->elements);
+  free(c);
+}
+
+/* The loops of a copy over its offsets (copy[a..]) as a schedule of their own, with the thread
+ * ids bounded as in the kernel (copy_bands, steps as there). */
+static __isl_give isl_schedule *copy_elements(__isl_take isl_set *offsets, int rank, int steps,
+                                              const sj_kernel *k) {
+  /* a tuple id of their own: the copy's id would own the schedule that holds it, a cycle */
+  isl_union_set *each = isl_union_set_from_set(isl_set_set_tuple_name(offsets, "copy_elements"));
+  isl_schedule *own = isl_schedule_from_domain(isl_union_set_copy(each));
+  isl_schedule_node *loops = isl_schedule_node_child(isl_schedule_get_root(own), 0);
+  isl_schedule_free(own);
+  static const unsigned one[3] = {1, 1, 1};
+  loops = sj_insert_kernel_context(copy_bands(loops, each, rank, steps, k), 0, NULL, one, k->block);
+  isl_schedule *elements = isl_schedule_node_get_schedule(loops);
+  isl_schedule_node_free(loops);
+  return elements;
+}
+
+/* The instances copy[L, S.., a..] of elems ([L, S..] -> A) bound to the block's tile, as the
+ * range of an extension of the prefix schedule [L] (prefix: its universe) into *ext; where the
+ * copy is of offsets the same for every tile, copy[L, S..] with the loops over them (copy_bands,
+ * steps as there) in the copy's `elements`, *apart set. */
+static __isl_give isl_union_set *copy_domain(__isl_take isl_map *elems, __isl_keep isl_set *prefix,
+                                             sj_copy plan, int n, const long *lo, int steps,
+                                             const sj_kernel *k, isl_union_map **ext, int *apart) {
+  isl_ctx *ctx = isl_map_get_ctx(elems);
+  int rank = (int)isl_map_dim(elems, isl_dim_out);
+  sj_copy *c = malloc(sizeof *c);
+  if (!c) abort();
+  *c = plan;
+  c->elements = NULL;
+  isl_id *id = sj_id_owning(ctx, plan.mod ? "copy_flow" : "copy_in", c, copy_free);
+  isl_set *tiles = isl_map_domain(isl_map_copy(elems));
+  isl_set *offsets = isl_map_range(isl_map_copy(elems));
+  *apart = 0;
+  if (plan.offsets) {
+    isl_map *product = isl_map_from_domain_and_range(isl_set_copy(tiles), isl_set_copy(offsets));
+    *apart = isl_map_is_equal(elems, product) == isl_bool_true;
+    isl_map_free(product);
+  }
+  isl_set *inst;
+  if (*apart) {
+    c->elements = copy_elements(offsets, rank, steps, k);
+    inst = isl_set_set_tuple_id(tiles, id);
+    isl_map_free(elems);
+    rank = 0;
+  } else {
+    isl_set_free(tiles);
+    isl_set_free(offsets);
+    inst = isl_set_set_tuple_id(isl_set_flatten(isl_map_wrap(elems)), id);
+  }
+  isl_union_set *dom = isl_union_set_from_set(inst);
+  for (int d = 0; d <= n; d++) /* S_d = lo_d + block id d */
+    dom = isl_union_set_intersect(
+        dom, sj_bound_to(sj_coordinate(dom, n + 1 + rank - d), lo[d], 0, sj_map_id(ctx, 0, d)));
+  isl_set *bound = isl_set_from_union_set(isl_union_set_copy(dom));
+  isl_map *e = isl_map_from_domain_and_range(isl_set_copy(prefix), bound);
+  e = isl_map_equate(e, isl_dim_in, 0, isl_dim_out, 0);
+  *ext = *ext ? isl_union_map_add_map(*ext, e) : isl_union_map_from_map(e);
+  return dom;
+}
+
 /* Whether the copy of piece ([L, S..] -> [t, e..]: a step t and a 1-D array's element e) is
  * better spread over the threads along its steps: fewer elements per step than a quarter of the
  * block (a rim of a tile, a few elements at each of many steps). */
@@ -313,6 +357,15 @@ static int spread_steps(__isl_keep isl_map *piece, const sj_kernel *k) {
   return narrow;
 }
 
+/* The loops of a copy over dom below node, but where they are apart (copy_domain). */
+static __isl_give isl_schedule_node *copy_loops(__isl_take isl_schedule_node *node,
+                                                __isl_take isl_union_set *dom, int rank, int steps,
+                                                const sj_kernel *k, int apart) {
+  if (!apart) return copy_bands(node, dom, rank, steps, k);
+  isl_union_set_free(dom);
+  return node;
+}
+
 /* The copy statement of elems ([L, S..] -> A), bound to the block's tile, as an extension of
  * the prefix schedule [L] (prefix: its universe) whose instances the threads share out:
  * extension - mark "threads" - filter - band [a]. Where flow (a full tile's flow-in in pieces,
@@ -324,20 +377,21 @@ copy_graft(__isl_take isl_map *elems, __isl_take isl_map_list *flow, __isl_take 
            sj_copy box_copy, sj_copy fc, int n, const long *lo, const sj_kernel *k) {
   int rank = (int)isl_map_dim(elems, isl_dim_out), npieces = flow ? isl_map_list_n_map(flow) : 0;
   isl_union_map *ext = NULL;
-  isl_union_set *box = copy_domain(elems, prefix, box_copy, n, lo, &ext);
+  int box_apart, apart[SJ_FLOW_MAX_PIECES], steps[SJ_FLOW_MAX_PIECES];
+  isl_union_set *box = copy_domain(elems, prefix, box_copy, n, lo, 0, k, &ext, &box_apart);
   isl_union_set_list *pieces = isl_union_set_list_alloc(isl_set_get_ctx(prefix), npieces + 1);
-  int steps[SJ_FLOW_MAX_PIECES];
   for (int i = 0; i < npieces && i < SJ_FLOW_MAX_PIECES; i++) {
     isl_map *piece = isl_map_list_get_map(flow, i);
     steps[i] = spread_steps(piece, k);
-    pieces = isl_union_set_list_add(pieces, copy_domain(piece, prefix, fc, n, lo, &ext));
+    pieces = isl_union_set_list_add(
+        pieces, copy_domain(piece, prefix, fc, n, lo, steps[i], k, &ext, &apart[i]));
   }
   isl_map_list_free(flow);
   isl_set_free(prefix);
   isl_schedule_node *node = isl_schedule_node_child(isl_schedule_node_from_extension(ext), 0);
   if (!npieces) {
     isl_union_set_list_free(pieces);
-    return isl_schedule_node_parent(copy_bands(node, box, rank, 0, k));
+    return isl_schedule_node_parent(copy_loops(node, box, rank, 0, k, box_apart));
   }
   isl_union_set *in = isl_union_set_list_union(isl_union_set_list_copy(pieces));
   node = sj_full_versions(node, in, isl_union_set_copy(box));
@@ -346,7 +400,8 @@ copy_graft(__isl_take isl_map *elems, __isl_take isl_map_list *flow, __isl_take 
   if (npieces > 1) node = isl_schedule_node_insert_sequence(node, isl_union_set_list_copy(pieces));
   for (int i = 0; i < npieces; i++) {
     if (npieces > 1) node = isl_schedule_node_child(isl_schedule_node_child(node, i), 0);
-    node = copy_bands(node, isl_union_set_list_get_union_set(pieces, i), rank, steps[i], k);
+    node =
+        copy_loops(node, isl_union_set_list_get_union_set(pieces, i), rank, steps[i], k, apart[i]);
     node = isl_schedule_node_parent(node);
     if (npieces > 1) node = isl_schedule_node_parent(node);
   }
@@ -355,7 +410,7 @@ copy_graft(__isl_take isl_map *elems, __isl_take isl_map_list *flow, __isl_take 
    * in the other version */
   for (int up = npieces > 1 ? 3 : 2; up > 0; up--) node = isl_schedule_node_parent(node);
   node = isl_schedule_node_child(isl_schedule_node_child(isl_schedule_node_child(node, 1), 0), 0);
-  node = copy_bands(node, box, rank, 0, k);
+  node = copy_loops(node, box, rank, 0, k, box_apart);
   /* the version mark, the filter, the sequence, the full_tiles mark, the extension */
   for (int up = 0; up < 5; up++) node = isl_schedule_node_parent(node);
   return node;
