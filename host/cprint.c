@@ -191,10 +191,11 @@ static void expr(cprint *p, const sj_ir_ins *ins) {
     operand(p, ins->a);
     sj_buf_puts(b, ")");
     return;
-  case SJ_IR_SETP:
-    sj_buf_puts(b, "(");
+  case SJ_IR_SETP: /* of the first operand's type, as PTX's setp: C would compare an int and
+                     an unsigned int, or an expression promoted, by its own rules */
+    sj_buf_printf(b, "((%s)", ctype(ins->a.type));
     operand(p, ins->a);
-    sj_buf_puts(b, compare[ins->cmp]);
+    sj_buf_printf(b, "%s(%s)", compare[ins->cmp], ctype(ins->a.type));
     operand(p, ins->b);
     sj_buf_puts(b, ")");
     return;
