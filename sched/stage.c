@@ -278,8 +278,8 @@ static void copy_free(void *user) {
 
 /* The loops of a copy over its offsets (copy[a..]) as a schedule of their own, with the thread
  * ids bounded as in the kernel (copy_bands, steps as there). */
-static __isl_give isl_schedule *copy_elements(__isl_take isl_set *offsets, int rank, int steps,
-                                              const sj_kernel *k) {
+static __isl_give isl_schedule *elements_schedule(__isl_take isl_set *offsets, int rank, int steps,
+                                                  const sj_kernel *k) {
   /* a tuple id of their own: the copy's id would own the schedule that holds it, a cycle */
   isl_union_set *each = isl_union_set_from_set(isl_set_set_tuple_name(offsets, "copy_elements"));
   isl_schedule *own = isl_schedule_from_domain(isl_union_set_copy(each));
@@ -316,10 +316,10 @@ static __isl_give isl_union_set *copy_domain(__isl_take isl_map *elems, __isl_ke
   }
   isl_set *inst;
   if (*apart) {
-    c->elements = copy_elements(offsets, rank, steps, k);
+    c->elements = elements_schedule(offsets, rank, steps, k);
     inst = isl_set_set_tuple_id(tiles, id);
     isl_map_free(elems);
-    rank = 0;
+    rank = 0; /* the instance: the tile coordinates alone */
   } else {
     isl_set_free(tiles);
     isl_set_free(offsets);
