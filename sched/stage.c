@@ -19,6 +19,7 @@
  * them, so the DRAM sees about one write per element and band. */
 #include "sched/hybrid.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -277,54 +278,87 @@ static void copy_free(void *user) {
 }
 
 /* The loops of a copy over its offsets (copy[a..]) as a schedule of their own, with the thread
- * ids bounded as in the kernel (copy_bands, steps as there). */
-static __isl_give isl_schedule *elements_schedule(__isl_take isl_set *offsets, int rank, int steps,
-                                                  const sj_kernel *k) {
-  /* a tuple id of their own: the copy's id would own the schedule that holds it, a cycle */
-  isl_union_set *each = isl_union_set_from_set(isl_set_set_tuple_name(offsets, "copy_elements"));
-  isl_schedule *own = isl_schedule_from_domain(isl_union_set_copy(each));
+ * ids bounded as in the kernel (copy_bands, steps[i] as there): the pieces of offsets in
+ * sequence, each under a tuple of its own (they share their space). */
+static __isl_give isl_schedule *elements_schedule(__isl_take isl_set_list *offsets,
+                                                  const int *steps, int rank, const sj_kernel *k) {
+  int n = (int)isl_set_list_n_set(offsets);
+  isl_union_set_list *each = isl_union_set_list_alloc(isl_set_list_get_ctx(offsets), n);
+  isl_union_set *all = NULL;
+  for (int i = 0; i < n; i++) {
+    /* a tuple id of their own: the copy's id would own the schedule that holds it, a cycle */
+    char name[32];
+    snprintf(name, sizeof name, i ? "copy_elements%d" : "copy_elements", i);
+    isl_union_set *piece =
+        isl_union_set_from_set(isl_set_set_tuple_name(isl_set_list_get_set(offsets, i), name));
+    all = all ? isl_union_set_union(all, isl_union_set_copy(piece)) : isl_union_set_copy(piece);
+    each = isl_union_set_list_add(each, piece);
+  }
+  isl_set_list_free(offsets);
+  isl_schedule *own = isl_schedule_from_domain(all);
   isl_schedule_node *loops = isl_schedule_node_child(isl_schedule_get_root(own), 0);
   isl_schedule_free(own);
+  if (n > 1) loops = isl_schedule_node_insert_sequence(loops, isl_union_set_list_copy(each));
+  for (int i = 0; i < n; i++) {
+    if (n > 1) loops = isl_schedule_node_child(isl_schedule_node_child(loops, i), 0);
+    loops = copy_bands(loops, isl_union_set_list_get_union_set(each, i), rank, steps[i], k);
+    if (n > 1) loops = isl_schedule_node_parent(isl_schedule_node_parent(loops));
+  }
+  isl_union_set_list_free(each);
   static const unsigned one[3] = {1, 1, 1};
-  loops = sj_insert_kernel_context(copy_bands(loops, each, rank, steps, k), 0, NULL, one, k->block);
+  loops = sj_insert_kernel_context(loops, 0, NULL, one, k->block);
   isl_schedule *elements = isl_schedule_node_get_schedule(loops);
   isl_schedule_node_free(loops);
   return elements;
 }
 
-/* The instances copy[L, S.., a..] of elems ([L, S..] -> A) bound to the block's tile, as the
- * range of an extension of the prefix schedule [L] (prefix: its universe) into *ext; where the
- * copy is of offsets the same for every tile, copy[L, S..] with the loops over them (copy_bands,
- * steps as there) in the copy's `elements`, *apart set. */
-static __isl_give isl_union_set *copy_domain(__isl_take isl_map *elems, __isl_keep isl_set *prefix,
-                                             sj_copy plan, int n, const long *lo, int steps,
-                                             const sj_kernel *k, isl_union_map **ext, int *apart) {
-  isl_ctx *ctx = isl_map_get_ctx(elems);
+/* Whether the copy of pieces ([L, S..] -> A each) is of offsets the same for every tile: each
+ * piece the product of one set of tiles and its offsets. */
+static int pieces_apart(__isl_keep isl_map_list *pieces, sj_copy plan) {
+  isl_map *first = isl_map_list_get_map(pieces, 0);
+  isl_set *tiles = isl_map_domain(first);
+  int apart = plan.offsets;
+  for (int i = 0; apart && i < isl_map_list_n_map(pieces); i++) {
+    isl_map *piece = isl_map_list_get_map(pieces, i);
+    isl_map *product =
+        isl_map_from_domain_and_range(isl_set_copy(tiles), isl_map_range(isl_map_copy(piece)));
+    apart = isl_map_is_equal(piece, product) == isl_bool_true;
+    isl_map_free(product);
+    isl_map_free(piece);
+  }
+  isl_set_free(tiles);
+  return apart;
+}
+
+/* The instances of a copy bound to the block's tile, as the range of an extension of the prefix
+ * schedule [L] (prefix: its universe) into *ext: where the pieces ([L, S..] -> A each, steps[i]
+ * as copy_bands has them) are apart (pieces_apart), copy[L, S..], with the loops over their
+ * offsets in sequence in the copy's `elements`; else copy[L, S.., a..] of the one piece. */
+static __isl_give isl_union_set *copy_domain(__isl_take isl_map_list *pieces, const int *steps,
+                                             int apart, __isl_keep isl_set *prefix, sj_copy plan,
+                                             int n, const long *lo, const sj_kernel *k,
+                                             isl_union_map **ext) {
+  isl_ctx *ctx = isl_map_list_get_ctx(pieces);
+  isl_map *elems = isl_map_list_get_map(pieces, 0);
   int rank = (int)isl_map_dim(elems, isl_dim_out);
   sj_copy *c = malloc(sizeof *c);
   if (!c) abort();
   *c = plan;
   c->elements = NULL;
   isl_id *id = sj_id_owning(ctx, plan.mod ? "copy_flow" : "copy_in", c, copy_free);
-  isl_set *tiles = isl_map_domain(isl_map_copy(elems));
-  isl_set *offsets = isl_map_range(isl_map_copy(elems));
-  *apart = 0;
-  if (plan.offsets) {
-    isl_map *product = isl_map_from_domain_and_range(isl_set_copy(tiles), isl_set_copy(offsets));
-    *apart = isl_map_is_equal(elems, product) == isl_bool_true;
-    isl_map_free(product);
-  }
   isl_set *inst;
-  if (*apart) {
-    c->elements = elements_schedule(offsets, rank, steps, k);
-    inst = isl_set_set_tuple_id(tiles, id);
-    isl_map_free(elems);
+  if (apart) {
+    int npieces = (int)isl_map_list_n_map(pieces);
+    isl_set_list *offsets = isl_set_list_alloc(ctx, npieces);
+    for (int i = 0; i < npieces; i++)
+      offsets = isl_set_list_add(offsets, isl_map_range(isl_map_list_get_map(pieces, i)));
+    c->elements = elements_schedule(offsets, steps, rank, k);
+    inst = isl_set_set_tuple_id(isl_map_domain(elems), id);
     rank = 0; /* the instance: the tile coordinates alone */
   } else {
-    isl_set_free(tiles);
-    isl_set_free(offsets);
     inst = isl_set_set_tuple_id(isl_set_flatten(isl_map_wrap(elems)), id);
   }
+  isl_map_list_free(pieces);
   isl_union_set *dom = isl_union_set_from_set(inst);
   for (int d = 0; d <= n; d++) /* S_d = lo_d + block id d */
     dom = isl_union_set_intersect(
@@ -377,14 +411,30 @@ copy_graft(__isl_take isl_map *elems, __isl_take isl_map_list *flow, __isl_take 
            sj_copy box_copy, sj_copy fc, int n, const long *lo, const sj_kernel *k) {
   int rank = (int)isl_map_dim(elems, isl_dim_out), npieces = flow ? isl_map_list_n_map(flow) : 0;
   isl_union_map *ext = NULL;
-  int box_apart, apart[SJ_FLOW_MAX_PIECES], steps[SJ_FLOW_MAX_PIECES];
-  isl_union_set *box = copy_domain(elems, prefix, box_copy, n, lo, 0, k, &ext, &box_apart);
+  int apart[SJ_FLOW_MAX_PIECES], steps[SJ_FLOW_MAX_PIECES];
+  static const int no_steps[1] = {0};
+  isl_map_list *one = isl_map_list_from_map(elems);
+  int box_apart = pieces_apart(one, box_copy);
+  isl_union_set *box = copy_domain(one, no_steps, box_apart, prefix, box_copy, n, lo, k, &ext);
   isl_union_set_list *pieces = isl_union_set_list_alloc(isl_set_get_ctx(prefix), npieces + 1);
   for (int i = 0; i < npieces && i < SJ_FLOW_MAX_PIECES; i++) {
     isl_map *piece = isl_map_list_get_map(flow, i);
     steps[i] = spread_steps(piece, k);
+    isl_map_free(piece);
+  }
+  /* pieces apart: one copy statement, its pieces in sequence in its elements' schedule (for isl,
+   * a statement in the kernel's tree costs far more than a piece of a copy's own) */
+  if (npieces > 1 && pieces_apart(flow, fc)) {
     pieces = isl_union_set_list_add(
-        pieces, copy_domain(piece, prefix, fc, n, lo, steps[i], k, &ext, &apart[i]));
+        pieces, copy_domain(isl_map_list_copy(flow), steps, 1, prefix, fc, n, lo, k, &ext));
+    npieces = apart[0] = 1;
+  } else {
+    for (int i = 0; i < npieces; i++) {
+      isl_map_list *piece = isl_map_list_from_map(isl_map_list_get_map(flow, i));
+      apart[i] = pieces_apart(piece, fc);
+      pieces = isl_union_set_list_add(
+          pieces, copy_domain(piece, &steps[i], apart[i], prefix, fc, n, lo, k, &ext));
+    }
   }
   isl_map_list_free(flow);
   isl_set_free(prefix);
@@ -493,19 +543,46 @@ static int translation(const sj_access *acc, int mask, int *nin, long (*lin)[MAX
   return rc ? -1 : 0;
 }
 
-/* stmt's instances -> [the iterators it lists] (nit of them). */
-static __isl_give isl_union_map *iterators(const sj_pstmt *stmt, const int *it, int nit) {
-  isl_space *dom = isl_set_get_space(stmt->domain);
-  isl_space *space = isl_space_map_from_domain_and_range(
-      isl_space_copy(dom), isl_space_set_alloc(isl_space_get_ctx(dom), 0, nit));
-  isl_multi_aff *ma = isl_multi_aff_zero(space);
-  isl_local_space *ls = isl_local_space_from_space(dom);
-  for (int k = 0; k < nit; k++)
-    ma = isl_multi_aff_set_aff(ma, k,
-                               isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, it[k]));
-  isl_local_space_free(ls);
-  isl_map *map = isl_map_intersect_domain(isl_map_from_multi_aff(ma), isl_set_copy(stmt->domain));
-  return isl_union_map_from_map(map);
+typedef struct find_arg {
+  isl_id *id;
+  isl_set *found;
+} find_arg;
+
+static isl_stat find_set(__isl_take isl_set *set, void *user) {
+  find_arg *f = user;
+  isl_id *id = isl_set_get_tuple_id(set);
+  if (id == f->id && !f->found)
+    f->found = set;
+  else
+    isl_set_free(set);
+  isl_id_free(id);
+  return isl_stat_ok;
+}
+
+/* [L, S..] -> [the iterators it lists (nit of them)] of stmt's instances in dom, the tiled
+ * instances S[x, L, p, T, S0, .., Sn]: their projection, which isl finds faster than the
+ * composition of the maps to and from the instances. */
+static __isl_give isl_map *iterators_in_tiles(__isl_keep isl_union_set *dom, const sj_pstmt *stmt,
+                                              int n, const int *it, int nit) {
+  int depth = (int)isl_set_dim(stmt->domain, isl_dim_set);
+  find_arg f = {isl_set_get_tuple_id(stmt->domain), NULL};
+  isl_union_set_foreach_set(dom, find_set, &f);
+  isl_id_free(f.id);
+  if (!f.found) {
+    isl_ctx *ctx = isl_union_set_get_ctx(dom);
+    return isl_map_empty(isl_space_map_from_domain_and_range(isl_space_set_alloc(ctx, 0, n + 2),
+                                                             isl_space_set_alloc(ctx, 0, nit)));
+  }
+  isl_map *m = isl_map_from_range(f.found);
+  m = isl_map_move_dims(m, isl_dim_in, 0, isl_dim_out, depth, 1);     /* L */
+  m = isl_map_project_out(m, isl_dim_out, depth, 2);                  /* p, T */
+  m = isl_map_move_dims(m, isl_dim_in, 1, isl_dim_out, depth, n + 1); /* S.. */
+  for (int x = depth - 1, k = nit - 1; x >= 0; x--)
+    if (k >= 0 && it[k] == x)
+      k--;
+    else
+      m = isl_map_project_out(m, isl_dim_out, x, 1);
+  return isl_map_reset_tuple_id(m, isl_dim_out);
 }
 
 /* The box of sh's map over the instances of stmt in each tile, widened by sh, into row/size,
@@ -522,14 +599,7 @@ static int stmt_box(stage_arg *a, const sj_pstmt *stmt, int nk, const shift *sh,
         it[nit++] = x;
         break;
       }
-  isl_union_map *its = iterators(stmt, it, nit);
-  isl_union_map *foot = footprint(a->dom, a->back, a->coords, its);
-  isl_union_map_free(its);
-  isl_ctx *ctx = isl_union_map_get_ctx(foot);
-  isl_space *space = isl_space_map_from_domain_and_range(isl_space_set_alloc(ctx, 0, a->n + 2),
-                                                         isl_space_set_alloc(ctx, 0, nit));
-  isl_map *map = isl_union_map_extract_map(foot, space);
-  isl_union_map_free(foot);
+  isl_map *map = iterators_in_tiles(a->dom, stmt, a->n, it, nit);
   int rc = 1; /* no instance of the statement in this kernel */
   if (isl_map_is_empty(map) == isl_bool_false) {
     long lo[MAX_ITERS][SJ_STAGE_COEFS], len[MAX_ITERS];
