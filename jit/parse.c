@@ -1628,9 +1628,22 @@ typedef struct rotation {
 
 /* The loop's iteration count as (runs, count): `runs` whether it runs at all, `count` how many
  * times where it does; NULL unless its condition is one comparison of the iterator with a bound
- * free of it, `t < E`, `t <= E` (counting up) or `t > E`, `t >= E` (down). */
+ * free of it, `t < E`, `t <= E` (counting up) or `t > E`, `t >= E` (down), or a do loop's with
+ * one (at least once). */
 static sj_expr *iterations(parser *p, const sj_stmt *loop, sj_expr **runs) {
   const sj_expr *c = loop->cond;
+  if (c->kind == SJ_E_BINARY && c->op == SJ_OP_OR && c->args[1]->kind == SJ_E_BINARY &&
+      c->args[1]->op == SJ_OP_EQ && c->args[1]->args[0]->kind == SJ_E_VAR &&
+      c->args[1]->args[0]->sym == loop->iter && sj_expr_same(c->args[1]->args[1], loop->init)) {
+    /* a do loop's, `cond || t == first`: it runs once, then as cond counts */
+    sj_stmt rest = *loop;
+    rest.cond = c->args[0];
+    sj_expr *more, *count = iterations(p, &rest, &more);
+    if (!count) return NULL;
+    *runs = int_lit(p, SJ_TY_INT, 1, loop->loc);
+    sj_expr *args[3] = {more, count, int_lit(p, SJ_TY_LONG, 1, loop->loc)};
+    return node(p, SJ_E_COND, SJ_TY_LONG, loop->loc, 3, args);
+  }
   if (c->kind != SJ_E_BINARY || c->op < SJ_OP_LT || c->op > SJ_OP_GE) return NULL;
   const sj_expr *side[2] = {c->args[0], c->args[1]};
   for (int k = 0; k < 2; k++) /* an int iterator compared as a long keeps its order */
