@@ -4,9 +4,10 @@
  * end of the kernel, where every lane of every warp is, the partials of a warp are combined
  * by a butterfly of shuffles (after five steps every lane holds the warp's total), the
  * addresses likewise by a maximum (lanes that ran no instance hold 0, the others one same
- * address: the mapping checked that a warp's lanes share the element), and lane 0 combines the
- * total into the element with one atomic, which also combines the warps and blocks. The
- * element's value before the loop is in memory and so takes part exactly once. */
+ * address: the mapping checked that a warp's lanes share the element); the warps of a block
+ * then meet in shared memory (block_combine), and one atomic per block (or per warp) combines
+ * the total into the element and so the blocks. The element's value before the loop is in
+ * memory and so takes part exactly once. */
 #include "astgen/lower.h"
 
 #include <stdlib.h>
@@ -56,26 +57,102 @@ static sj_ir_val butterfly(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val v) {
   return v;
 }
 
+/* A register holding the element pointer v, with what the partials' target points into
+ * (the loads, shuffles and atomics need its element type, space and array). */
+static sj_ir_val as_target(sj_lower *l, sj_ir_val v, int i) {
+  sj_ir_reg *p = &l->b.f->regs[v.reg];
+  *p = l->b.f->regs[l->target[i]];
+  p->is_var = 0;
+  return v;
+}
+
+/* The element's atomic combination with total where guard holds. */
+static void combine(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val where, sj_ir_val total,
+                    sj_ir_val guard) {
+  sj_ir_ins *atom = sj_irb_emit(b, SJ_IR_ATOM, t);
+  atom->a = where;
+  atom->b = total;
+  atom->red = op;
+  atom->guard = guard.reg;
+}
+
+/* Where the block has several warps, their totals meet in shared memory and warp 0 combines
+ * them: one atomic per block where every warp's lanes share one element (a dot product; the
+ * atomics on one element serialize at the L2), else one per warp as before (each warp its row).
+ * nwarps <= 32: a block has at most 1024 threads. */
+static void block_combine(sj_lower *l, int i, long nwarps, sj_ir_val warp, sj_ir_val lane,
+                          sj_ir_val first, sj_ir_val total, sj_ir_val where) {
+  sj_irb *b = &l->b;
+  const sj_reduction *r = &l->reduce->r[i];
+  sj_ir_type t = sj_lw_red_type(r);
+  sj_ir_op op = sj_lw_red_op(r->op);
+  int vals = sj_ir_add_shared(b->f, (sj_ir_shared){t, nwarps});
+  int addrs = sj_ir_add_shared(b->f, (sj_ir_shared){SJ_IR_PTR, nwarps});
+  sj_ir_node *n = sj_irb_if(b, first);
+  sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
+  sj_irb_store(b, sj_irb_ptradd(b, sj_irb_shared(b, vals), warp), 0, total);
+  sj_irb_store(b, sj_irb_ptradd(b, sj_irb_shared(b, addrs), warp), 0, where);
+  sj_irb_leave(b, pos);
+  sj_irb_barrier(b);
+  n = sj_irb_if(b, sj_irb_setp(b, SJ_CMP_EQ, warp, sj_ir_int(SJ_IR_S64, 0)));
+  pos = sj_irb_enter(b, &n->then, 0);
+  /* lane k holds warp k's total and element (lanes beyond the warps: the identity and none) */
+  sj_ir_val in = sj_irb_setp(b, SJ_CMP_LT, lane, sj_ir_int(SJ_IR_S64, nwarps));
+  sj_ir_val at = sj_irb_op(b, SJ_IR_MIN, SJ_IR_S64, lane, sj_ir_int(SJ_IR_S64, nwarps - 1));
+  sj_ir_val v = sj_irb_load(b, sj_irb_ptradd(b, sj_irb_shared(b, vals), at), 0);
+  v = sj_irb_op3(b, SJ_IR_SELP, t, v, sj_lw_red_identity(r->op, t), in);
+  sj_ir_val a = sj_irb_load(b, sj_irb_ptradd(b, sj_irb_shared(b, addrs), at), 0);
+  a = as_target(l, sj_irb_op3(b, SJ_IR_SELP, SJ_IR_PTR, a, sj_ir_int(SJ_IR_PTR, 0), in), i);
+  sj_ir_val some = sj_irb_setp(b, SJ_CMP_NE, a, sj_ir_int(SJ_IR_PTR, 0));
+  /* one element: warp 0's, where every warp that ran an instance has it (a warp's lanes agree
+   * when the least of their flags is 1) */
+  sj_ir_val a0 = as_target(l, sj_irb_load(b, sj_irb_shared(b, addrs), 0), i);
+  sj_ir_val agree =
+      sj_irb_op3(b, SJ_IR_SELP, SJ_IR_S32, sj_ir_int(SJ_IR_S32, 0), sj_ir_int(SJ_IR_S32, 1),
+                 sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, some, sj_irb_setp(b, SJ_CMP_NE, a, a0)));
+  agree = butterfly(b, SJ_IR_MIN, SJ_IR_S32, agree);
+  sj_ir_val one =
+      sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, sj_irb_setp(b, SJ_CMP_NE, a0, sj_ir_int(SJ_IR_PTR, 0)),
+                sj_irb_setp(b, SJ_CMP_EQ, agree, sj_ir_int(SJ_IR_S32, 1)));
+  sj_ir_val block_total = butterfly(b, op, t, v);
+  combine(b, op, t, a0, block_total, sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, first, one));
+  sj_ir_val apart = sj_irb_setp(b, SJ_CMP_EQ, agree, sj_ir_int(SJ_IR_S32, 0));
+  apart = sj_irb_op(b, SJ_IR_OR, SJ_IR_PRED, apart,
+                    sj_irb_setp(b, SJ_CMP_EQ, a0, sj_ir_int(SJ_IR_PTR, 0)));
+  combine(b, op, t, a, v, sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, some, apart));
+  sj_irb_leave(b, pos);
+}
+
 void sj_lw_reduce_finish(sj_lower *l) {
   sj_irb *b = &l->b;
-  sj_ir_val lane = sj_irb_op(b, SJ_IR_BAND, SJ_IR_S64, sj_irb_special(b, SJ_SPECIAL_TID_X),
-                             sj_ir_int(SJ_IR_S64, WARP - 1));
+  const unsigned *blk = b->f->block;
+  long nwarps = (long)blk[0] * blk[1] * blk[2] / WARP;
+  sj_ir_val tid = sj_irb_special(b, SJ_SPECIAL_TID_X);
+  sj_ir_val lane = sj_irb_op(b, SJ_IR_BAND, SJ_IR_S64, tid, sj_ir_int(SJ_IR_S64, WARP - 1));
   sj_ir_val first = sj_irb_setp(b, SJ_CMP_EQ, lane, sj_ir_int(SJ_IR_S64, 0));
+  /* warps are runs of 32 linear thread ids, and blk[0] is a multiple of 32 */
+  sj_ir_val warp = sj_irb_op(b, SJ_IR_SHR, SJ_IR_S64, tid, sj_ir_int(SJ_IR_S64, 5));
+  if (blk[1] * blk[2] > 1) {
+    sj_ir_val row = sj_irb_special(b, SJ_SPECIAL_TID_Y);
+    if (blk[2] > 1)
+      row = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, row,
+                      sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, sj_irb_special(b, SJ_SPECIAL_TID_Z),
+                                sj_ir_int(SJ_IR_S64, blk[1])));
+    row = sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, row, sj_ir_int(SJ_IR_S64, blk[0] / WARP));
+    warp = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, warp, row);
+  }
   for (int i = 0; i < l->reduce->n; i++) {
     const sj_reduction *r = &l->reduce->r[i];
     sj_ir_type t = sj_lw_red_type(r);
     sj_ir_op op = sj_lw_red_op(r->op);
     sj_ir_val total = butterfly(b, op, t, sj_ir_reg_val(b->f, l->partial[i]));
-    sj_ir_val where = butterfly(b, SJ_IR_MAX, SJ_IR_PTR, sj_ir_reg_val(b->f, l->target[i]));
-    sj_ir_reg *p = &b->f->regs[where.reg]; /* what the element's pointer points into */
-    *p = b->f->regs[l->target[i]];
-    p->is_var = 0;
+    sj_ir_val where =
+        as_target(l, butterfly(b, SJ_IR_MAX, SJ_IR_PTR, sj_ir_reg_val(b->f, l->target[i])), i);
+    if (nwarps > 1) {
+      block_combine(l, i, nwarps, warp, lane, first, total, where);
+      continue;
+    }
     sj_ir_val some = sj_irb_setp(b, SJ_CMP_NE, where, sj_ir_int(SJ_IR_PTR, 0));
-    sj_ir_val leader = sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, first, some);
-    sj_ir_ins *atom = sj_irb_emit(b, SJ_IR_ATOM, t);
-    atom->a = where;
-    atom->b = total;
-    atom->red = op;
-    atom->guard = leader.reg;
+    combine(b, op, t, where, total, sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, first, some));
   }
 }

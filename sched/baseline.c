@@ -262,7 +262,9 @@ static void explain_reduce(const sj_reduce *red, char *why, size_t size) {
                             r->stmt->body[r->body]->lhs->sym->name, r->stmt->name);
   }
   if (len < size)
-    snprintf(why + len, size - len, ": partials per thread, shfl in the warp, an atomic per warp");
+    snprintf(why + len, size - len,
+             ": partials per thread, shfl in the warp, the block's warps combined in shared "
+             "memory, an atomic per block");
 }
 
 /* Maps the band of nm parallel members: tiles of the band go to blocks, the points of a

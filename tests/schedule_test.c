@@ -182,7 +182,8 @@ int main(int argc, char **argv) {
   expect(dir, "red_dot.c", JIT_DEVICE_EMU, dot_n, 1,
          (const char *const[]){"kernel 1: grid 391x1x1, block 256x1x1",
                                "reductions in parallel: s (S1): partials per thread, shfl in the "
-                               "warp, an atomic per warp",
+                               "warp, the block's warps combined in shared memory, an atomic per "
+                               "block",
                                "kernel 3: grid 391x1x1, block 256x1x1",
                                "reductions in parallel: sq (S3)",
                                "reductions (reassociation allowed", NULL},

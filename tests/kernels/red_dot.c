@@ -2,7 +2,8 @@
 // stored once, and a double sum of squares accumulated into an element whose value before
 // the loop (the caller's) takes part. In exact mode the C order, bit-identical; with
 // reassociation (kernel_driver --reassociate) the loop runs over the whole GPU: partials per
-// thread, warp shuffles, one atomic per warp, within the bound of kernel_bound.h.
+// thread, warp shuffles, the block's warps in shared memory, one atomic per block, within the
+// bound of kernel_bound.h.
 // run: N=1
 // run: N=33
 // run: N=1000
