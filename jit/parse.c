@@ -113,6 +113,7 @@ typedef struct parser {
   vec call_names; /* const char *: the callee of each call placeholder (call_statement()) */
   vec pfuncs;     /* pfunc *: the functions defined, as inline_calls() needs them */
   vec protos;     /* sj_loc *: where the prototypes' names are */
+  vec tested;     /* sj_stmt *: loops whose body runs under a test of the data (guard_body) */
   /* the rotation whose names the statement being parsed uses after their loop */
   const struct rotation *after;
 } parser;
@@ -1675,6 +1676,14 @@ static sj_expr *iterations(parser *p, const sj_stmt *loop, sj_expr **runs) {
  * in its names (finish_after). */
 static void used_after(parser *p, psym *x, sj_loc loc) {
   sj_expr *runs;
+  /* the steps that ran, not the loop's count, leave the names with their arrays */
+  for (int i = 0; x->rotated && i < p->tested.n; i++)
+    if (p->tested.v[i] == x->rotated->loop)
+      fail(p, UNSUP, loc,
+           "'%s' was swapped with another array in the loop at %d:%d, whose test of the data may "
+           "end it early; using it after that loop is not supported (copy what the last step "
+           "wrote into an array of its own in the loop)",
+           x->s.name, x->moved.line, x->moved.col);
   if (!x->rotated || !iterations(p, x->rotated->loop, &runs))
     fail(p, UNSUP, loc,
          "'%s' was swapped with another array in the loop at %d:%d; using it after that loop is "
@@ -2153,6 +2162,7 @@ static void guard_body(parser *p, sj_stmt *s, sj_expr *data) {
   test->body = alloc(p, 2 * sizeof *test->body);
   test->body[0] = s->body[0];
   s->body[0] = test;
+  push(p, &p->tested, s);
 }
 
 static sj_stmt *for_loop(parser *p) {
