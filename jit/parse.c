@@ -47,7 +47,7 @@ typedef struct psym {
   int brackets;            /* an array parameter: how many of its extents are in brackets */
   sj_loc ext_from, ext_to; /* and where those brackets are */
   /* a name swapped in a loop above: the rotation that moved it (NULL: it holds no array) */
-  const struct rotation *rotated;
+  struct rotation *rotated;
   /* the counter of a while or do loop: the loop, and the statement before it that set its
    * first value, emptied (and what it was), for a use after the loop (revive_counter()) */
   sj_stmt *counted, *set_first, was_set;
@@ -113,9 +113,9 @@ typedef struct parser {
   vec call_names; /* const char *: the callee of each call placeholder (call_statement()) */
   vec pfuncs;     /* pfunc *: the functions defined, as inline_calls() needs them */
   vec protos;     /* sj_loc *: where the prototypes' names are */
-  vec tested;     /* sj_stmt *: loops whose body runs under a test of the data (guard_body) */
+  vec rotations;  /* rotation *: the swaps' rotations of the function */
   /* the rotation whose names the statement being parsed uses after their loop */
-  const struct rotation *after;
+  struct rotation *after;
 } parser;
 
 /* A function defined in the source, its calls not yet inlined. */
@@ -1622,9 +1622,13 @@ static void remap_stmt(sj_stmt *st, const symmap *m) {
 /* The arrays a swap's names hold at each step of its loop's period: after the loop, at the
  * step its iteration count gives. */
 typedef struct rotation {
-  const sj_stmt *loop;
+  sj_stmt *loop;
   int period;
   symmap versions[4];
+  /* a loop under a test of the data: the local counting the steps that ran, and its
+   * declaration until it stands before the loop (steps_counter) */
+  sj_expr *steps;
+  sj_stmt *decl;
 } rotation;
 
 /* The loop's iteration count as (runs, count): `runs` whether it runs at all, `count` how many
@@ -1676,15 +1680,7 @@ static sj_expr *iterations(parser *p, const sj_stmt *loop, sj_expr **runs) {
  * in its names (finish_after). */
 static void used_after(parser *p, psym *x, sj_loc loc) {
   sj_expr *runs;
-  /* the steps that ran, not the loop's count, leave the names with their arrays */
-  for (int i = 0; x->rotated && i < p->tested.n; i++)
-    if (p->tested.v[i] == x->rotated->loop)
-      fail(p, UNSUP, loc,
-           "'%s' was swapped with another array in the loop at %d:%d, whose test of the data may "
-           "end it early; using it after that loop is not supported (copy what the last step "
-           "wrote into an array of its own in the loop)",
-           x->s.name, x->moved.line, x->moved.col);
-  if (!x->rotated || !iterations(p, x->rotated->loop, &runs))
+  if (!x->rotated || (!x->rotated->steps && !iterations(p, x->rotated->loop, &runs)))
     fail(p, UNSUP, loc,
          "'%s' was swapped with another array in the loop at %d:%d; using it after that loop is "
          "supported where the loop's condition compares its iterator with a bound (t < T)",
@@ -1724,7 +1720,7 @@ static sj_stmt *by_position(parser *p, sj_stmt *whole, symmap *versions, int per
  * step of its period, each under the test that the loop's iteration count leaves the names
  * holding that step's arrays. */
 static void finish_after(parser *p, vec *out, int from, sj_loc loc) {
-  const rotation *r = p->after;
+  rotation *r = p->after;
   p->after = NULL;
   sj_stmt *whole = stmt(p, SJ_S_BLOCK, loc);
   whole->nbody = out->n - from;
@@ -1753,8 +1749,11 @@ static void finish_after(parser *p, vec *out, int from, sj_loc loc) {
     push(p, out, whole);
     return;
   }
-  sj_expr *runs, *count = iterations(p, r->loop, &runs);
-  sj_expr *at = binop(p, SJ_OP_REM, count, int_lit(p, SJ_TY_LONG, r->period, loc), loc);
+  if (r->decl)
+    fail(p, UNSUP, loc, "arrays swapped in the loop at %d:%d are used after it: not supported here",
+         r->loop->loc.line, r->loop->loc.col);
+  sj_expr *runs = NULL, *count = r->steps ? copy(p, r->steps) : iterations(p, r->loop, &runs);
+  sj_expr *at = binop(p, SJ_OP_REM, count, int_lit(p, count->type, r->period, loc), loc);
   symmap versions[4];
   memcpy(versions, r->versions, sizeof versions);
   sj_stmt *chain = by_position(p, whole, versions, r->period, at, runs, loc);
@@ -1827,7 +1826,9 @@ static void swap_arrays(parser *p, vec *body, int loop_body) {
     for (int i = 0; i < names.n; i++) step[i] = held[step[i]];
   }
   rotation *rot = alloc(p, sizeof *rot);
-  *rot = (rotation){p->loop, period, {versions[0], versions[1], versions[2], versions[3]}};
+  *rot =
+      (rotation){p->loop, period, {versions[0], versions[1], versions[2], versions[3]}, NULL, NULL};
+  push(p, &p->rotations, rot);
   for (int i = 0; i < names.n; i++) {
     psym *n = names.v[i];
     if (n->moved.line)
@@ -1947,7 +1948,7 @@ static sj_stmt *block(parser *p, int scoped) {
       continue;
     }
     if (starts_type(p, 0)) {
-      const rotation *outer = p->after;
+      rotation *outer = p->after;
       int from = body.n;
       p->after = NULL;
       declaration(p, &body);
@@ -2145,6 +2146,40 @@ static const psym *moved_in(const sj_expr *e) {
   return NULL;
 }
 
+/* For the rotation r of the loop s, whose body runs under a test of the data (which may end
+ * it early): a local counting the steps that ran, (t - first) / step + 1 at each step under
+ * the test, and 0 before the loop, so that the names' arrays after the loop follow
+ * the steps that ran (finish_after); statement_to puts its declaration before the loop. */
+static void steps_counter(parser *p, rotation *r, sj_stmt *s) {
+  if (r->loop != s || r->period < 2 || r->steps) return;
+  sj_loc loc = s->loc;
+  char name[48];
+  snprintf(name, sizeof name, "sj_steps_%d_%d", loc.line, loc.col);
+  sj_token tok = {.kind = SJ_T_IDENT, .text = name, .len = strlen(name), .loc = loc};
+  psym *n = declare(p, SJ_SYM_LOCAL, SJ_TY_LONG, &tok);
+  n->role = PLAIN;
+  r->steps = node(p, SJ_E_VAR, SJ_TY_LONG, loc, 0, NULL);
+  r->steps->sym = &n->s;
+  r->decl = stmt(p, SJ_S_DECL, loc);
+  r->decl->sym = &n->s;
+  r->decl->rhs = int_lit(p, SJ_TY_LONG, 0, loc);
+  sj_expr *t = node(p, SJ_E_VAR, s->iter->type, loc, 0, NULL);
+  t->sym = s->iter;
+  sj_expr *ran =
+      binop(p, SJ_OP_SUB, conv(p, t, SJ_TY_LONG), conv(p, copy(p, s->init), SJ_TY_LONG), loc);
+  ran = binop(p, SJ_OP_DIV, ran, int_lit(p, SJ_TY_LONG, s->step, loc), loc);
+  sj_stmt *step = stmt(p, SJ_S_ASSIGN, loc);
+  step->lhs = copy(p, r->steps);
+  step->rhs = binop(p, SJ_OP_ADD, ran, int_lit(p, SJ_TY_LONG, 1, loc), loc);
+  /* first in the block under the test: beside the test, in its kernel */
+  sj_stmt *body = s->body[0]->body[0];
+  sj_stmt **all = alloc(p, (size_t)(body->nbody + 1) * sizeof *all);
+  all[0] = step;
+  for (int i = 0; i < body->nbody; i++) all[i + 1] = body->body[i];
+  body->nbody++;
+  body->body = all;
+}
+
 /* The body of the loop s under the test data of its condition (none if NULL). The test was
  * read before the body, so it names the arrays as they are before the loop: one that the
  * loop swaps would be the wrong one at every other step. */
@@ -2162,7 +2197,7 @@ static void guard_body(parser *p, sj_stmt *s, sj_expr *data) {
   test->body = alloc(p, 2 * sizeof *test->body);
   test->body[0] = s->body[0];
   s->body[0] = test;
-  push(p, &p->tested, s);
+  for (int i = 0; i < p->rotations.n; i++) steps_counter(p, p->rotations.v[i], s);
 }
 
 static sj_stmt *for_loop(parser *p) {
@@ -2668,10 +2703,20 @@ static void statement_to(parser *p, vec *out) {
     p->nest--;
     return;
   }
-  const rotation *outer = p->after;
+  rotation *outer = p->after;
   int from = out->n;
   p->after = NULL;
   statement_kind(p, t, loc, loop_body, out);
+  for (int i = 0; i < p->rotations.n; i++) { /* a steps counter's declaration (steps_counter) */
+    rotation *r = p->rotations.v[i];
+    for (int k = from; r->decl && k < out->n; k++)
+      if (out->v[k] == r->loop) {
+        push(p, out, NULL);
+        memmove(&out->v[k + 1], &out->v[k], (size_t)(out->n - 1 - k) * sizeof *out->v);
+        out->v[k] = r->decl;
+        r->decl = NULL;
+      }
+  }
   if (p->after) finish_after(p, out, from, loc);
   p->after = outer;
   p->nest--;
