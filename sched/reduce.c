@@ -68,16 +68,19 @@ static __isl_give isl_map *prefix(__isl_take isl_map *o, int p) {
   return isl_map_project_out(o, isl_dim_out, p, n - p);
 }
 
-/* The dimension of the schedule o that is iterator d, or -1. */
+/* The dimension of the schedule o that is iterator d, or its opposite (a loop counting down),
+ * or -1. */
 static int loop_dim(__isl_keep isl_map *o, int d) {
   isl_size n = o ? isl_map_dim(o, isl_dim_out) : -1;
-  for (int p = 0; p < n; p++) {
-    isl_map *eq =
-        isl_map_equate(isl_map_universe(isl_map_get_space(o)), isl_dim_in, d, isl_dim_out, p);
-    isl_bool is = isl_map_is_subset(o, eq);
-    isl_map_free(eq);
-    if (is == isl_bool_true) return p;
-  }
+  for (int p = 0; p < n; p++)
+    for (int down = 0; down < 2; down++) {
+      isl_map *eq = isl_map_universe(isl_map_get_space(o));
+      eq = down ? isl_map_oppose(eq, isl_dim_in, d, isl_dim_out, p)
+                : isl_map_equate(eq, isl_dim_in, d, isl_dim_out, p);
+      isl_bool is = isl_map_is_subset(o, eq);
+      isl_map_free(eq);
+      if (is == isl_bool_true) return p;
+    }
   return -1;
 }
 
@@ -88,7 +91,11 @@ static int touched(const sj_model *m, __isl_keep isl_union_map *order, const sj_
                    const sj_access *r, const sj_access *keep, int d) {
   isl_map *o = order_of(order, w->stmt);
   int p = loop_dim(o, d);
-  isl_map *run = p < 0 ? isl_map_free(o) : prefix(o, p);
+  if (p < 0) { /* no schedule dimension of its own: taken as touched, no reduction */
+    isl_map_free(o);
+    return 1;
+  }
+  isl_map *run = prefix(o, p);
   int found = run ? 0 : -1;
   for (int i = 0; i < m->naccesses && !found; i++) {
     const sj_access *a = &m->accesses[i];

@@ -6,7 +6,8 @@ offsets, int/float/double, double buffers written t % 2, t & 1 and (t & 1) ^ 1, 
 the time step, copy-back and in-place updates, flat pointers with i * M + j subscripts, tables of
 coefficients, helpers with early returns, ifs on data (masks, upwind choices), continue, bit
 operators, the nest in a void function the time loop calls, nests before and after the time
-loop (a body in parts, sched/parts.c). Each runs through
+loop (a body in parts, sched/parts.c), a test of the data that ends the time loop early (a
+solver's convergence test; 1-D). Each runs through
 `stenciljit run --check` on the device and with the time tiling the seed draws (tile sizes
 forced for some), at sizes that are and are not multiples of a tile, with
 T = 0 and T = 1 among the step counts, and JIT_CHECK_TILES=1 (isl checks every tiling against
@@ -168,13 +169,18 @@ def kernel(rng, name):
         edges = (f"    {dst.replace('[i]', '[0]')} = {src((0,)).replace('[i]', f'[{r}]')};\n"
                  f"    {dst.replace('[i]', '[N - 1]')} = {src((0,)).replace('[i]', '[N - 1]')};\n")
     body = f"{loops}{text}{copy_back}{edges}"
-    loop = f"  {time_loop} {{\n{body}  }}\n"
+    init, cond, step = re.match(r"for \(int t = (.*); (.*); (.*)\)", time_loop).groups()
+    form = "for"
     if rng.random() < 0.2:  # the same loop written as a while or do loop that counts
-        init, cond, step = re.match(r"for \(int t = (.*); (.*); (.*)\)", time_loop).groups()
-        if style != "tarray" and rng.random() < 0.3:  # runs once more where T leaves none
-            loop = f"  int t = {init};\n  do {{\n{body}    {step};\n  }} while ({cond});\n"
-        else:
-            loop = f"  int t = {init};\n  while ({cond}) {{\n{body}    {step};\n  }}\n"
+        form = "do" if style != "tarray" and rng.random() < 0.3 else "while"  # do: once more
+
+    def make_loop(body, cond):
+        if form == "do":
+            return f"  int t = {init};\n  do {{\n{body}    {step};\n  }} while ({cond});\n"
+        if form == "while":
+            return f"  int t = {init};\n  while ({cond}) {{\n{body}    {step};\n  }}\n"
+        return f"  for (int t = {init}; {cond}; {step}) {{\n{body}  }}\n"
+    loop = make_loop(body, cond)
     before, after = "", ""
     if style != "flat" and rng.random() < 0.25:  # statements around the time loop: parts
         shape = {"mod": ["2"], "and": ["2"], "xor": ["2"], "wave": ["3"],
@@ -193,6 +199,20 @@ def kernel(rng, name):
         if not before or rng.random() < 0.6:
             params.append(f"{ty} R" + "".join(f"[{e}]" for e in shape))
             after = nest(f"R{idx} = A{idx} + {one};")
+    if style != "tarray" and rng.random() < 0.2:
+        # a test of the data ends the loop early (a solver's convergence test), on a local the
+        # loop sets from the step's first interior element; arrays swapped in it used after it
+        first = dst.replace(f"[{it[-1]}]", f"[{r}]") if dims == 1 else None
+        if first and "[" in first and style in ("swap", "copy", "pingpong", "mod", "and", "xor"):
+            # a floating local (an integer one would be taken for a bound of the iterator)
+            cty = "double" if ty != "float" else ty
+            limit = literal(cty, rng.choice([0.5, 1.5, 2.5, 4.5] if ty != "int" else
+                                            [2.5, 10.5, 50.5]))
+            fresh = f"    chk = chk + ({first} < 0 ? -{first} : {first});\n"
+            k = body.rfind(edges) if edges else len(body)
+            body = body[:k] + fresh + body[k:]
+            pre_loop += f"  {cty} chk = 0;\n"
+            loop = make_loop(body, f"{cond} && chk < {limit}")
     src_text = "\n".join(pre) + (f"\nvoid {name}({', '.join(params)}) {{\n{before}{pre_loop}"
                                   f"{loop}{after}}}\n")
     return src_text, names, r, dims
