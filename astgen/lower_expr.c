@@ -994,7 +994,11 @@ static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
 }
 
 sj_ir_op sj_lw_red_op(sj_red_op op) {
-  return op == SJ_RED_MIN ? SJ_IR_MIN : op == SJ_RED_MAX ? SJ_IR_MAX : SJ_IR_ADD;
+  static const sj_ir_op ir[] = {
+      [SJ_RED_ADD] = SJ_IR_ADD,  [SJ_RED_MIN] = SJ_IR_MIN, [SJ_RED_MAX] = SJ_IR_MAX,
+      [SJ_RED_AND] = SJ_IR_BAND, [SJ_RED_OR] = SJ_IR_BOR,  [SJ_RED_XOR] = SJ_IR_XOR,
+      [SJ_RED_SET] = SJ_IR_MAX};
+  return ir[op];
 }
 
 sj_ir_val sj_lw_red_identity(sj_red_op op, sj_ir_type t) {
@@ -1005,11 +1009,13 @@ sj_ir_val sj_lw_red_identity(sj_red_op op, sj_ir_type t) {
                                              [SJ_IR_U64] = -1};
   if (sj_ir_type_is_float(t)) return sj_ir_float(t, op == SJ_RED_ADD ? -0.0 : NAN);
   if (op == SJ_RED_MIN) return sj_ir_int(t, highest[t]);
+  if (op == SJ_RED_AND) return sj_ir_int(t, t == SJ_IR_U32 ? (long)UINT_MAX : -1); /* all ones */
   return sj_ir_int(t, op == SJ_RED_MAX ? lowest[t] : 0);
 }
 
+/* A constant set's partial is a flag, 1 where an instance set the element (a maximum). */
 sj_ir_type sj_lw_red_type(const sj_reduction *r) {
-  return sj_lw_type(r->stmt->body[r->body]->lhs->type);
+  return r->op == SJ_RED_SET ? SJ_IR_S32 : sj_lw_type(r->stmt->body[r->body]->lhs->type);
 }
 
 /* A reduction's assignment under a `reduce` mark (astgen/lower_reduce.c): its term into the
@@ -1022,7 +1028,8 @@ static int accumulate(sj_lower *l, int k) {
     if (r->stmt != l->stmt || r->body != k) continue;
     const sj_stmt *st = l->stmt->body[k];
     sj_ir_type t = sj_lw_red_type(r);
-    const sj_expr *e = r->acc->args[r->operand];
+    sj_expr one = {.kind = SJ_E_INT, .type = SJ_TY_INT, .loc = st->loc, .ival = 1};
+    const sj_expr *e = r->op == SJ_RED_SET ? &one : r->acc->args[r->operand];
     sj_expr id, *choice[3];
     sj_expr guarded = {SJ_E_COND, e->type, e->loc, 0, 0, 0, 0, NULL, 3, choice};
     if (r->guard) { /* the identity where the guard fails (negated for x - e) */

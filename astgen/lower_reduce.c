@@ -35,7 +35,7 @@ void sj_lw_reduce_start(sj_lower *l, const sj_reduce *red) {
     l->target[i] = sj_irb_var(b, SJ_IR_PTR, NULL);
     sj_ir_reg *p = &b->f->regs[l->target[i]];
     const sj_expr *lhs = r->stmt->body[r->body]->lhs, *mem = sj_model_local_ref(l->m, lhs);
-    p->elem = t;
+    p->elem = sj_lw_type(lhs->type);
     p->space = SJ_SPACE_GLOBAL;
     p->array = (mem ? mem : lhs)->sym->id;
     sj_irb_assign(b, l->target[i], sj_ir_int(SJ_IR_PTR, 0));
@@ -66,13 +66,28 @@ static sj_ir_val as_target(sj_lower *l, sj_ir_val v, int i) {
   return v;
 }
 
-/* The element's atomic combination with total where guard holds. */
-static void combine(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val where, sj_ir_val total,
-                    sj_ir_val guard) {
+/* The element's atomic combination with total, reduction i's, where guard holds; a constant
+ * set's is a plain store of the constant where the total flag is set: every store has the same
+ * bits, in any order. */
+static void combine(sj_lower *l, int i, sj_ir_val where, sj_ir_val total, sj_ir_val guard) {
+  sj_irb *b = &l->b;
+  const sj_reduction *r = &l->reduce->r[i];
+  sj_ir_type t = sj_lw_red_type(r);
+  if (r->op == SJ_RED_SET) {
+    sj_ir_val set = sj_irb_setp(b, SJ_CMP_GT, total, sj_ir_int(t, 0));
+    sj_ir_node *n = sj_irb_if(b, sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, guard, set));
+    sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
+    const sj_expr *k = r->acc;
+    sj_ir_type et = sj_lw_type(k->type);
+    sj_irb_store(b, where, 0,
+                 k->kind == SJ_E_FLOAT ? sj_ir_float(et, k->fval) : sj_ir_int(et, k->ival));
+    sj_irb_leave(b, pos);
+    return;
+  }
   sj_ir_ins *atom = sj_irb_emit(b, SJ_IR_ATOM, t);
   atom->a = where;
   atom->b = total;
-  atom->red = op;
+  atom->red = sj_lw_red_op(r->op);
   atom->guard = guard.reg;
 }
 
@@ -115,11 +130,11 @@ static void block_combine(sj_lower *l, int i, long nwarps, sj_ir_val warp, sj_ir
       sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, sj_irb_setp(b, SJ_CMP_NE, a0, sj_ir_int(SJ_IR_PTR, 0)),
                 sj_irb_setp(b, SJ_CMP_EQ, agree, sj_ir_int(SJ_IR_S32, 1)));
   sj_ir_val block_total = butterfly(b, op, t, v);
-  combine(b, op, t, a0, block_total, sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, first, one));
+  combine(l, i, a0, block_total, sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, first, one));
   sj_ir_val apart = sj_irb_setp(b, SJ_CMP_EQ, agree, sj_ir_int(SJ_IR_S32, 0));
   apart = sj_irb_op(b, SJ_IR_OR, SJ_IR_PRED, apart,
                     sj_irb_setp(b, SJ_CMP_EQ, a0, sj_ir_int(SJ_IR_PTR, 0)));
-  combine(b, op, t, a, v, sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, some, apart));
+  combine(l, i, a, v, sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, some, apart));
   sj_irb_leave(b, pos);
 }
 
@@ -153,6 +168,6 @@ void sj_lw_reduce_finish(sj_lower *l) {
       continue;
     }
     sj_ir_val some = sj_irb_setp(b, SJ_CMP_NE, where, sj_ir_int(SJ_IR_PTR, 0));
-    combine(b, op, t, where, total, sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, first, some));
+    combine(l, i, where, total, sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, first, some));
   }
 }

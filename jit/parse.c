@@ -48,9 +48,11 @@ typedef struct psym {
   sj_loc ext_from, ext_to; /* and where those brackets are */
   /* a name swapped in a loop above: the rotation that moved it (NULL: it holds no array) */
   struct rotation *rotated;
-  /* the counter of a while or do loop: the loop, and the statement before it that set its
-   * first value, emptied (and what it was), for a use after the loop (revive_counter()) */
+  /* the counter of a while or do loop (the iterator of a for loop declared before it): the
+   * loop, and the statement before it that set its first value, emptied (and what it was), for
+   * a use after the loop (revive_counter()); whether the body runs under a test of the data */
   sj_stmt *counted, *set_first, was_set;
+  int guarded;
 } psym;
 
 typedef struct pexpr {
@@ -96,6 +98,8 @@ typedef struct parser {
   vec helpers;   /* helper *: functions that return a value, inlined where called */
   vec continues; /* the `continue;` statements not yet made a guard (empty blocks) */
   vec returns;   /* the `return;` statements of the function's body, as continues */
+  vec unread;    /* where for loops' iterators declared before them get their value after
+                    them, empty blocks until a use does (for_loop(), drop_unread()) */
   int loop_body; /* the next block is a for loop's body */
   sj_stmt *loop; /* the for loop whose body is being parsed, innermost */
   /* the innermost while or do loop being parsed (as a for loop): its counter, whose step
@@ -1978,8 +1982,8 @@ static void check_iter_type(parser *p, sj_loc loc, const sj_token *name, sj_type
 }
 
 /* The iterator of a for loop: `int i = e` (or long, unsigned, ...), or `i = e` on such a
- * variable declared before. */
-static psym *for_init(parser *p, sj_stmt *s) {
+ * variable declared before (*outer). */
+static psym *for_init(parser *p, sj_stmt *s, psym **outer) {
   sj_token *t = peek(p, 0), name;
   psym *x, *it;
   if (starts_type(p, 0)) {
@@ -2015,10 +2019,8 @@ static psym *for_init(parser *p, sj_stmt *s) {
       if (x->s.is_const) fail(p, SYNTAX, name.loc, "assignment to const variable '%s'", x->s.name);
       if (x->s.rank)
         fail(p, UNSUP, name.loc, "local array '%s' cannot be a loop iterator", x->s.name);
-      if (x->role == PLAIN)
-        fail(p, UNSUP, name.loc, "iterator '%s' used outside its loop (at %d:%d)", x->s.name,
-             x->use.line, x->use.col);
-      x->role = PLACEHOLDER;
+      if (x->role != PLAIN) x->role = PLACEHOLDER; /* a local already stays one (for_loop) */
+      *outer = x;
       break;
     case SJ_SYM_ITER:
       fail(p, UNSUP, name.loc, "assignment to loop iterator '%s' is not supported", x->s.name);
@@ -2135,6 +2137,36 @@ static sj_expr *loop_cond(parser *p, const sj_stmt *s, sj_expr **data, const cha
   return bound;
 }
 
+/* Whether st assigns the local x. */
+static int assigns(const sj_stmt *st, const sj_sym *x) {
+  if (st->kind == SJ_S_ASSIGN && st->lhs->kind == SJ_E_VAR && st->lhs->sym == x) return 1;
+  for (int i = 0; i < st->nbody; i++)
+    if (st->body[i] && assigns(st->body[i], x)) return 1;
+  return 0;
+}
+
+/* Whether e reads a local that the statement st assigns. */
+static int reads_set_local(const sj_expr *e, const sj_stmt *st) {
+  if (e->kind == SJ_E_VAR && e->sym->kind == SJ_SYM_LOCAL && assigns(st, e->sym)) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_set_local(e->args[i], st)) return 1;
+  return 0;
+}
+
+/* The conjuncts of e, the bound of the loop s whose body is parsed now, that read a local the
+ * body assigns and not the iterator (a flag: `while (t < T && changed)`): a test of the data
+ * like one that reads an array, known as such only once the body is (loop_cond()). Moved from
+ * e to *data; returns what is left of e. */
+static sj_expr *flags_to_data(parser *p, const sj_stmt *s, sj_expr *e, sj_expr **data) {
+  if (e->kind == SJ_E_BINARY && e->op == SJ_OP_AND) {
+    sj_expr *l = flags_to_data(p, s, e->args[0], data), *r = flags_to_data(p, s, e->args[1], data);
+    return !l ? r : !r ? l : binop(p, SJ_OP_AND, l, r, e->loc);
+  }
+  if (mentions(e, s->iter) || !reads_set_local(e, s->body[0])) return e;
+  *data = *data ? binop(p, SJ_OP_AND, *data, e, e->loc) : e;
+  return NULL;
+}
+
 /* A name of e that the loop just parsed swapped with another array, or NULL. */
 static const psym *moved_in(const sj_expr *e) {
   const psym *x = (const psym *)e->sym;
@@ -2200,14 +2232,15 @@ static void guard_body(parser *p, sj_stmt *s, sj_expr *data) {
   for (int i = 0; i < p->rotations.n; i++) steps_counter(p, p->rotations.v[i], s);
 }
 
-static sj_stmt *for_loop(parser *p) {
+/* The for loop at the head, pushed onto out (with what its iterator's use after it wants). */
+static void for_loop(parser *p, vec *out) {
   sj_token kw = next(p);
   sj_stmt *s = stmt(p, SJ_S_FOR, kw.loc);
   sj_loc cond;
-  psym *it;
+  psym *it, *outer = NULL;
   expect(p, '(');
   open_scope(p);
-  it = for_init(p, s);
+  it = for_init(p, s, &outer);
   s->iter = &it->s;
   close_with(p, ';');
   cond = peek(p, 0)->loc;
@@ -2220,9 +2253,25 @@ static sj_stmt *for_loop(parser *p) {
   s->step = increment(p, it);
   close_with(p, ')');
   loop_statement(p, s);
+  s->cond = flags_to_data(p, s, s->cond, &data);
   guard_body(p, s, data);
   close_scope(p);
-  return s;
+  if (outer) { /* C leaves it its last value: what a use after the loop reads */
+    sj_stmt *set = stmt(p, SJ_S_BLOCK, kw.loc);
+    push(p, out, set);
+    push(p, &p->unread, set);
+    outer->was_set = (sj_stmt){.kind = SJ_S_ASSIGN, .loc = kw.loc, .rhs = copy(p, s->init)};
+    outer->was_set.lhs = node(p, SJ_E_VAR, outer->s.type, kw.loc, 0, NULL);
+    outer->was_set.lhs->sym = &outer->s;
+    outer->set_first = set;
+    outer->counted = s;
+    outer->guarded = data != NULL;
+    if (outer->role == PLAIN) { /* used before the loop: given its value after it at once */
+      outer->role = PLACEHOLDER;
+      revive_counter(p, outer);
+    }
+  }
+  push(p, out, s);
 }
 
 /* --- while and do loops that count: `int t = 0; while (t < T) { ...; t++; }` is the for
@@ -2326,21 +2375,20 @@ static psym *counter_start(parser *p, vec *out, const sj_token *kw, sj_expr **in
   return x;
 }
 
-/* The counter x of a while or do loop used after it: a local again, with C's value when the
- * loop ends. A while loop that runs to its bound (t < T ...) sets it where its first value was
- * set to the value it ends with; otherwise it is set to its first value there, and to its next
- * value at the end of each iteration that runs (under the loop's test of convergence, where it
- * has one). The loop itself still counts with its iterator. */
+/* The counter x of a while or do loop used after it (or a for loop's iterator declared before
+ * the loop): a local again, with C's value when the loop ends. A while loop that runs to its bound
+ * (t < T ...) sets it where its first value was set to the value it ends with; otherwise it is set
+ * to its first value there, and to its next value at the end of each iteration that runs (under the
+ * loop's test of convergence, where it has one). The loop itself still counts with its iterator. */
 static void revive_counter(parser *p, psym *x) {
   sj_stmt *loop = x->counted;
   x->counted = NULL;
   x->role = PLAIN;
   *x->set_first = x->was_set;
   sj_loc loc = loop->loc;
-  sj_expr *runs,
-      *count = loop->body[0]->kind == SJ_S_IF || (x->s.type != SJ_TY_INT && x->s.type != SJ_TY_LONG)
-                   ? NULL
-                   : iterations(p, loop, &runs);
+  sj_expr *runs, *count = x->guarded || (x->s.type != SJ_TY_INT && x->s.type != SJ_TY_LONG)
+                              ? NULL
+                              : iterations(p, loop, &runs);
   if (count && !mentions_local(runs) && !mentions_local(count)) {
     /* a loop that counts to its bound: the value it ends with, set where the first was (the
      * loop and what comes between use no other), and no statement in the loop */
@@ -2359,8 +2407,15 @@ static void revive_counter(parser *p, psym *x) {
       conv(p, binop(p, SJ_OP_ADD, t, int_lit(p, SJ_TY_LONG, loop->step, loc), loc), x->s.type);
   /* the body's block (under the convergence test's if if any) ends with it: a statement
    * directly in the time loop, as the stencil form wants it */
-  sj_stmt *body = loop->body[0];
-  if (body->kind == SJ_S_IF) body = body->body[0];
+  sj_stmt **at = x->guarded ? &loop->body[0]->body[0] : &loop->body[0];
+  if ((*at)->kind != SJ_S_BLOCK) { /* a for loop's one statement */
+    sj_stmt *block = stmt(p, SJ_S_BLOCK, (*at)->loc);
+    block->nbody = 1;
+    block->body = alloc(p, sizeof *block->body);
+    block->body[0] = *at;
+    *at = block;
+  }
+  sj_stmt *body = *at;
   sj_stmt **all = alloc(p, (size_t)(body->nbody + 1) * sizeof *all);
   for (int i = 0; i < body->nbody; i++) all[i] = body->body[i];
   all[body->nbody++] = next;
@@ -2404,6 +2459,7 @@ static sj_stmt *counted_loop(parser *p, vec *out) {
   if (!s->step)
     fail(p, UNSUP, kw.loc, "the %s loop does not end its body by stepping its counter '%s'",
          sj_tok_spelling(kw.kind), x->s.name);
+  if (kw.kind == SJ_K_WHILE) s->cond = flags_to_data(p, s, s->cond, &data);
   if (kw.kind == SJ_K_DO) {
     if (kind(p) != SJ_K_WHILE) found(p, "'while'");
     next(p);
@@ -2411,13 +2467,15 @@ static sj_stmt *counted_loop(parser *p, vec *out) {
     sj_expr *t = node(p, SJ_E_VAR, s->iter->type, kw.loc, 0, NULL);
     t->sym = s->iter;
     sj_expr *first = binop(p, SJ_OP_EQ, t, copy(p, s->init), kw.loc);
-    s->cond = binop(p, SJ_OP_OR, counter_cond(p, s, &data, kw.kind), first, kw.loc);
+    sj_expr *bound = flags_to_data(p, s, counter_cond(p, s, &data, kw.kind), &data);
+    s->cond = binop(p, SJ_OP_OR, bound, first, kw.loc);
     if (data) data = binop(p, SJ_OP_OR, copy(p, first), data, kw.loc);
     close_with(p, ';');
   }
   guard_body(p, s, data);
   close_scope(p);
   x->counted = s;
+  x->guarded = data != NULL;
   return s;
 }
 
@@ -2732,7 +2790,7 @@ static void statement_kind(parser *p, sj_token *t, sj_loc loc, int loop_body, ve
     next(p), push(p, out, stmt(p, SJ_S_BLOCK, loc));
     break;
   case SJ_K_FOR:
-    push(p, out, for_loop(p));
+    for_loop(p, out);
     break;
   case SJ_K_IF:
     push(p, out, if_stmt(p));
@@ -3265,6 +3323,23 @@ static void file_constants(parser *p, const spec *s, sj_token name) {
   expect(p, ';');
 }
 
+/* st without the places set aside for iterators' values after their loops that no use filled
+ * (still empty), in its blocks; a block that held one beside its one statement is that
+ * statement, as statement() would have made it. */
+static sj_stmt *drop_unread(parser *p, sj_stmt *st) {
+  int n = 0;
+  for (int i = 0; i < st->nbody; i++) {
+    sj_stmt *b = st->body[i];
+    int unread = 0;
+    for (int k = 0; k < p->unread.n && b && st->kind == SJ_S_BLOCK && !unread; k++)
+      unread = b == p->unread.v[k] && b->kind == SJ_S_BLOCK && !b->nbody;
+    if (!unread) st->body[n++] = b ? drop_unread(p, b) : b;
+  }
+  int dropped = n < st->nbody;
+  st->nbody = n;
+  return dropped && n == 1 ? st->body[0] : st;
+}
+
 /* A kernel, or NULL for a helper (a function that returns a value). */
 static sj_func *function(parser *p, spec s) {
   sj_func *f;
@@ -3299,7 +3374,9 @@ static sj_func *function(parser *p, spec s) {
     return NULL;
   }
   /* The outermost block shares the parameters' scope, as in C. */
+  p->unread.n = 0;
   f->body = block(p, 0);
+  drop_unread(p, f->body);
   if (p->continues.n) unguarded_continue(p);
   if (p->returns.n) unguarded_return(p, ((sj_stmt *)p->returns.v[0])->loc);
   stray_moves(p, NULL);

@@ -343,17 +343,21 @@ static void atomic_float_min_max(px *x, const char *guard, const sj_ir_ins *ins,
  * operation at the type, else the loop above. */
 static void atomic(px *x, const char *guard, const sj_ir_ins *ins) {
   static const char *const op_name[SJ_IR_NOPS] = {
-      [SJ_IR_ADD] = "add", [SJ_IR_MIN] = "min", [SJ_IR_MAX] = "max"};
+      [SJ_IR_ADD] = "add",  [SJ_IR_MIN] = "min", [SJ_IR_MAX] = "max",
+      [SJ_IR_BAND] = "and", [SJ_IR_BOR] = "or",  [SJ_IR_XOR] = "xor"};
   /* atom.add has no .s64: the same bits as .u64 */
   static const char *const add_type[SJ_IR_NTYPES] = {
       [SJ_IR_S32] = ".s32", [SJ_IR_U32] = ".u32", [SJ_IR_S64] = ".u64",
       [SJ_IR_U64] = ".u64", [SJ_IR_F32] = ".f32", [SJ_IR_F64] = ".f64"};
   static const char *const order_type[SJ_IR_NTYPES] = {
       [SJ_IR_S32] = ".s32", [SJ_IR_U32] = ".u32", [SJ_IR_S64] = ".s64", [SJ_IR_U64] = ".u64"};
+  static const char *const bits_type[SJ_IR_NTYPES] = {
+      [SJ_IR_S32] = ".b32", [SJ_IR_U32] = ".b32", [SJ_IR_S64] = ".b64", [SJ_IR_U64] = ".b64"};
   char a[40], b[40];
   in_reg(x, guard, ins->a, SJ_IR_PTR, a, sizeof a);
   in_reg(x, guard, ins->b, ins->type, b, sizeof b);
-  const char *type = (ins->red == SJ_IR_ADD ? add_type : order_type)[ins->type];
+  int bits = ins->red == SJ_IR_BAND || ins->red == SJ_IR_BOR || ins->red == SJ_IR_XOR;
+  const char *type = (ins->red == SJ_IR_ADD ? add_type : bits ? bits_type : order_type)[ins->type];
   if (type && op_name[ins->red]) {
     line(x, guard, "red.global.%s%s [%s], %s", op_name[ins->red], type, a, b);
   } else if (sj_ir_type_is_float(ins->type) && (ins->red == SJ_IR_MIN || ins->red == SJ_IR_MAX)) {

@@ -193,12 +193,13 @@ static int below(__isl_keep isl_schedule_node *node, const sj_reduction *r) {
 }
 
 /* Whether the GPU combines r's element type and operation with one atomic: +, min and max
- * on 32- and 64-bit integers and floats. */
+ * on 32- and 64-bit integers and floats, & | ^ on those integers; or, a constant set, with a
+ * store of any type (every instance stores the same bits). */
 static int atomic_kind(const sj_reduction *r) {
   sj_type t = r->stmt->body[r->body]->lhs->type;
   int wide = t == SJ_TY_INT || t == SJ_TY_UINT || t == SJ_TY_LONG || t == SJ_TY_ULONG ||
              t == SJ_TY_FLOAT || t == SJ_TY_DOUBLE;
-  return wide && r->op != SJ_RED_MUL;
+  return (wide && r->op != SJ_RED_MUL) || r->op == SJ_RED_SET;
 }
 
 /* The reductions of the band (one per assignment) for its `reduce` mark, with the member x

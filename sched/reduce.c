@@ -1,11 +1,12 @@
 /* Reductions: a statement that accumulates into one array element over a loop,
- *   x[f] = x[f] op e   (op: + - * fmin fmax; the subscripts f do not involve the loop),
- * where nothing else in one run of that loop touches the elements accumulated there (no
- * other access of the statement, no other statement inside the loop), so that the values e
- * take do not depend on the order of the accumulation. Such a loop could run in any order
- * (a tree of partial results): integers would give the same result, floats would round
- * differently. In exact mode floating-point reductions keep the C order, bit-exact, and the
- * explanation lists the ones found; integer ones, and fmax (fmin) of terms that are never -0.0
+ *   x[f] = x[f] op e   (op: + - * fmin fmax, & | ^; the subscripts f do not involve the loop),
+ * or x[f] = g ? K : x[f] with K a constant (a flag the loop sets where g holds), where nothing else
+ * in one run of that loop touches the elements accumulated there (no other access of the statement,
+ * no other statement inside the loop), so that the values e take do not depend on the order of the
+ * accumulation. Such a loop could run in any order (a tree of partial results): integers would give
+ * the same result, floats would round differently. In exact mode floating-point reductions keep the
+ * C order, bit-exact, and the explanation lists the ones found; integer ones, and fmax (fmin) of
+ * terms that are never -0.0
  * (+0.0), give the same bits in any order. Those, or
  * all when the user allows reassociation, the GPU mapping (sched/baseline.c) runs in
  * parallel: the conflicts among a reduction's
@@ -32,14 +33,32 @@ static int accumulated(const sj_model *m, const sj_expr *lhs, const sj_expr *rhs
                        int *negate) {
   int two = rhs->kind == SJ_E_BINARY || (rhs->kind == SJ_E_CALL && rhs->nargs == 2);
   if (!two || rhs->type != lhs->type) return -1;
-  if (rhs->kind == SJ_E_BINARY && rhs->op != SJ_OP_ADD && rhs->op != SJ_OP_SUB &&
-      rhs->op != SJ_OP_MUL)
-    return -1;
   if (rhs->kind == SJ_E_CALL && (rhs->op < SJ_FN_FMIN || rhs->op > SJ_FN_FMAXF)) return -1;
+  if (rhs->kind == SJ_E_CALL) {
+    *op = rhs->op <= SJ_FN_FMINF ? SJ_RED_MIN : SJ_RED_MAX;
+  } else {
+    switch (rhs->op) {
+    case SJ_OP_ADD:
+    case SJ_OP_SUB:
+      *op = SJ_RED_ADD;
+      break;
+    case SJ_OP_MUL:
+      *op = SJ_RED_MUL;
+      break;
+    case SJ_OP_BAND:
+      *op = SJ_RED_AND;
+      break;
+    case SJ_OP_BOR:
+      *op = SJ_RED_OR;
+      break;
+    case SJ_OP_XOR:
+      *op = SJ_RED_XOR;
+      break;
+    default:
+      return -1;
+    }
+  }
   *negate = rhs->kind == SJ_E_BINARY && rhs->op == SJ_OP_SUB;
-  *op = rhs->kind == SJ_E_CALL ? (rhs->op <= SJ_FN_FMINF ? SJ_RED_MIN : SJ_RED_MAX)
-        : rhs->op == SJ_OP_MUL ? SJ_RED_MUL
-                               : SJ_RED_ADD;
   for (int k = 0; k < 2; k++) {
     const sj_expr *a = rhs->args[k], *mem = a ? sj_model_local_ref(m, a) : NULL;
     if (mem) a = mem;
@@ -150,7 +169,11 @@ static int guarded(const sj_model *m, const sj_stmt *st, sj_reduction *r) {
   return r->keep != NULL;
 }
 
-/* The reductions of assignment b of s, appended to *out. 0, or -1 when isl fails. */
+/* Whether e is a constant of type t. */
+static int is_constant(const sj_expr *e, sj_type t) {
+  return e->type == t && (e->kind == SJ_E_INT || e->kind == SJ_E_FLOAT);
+}
+
 /* The reductions of assignment b of s into *out. *order is the original schedule's map, made
  * when first needed: most statements are no reductions, and most compiles have none. */
 static int stmt_reductions(const sj_model *m, isl_union_map **order, const sj_pstmt *s, int b,
@@ -160,15 +183,21 @@ static int stmt_reductions(const sj_model *m, isl_union_map **order, const sj_ps
   const sj_expr *lhs = sj_model_local_ref(m, st->lhs);
   if (!lhs) lhs = st->lhs;
   sj_reduction r = {s, b, 0, SJ_RED_ADD, 0, 0, NULL, NULL, st->rhs, NULL, 0, NULL};
-  if (!guarded(m, st, &r)) return 0;
-  r.operand = lhs->kind == SJ_E_INDEX ? accumulated(m, lhs, r.acc, &r.op, &r.negate) : -1;
-  if (r.operand < 0 || isl_set_is_empty(s->domain) == isl_bool_true) return 0; /* or never runs */
-  const sj_expr *x = r.acc->args[r.operand], *mem = sj_model_local_ref(m, x);
+  if (!guarded(m, st, &r) || lhs->kind != SJ_E_INDEX) return 0;
+  if (r.guard && is_constant(r.acc, lhs->type)) { /* set where the guard holds */
+    r.op = SJ_RED_SET;
+    r.read = r.keep;
+  } else {
+    r.operand = accumulated(m, lhs, r.acc, &r.op, &r.negate);
+    if (r.operand < 0) return 0;
+    const sj_expr *x = r.acc->args[r.operand], *mem = sj_model_local_ref(m, x);
+    r.read = access_of(m, mem ? mem : x, 0);
+    r.operand = 1 - r.operand; /* from here on: e's position */
+  }
+  if (isl_set_is_empty(s->domain) == isl_bool_true) return 0; /* it never runs */
   r.write = access_of(m, lhs, 1);
-  r.read = access_of(m, mem ? mem : x, 0);
   if (!r.write || !r.read || isl_map_is_equal(r.write->rel, r.read->rel) != isl_bool_true) return 0;
   if (r.guard && isl_map_is_equal(r.write->rel, r.keep->rel) != isl_bool_true) return 0;
-  r.operand = 1 - r.operand; /* from here on: e's position */
   for (int d = 0; d < s->depth; d++) {
     isl_bool acc = accumulates(r.write, d);
     if (acc == isl_bool_true && !*order && !(*order = isl_schedule_get_map(m->original))) return -1;
@@ -258,13 +287,13 @@ static int zero_signs(const sj_pstmt *s, int at, const sj_expr *e, int depth) {
   }
 }
 
-/* Whether r gives the same bits in any order. Integers: always. fmax (fmin): where no term
- * is -0.0 (+0.0) and the element is the first operand: the terms' largest is then one value
- * whatever the order (NaNs are ignored), and its combination with the element as C's is, the
+/* Whether r gives the same bits in any order. Integers and a constant set: always. fmax (fmin):
+ * where no term is -0.0 (+0.0) and the element is the first operand: the terms' largest is then one
+ * value whatever the order (NaNs are ignored), and its combination with the element as C's is, the
  * element first (a zero of each sign compares equal, and fmax returns its second operand). */
 static int exact_in_any_order(const sj_reduction *r) {
   const sj_stmt *st = r->stmt->body[r->body];
-  if (sj_type_is_integer(st->lhs->type)) return 1;
+  if (sj_type_is_integer(st->lhs->type) || r->op == SJ_RED_SET) return 1;
   if ((r->op != SJ_RED_MAX && r->op != SJ_RED_MIN) || r->operand != 1) return 0;
   int z = zero_signs(r->stmt, r->body, r->acc->args[1], 0);
   return !(z & (r->op == SJ_RED_MAX ? ZERO_NEG : ZERO_POS));

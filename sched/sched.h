@@ -459,8 +459,19 @@ double sj_clock_ms(void);
  * apply. */
 int sj_reductions_explain(const sj_model *m, struct sj_buf *note);
 
-/* How a reduction combines: x + e (x - e is x + (-e)), x * e, fmin(x, e), fmax(x, e). */
-typedef enum sj_red_op { SJ_RED_ADD, SJ_RED_MUL, SJ_RED_MIN, SJ_RED_MAX } sj_red_op;
+/* How a reduction combines: x + e (x - e is x + (-e)), x * e, fmin(x, e), fmax(x, e), the
+ * integers' x & e, x | e, x ^ e; SET: x = g ? K : x with K a constant (a flag: `if (d > tol)
+ * changed = 1;`), which every instance under its guard sets alike. */
+typedef enum sj_red_op {
+  SJ_RED_ADD,
+  SJ_RED_MUL,
+  SJ_RED_MIN,
+  SJ_RED_MAX,
+  SJ_RED_AND,
+  SJ_RED_OR,
+  SJ_RED_XOR,
+  SJ_RED_SET
+} sj_red_op;
 
 /* One reduction: assignment body of stmt, x[f] = x[f] op e, accumulating over loop `loop`
  * (an index into stmt->iters). */
