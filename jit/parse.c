@@ -53,6 +53,7 @@ typedef struct psym {
    * a use after the loop (revive_counter()); whether the body runs under a test of the data */
   sj_stmt *counted, *set_first, was_set;
   int guarded;
+  sj_sym *broken; /* and the flag its `break` sets (NULL: none) */
 } psym;
 
 typedef struct pexpr {
@@ -97,6 +98,7 @@ typedef struct parser {
   vec funcs;     /* sj_func * */
   vec helpers;   /* helper *: functions that return a value, inlined where called */
   vec continues; /* the `continue;` statements not yet made a guard (empty blocks) */
+  vec breaks;    /* those of them that stand for a `break;` (break_statement()) */
   vec returns;   /* the `return;` statements of the function's body, as continues */
   vec unread;    /* where for loops' iterators declared before them get their value after
                     them, empty blocks until a use does (for_loop(), drop_unread()) */
@@ -107,9 +109,10 @@ typedef struct parser {
   sj_stmt *counted;
   psym *counter;
   int counter_nest;
-  int loops; /* for loops around what is being parsed */
-  vec moves; /* pointer assignments of the loop body being parsed (move *) */
-  vec vm;    /* the function's variably modified pointer types (sj_vm_type *) */
+  int loops;    /* for loops around what is being parsed */
+  psym *broken; /* the flag a `break` in the innermost loop being parsed sets (NULL: none) */
+  vec moves;    /* pointer assignments of the loop body being parsed (move *) */
+  vec vm;       /* the function's variably modified pointer types (sj_vm_type *) */
   unsigned stdint_used;
   unsigned long long calls; /* of the current function: its sj_func.calls */
   int file_init;            /* parsing a file-scope constant's initializer */
@@ -1633,6 +1636,8 @@ typedef struct rotation {
    * declaration until it stands before the loop (steps_counter) */
   sj_expr *steps;
   sj_stmt *decl;
+  /* the flag a `break` (before the swap) sets: the step it ends does not swap */
+  sj_sym *broken;
 } rotation;
 
 /* The loop's iteration count as (runs, count): `runs` whether it runs at all, `count` how many
@@ -1757,12 +1762,19 @@ static void finish_after(parser *p, vec *out, int from, sj_loc loc) {
     fail(p, UNSUP, loc, "arrays swapped in the loop at %d:%d are used after it: not supported here",
          r->loop->loc.line, r->loop->loc.col);
   sj_expr *runs = NULL, *count = r->steps ? copy(p, r->steps) : iterations(p, r->loop, &runs);
+  if (r->broken) { /* the step a break ended did not swap */
+    sj_expr *flag = node(p, SJ_E_VAR, SJ_TY_INT, loc, 0, NULL);
+    flag->sym = r->broken;
+    count = binop(p, SJ_OP_SUB, count, conv(p, flag, count->type), loc);
+  }
   sj_expr *at = binop(p, SJ_OP_REM, count, int_lit(p, count->type, r->period, loc), loc);
   symmap versions[4];
   memcpy(versions, r->versions, sizeof versions);
   sj_stmt *chain = by_position(p, whole, versions, r->period, at, runs, loc);
   push(p, out, chain);
 }
+
+static void guard_rest(parser *p, vec *body, vec *marks);
 
 static void swap_arrays(parser *p, vec *body, int loop_body) {
   vec mine = {0};
@@ -1777,7 +1789,10 @@ static void swap_arrays(parser *p, vec *body, int loop_body) {
   p->moves.n = kept;
   if (!mine.n) return;
   const move *first = mine.v[0];
-  if (!loop_body || p->loops != 1 || p->continues.n)
+  int skips = p->continues.n; /* continues, which would skip the swap of a step that goes on */
+  for (int i = 0; i < p->continues.n; i++)
+    for (int k = 0; k < p->breaks.n; k++) skips -= p->continues.v[i] == p->breaks.v[k];
+  if (!loop_body || p->loops != 1 || skips)
     fail(p, UNSUP, first->loc,
          "pointer assignments are supported only as a swap of arrays ending the body of the "
          "outermost loop (with no continue in it)");
@@ -1785,6 +1800,7 @@ static void swap_arrays(parser *p, vec *body, int loop_body) {
     if (((move *)mine.v[i])->after != body->n)
       fail(p, UNSUP, ((move *)mine.v[i])->loc,
            "a swap of arrays must end the loop's body: a statement follows it");
+  guard_rest(p, body, &p->continues); /* a break's guard, before the body is kept per step */
   /* each name's value after the assignments, as the name whose value at the start it is */
   vec names = {0};
   int held[64];
@@ -1830,8 +1846,8 @@ static void swap_arrays(parser *p, vec *body, int loop_body) {
     for (int i = 0; i < names.n; i++) step[i] = held[step[i]];
   }
   rotation *rot = alloc(p, sizeof *rot);
-  *rot =
-      (rotation){p->loop, period, {versions[0], versions[1], versions[2], versions[3]}, NULL, NULL};
+  *rot = (rotation){p->loop, period, {versions[0], versions[1], versions[2], versions[3]},
+                    NULL,    NULL,   NULL};
   push(p, &p->rotations, rot);
   for (int i = 0; i < names.n; i++) {
     psym *n = names.v[i];
@@ -1890,8 +1906,8 @@ static void stray_moves(parser *p, const vec *body) {
 
 static void unguarded_continue(parser *p) {
   fail(p, UNSUP, ((sj_stmt *)p->continues.v[p->continues.n - 1])->loc,
-       "'continue' is supported only at the end of an 'if' (without 'else') directly in a "
-       "loop's body");
+       "'continue' and 'break' are supported only at the end of an 'if' (without 'else') "
+       "directly in a loop's body");
 }
 
 static void unguarded_return(parser *p, sj_loc loc) {
@@ -2081,19 +2097,70 @@ static long increment(parser *p, const psym *it) {
   return step;
 }
 
-/* The body of the loop s, one statement. */
-static void loop_statement(parser *p, sj_stmt *s) {
+/* The body of the loop s, one statement; the flag a `break` in it sets (NULL: none). */
+static psym *loop_statement(parser *p, sj_stmt *s) {
   s->nbody = 1;
   s->body = alloc(p, sizeof *s->body);
   int waiting = p->continues.n; /* those of the loops around this one */
   sj_stmt *outer = p->loop;
+  psym *outer_flag = p->broken, *flag;
   p->loop_body = 1;
   p->loop = s;
+  p->broken = NULL;
   p->loops++;
   s->body[0] = statement(p);
   p->loops--;
   p->loop = outer;
+  flag = p->broken;
+  p->broken = outer_flag;
+  if (p->continues.n > waiting) { /* a body of one `if (c) continue;` (or break): nothing follows */
+    vec one = {0};
+    push(p, &one, s->body[0]);
+    guard_rest(p, &one, &p->continues);
+  }
   if (p->continues.n > waiting) unguarded_continue(p);
+  return flag;
+}
+
+/* `break;` in the loop being parsed: a flag set, then what `continue;` is (the rest of the
+ * body guarded); the flag, declared 0 before the loop, joins its condition (not_broken()), a
+ * test of the data that guards the body from then on. */
+static void break_statement(parser *p, sj_loc loc, vec *out) {
+  if (!p->loop) fail(p, SYNTAX, loc, "'break' outside a loop");
+  if (!p->broken) {
+    char name[48];
+    snprintf(name, sizeof name, "sj_break_%d_%d", p->loop->loc.line, p->loop->loc.col);
+    sj_token tok = {.kind = SJ_T_IDENT, .text = name, .len = strlen(name), .loc = loc};
+    p->broken = declare(p, SJ_SYM_LOCAL, SJ_TY_INT, &tok);
+    p->broken->role = PLAIN;
+  }
+  sj_stmt *set = stmt(p, SJ_S_ASSIGN, loc);
+  set->lhs = node(p, SJ_E_VAR, SJ_TY_INT, loc, 0, NULL);
+  set->lhs->sym = &p->broken->s;
+  set->rhs = int_lit(p, SJ_TY_INT, 1, loc);
+  push(p, out, set);
+  push(p, &p->continues, stmt(p, SJ_S_BLOCK, loc));
+  push(p, &p->breaks, p->continues.v[p->continues.n - 1]);
+  push(p, out, p->continues.v[p->continues.n - 1]);
+}
+
+/* The loop s's condition bound, and that its flag (broken, if any) is not set; the flag's
+ * declaration pushed onto out, before the loop. */
+static sj_expr *not_broken(parser *p, vec *out, const sj_stmt *s, psym *broken, sj_expr *bound) {
+  if (!broken) return bound;
+  for (int i = 0; i < p->rotations.n; i++) {
+    rotation *r = p->rotations.v[i];
+    if (r->loop == s) r->broken = &broken->s;
+  }
+  sj_loc loc = bound->loc;
+  sj_stmt *decl = stmt(p, SJ_S_DECL, loc);
+  decl->sym = &broken->s;
+  decl->rhs = int_lit(p, SJ_TY_INT, 0, loc);
+  push(p, out, decl);
+  sj_expr *flag = node(p, SJ_E_VAR, SJ_TY_INT, loc, 0, NULL);
+  flag->sym = &broken->s;
+  sj_expr *clear = binop(p, SJ_OP_EQ, flag, int_lit(p, SJ_TY_INT, 0, loc), loc);
+  return binop(p, SJ_OP_AND, bound, clear, loc);
 }
 
 /* Whether e reads data: an array element, a floating-point value, a call. */
@@ -2252,8 +2319,8 @@ static void for_loop(parser *p, vec *out) {
     fail(p, UNSUP, peek(p, 0)->loc, "a for loop without an increment is not supported");
   s->step = increment(p, it);
   close_with(p, ')');
-  loop_statement(p, s);
-  s->cond = flags_to_data(p, s, s->cond, &data);
+  psym *broken = loop_statement(p, s);
+  s->cond = flags_to_data(p, s, not_broken(p, out, s, broken, s->cond), &data);
   guard_body(p, s, data);
   close_scope(p);
   if (outer) { /* C leaves it its last value: what a use after the loop reads */
@@ -2266,6 +2333,7 @@ static void for_loop(parser *p, vec *out) {
     outer->set_first = set;
     outer->counted = s;
     outer->guarded = data != NULL;
+    outer->broken = broken ? &broken->s : NULL;
     if (outer->role == PLAIN) { /* used before the loop: given its value after it at once */
       outer->role = PLACEHOLDER;
       revive_counter(p, outer);
@@ -2416,6 +2484,16 @@ static void revive_counter(parser *p, psym *x) {
     *at = block;
   }
   sj_stmt *body = *at;
+  if (x->broken) { /* not where a `break` ended the loop: C skips the step there */
+    sj_expr *flag = node(p, SJ_E_VAR, SJ_TY_INT, loc, 0, NULL);
+    flag->sym = x->broken;
+    sj_stmt *clear = stmt(p, SJ_S_IF, loc);
+    clear->cond = binop(p, SJ_OP_EQ, flag, int_lit(p, SJ_TY_INT, 0, loc), loc);
+    clear->nbody = 2;
+    clear->body = alloc(p, 2 * sizeof *clear->body);
+    clear->body[0] = next;
+    next = clear;
+  }
   sj_stmt **all = alloc(p, (size_t)(body->nbody + 1) * sizeof *all);
   for (int i = 0; i < body->nbody; i++) all[i] = body->body[i];
   all[body->nbody++] = next;
@@ -2452,14 +2530,15 @@ static sj_stmt *counted_loop(parser *p, vec *out) {
   p->counted = s;
   p->counter = (psym *)s->iter;
   p->counter_nest = p->nest + 2; /* the statements of the body's block */
-  loop_statement(p, s);
+  psym *broken = loop_statement(p, s);
   p->counted = counted;
   p->counter = counter;
   p->counter_nest = counter_nest;
   if (!s->step)
     fail(p, UNSUP, kw.loc, "the %s loop does not end its body by stepping its counter '%s'",
          sj_tok_spelling(kw.kind), x->s.name);
-  if (kw.kind == SJ_K_WHILE) s->cond = flags_to_data(p, s, s->cond, &data);
+  if (kw.kind == SJ_K_WHILE)
+    s->cond = flags_to_data(p, s, not_broken(p, out, s, broken, s->cond), &data);
   if (kw.kind == SJ_K_DO) {
     if (kind(p) != SJ_K_WHILE) found(p, "'while'");
     next(p);
@@ -2467,7 +2546,8 @@ static sj_stmt *counted_loop(parser *p, vec *out) {
     sj_expr *t = node(p, SJ_E_VAR, s->iter->type, kw.loc, 0, NULL);
     t->sym = s->iter;
     sj_expr *first = binop(p, SJ_OP_EQ, t, copy(p, s->init), kw.loc);
-    sj_expr *bound = flags_to_data(p, s, counter_cond(p, s, &data, kw.kind), &data);
+    sj_expr *bound = counter_cond(p, s, &data, kw.kind);
+    bound = flags_to_data(p, s, not_broken(p, out, s, broken, bound), &data);
     s->cond = binop(p, SJ_OP_OR, bound, first, kw.loc);
     if (data) data = binop(p, SJ_OP_OR, copy(p, first), data, kw.loc);
     close_with(p, ';');
@@ -2476,6 +2556,7 @@ static sj_stmt *counted_loop(parser *p, vec *out) {
   close_scope(p);
   x->counted = s;
   x->guarded = data != NULL;
+  x->broken = broken ? &broken->s : NULL;
   return s;
 }
 
@@ -2805,8 +2886,12 @@ static void statement_kind(parser *p, sj_token *t, sj_loc loc, int loop_body, ve
   case SJ_K_CASE:
   case SJ_K_DEFAULT:
   case SJ_K_GOTO:
-  case SJ_K_BREAK:
     fail(p, UNSUP, loc, "'%s' is not supported", sj_tok_spelling(t->kind));
+  case SJ_K_BREAK:
+    next(p);
+    close_with(p, ';');
+    break_statement(p, loc, out);
+    break;
   case SJ_K_CONTINUE: /* a placeholder, until block() makes its `if` guard what follows */
     if (p->loop && p->loop == p->counted) /* C would skip the step */
       fail(p, UNSUP, loc, "'continue' in a while or do loop is not supported");

@@ -57,13 +57,18 @@ static int band_flags(gpu_state *st, __isl_keep isl_schedule_node *band, int *pa
 }
 
 static int any_parallel_below(gpu_state *st, __isl_keep isl_schedule_node *node);
+static int reduction_members(gpu_state *st, __isl_keep isl_schedule_node *band, const int *parallel,
+                             int *reduced);
 
+/* Whether a member of node or of a band below is parallel, plainly or once reductions'
+ * accumulations are left out (a stencil that also sums its change). */
 static int any_parallel(gpu_state *st, __isl_keep isl_schedule_node *node) {
   if (isl_schedule_node_get_type(node) == isl_schedule_node_band) {
-    int n = isl_schedule_node_band_n_member(node), parallel[16];
+    int n = isl_schedule_node_band_n_member(node), parallel[16], reduced[16];
     if (band_flags(st, node, parallel)) return 0;
     for (int k = 0; k < n; k++)
       if (parallel[k]) return 1;
+    if (reduction_members(st, node, parallel, reduced)) return 1;
   }
   return any_parallel_below(st, node);
 }

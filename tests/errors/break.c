@@ -1,8 +1,8 @@
-// error: 5:19: 'break' is not supported
+// error: 5:28: 'continue' and 'break' are supported only at the end of an 'if' (without 'else') directly in a loop's body
 // status: unsupported
 void k(int N, float A[N]) {
   for (int i = 0; i < N; i++) {
-    if (A[i] < 0) break;
+    if (i > 2) { if (A[i]) break; }
     A[i] = 1;
   }
 }

@@ -7,7 +7,8 @@ the time step, copy-back and in-place updates, flat pointers with i * M + j subs
 coefficients, helpers with early returns, ifs on data (masks, upwind choices), continue, bit
 operators, the nest in a void function the time loop calls, nests before and after the time
 loop (a body in parts, sched/parts.c), a test of the data that ends the time loop early (a
-solver's convergence test; 1-D). Each runs through
+solver's convergence test on a sum or a flag, or a break; 1-D), the time loop's iterator declared before it
+and written out after it. Each runs through
 `stenciljit run --check` on the device and with the time tiling the seed draws (tile sizes
 forced for some), at sizes that are and are not multiples of a tile, with
 T = 0 and T = 1 among the step counts, and JIT_CHECK_TILES=1 (isl checks every tiling against
@@ -173,12 +174,18 @@ def kernel(rng, name):
     form = "for"
     if rng.random() < 0.2:  # the same loop written as a while or do loop that counts
         form = "do" if style != "tarray" and rng.random() < 0.3 else "while"  # do: once more
+    elif rng.random() < 0.2:  # its iterator declared before it, its value after it written out
+        form = "for before"
+        params.append("int steps[1]")
 
     def make_loop(body, cond):
         if form == "do":
             return f"  int t = {init};\n  do {{\n{body}    {step};\n  }} while ({cond});\n"
         if form == "while":
             return f"  int t = {init};\n  while ({cond}) {{\n{body}    {step};\n  }}\n"
+        if form == "for before":
+            return (f"  int t;\n  for (t = {init}; {cond}; {step}) {{\n{body}  }}\n"
+                    f"  steps[0] = t;\n")
         return f"  for (int t = {init}; {cond}; {step}) {{\n{body}  }}\n"
     loop = make_loop(body, cond)
     before, after = "", ""
@@ -204,15 +211,26 @@ def kernel(rng, name):
         # loop sets from the step's first interior element; arrays swapped in it used after it
         first = dst.replace(f"[{it[-1]}]", f"[{r}]") if dims == 1 else None
         if first and "[" in first and style in ("swap", "copy", "pingpong", "mod", "and", "xor"):
-            # a floating local (an integer one would be taken for a bound of the iterator)
+            # a floating local, or an integer flag the body sets
             cty = "double" if ty != "float" else ty
             limit = literal(cty, rng.choice([0.5, 1.5, 2.5, 4.5] if ty != "int" else
                                             [2.5, 10.5, 50.5]))
-            fresh = f"    chk = chk + ({first} < 0 ? -{first} : {first});\n"
+            test = None
+            if rng.random() < 0.3:
+                fresh = f"    if ({first} > {limit} || {first} < -{limit}) stop = 1;\n"
+                pre_loop += "  int stop = 0;\n"
+                test = "!stop"
+            elif rng.random() < 0.4:  # or a break, before the swap if any
+                fresh = (f"    chk = chk + ({first} < 0 ? -{first} : {first});\n"
+                         f"    if (chk >= {limit}) break;\n")
+                pre_loop += f"  {cty} chk = 0;\n"
+            else:
+                fresh = f"    chk = chk + ({first} < 0 ? -{first} : {first});\n"
+                pre_loop += f"  {cty} chk = 0;\n"
+                test = f"chk < {limit}"
             k = body.rfind(edges) if edges else len(body)
             body = body[:k] + fresh + body[k:]
-            pre_loop += f"  {cty} chk = 0;\n"
-            loop = make_loop(body, f"{cond} && chk < {limit}")
+            loop = make_loop(body, f"{cond} && {test}" if test else cond)
     src_text = "\n".join(pre) + (f"\nvoid {name}({', '.join(params)}) {{\n{before}{pre_loop}"
                                   f"{loop}{after}}}\n")
     return src_text, names, r, dims
