@@ -267,6 +267,13 @@ static sj_expr *int_lit(parser *p, sj_type t, long v, sj_loc loc) {
   return e;
 }
 
+/* A use of the variable x, of its type. */
+static sj_expr *var_ref(parser *p, sj_sym *x, sj_loc loc) {
+  sj_expr *e = node(p, SJ_E_VAR, x->type, loc, 0, NULL);
+  e->sym = x;
+  return e;
+}
+
 static sj_expr *float_lit(parser *p, sj_type t, double v, sj_loc loc) {
   sj_expr *e = node(p, SJ_E_FLOAT, t, loc, 0, NULL);
   e->fval = v;
@@ -1743,8 +1750,7 @@ static void finish_after(parser *p, vec *out, int from, sj_loc loc) {
              "a local array initialized from arrays swapped in a loop above: not supported");
       push(p, &decls, s);
       sj_stmt *set = stmt(p, SJ_S_ASSIGN, s->loc);
-      set->lhs = node(p, SJ_E_VAR, s->sym->type, s->loc, 0, NULL);
-      set->lhs->sym = s->sym;
+      set->lhs = var_ref(p, s->sym, s->loc);
       set->rhs = s->rhs;
       s->rhs = NULL;
       s = set;
@@ -1763,9 +1769,7 @@ static void finish_after(parser *p, vec *out, int from, sj_loc loc) {
          r->loop->loc.line, r->loop->loc.col);
   sj_expr *runs = NULL, *count = r->steps ? copy(p, r->steps) : iterations(p, r->loop, &runs);
   if (r->broken) { /* the step a break ended did not swap */
-    sj_expr *flag = node(p, SJ_E_VAR, SJ_TY_INT, loc, 0, NULL);
-    flag->sym = r->broken;
-    count = binop(p, SJ_OP_SUB, count, conv(p, flag, count->type), loc);
+    count = binop(p, SJ_OP_SUB, count, conv(p, var_ref(p, r->broken, loc), count->type), loc);
   }
   sj_expr *at = binop(p, SJ_OP_REM, count, int_lit(p, count->type, r->period, loc), loc);
   symmap versions[4];
@@ -1867,8 +1871,7 @@ static void swap_arrays(parser *p, vec *body, int loop_body) {
   for (int i = 0; i < body->n; i++) whole->body[i] = body->v[i];
   /* the step's place in the period: ((t - init) / step) % period */
   sj_loc loc = loop->loc;
-  sj_expr *t = node(p, SJ_E_VAR, loop->iter->type, loc, 0, NULL);
-  t->sym = loop->iter;
+  sj_expr *t = var_ref(p, loop->iter, loc);
   /* (init - t) / -step counting down: never negative, so unsigned iterators need no wrap */
   long stride = loop->step > 0 ? loop->step : -loop->step;
   sj_expr *q = loop->step > 0 ? binop(p, SJ_OP_SUB, t, copy(p, loop->init), loc)
@@ -2135,8 +2138,7 @@ static void break_statement(parser *p, sj_loc loc, vec *out) {
     p->broken->role = PLAIN;
   }
   sj_stmt *set = stmt(p, SJ_S_ASSIGN, loc);
-  set->lhs = node(p, SJ_E_VAR, SJ_TY_INT, loc, 0, NULL);
-  set->lhs->sym = &p->broken->s;
+  set->lhs = var_ref(p, &p->broken->s, loc);
   set->rhs = int_lit(p, SJ_TY_INT, 1, loc);
   push(p, out, set);
   push(p, &p->continues, stmt(p, SJ_S_BLOCK, loc));
@@ -2157,9 +2159,8 @@ static sj_expr *not_broken(parser *p, vec *out, const sj_stmt *s, psym *broken, 
   decl->sym = &broken->s;
   decl->rhs = int_lit(p, SJ_TY_INT, 0, loc);
   push(p, out, decl);
-  sj_expr *flag = node(p, SJ_E_VAR, SJ_TY_INT, loc, 0, NULL);
-  flag->sym = &broken->s;
-  sj_expr *clear = binop(p, SJ_OP_EQ, flag, int_lit(p, SJ_TY_INT, 0, loc), loc);
+  sj_expr *clear =
+      binop(p, SJ_OP_EQ, var_ref(p, &broken->s, loc), int_lit(p, SJ_TY_INT, 0, loc), loc);
   return binop(p, SJ_OP_AND, bound, clear, loc);
 }
 
@@ -2257,13 +2258,11 @@ static void steps_counter(parser *p, rotation *r, sj_stmt *s) {
   sj_token tok = {.kind = SJ_T_IDENT, .text = name, .len = strlen(name), .loc = loc};
   psym *n = declare(p, SJ_SYM_LOCAL, SJ_TY_LONG, &tok);
   n->role = PLAIN;
-  r->steps = node(p, SJ_E_VAR, SJ_TY_LONG, loc, 0, NULL);
-  r->steps->sym = &n->s;
+  r->steps = var_ref(p, &n->s, loc);
   r->decl = stmt(p, SJ_S_DECL, loc);
   r->decl->sym = &n->s;
   r->decl->rhs = int_lit(p, SJ_TY_LONG, 0, loc);
-  sj_expr *t = node(p, SJ_E_VAR, s->iter->type, loc, 0, NULL);
-  t->sym = s->iter;
+  sj_expr *t = var_ref(p, s->iter, loc);
   sj_expr *ran =
       binop(p, SJ_OP_SUB, conv(p, t, SJ_TY_LONG), conv(p, copy(p, s->init), SJ_TY_LONG), loc);
   ran = binop(p, SJ_OP_DIV, ran, int_lit(p, SJ_TY_LONG, s->step, loc), loc);
@@ -2328,8 +2327,7 @@ static void for_loop(parser *p, vec *out) {
     push(p, out, set);
     push(p, &p->unread, set);
     outer->was_set = (sj_stmt){.kind = SJ_S_ASSIGN, .loc = kw.loc, .rhs = copy(p, s->init)};
-    outer->was_set.lhs = node(p, SJ_E_VAR, outer->s.type, kw.loc, 0, NULL);
-    outer->was_set.lhs->sym = &outer->s;
+    outer->was_set.lhs = var_ref(p, &outer->s, kw.loc);
     outer->set_first = set;
     outer->counted = s;
     outer->guarded = data != NULL;
@@ -2466,11 +2464,9 @@ static void revive_counter(parser *p, psym *x) {
     x->set_first->rhs = conv(p, node(p, SJ_E_COND, SJ_TY_LONG, loc, 3, choice), x->s.type);
     return;
   }
-  sj_expr *t = node(p, SJ_E_VAR, loop->iter->type, loc, 0, NULL);
-  t->sym = loop->iter;
+  sj_expr *t = var_ref(p, loop->iter, loc);
   sj_stmt *next = stmt(p, SJ_S_ASSIGN, loc);
-  next->lhs = node(p, SJ_E_VAR, x->s.type, loc, 0, NULL);
-  next->lhs->sym = &x->s;
+  next->lhs = var_ref(p, &x->s, loc);
   next->rhs =
       conv(p, binop(p, SJ_OP_ADD, t, int_lit(p, SJ_TY_LONG, loop->step, loc), loc), x->s.type);
   /* the body's block (under the convergence test's if if any) ends with it: a statement
@@ -2485,10 +2481,9 @@ static void revive_counter(parser *p, psym *x) {
   }
   sj_stmt *body = *at;
   if (x->broken) { /* not where a `break` ended the loop: C skips the step there */
-    sj_expr *flag = node(p, SJ_E_VAR, SJ_TY_INT, loc, 0, NULL);
-    flag->sym = x->broken;
     sj_stmt *clear = stmt(p, SJ_S_IF, loc);
-    clear->cond = binop(p, SJ_OP_EQ, flag, int_lit(p, SJ_TY_INT, 0, loc), loc);
+    clear->cond =
+        binop(p, SJ_OP_EQ, var_ref(p, x->broken, loc), int_lit(p, SJ_TY_INT, 0, loc), loc);
     clear->nbody = 2;
     clear->body = alloc(p, 2 * sizeof *clear->body);
     clear->body[0] = next;
@@ -2543,8 +2538,7 @@ static sj_stmt *counted_loop(parser *p, vec *out) {
     if (kind(p) != SJ_K_WHILE) found(p, "'while'");
     next(p);
     /* the body runs once before the condition is tested: at the first value */
-    sj_expr *t = node(p, SJ_E_VAR, s->iter->type, kw.loc, 0, NULL);
-    t->sym = s->iter;
+    sj_expr *t = var_ref(p, s->iter, kw.loc);
     sj_expr *first = binop(p, SJ_OP_EQ, t, copy(p, s->init), kw.loc);
     sj_expr *bound = counter_cond(p, s, &data, kw.kind);
     bound = flags_to_data(p, s, not_broken(p, out, s, broken, bound), &data);
