@@ -1127,6 +1127,13 @@ static known_cond guard_cond(sj_lower *l, __isl_keep isl_ast_expr *e) {
   return res;
 }
 
+/* Whether e reads the element ref (a local's: the element that stands for it where e is, which
+ * for a value carried from the iteration before is not the one assigned). */
+static int same_element(const sj_lower *l, const sj_expr *e, const sj_expr *ref) {
+  const sj_expr *mem = sj_model_local_ref(l->m, e);
+  return sj_expr_same(mem ? mem : e, ref);
+}
+
 static void body_stmt(sj_lower *l, int k) {
   const sj_stmt *st = l->stmt->body[k];
   if (l->reduce && accumulate(l, k)) return;
@@ -1140,12 +1147,30 @@ static void body_stmt(sj_lower *l, int k) {
     sj_irb_assign(b, l->local_var[s->id], uval(l, st->rhs));
     return;
   }
-  sj_ir_val v = uval(l, st->rhs);
   long offset;
   const sj_expr *ref = mem ? mem : st->lhs;
+  if (staged_index(l, ref->sym->id) < 0) {
+    /* x = c ? e : x (a data if, a test of convergence): a store only where c holds; where it
+     * fails the element keeps its value without a load and a store */
+    const sj_expr *rhs = st->rhs;
+    int kept = rhs->kind == SJ_E_COND ? same_element(l, rhs->args[2], ref)   ? 2
+                                        : same_element(l, rhs->args[1], ref) ? 1
+                                                                             : 0
+                                      : 0;
+    sj_irb_pos pos = {0};
+    if (kept) {
+      sj_ir_node *n = sj_irb_if(b, ucond(l, rhs->args[0]));
+      pos = sj_irb_enter(b, kept == 2 ? &n->then : &n->other, 0);
+      rhs = rhs->args[3 - kept];
+    }
+    sj_ir_val v = uval(l, rhs), ptr = element(l, ref, &offset);
+    sj_irb_store(b, ptr, offset, v);
+    if (kept) sj_irb_leave(b, pos);
+    return;
+  }
+  sj_ir_val v = uval(l, st->rhs);
   sj_ir_val ptr = element(l, ref, &offset);
   sj_irb_store(b, ptr, offset, v);
-  if (staged_index(l, ref->sym->id) < 0) return;
   /* written through where another tile or the caller may read it (sched/liveout.c) */
   if (l->guard && !l->guard->store) return;
   sj_irb_pos pos = {0};

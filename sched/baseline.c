@@ -95,10 +95,12 @@ static double trips(gpu_state *st, __isl_keep isl_schedule_node *band, int from,
 }
 
 /* A rough count of the points of set: the product of the ranges of its dimensions, less
- * those its equalities determine (a diagonal of a cube counts as a line, not a cube). */
+ * those its equalities determine (a diagonal of a cube counts as a line, not a cube). An
+ * equality through an existential (t = 2e: every other step, as a swap of arrays leaves a
+ * step's statements) determines nothing: the dimension counts whole. */
 static double volume(__isl_keep isl_set *set) {
   int n = (int)isl_set_dim(set, isl_dim_set);
-  isl_basic_set *hull = isl_set_affine_hull(isl_set_copy(set));
+  isl_basic_set *hull = isl_basic_set_remove_divs(isl_set_affine_hull(isl_set_copy(set)));
   double v = 1;
   for (int d = n - 1; d >= 0 && hull; d--) {
     if (isl_basic_set_involves_dims(hull, isl_dim_set, d, 1) == isl_bool_true) {
