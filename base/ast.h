@@ -209,7 +209,9 @@ typedef struct sj_program {
   sj_func **funcs;
   int npragmas;
   sj_pragma *pragmas;
-  int nprotos; /* declarations without a body (prototypes) */
+  int nincludes;
+  sj_pragma *includes; /* the headers `#include`s named (text: the name, as in <math.h>) */
+  int nprotos;         /* declarations without a body (prototypes) */
   struct sj_func **protos;
   /* bit k: the source used the fixed-width type name sj_stdint_name(k) without declaring it
    * (as if <stdint.h> were included) */

@@ -14,6 +14,15 @@ static const char *const puncts[] = {SJ_PUNCTS(SJ_TOKEN_TEXT)};
 #undef SJ_TOKEN_TEXT
 enum { NKEYWORDS = sizeof keywords / sizeof *keywords, NPUNCTS = sizeof puncts / sizeof *puncts };
 
+/* GCC's alternate spellings of keywords, which C code written for GCC and Clang uses. */
+static const struct {
+  const char *text;
+  int kind;
+} gnu_spellings[] = {{"__restrict", SJ_K_RESTRICT}, {"__restrict__", SJ_K_RESTRICT},
+                     {"__inline", SJ_K_INLINE},     {"__inline__", SJ_K_INLINE},
+                     {"__const", SJ_K_CONST},       {"__volatile__", SJ_K_VOLATILE},
+                     {"__signed__", SJ_K_SIGNED}};
+
 static const char singles[] = "+-*/%<>=!&|^~?:;,.()[]{}#";
 /* singles[i] spelled as a string: the i-th pair of singles_str. */
 static const char singles_str[] =
@@ -89,17 +98,18 @@ static void newline(sj_lexer *lx, const char *after) {
 #define FAIL(status, ...) sj_error_at(lx->err, status, lx->source_name, t->loc, __VA_ARGS__)
 #define TEXT (int)t->len, t->text
 
-static void keep_pragma(sj_lexer *lx, const char *text, size_t len, sj_loc loc) {
+/* text (its trailing blanks cut) onto a list of the lexer's, in its arena. */
+static void keep(sj_lexer *lx, sj_pragma **list, int *n, int *cap, const char *text, size_t len,
+                 sj_loc loc) {
   while (len && (text[len - 1] == ' ' || text[len - 1] == '\t' || text[len - 1] == '\r')) len--;
-  if (lx->npragmas == lx->cappragmas) {
-    int cap = lx->cappragmas ? 2 * lx->cappragmas : 4;
-    sj_pragma *v = sj_arena_alloc(lx->arena, (size_t)cap * sizeof *v);
-    if (lx->npragmas) memcpy(v, lx->pragmas, (size_t)lx->npragmas * sizeof *v);
-    lx->pragmas = v;
-    lx->cappragmas = cap;
+  if (*n == *cap) {
+    *cap = *cap ? 2 * *cap : 4;
+    sj_pragma *v = sj_arena_alloc(lx->arena, (size_t)*cap * sizeof *v);
+    if (*n) memcpy(v, *list, (size_t)*n * sizeof *v);
+    *list = v;
   }
-  lx->pragmas[lx->npragmas].text = sj_arena_strndup(lx->arena, text, len);
-  lx->pragmas[lx->npragmas++].loc = loc;
+  (*list)[*n].text = sj_arena_strndup(lx->arena, text, len);
+  (*list)[(*n)++].loc = loc;
 }
 
 static int word_is(const char *w, size_t n, const char *s) {
@@ -121,6 +131,9 @@ static int directive(sj_lexer *lx, sj_token *t) {
     while (*p == ' ' || *p == '\t') p++;
     if (*p != '<' && *p != '"')
       return FAIL(JIT_ERR_UNSUPPORTED, "#include of a macro name is not supported");
+    const char *header = ++p;
+    while (*p && *p != '\n' && *p != '>' && *p != '"') p++;
+    keep(lx, &lx->includes, &lx->nincludes, &lx->capincludes, header, (size_t)(p - header), t->loc);
   } else if (word_is(name, n, "pragma")) {
     while (*p == ' ' || *p == '\t') p++;
     const char *text = p, *w = p;
@@ -128,7 +141,7 @@ static int directive(sj_lexer *lx, sj_token *t) {
     while (is_alnum((unsigned char)*w)) w++;
     size_t wn = (size_t)(w - text);
     if (!word_is(text, wn, "scop") && !word_is(text, wn, "endscop"))
-      keep_pragma(lx, text, (size_t)(p - text), t->loc);
+      keep(lx, &lx->pragmas, &lx->npragmas, &lx->cappragmas, text, (size_t)(p - text), t->loc);
   } else if (!word_is(name, n, "line") && !(n && is_digit((unsigned char)*name)) &&
              (n || (*p != '\n' && *p != '\0'))) {
     return 0;
@@ -362,6 +375,10 @@ int sj_lex_next(sj_lexer *lx, sj_token *t) {
     for (i = 0; i < NKEYWORDS; i++)
       if (strlen(keywords[i]) == t->len && !memcmp(keywords[i], t->text, t->len))
         t->kind = SJ_K_AUTO + i;
+    for (i = 0; i < (int)(sizeof gnu_spellings / sizeof *gnu_spellings); i++)
+      if (strlen(gnu_spellings[i].text) == t->len &&
+          !memcmp(gnu_spellings[i].text, t->text, t->len))
+        t->kind = gnu_spellings[i].kind;
     return 0;
   }
   if (is_digit((unsigned char)*p) || (*p == '.' && is_digit((unsigned char)p[1])))

@@ -70,6 +70,9 @@ typedef struct sj_lexer {
   sj_error *err;
   sj_pragma *pragmas; /* the ignored ones, in the arena */
   int npragmas, cappragmas;
+  sj_pragma *includes; /* the headers skipped `#include`s named, whose standard macros the
+                          preprocessor defines */
+  int nincludes, capincludes;
 } sj_lexer;
 
 void sj_lex_init(sj_lexer *lx, const char *src, const char *source_name, sj_arena *arena,

@@ -58,6 +58,7 @@ static void push(sj_pp *pp, const sj_token *t) {
 }
 
 static int directive(sj_pp *pp, const sj_token *d);
+static int standard_macros(sj_pp *pp, const char *header);
 
 static int dead(const sj_pp *pp) {
   return pp->ncond && !pp->cond[pp->ncond - 1].live;
@@ -75,6 +76,8 @@ static int raw(sj_pp *pp, sj_token *t) {
     if (dead(pp)) sj_lex_skip_lines(&pp->lx);
     int r = sj_lex_next(&pp->lx, t);
     if (r) return r;
+    for (; pp->includes_seen < pp->lx.nincludes; pp->includes_seen++)
+      if (!dead(pp) && (r = standard_macros(pp, pp->lx.includes[pp->includes_seen].text))) return r;
     if (t->kind == SJ_T_DIRECTIVE) {
       if ((r = directive(pp, t))) return r;
     } else if (t->kind == SJ_T_EOF && pp->ncond) {
@@ -245,6 +248,87 @@ static int define(sj_pp *pp, sj_lexer *sub, const sj_token *name) {
   m->body = body.v, m->nbody = body.n;
   m->next = pp->macros;
   pp->macros = m; /* a redefinition hides the old one */
+  return 0;
+}
+
+/* The macros of the standard headers that kernels use (limits, constants): an `#include` of
+ * one defines them, with the values of the LP64 C library that compiles the reference. */
+static const char *const float_h[] = {"FLT_RADIX 2",
+                                      "FLT_MANT_DIG 24",
+                                      "DBL_MANT_DIG 53",
+                                      "FLT_DIG 6",
+                                      "DBL_DIG 15",
+                                      "FLT_MAX 3.40282346638528859811704183484516925e+38F",
+                                      "DBL_MAX 1.79769313486231570814527423731704357e+308",
+                                      "FLT_MIN 1.17549435082228750796873653722224568e-38F",
+                                      "DBL_MIN 2.22507385850720138309023271733240406e-308",
+                                      "FLT_EPSILON 1.19209289550781250000000000000000000e-7F",
+                                      "DBL_EPSILON 2.22044604925031308084726333618164062e-16",
+                                      NULL};
+static const char *const limits_h[] = {"CHAR_BIT 8",
+                                       "SCHAR_MIN (-128)",
+                                       "SCHAR_MAX 127",
+                                       "UCHAR_MAX 255",
+                                       "CHAR_MIN (-128)",
+                                       "CHAR_MAX 127",
+                                       "SHRT_MIN (-32768)",
+                                       "SHRT_MAX 32767",
+                                       "USHRT_MAX 65535",
+                                       "INT_MIN (-2147483647 - 1)",
+                                       "INT_MAX 2147483647",
+                                       "UINT_MAX 4294967295U",
+                                       "LONG_MIN (-9223372036854775807L - 1L)",
+                                       "LONG_MAX 9223372036854775807L",
+                                       "ULONG_MAX 18446744073709551615UL",
+                                       "LLONG_MIN (-9223372036854775807LL - 1LL)",
+                                       "LLONG_MAX 9223372036854775807LL",
+                                       "ULLONG_MAX 18446744073709551615ULL",
+                                       NULL};
+static const char *const stdint_h[] = {"INT8_MIN (-128)",
+                                       "INT8_MAX 127",
+                                       "UINT8_MAX 255",
+                                       "INT16_MIN (-32767 - 1)",
+                                       "INT16_MAX 32767",
+                                       "UINT16_MAX 65535",
+                                       "INT32_MIN (-2147483647 - 1)",
+                                       "INT32_MAX 2147483647",
+                                       "UINT32_MAX 4294967295U",
+                                       "INT64_MIN (-9223372036854775807L - 1)",
+                                       "INT64_MAX 9223372036854775807L",
+                                       "UINT64_MAX 18446744073709551615UL",
+                                       "SIZE_MAX 18446744073709551615UL",
+                                       "PTRDIFF_MIN (-9223372036854775807L - 1)",
+                                       "PTRDIFF_MAX 9223372036854775807L",
+                                       NULL};
+static const char *const math_h[] = {
+    "M_E 2.7182818284590452354",         "M_LOG2E 1.4426950408889634074",
+    "M_LOG10E 0.43429448190325182765",   "M_LN2 0.69314718055994530942",
+    "M_LN10 2.30258509299404568402",     "M_PI 3.14159265358979323846",
+    "M_PI_2 1.57079632679489661923",     "M_PI_4 0.78539816339744830962",
+    "M_1_PI 0.31830988618379067154",     "M_2_PI 0.63661977236758134308",
+    "M_2_SQRTPI 1.12837916709551257390", "M_SQRT2 1.41421356237309504880",
+    "M_SQRT1_2 0.70710678118654752440",  NULL};
+static const struct {
+  const char *header;
+  const char *const *macros;
+} standard[] = {{"float.h", float_h},     {"limits.h", limits_h}, {"stdint.h", stdint_h},
+                {"inttypes.h", stdint_h}, {"math.h", math_h},     {"tgmath.h", math_h}};
+
+const char *const *sj_pp_header_macros(const char *header) {
+  for (size_t i = 0; i < sizeof standard / sizeof *standard; i++)
+    if (!strcmp(header, standard[i].header)) return standard[i].macros;
+  return NULL;
+}
+
+static int standard_macros(sj_pp *pp, const char *header) {
+  const char *const *m = sj_pp_header_macros(header);
+  for (; m && *m; m++) {
+    sj_lexer sub;
+    sj_token name;
+    int r;
+    sj_lex_init(&sub, *m, pp->lx.source_name, pp->lx.arena, pp->lx.err);
+    if ((r = sj_lex_next(&sub, &name)) || (r = define(pp, &sub, &name))) return r;
+  }
   return 0;
 }
 

@@ -28,11 +28,15 @@ typedef struct sj_pp {
     sj_loc loc;
   } cond[64];
   int ncond;
+  int includes_seen; /* of lx.includes */
 } sj_pp;
 
 void sj_pp_init(sj_pp *pp, const char *src, const char *source_name, sj_arena *arena,
                 sj_error *err);
 /* The next token after preprocessing into t; 0, or a jit_status with err filled. */
 int sj_pp_next(sj_pp *pp, sj_token *t);
+/* The macros an `#include` of the standard header (as "math.h") defines, each "NAME body";
+ * NULL-terminated, NULL for a header without such macros. */
+const char *const *sj_pp_header_macros(const char *header);
 
 #endif

@@ -17,7 +17,7 @@
 
 /* Deeper input is refused rather than risking the stack, here and in the later stages
  * that walk the tree recursively. */
-enum { MAX_NEST = 200, MAX_HEIGHT = 1000 };
+enum { MAX_NEST = 200, MAX_HEIGHT = 1000, MAX_SIZE = 1 << 18 };
 
 #define SYNTAX JIT_ERR_SYNTAX
 #define UNSUP JIT_ERR_UNSUPPORTED
@@ -54,11 +54,13 @@ typedef struct psym {
   sj_stmt *counted, *set_first, was_set;
   int guarded;
   sj_sym *broken; /* and the flag its `break` sets (NULL: none) */
+  int unset;      /* a helper's local not yet assigned (helper_locals()) */
 } psym;
 
 typedef struct pexpr {
   sj_expr e; /* first */
   int height;
+  long size; /* nodes: what inlining a value read twice per assignment may double */
 } pexpr;
 
 typedef struct vec {
@@ -109,18 +111,22 @@ typedef struct parser {
   sj_stmt *counted;
   psym *counter;
   int counter_nest;
-  int loops;    /* for loops around what is being parsed */
-  psym *broken; /* the flag a `break` in the innermost loop being parsed sets (NULL: none) */
-  vec moves;    /* pointer assignments of the loop body being parsed (move *) */
-  vec vm;       /* the function's variably modified pointer types (sj_vm_type *) */
+  int loops;     /* for loops around what is being parsed */
+  psym *broken;  /* the flag a `break` in the innermost loop being parsed sets (NULL: none) */
+  int returning; /* that flag also stands for a `return;` (return_statement()) */
+  int in_switch; /* parsing a switch's cases outside any loop of theirs: a break ends a case */
+  vec moves;     /* pointer assignments of the loop body being parsed (move *) */
+  vec vm;        /* the function's variably modified pointer types (sj_vm_type *) */
   unsigned stdint_used;
   unsigned long long calls; /* of the current function: its sj_func.calls */
   int file_init;            /* parsing a file-scope constant's initializer */
-  int call_arg;   /* parsing an argument of a void function: arrays may be passed (rows too) */
-  vec call_names; /* const char *: the callee of each call placeholder (call_statement()) */
-  vec pfuncs;     /* pfunc *: the functions defined, as inline_calls() needs them */
-  vec protos;     /* sj_loc *: where the prototypes' names are */
-  vec rotations;  /* rotation *: the swaps' rotations of the function */
+  int call_arg;    /* parsing an argument of a void function: arrays may be passed (rows too);
+                      2: of memcpy, where an offset may follow (A + i) */
+  int step_target; /* parsing the left side of a statement: `x++;` may follow it */
+  vec call_names;  /* const char *: the callee of each call placeholder (call_statement()) */
+  vec pfuncs;      /* pfunc *: the functions defined, as inline_calls() needs them */
+  vec protos;      /* sj_loc *: where the prototypes' names are */
+  vec rotations;   /* rotation *: the swaps' rotations of the function */
   /* the rotation whose names the statement being parsed uses after their loop */
   struct rotation *after;
 } parser;
@@ -142,6 +148,7 @@ static sj_expr *unary(parser *p);
 static sj_expr *binary(parser *p, int min);
 static sj_stmt *statement(parser *p);
 static void used_after(parser *p, psym *x, sj_loc loc);
+static int mentions_local(const sj_expr *e);
 static sj_stmt *stmt(parser *p, sj_stmt_kind k, sj_loc loc);
 static void pointer_local(parser *p, const spec *s, vec *body);
 static void pointer_cast(parser *p, const spec *s, const sj_token *name, const sj_vm_type *decl);
@@ -242,6 +249,7 @@ static sj_expr *node(parser *p, sj_expr_kind k, sj_type t, sj_loc loc, int nargs
                      sj_expr *const *args) {
   pexpr *x = alloc(p, sizeof *x);
   int i, h = 0;
+  long size = 1;
   x->e.kind = k;
   x->e.type = t;
   x->e.loc = loc;
@@ -250,10 +258,15 @@ static sj_expr *node(parser *p, sj_expr_kind k, sj_type t, sj_loc loc, int nargs
   for (i = 0; i < nargs; i++) {
     x->e.args[i] = args[i];
     if (height(args[i]) > h) h = height(args[i]);
+    size += ((const pexpr *)args[i])->size;
   }
   x->height = h + 1;
+  x->size = size;
   if (x->height > MAX_HEIGHT)
     fail(p, UNSUP, loc, "expression nested deeper than %d levels is not supported", MAX_HEIGHT);
+  if (size > MAX_SIZE)
+    fail(p, UNSUP, loc,
+         "expression of more than %d operations (its helpers inlined) is not supported", MAX_SIZE);
   return &x->e;
 }
 
@@ -575,9 +588,10 @@ static spec specifiers(parser *p) {
     case SJ_K_VOLATILE:
     case SJ_K_RESTRICT:
     case SJ_K_EXTERN:
-    case SJ_K_REGISTER:
-    case SJ_K_AUTO:
       fail(p, UNSUP, t->loc, "'%s' is not supported", sj_tok_spelling(t->kind));
+    case SJ_K_REGISTER: /* storage hints that change nothing here */
+    case SJ_K_AUTO:
+      continue;
     }
     break;
   }
@@ -1000,6 +1014,7 @@ static sj_expr *reference(parser *p, int deref) {
   }
   if (!x) fail(p, SYNTAX, t.loc, "undeclared identifier '%.*s'", TOKTEXT(&t));
   if (x->is_typedef) fail(p, SYNTAX, t.loc, "'%s' is a type name, not a value", x->s.name);
+  if (x->unset) fail(p, UNSUP, t.loc, "'%s' is read before it is assigned", x->s.name);
   if (x->value) {
     if (p->file_init) /* as C has it: a const object is no constant expression */
       fail(p, UNSUP, t.loc,
@@ -1025,8 +1040,10 @@ static sj_expr *reference(parser *p, int deref) {
     close_with(p, ']');
     push(p, &idx, i);
   }
-  if (idx.n < x->s.rank && p->call_arg && (kind(p) == ',' || kind(p) == ')') && !x->table &&
-      !x->reshape) {
+  if (idx.n < x->s.rank && p->call_arg &&
+      (kind(p) == ',' || kind(p) == ')' ||
+       (p->call_arg == 2 && (kind(p) == '+' || kind(p) == '-'))) &&
+      !x->table && !x->reshape) {
     /* an array, or rows of one, passed to a void function: inline_call() binds it */
     e = node(p, SJ_E_INDEX, x->s.type, t.loc, idx.n, exprs(p, &idx));
     e->sym = &x->s;
@@ -1090,8 +1107,10 @@ static sj_expr *postfix(parser *p) {
     fail(p, SYNTAX, start, "called object is not a function");
   case SJ_T_INC:
   case SJ_T_DEC:
-    fail(p, UNSUP, start, "'%s' is only supported as the increment of a for loop",
-         sj_tok_spelling(t->kind));
+    if (p->step_target && peek(p, 1)->kind == ';') break; /* `x++;`: assignment() reads it */
+    fail(p, UNSUP, start,
+         "'%s' is only supported as a statement of its own (x%s;) or a for loop's increment",
+         sj_tok_spelling(t->kind), sj_tok_spelling(t->kind));
   case '.':
   case SJ_T_ARROW:
     fail(p, UNSUP, start, "member access '%s' is not supported", sj_tok_spelling(t->kind));
@@ -1159,8 +1178,9 @@ static sj_expr *unary(parser *p) {
     fail(p, UNSUP, loc, "address-of operator '&' is not supported");
   case SJ_T_INC:
   case SJ_T_DEC:
-    fail(p, UNSUP, loc, "'%s' is only supported as the increment of a for loop",
-         sj_tok_spelling(t->kind));
+    fail(p, UNSUP, loc,
+         "'%s' is only supported as a statement of its own (%sx;) or a for loop's increment",
+         sj_tok_spelling(t->kind), sj_tok_spelling(t->kind));
   case SJ_K_SIZEOF:
     fail(p, UNSUP, loc, "'sizeof' is not supported");
   case '(':
@@ -1356,14 +1376,39 @@ static int compound_op(int k) {
   return -1;
 }
 
+/* `x++;`, `++x;` (or --) as the statement x = x + 1 (C's conversions: a float x adds 1.0f). */
+static void step_statement(parser *p, sj_expr *target, const sj_token *op, sj_loc loc, vec *out) {
+  check_target(p, target, op);
+  close_with(p, ';');
+  sj_stmt *s = stmt(p, SJ_S_ASSIGN, loc);
+  s->lhs = target;
+  s->rhs = conv(p,
+                binop(p, op->kind == SJ_T_INC ? SJ_OP_ADD : SJ_OP_SUB, copy(p, target),
+                      int_lit(p, SJ_TY_INT, 1, op->loc), op->loc),
+                target->type);
+  push(p, out, s);
+}
+
 /* One assignment statement, or a chain `a = b op= e;`, as statements in out: the rightmost
  * assignment first, each further left one assigning the value of the one to its right read
  * back (what C's assignment expression yields: the left operand after the assignment). */
 static void assignment(parser *p, vec *out) {
   sj_loc loc = peek(p, 0)->loc;
+  if (kind(p) == SJ_T_INC || kind(p) == SJ_T_DEC) {
+    sj_token op = next(p);
+    step_statement(p, unary(p), &op, loc, out);
+    return;
+  }
+  p->step_target = 1;
   sj_expr *lhs = conditional(p), *rhs;
+  p->step_target = 0;
   sj_token op = *peek(p, 0);
   vec targets = {0}, ops = {0};
+  if (op.kind == SJ_T_INC || op.kind == SJ_T_DEC) {
+    next(p);
+    step_statement(p, lhs, &op, loc, out);
+    return;
+  }
   if (op.kind == ';')
     fail(p, UNSUP, loc,
          "a statement must assign to an array element or a local variable (expression "
@@ -1909,14 +1954,14 @@ static void stray_moves(parser *p, const vec *body) {
 
 static void unguarded_continue(parser *p) {
   fail(p, UNSUP, ((sj_stmt *)p->continues.v[p->continues.n - 1])->loc,
-       "'continue' and 'break' are supported only at the end of an 'if' (without 'else') "
-       "directly in a loop's body");
+       "'continue', 'break' and 'return' are supported in a loop only at the end of an 'if' "
+       "(without 'else') directly in its body");
 }
 
 static void unguarded_return(parser *p, sj_loc loc) {
   fail(p, UNSUP, loc,
-       "'return' is supported only as the last statement of the function, or at the end of an "
-       "'if' (without 'else') directly in its body");
+       "'return;' is supported only as the last statement of the function, or at the end of an "
+       "'if' (without 'else') directly in its body or a loop's");
 }
 
 /* Whether s is a placeholder (of `continue;` or `return;`, in marks) waiting for its guard;
@@ -2000,9 +2045,17 @@ static void check_iter_type(parser *p, sj_loc loc, const sj_token *name, sj_type
          TOKTEXT(name), sj_type_name(t));
 }
 
+/* A variable declared beside a for loop's iterator (`for (int i = 0, j = n - 1; ...; i++, j--)`):
+ * its value at each iteration is first + step * (i - i's first) / i's step. */
+typedef struct companion {
+  psym *x;
+  sj_expr *first;
+  long step;
+} companion;
+
 /* The iterator of a for loop: `int i = e` (or long, unsigned, ...), or `i = e` on such a
- * variable declared before (*outer). */
-static psym *for_init(parser *p, sj_stmt *s, psym **outer) {
+ * variable declared before (*outer); its companions, if declared. */
+static psym *for_init(parser *p, sj_stmt *s, psym **outer, vec *companions) {
   sj_token *t = peek(p, 0), name;
   psym *x, *it;
   if (starts_type(p, 0)) {
@@ -2024,8 +2077,21 @@ static psym *for_init(parser *p, sj_stmt *s, psym **outer) {
     if (mentions(s->init, &it->s))
       fail(p, UNSUP, s->init->loc, "the initial value of iterator '%s' uses the iterator",
            it->s.name);
-    if (kind(p) == ',')
-      fail(p, UNSUP, peek(p, 0)->loc, "only one declaration is supported in a for loop header");
+    while (accept(p, ',')) {
+      no_pointer(p);
+      if (kind(p) != SJ_T_IDENT) found(p, "a variable's name");
+      name = next(p);
+      check_iter_type(p, sp.loc, &name, sp.type);
+      if (kind(p) != '=')
+        fail(p, UNSUP, name.loc, "'%.*s' declared in a for loop's header needs an initial value",
+             TOKTEXT(&name));
+      next(p);
+      companion *c = alloc(p, sizeof *c);
+      c->first = conv(p, expr(p), sp.type);
+      c->x = declare(p, SJ_SYM_LOCAL, sp.type, &name);
+      c->x->role = PLAIN;
+      push(p, companions, c);
+    }
     return it;
   }
   if (t->kind == SJ_T_IDENT && peek(p, 1)->kind == '=') {
@@ -2101,25 +2167,34 @@ static long increment(parser *p, const psym *it) {
 }
 
 /* The body of the loop s, one statement; the flag a `break` in it sets (NULL: none). */
-static psym *loop_statement(parser *p, sj_stmt *s) {
+static psym *loop_statement(parser *p, sj_stmt *s, int *returns) {
   s->nbody = 1;
   s->body = alloc(p, sizeof *s->body);
   int waiting = p->continues.n; /* those of the loops around this one */
   sj_stmt *outer = p->loop;
   psym *outer_flag = p->broken, *flag;
+  int outer_returning = p->returning, outer_switch = p->in_switch;
+  p->in_switch = 0;
   p->loop_body = 1;
   p->loop = s;
   p->broken = NULL;
+  p->returning = 0;
   p->loops++;
   s->body[0] = statement(p);
   p->loops--;
   p->loop = outer;
   flag = p->broken;
+  *returns = p->returning;
   p->broken = outer_flag;
-  if (p->continues.n > waiting) { /* a body of one `if (c) continue;` (or break): nothing follows */
-    vec one = {0};
-    push(p, &one, s->body[0]);
-    guard_rest(p, &one, &p->continues);
+  p->returning = outer_returning;
+  p->in_switch = outer_switch;
+  if (p->continues.n > waiting) { /* a body of one `if (c) continue;` (or break): nothing follows;
+                                     or statements without a block, as a loop's return adds */
+    sj_stmt *b = s->body[0];
+    vec v = {(void **)&s->body[0], 1, 1};
+    if (b->kind == SJ_S_BLOCK && b->nbody) v = (vec){(void **)b->body, b->nbody, b->nbody};
+    guard_rest(p, &v, &p->continues);
+    if (v.v == (void **)b->body) b->nbody = v.n;
   }
   if (p->continues.n > waiting) unguarded_continue(p);
   return flag;
@@ -2129,6 +2204,8 @@ static psym *loop_statement(parser *p, sj_stmt *s) {
  * body guarded); the flag, declared 0 before the loop, joins its condition (not_broken()), a
  * test of the data that guards the body from then on. */
 static void break_statement(parser *p, sj_loc loc, vec *out) {
+  if (p->in_switch)
+    fail(p, UNSUP, loc, "'break' is supported in a switch only as the last statement of a case");
   if (!p->loop) fail(p, SYNTAX, loc, "'break' outside a loop");
   if (!p->broken) {
     char name[48];
@@ -2164,6 +2241,33 @@ static sj_expr *not_broken(parser *p, vec *out, const sj_stmt *s, psym *broken, 
   return binop(p, SJ_OP_AND, bound, clear, loc);
 }
 
+/* `return;`: in a loop, a `break;` whose flag also ends the loops around (return_after());
+ * in the function's body, a placeholder until block() makes its `if` guard what follows. */
+static void return_statement(parser *p, sj_loc loc, vec *out) {
+  if (p->loop) {
+    break_statement(p, loc, out);
+    p->returning = 1;
+    return;
+  }
+  push(p, &p->returns, stmt(p, SJ_S_BLOCK, loc));
+  push(p, out, p->returns.v[p->returns.n - 1]);
+}
+
+/* After a loop that a `return;` in its body ended: `if (flag) return;`, the return going on
+ * from the loop around it or the function. */
+static void return_after(parser *p, psym *flag, sj_loc loc, vec *out) {
+  sj_stmt *g = stmt(p, SJ_S_IF, loc);
+  g->cond = binop(p, SJ_OP_NE, var_ref(p, &flag->s, loc), int_lit(p, SJ_TY_INT, 0, loc), loc);
+  g->nbody = 2;
+  g->body = alloc(p, 2 * sizeof *g->body);
+  vec then = {0};
+  return_statement(p, loc, &then);
+  g->body[0] = stmt(p, SJ_S_BLOCK, loc);
+  g->body[0]->nbody = then.n;
+  g->body[0]->body = (sj_stmt **)then.v;
+  push(p, out, g);
+}
+
 /* Whether e reads data: an array element, a floating-point value, a call. */
 static int reads_data(const sj_expr *e) {
   if (e->kind == SJ_E_INDEX || e->kind == SJ_E_CALL || sj_type_is_float(e->type)) return 1;
@@ -2189,11 +2293,11 @@ static void split_conjuncts(parser *p, sj_expr *e, sj_expr **bound, sj_expr **da
  * no longer changes what it reads, so later iterations would fail it too: the loop may run to
  * its bound with the body under the test (guard_body()), provided the test does not read the
  * iterator. what names the loop in messages. */
-static sj_expr *loop_cond(parser *p, const sj_stmt *s, sj_expr **data, const char *what) {
-  sj_loc at = peek(p, 0)->loc;
+static sj_expr *loop_cond(parser *p, const sj_stmt *s, sj_expr *cond, sj_loc at, sj_expr **data,
+                          const char *what) {
   sj_expr *bound = NULL;
   *data = NULL;
-  split_conjuncts(p, truth(p, expr(p)), &bound, data);
+  split_conjuncts(p, truth(p, cond), &bound, data);
   if (*data && mentions(*data, s->iter))
     fail(p, UNSUP, (*data)->loc,
          "a test of the loop's condition reads data and its iterator '%s': a loop may end "
@@ -2298,27 +2402,79 @@ static void guard_body(parser *p, sj_stmt *s, sj_expr *data) {
   for (int i = 0; i < p->rotations.n; i++) steps_counter(p, p->rotations.v[i], s);
 }
 
+/* The increments of a for loop, comma-separated: the iterator's step (returned) and those of
+ * its companions, each at most once. */
+static long for_steps(parser *p, psym *it, vec *companions) {
+  long step = 0;
+  do {
+    sj_token *t = peek(p, 0), *name = t->kind == SJ_T_INC || t->kind == SJ_T_DEC ? peek(p, 1) : t;
+    psym *x = name->kind == SJ_T_IDENT ? lookup(p, name->text, name->len) : NULL;
+    companion *c = NULL;
+    for (int i = 0; i < companions->n; i++)
+      if (((companion *)companions->v[i])->x == x) c = companions->v[i];
+    if (c ? c->step : step && x == it)
+      fail(p, UNSUP, t->loc, "'%s' is stepped twice in the loop's increment", x->s.name);
+    if (c)
+      c->step = increment(p, x);
+    else
+      step = increment(p, it);
+  } while (accept(p, ','));
+  if (!step)
+    fail(p, UNSUP, peek(p, 0)->loc, "the for loop's increment does not step its iterator '%s'",
+         it->s.name);
+  return step;
+}
+
+/* Replaces the uses of x in e by value (a copy each); e's root too. */
+static sj_expr *substitute(parser *p, sj_expr *e, const sj_sym *x, const sj_expr *value) {
+  if (e->kind == SJ_E_VAR && e->sym == x) return copy(p, value);
+  for (int i = 0; i < e->nargs; i++) e->args[i] = substitute(p, e->args[i], x, value);
+  return e;
+}
+
+/* Gives companion c of loop s its value (each use in the body reads a copy), and puts it in
+ * place of c in the loop's condition cond, parsed before the steps were known. */
+static sj_expr *companion_value(parser *p, const sj_stmt *s, companion *c, sj_expr *cond) {
+  sj_loc at = c->first->loc;
+  if (reads_data(c->first) || mentions_local(c->first) || mentions(c->first, s->iter))
+    fail(p, UNSUP, at,
+         "the initial value of '%s' may use only parameters, outer iterators and constants (it "
+         "is computed again where the loop uses '%s')",
+         c->x->s.name, c->x->s.name);
+  sj_expr *n = binop(p, SJ_OP_SUB, conv(p, var_ref(p, s->iter, at), SJ_TY_LONG),
+                     conv(p, copy(p, s->init), SJ_TY_LONG), at);
+  if (s->step != 1) n = binop(p, SJ_OP_DIV, n, int_lit(p, SJ_TY_LONG, s->step, at), at);
+  sj_expr *v = binop(p, SJ_OP_ADD, conv(p, copy(p, c->first), SJ_TY_LONG),
+                     binop(p, SJ_OP_MUL, n, int_lit(p, SJ_TY_LONG, c->step, at), at), at);
+  c->x->value = conv(p, v, c->x->s.type);
+  c->x->s.is_const = 1;
+  return substitute(p, cond, &c->x->s, c->x->value);
+}
+
 /* The for loop at the head, pushed onto out (with what its iterator's use after it wants). */
 static void for_loop(parser *p, vec *out) {
   sj_token kw = next(p);
   sj_stmt *s = stmt(p, SJ_S_FOR, kw.loc);
   sj_loc cond;
   psym *it, *outer = NULL;
+  vec companions = {0};
   expect(p, '(');
   open_scope(p);
-  it = for_init(p, s, &outer);
+  it = for_init(p, s, &outer, &companions);
   s->iter = &it->s;
   close_with(p, ';');
   cond = peek(p, 0)->loc;
   if (kind(p) == ';') fail(p, UNSUP, cond, "a for loop without a condition is not supported");
-  sj_expr *data;
-  s->cond = loop_cond(p, s, &data, "for loop");
+  sj_expr *data, *raw = expr(p);
   close_with(p, ';');
   if (kind(p) == ')')
     fail(p, UNSUP, peek(p, 0)->loc, "a for loop without an increment is not supported");
-  s->step = increment(p, it);
+  s->step = for_steps(p, it, &companions);
   close_with(p, ')');
-  psym *broken = loop_statement(p, s);
+  for (int i = 0; i < companions.n; i++) raw = companion_value(p, s, companions.v[i], raw);
+  s->cond = loop_cond(p, s, raw, cond, &data, "for loop");
+  int returns;
+  psym *broken = loop_statement(p, s, &returns);
   s->cond = flags_to_data(p, s, not_broken(p, out, s, broken, s->cond), &data);
   guard_body(p, s, data);
   close_scope(p);
@@ -2338,6 +2494,7 @@ static void for_loop(parser *p, vec *out) {
     }
   }
   push(p, out, s);
+  if (returns) return_after(p, broken, kw.loc, out);
 }
 
 /* --- while and do loops that count: `int t = 0; while (t < T) { ...; t++; }` is the for
@@ -2498,12 +2655,13 @@ static void revive_counter(parser *p, psym *x) {
 /* The condition of a while or do loop, in parentheses. */
 static sj_expr *counter_cond(parser *p, const sj_stmt *s, sj_expr **data, int kw) {
   expect(p, '(');
-  sj_expr *bound = loop_cond(p, s, data, kw == SJ_K_WHILE ? "while loop" : "do loop");
+  sj_loc at = peek(p, 0)->loc;
+  sj_expr *bound = loop_cond(p, s, expr(p), at, data, kw == SJ_K_WHILE ? "while loop" : "do loop");
   close_with(p, ')');
   return bound;
 }
 
-static sj_stmt *counted_loop(parser *p, vec *out) {
+static void counted_loop(parser *p, vec *out) {
   sj_token kw = next(p);
   sj_stmt *s = stmt(p, SJ_S_FOR, kw.loc);
   sj_expr *init;
@@ -2525,7 +2683,8 @@ static sj_stmt *counted_loop(parser *p, vec *out) {
   p->counted = s;
   p->counter = (psym *)s->iter;
   p->counter_nest = p->nest + 2; /* the statements of the body's block */
-  psym *broken = loop_statement(p, s);
+  int returns;
+  psym *broken = loop_statement(p, s, &returns);
   p->counted = counted;
   p->counter = counter;
   p->counter_nest = counter_nest;
@@ -2551,7 +2710,8 @@ static sj_stmt *counted_loop(parser *p, vec *out) {
   x->counted = s;
   x->guarded = data != NULL;
   x->broken = broken ? &broken->s : NULL;
-  return s;
+  push(p, out, s);
+  if (returns) return_after(p, broken, kw.loc, out);
 }
 
 /* `t++;` (or ++t, t += 2, t = t + 2 ...) ending the body of the while or do loop being
@@ -2699,24 +2859,57 @@ static sj_expr *element_count(parser *p, sj_type elem, sj_loc loc) {
   return count ? binop(p, SJ_OP_MUL, conv(p, count, SJ_TY_LONG), whole, loc) : whole;
 }
 
-/* An operand of memcpy: an array or rows of one (`A`, `A[t % 2]`). */
-static sj_expr *copy_operand(parser *p, const char *what) {
-  int arithmetic = kind(p) == '&' ||
-                   (kind(p) == SJ_T_IDENT && (peek(p, 1)->kind == '+' || peek(p, 1)->kind == '-'));
-  if (arithmetic)
-    fail(p, UNSUP, peek(p, 0)->loc,
-         "the %s of a copy must be an array or rows of one (A, A[t %% 2]); pointer arithmetic "
-         "and & are not supported",
-         what);
-  p->call_arg = 1;
-  sj_expr *e = expr(p);
+/* An operand of memcpy: an array or rows of one (`A`, `A[t % 2]`), or an address in one
+ * (`&A[i][j]`, `&A[r]`, `A + e`, `A[r] - e`): then flat is its row-major position in the
+ * array, in elements. */
+typedef struct copy_end {
+  sj_expr *rows;
+  sj_expr *flat; /* NULL: rows, from their start */
+} copy_end;
+
+/* The row-major position of A[idx...] (missing subscripts 0), as a long. */
+static sj_expr *flat_position(parser *p, const sj_sym *a, sj_expr *const *idx, int n, sj_loc loc) {
+  sj_expr *pos = NULL;
+  for (int d = 0; d < a->rank; d++) {
+    sj_expr *i = d < n ? conv(p, copy(p, idx[d]), SJ_TY_LONG) : int_lit(p, SJ_TY_LONG, 0, loc);
+    pos = pos ? binop(p, SJ_OP_ADD,
+                      binop(p, SJ_OP_MUL, pos, conv(p, copy(p, a->extents[d]), SJ_TY_LONG), loc), i,
+                      loc)
+              : i;
+  }
+  return pos;
+}
+
+static copy_end copy_operand(parser *p, const char *what) {
+  sj_loc loc = peek(p, 0)->loc;
+  int address = accept(p, '&');
+  if (kind(p) != SJ_T_IDENT) found(p, "an array");
+  p->call_arg = 2;
+  sj_expr *e = postfix(p);
   p->call_arg = 0;
-  if (!is_rows(e))
-    fail(p, UNSUP, e->loc,
-         "the %s of a copy must be an array or rows of one (A, A[t %% 2]); pointer arithmetic "
-         "and & are not supported",
+  if (e->kind != SJ_E_INDEX || !e->sym || e->sym->kind != SJ_SYM_ARRAY || (!address && !is_rows(e)))
+    fail(p, UNSUP, loc,
+         "the %s of a copy must be an array, rows of one or an address in one (A, A[t %% 2], "
+         "&A[i][0], A + i)",
          what);
-  return e;
+  sj_expr *off = NULL;
+  while (kind(p) == '+' || kind(p) == '-') {
+    sj_token op = next(p);
+    sj_expr *term = binary(p, 10); /* above + and -: the next term */
+    if (!sj_type_is_integer(term->type))
+      fail(p, SYNTAX, term->loc, "pointer offset has type '%s', not an integer type",
+           sj_type_name(term->type));
+    term = conv(p, term, SJ_TY_LONG);
+    off = off              ? binop(p, op.kind == '+' ? SJ_OP_ADD : SJ_OP_SUB, off, term, op.loc)
+          : op.kind == '+' ? term
+                           : binop(p, SJ_OP_SUB, int_lit(p, SJ_TY_LONG, 0, op.loc), term, op.loc);
+  }
+  copy_end end = {e, NULL};
+  if (address || off) {
+    end.flat = flat_position(p, e->sym, e->args, e->nargs, loc);
+    if (off) end.flat = binop(p, SJ_OP_ADD, end.flat, off, loc);
+  }
+  return end;
 }
 
 static psym *loop_iter(parser *p, sj_loc loc, int d) {
@@ -2731,6 +2924,92 @@ static psym *loop_iter(parser *p, sj_loc loc, int d) {
   return x;
 }
 
+/* for (it = 0; it < bound; it++) body */
+static sj_stmt *count_loop(parser *p, psym *it, sj_expr *bound, sj_stmt *body, sj_loc at) {
+  sj_stmt *loop = stmt(p, SJ_S_FOR, at);
+  loop->iter = &it->s;
+  loop->init = int_lit(p, SJ_TY_LONG, 0, at);
+  loop->cond = binop(p, SJ_OP_LT, var_ref(p, &it->s, at), bound, at);
+  loop->step = 1;
+  loop->nbody = 1;
+  loop->body = alloc(p, sizeof *loop->body);
+  loop->body[0] = body;
+  return loop;
+}
+
+/* The element of a at row-major position pos (long, within a), its subscripts pos / stride
+ * % extent. */
+static sj_expr *element_at(parser *p, const sj_sym *a, sj_expr *pos, sj_loc at) {
+  sj_expr *idx[4], *stride = NULL;
+  for (int d = a->rank - 1; d >= 0; d--) {
+    sj_expr *q = stride ? binop(p, SJ_OP_DIV, copy(p, pos), copy(p, stride), at) : copy(p, pos);
+    idx[d] = d ? binop(p, SJ_OP_REM, q, conv(p, copy(p, a->extents[d]), SJ_TY_LONG), at) : q;
+    if (d) {
+      sj_expr *e = conv(p, copy(p, a->extents[d]), SJ_TY_LONG);
+      stride = stride ? binop(p, SJ_OP_MUL, stride, e, at) : e;
+    }
+  }
+  sj_expr *e = node(p, SJ_E_INDEX, a->type, at, a->rank, idx);
+  e->sym = (sj_sym *)a;
+  return e;
+}
+
+/* A copy where an operand is an address (copy_end.flat): count elements from dst's position
+ * on, each from the position as far into src. One loop along a one-dimensional dst; else a
+ * nest over dst's rows up to the last one the copy reaches, under a guard on the position. */
+static sj_stmt *flat_copy(parser *p, const sj_token *name, copy_end dst, copy_end src,
+                          sj_expr *count) {
+  const sj_sym *to = dst.rows->sym, *from = src.rows->sym;
+  sj_loc at = name->loc;
+  if (to == from)
+    fail(p, UNSUP, at,
+         "'%.*s' within one array at an address is not supported (its parts may "
+         "overlap)",
+         TOKTEXT(name));
+  if (to->rank > 4 || from->rank > 4)
+    fail(p, UNSUP, at, "copies of more than 4 dimensions are not supported");
+  sj_expr *od = dst.flat ? dst.flat : flat_position(p, to, dst.rows->args, dst.rows->nargs, at);
+  sj_expr *os = src.flat ? src.flat : flat_position(p, from, src.rows->args, src.rows->nargs, at);
+  psym *it[4];
+  for (int d = 0; d < to->rank; d++) it[d] = loop_iter(p, at, d);
+  sj_stmt *assign = stmt(p, SJ_S_ASSIGN, at);
+  if (to->rank == 1) {
+    sj_expr *k = var_ref(p, &it[0]->s, at);
+    assign->lhs = element_at(p, to, binop(p, SJ_OP_ADD, copy(p, od), k, at), at);
+    assign->rhs = element_at(p, from, binop(p, SJ_OP_ADD, os, copy(p, k), at), at);
+    return count_loop(p, it[0], count, assign, at);
+  }
+  sj_expr *idx[4], *q = NULL, *row = NULL;
+  for (int d = 0; d < to->rank; d++) {
+    idx[d] = var_ref(p, &it[d]->s, at);
+    sj_expr *e = d ? conv(p, copy(p, to->extents[d]), SJ_TY_LONG) : NULL;
+    q = q ? binop(p, SJ_OP_ADD, binop(p, SJ_OP_MUL, q, e, at), copy(p, idx[d]), at)
+          : copy(p, idx[d]);
+    if (d) row = row ? binop(p, SJ_OP_MUL, row, copy(p, e), at) : copy(p, e);
+  }
+  sj_expr *end = binop(p, SJ_OP_ADD, copy(p, od), copy(p, count), at);
+  assign->lhs = node(p, SJ_E_INDEX, to->type, at, to->rank, idx);
+  assign->lhs->sym = (sj_sym *)to;
+  assign->rhs = element_at(
+      p, from, binop(p, SJ_OP_ADD, binop(p, SJ_OP_SUB, copy(p, q), copy(p, od), at), os, at), at);
+  sj_stmt *body = stmt(p, SJ_S_IF, at);
+  body->cond = binop(p, SJ_OP_AND, binop(p, SJ_OP_GE, copy(p, q), od, at),
+                     binop(p, SJ_OP_LT, q, copy(p, end), at), at);
+  body->nbody = 2;
+  body->body = alloc(p, 2 * sizeof *body->body);
+  body->body[0] = assign;
+  for (int d = to->rank - 1; d >= 0; d--) {
+    sj_expr *bound =
+        d ? conv(p, copy(p, to->extents[d]), SJ_TY_LONG)
+          : binop(p, SJ_OP_DIV,
+                  binop(p, SJ_OP_ADD, end,
+                        binop(p, SJ_OP_SUB, copy(p, row), int_lit(p, SJ_TY_LONG, 1, at), at), at),
+                  row, at);
+    body = count_loop(p, it[d], bound, body, at);
+  }
+  return body;
+}
+
 /* `memcpy(dst, src, n * sizeof(T));` (or memmove between different arrays): dst and src of
  * one element type and the same inner extents; the copy is a loop nest over dst's dimensions
  * whose row-major position is below the count (an if the sizes decide where the count is the
@@ -2739,10 +3018,11 @@ static void copy_statement(parser *p, vec *out) {
   sj_token name = next(p);
   int move = name.len == 7;
   expect(p, '(');
-  sj_expr *dst = copy_operand(p, "destination");
+  copy_end dst_end = copy_operand(p, "destination");
   expect(p, ',');
-  sj_expr *src = copy_operand(p, "source");
+  copy_end src_end = copy_operand(p, "source");
   expect(p, ',');
+  sj_expr *dst = dst_end.rows, *src = src_end.rows;
   const sj_sym *to = dst->sym, *from = src->sym;
   if (to->type != from->type)
     fail(p, UNSUP, name.loc,
@@ -2751,6 +3031,11 @@ static void copy_statement(parser *p, vec *out) {
   sj_expr *count = element_count(p, to->type, name.loc);
   close_with(p, ')');
   close_with(p, ';');
+  if (to->is_const) fail(p, SYNTAX, dst->loc, "copy into const array '%s'", to->name);
+  if (dst_end.flat || src_end.flat) {
+    push(p, out, flat_copy(p, &name, dst_end, src_end, count));
+    return;
+  }
   int rank = to->rank - dst->nargs;
   int same = to->type == from->type && rank == from->rank - src->nargs;
   for (int d = 1; same && d < rank; d++)
@@ -2760,7 +3045,6 @@ static void copy_statement(parser *p, vec *out) {
          "'%.*s' copies between arrays of one element type and the same inner extents only "
          "('%s' and '%s' differ)",
          TOKTEXT(&name), to->name, from->name);
-  if (to->is_const) fail(p, SYNTAX, dst->loc, "copy into const array '%s'", to->name);
   int apart = 0; /* two halves of one array, told apart by a constant first subscript */
   if (dst->nargs && src->nargs && dst->args[0]->kind == SJ_E_INT && src->args[0]->kind == SJ_E_INT)
     apart = dst->args[0]->ival != src->args[0]->ival;
@@ -2811,19 +3095,115 @@ static void copy_statement(parser *p, vec *out) {
                           binop(p, SJ_OP_SUB, copy(p, row), int_lit(p, SJ_TY_LONG, 1, at), at), at),
                     row, at)
             : copy(p, count);
-    sj_stmt *loop = stmt(p, SJ_S_FOR, at);
-    loop->iter = &it[d]->s;
-    loop->init = int_lit(p, SJ_TY_LONG, 0, at);
-    sj_expr *v = node(p, SJ_E_VAR, SJ_TY_LONG, at, 0, NULL);
-    v->sym = &it[d]->s;
-    loop->cond = binop(p, SJ_OP_LT, v, bound, at);
-    loop->step = 1;
-    loop->nbody = 1;
-    loop->body = alloc(p, sizeof *loop->body);
-    loop->body[0] = body;
-    body = loop;
+    body = count_loop(p, it[d], bound, body, at);
   }
   push(p, out, body);
+}
+
+/* `case K:` and `default:` labels before a case's statements (at least one); the test that
+ * the switch's value v matches one of them (NULL for default). */
+static sj_expr *case_labels(parser *p, const sj_expr *v, int *is_default) {
+  sj_expr *test = NULL;
+  *is_default = 0;
+  do {
+    sj_token kw = next(p);
+    if (kw.kind == SJ_K_DEFAULT) {
+      *is_default = 1;
+    } else {
+      sj_expr *k = conditional(p);
+      long value;
+      if (!literal_value(k, &value))
+        fail(p, UNSUP, k->loc, "a case label must be an integer constant");
+      sj_expr *eq = binop(p, SJ_OP_EQ, copy(p, v), k, kw.loc);
+      test = test ? binop(p, SJ_OP_OR, test, eq, kw.loc) : eq;
+    }
+    expect(p, ':');
+  } while (kind(p) == SJ_K_CASE || kind(p) == SJ_K_DEFAULT);
+  return *is_default ? NULL : test;
+}
+
+/* The statements of a case into group, up to its `break;` (whether there is one), the next
+ * label or the switch's end; braced: those of a block in it, up to its '}'. */
+static int case_statements(parser *p, vec *group, int braced) {
+  for (;;) {
+    int k = kind(p);
+    if (k == '}' || (!braced && (k == SJ_K_CASE || k == SJ_K_DEFAULT))) return 0;
+    if (k == SJ_T_EOF) found(p, "'}'");
+    int ended = 0;
+    if (k == SJ_K_BREAK) {
+      next(p);
+      close_with(p, ';');
+      ended = 1;
+    } else if (k == '{') {
+      next(p);
+      open_scope(p);
+      ended = case_statements(p, group, 1);
+      close_scope(p);
+      expect(p, '}');
+    } else if (starts_type(p, 0)) {
+      declaration(p, group);
+    } else {
+      statement_to(p, group);
+    }
+    if (!ended) continue;
+    k = kind(p);
+    if (k != '}' && (braced || (k != SJ_K_CASE && k != SJ_K_DEFAULT)))
+      fail(p, UNSUP, peek(p, 0)->loc, "a statement after a case's 'break;' never runs");
+    return 1;
+  }
+}
+
+/* `switch (v) { case K: ... break; ... default: ... }` whose cases end with `break;` (the last
+ * one may end the switch): an if-else chain testing v, the default last. v is tested again for
+ * each case: expressions have no side effects. */
+static void switch_statement(parser *p, vec *out) {
+  sj_token kw = next(p);
+  expect(p, '(');
+  sj_expr *v = expr(p);
+  if (!sj_type_is_integer(v->type))
+    fail(p, SYNTAX, v->loc, "a switch's value has type '%s', not an integer type",
+         sj_type_name(v->type));
+  v = conv(p, v, sj_type_promote(v->type));
+  close_with(p, ')');
+  expect(p, '{');
+  open_scope(p);
+  int outer_switch = p->in_switch;
+  p->in_switch = 1;
+  vec tests = {0}, bodies = {0};
+  sj_stmt *fallback = NULL;
+  int open = 0; /* the previous case did not end with break */
+  while (!accept(p, '}')) {
+    if (kind(p) != SJ_K_CASE && kind(p) != SJ_K_DEFAULT) found(p, "'case' or 'default'");
+    if (open)
+      fail(p, UNSUP, peek(p, 0)->loc,
+           "a case that falls through into the next is not supported: end it with 'break;'");
+    int is_default;
+    sj_expr *test = case_labels(p, v, &is_default);
+    sj_stmt *body = stmt(p, SJ_S_BLOCK, peek(p, 0)->loc);
+    vec group = {0};
+    open = !case_statements(p, &group, 0);
+    body->nbody = group.n;
+    body->body = (sj_stmt **)group.v;
+    if (is_default) {
+      fallback = body;
+    } else {
+      push(p, &tests, test);
+      push(p, &bodies, body);
+    }
+  }
+  p->in_switch = outer_switch;
+  close_scope(p);
+  sj_stmt *chain = fallback ? fallback : stmt(p, SJ_S_BLOCK, kw.loc);
+  for (int i = tests.n - 1; i >= 0; i--) {
+    sj_stmt *g = stmt(p, SJ_S_IF, kw.loc);
+    g->cond = tests.v[i];
+    g->nbody = 2;
+    g->body = alloc(p, 2 * sizeof *g->body);
+    g->body[0] = bodies.v[i];
+    g->body[1] = chain;
+    chain = g;
+  }
+  push(p, out, chain);
 }
 
 static void statement_to(parser *p, vec *out) {
@@ -2874,9 +3254,11 @@ static void statement_kind(parser *p, sj_token *t, sj_loc loc, int loop_body, ve
     fail(p, SYNTAX, loc, "'else' without a previous 'if'");
   case SJ_K_WHILE:
   case SJ_K_DO:
-    push(p, out, counted_loop(p, out));
+    counted_loop(p, out);
     break;
   case SJ_K_SWITCH:
+    switch_statement(p, out);
+    break;
   case SJ_K_CASE:
   case SJ_K_DEFAULT:
   case SJ_K_GOTO:
@@ -2894,11 +3276,26 @@ static void statement_kind(parser *p, sj_token *t, sj_loc loc, int loop_body, ve
     push(p, &p->continues, stmt(p, SJ_S_BLOCK, loc));
     push(p, out, p->continues.v[p->continues.n - 1]);
     break;
-  case SJ_K_RETURN: /* a placeholder, until block() makes its `if` guard what follows */
-    if (p->loops || peek(p, 1)->kind != ';') unguarded_return(p, loc);
+  case SJ_K_RETURN:
+    if (peek(p, 1)->kind != ';') unguarded_return(p, loc);
     next(p), next(p);
-    push(p, &p->returns, stmt(p, SJ_S_BLOCK, loc));
-    push(p, out, p->returns.v[p->returns.n - 1]);
+    return_statement(p, loc, out);
+    break;
+  case '(':
+    if (peek(p, 1)->kind == SJ_K_VOID && peek(p, 2)->kind == ')') { /* (void)x;: nothing to do */
+      next(p), next(p), next(p);
+      if (kind(p) == SJ_T_IDENT && peek(p, 1)->kind == ';') {
+        sj_token name = next(p);
+        if (!lookup(p, name.text, name.len))
+          fail(p, SYNTAX, name.loc, "undeclared identifier '%.*s'", TOKTEXT(&name));
+      } else {
+        unary(p);
+      }
+      close_with(p, ';');
+      push(p, out, stmt(p, SJ_S_BLOCK, loc));
+      break;
+    }
+    assignment(p, out);
     break;
   case SJ_T_IDENT:
     if (peek(p, 1)->kind == ':') fail(p, UNSUP, loc, "label '%.*s' is not supported", TOKTEXT(t));
@@ -3263,71 +3660,236 @@ static void inline_into(parser *p, pfunc *pf) {
   pf->state = 2;
 }
 
-/* `return e;` of a helper returning t. */
-static sj_expr *helper_return(parser *p, sj_type t) {
-  expect(p, SJ_K_RETURN);
-  sj_expr *e = conv(p, expr(p), t);
-  expect(p, ';');
+/* A helper's body as one expression, parsed statement by statement. Its variables (parameters
+ * and locals) hold values: an assignment replaces the variable's value (psym.value) by an
+ * expression over the parameters, so each later use reads a copy of what C would read there.
+ * A return under a path condition (the tests of the `if`s around it) is kept as a pair; the
+ * pairs nest as ?: in the order of the text, so that each value and test is evaluated only
+ * where C evaluates it. */
+typedef struct hbody {
+  const helper *h;
+  sj_type type; /* the helper's return type */
+  vec vars;     /* psym *: the parameters, then the locals in scope */
+  vec conds;    /* sj_expr *: the path condition of each return (NULL: none) */
+  vec values;   /* sj_expr *: the value each returns, converted to type */
+  sj_loc close; /* of the last block's closing brace */
+} hbody;
+
+static int helper_statement(parser *p, hbody *b, const sj_expr *pc);
+
+/* The condition pc && c, c where there is no pc. */
+static sj_expr *path_and(parser *p, const sj_expr *pc, const sj_expr *c, sj_loc loc) {
+  return pc ? binop(p, SJ_OP_AND, copy(p, pc), copy(p, c), loc) : copy(p, c);
+}
+
+/* The variable x of the helper a statement assigns (x = e, x op= e, x++, ++x). */
+static psym *helper_target(parser *p, hbody *b, const sj_token *name) {
+  psym *x = lookup(p, name->text, name->len);
+  int i = 0;
+  while (i < b->vars.n && b->vars.v[i] != x) i++;
+  if (!x || i == b->vars.n)
+    fail(p, UNSUP, name->loc,
+         "function '%s' returns a value: it may assign only its own scalar parameters and "
+         "locals",
+         b->h->name);
+  if (x->s.is_const) fail(p, SYNTAX, name->loc, "assignment to const variable '%s'", x->s.name);
+  return x;
+}
+
+/* A use of x whose value is v: a copy of v, or the parameter x itself before an assignment. */
+static sj_expr *value_or_self(parser *p, psym *x, const sj_expr *v, sj_loc loc) {
+  if (!v) return var_ref(p, &x->s, loc);
+  sj_expr *e = copy(p, v);
+  e->loc = loc;
   return e;
 }
 
-/* The body of helper h (returning t) as one expression: locals initialized once (`float y =
- * x * x;`, each use a copy of the value), early returns (`if (c) return e;`, or with an
- * else), and a final `return e;`; the early returns become ?: around what follows them, so
- * that each value is evaluated only where C evaluates it. */
-static sj_expr *helper_body(parser *p, const helper *h, sj_type t) {
-  vec conds = {0}, values = {0};
-  sj_expr *value = NULL;
+/* The value of x where it is read: its last assignment's. */
+static sj_expr *helper_value(parser *p, psym *x, sj_loc loc) {
+  if (x->unset) fail(p, UNSUP, loc, "'%s' is read before it is assigned", x->s.name);
+  return value_or_self(p, x, x->value, loc);
+}
+
+static void helper_assignment(parser *p, hbody *b) {
+  sj_token pre = *peek(p, 0);
+  int prefix = pre.kind == SJ_T_INC || pre.kind == SJ_T_DEC;
+  if (prefix) next(p);
+  if (kind(p) != SJ_T_IDENT) found(p, "a variable to assign");
+  sj_token name = next(p);
+  psym *x = helper_target(p, b, &name);
+  sj_token op = prefix ? pre : next(p);
+  sj_expr *e;
+  if (op.kind == SJ_T_INC || op.kind == SJ_T_DEC)
+    e = binop(p, op.kind == SJ_T_INC ? SJ_OP_ADD : SJ_OP_SUB, helper_value(p, x, name.loc),
+              int_lit(p, SJ_TY_INT, 1, op.loc), op.loc);
+  else if (op.kind == '=')
+    e = expr(p);
+  else if (compound_op(op.kind) >= 0)
+    e = binop(p, (sj_binop)compound_op(op.kind), helper_value(p, x, name.loc), expr(p), op.loc);
+  else
+    found(p, "an assignment");
+  expect(p, ';');
+  x->value = conv(p, e, x->s.type);
+  x->unset = 0;
+}
+
+/* `float y = e, z;`: a local without an initializer has no value until assigned. */
+static void helper_locals(parser *p, hbody *b) {
+  spec s = specifiers(p);
+  if (s.is_static || s.is_typedef || s.type == SJ_TY_VOID) found(p, "a local of a scalar type");
+  do {
+    no_pointer(p);
+    if (kind(p) != SJ_T_IDENT) found(p, "a local's name");
+    sj_token name = next(p);
+    sj_expr *e = accept(p, '=') ? conv(p, expr(p), s.type) : NULL;
+    if (!e && s.is_const)
+      fail(p, SYNTAX, name.loc, "const local '%.*s' needs an initializer", TOKTEXT(&name));
+    psym *x = declare(p, SJ_SYM_LOCAL, s.type, &name);
+    x->s.is_const = s.is_const;
+    x->value = e;
+    x->unset = !e;
+    push(p, &b->vars, x);
+  } while (accept(p, ','));
+  expect(p, ';');
+}
+
+/* `{ ... }`: whether it returns on every path. Nothing may follow a return in it. */
+static int helper_block(parser *p, hbody *b, const sj_expr *pc) {
+  int n = b->vars.n, returned = 0;
   expect(p, '{');
-  while (!value) {
-    sj_token *at = peek(p, 0);
-    if (starts_type(p, 0)) {
-      spec s = specifiers(p);
-      if (s.is_static || s.is_typedef || s.type == SJ_TY_VOID) found(p, "a local of a scalar type");
-      do {
-        no_pointer(p);
-        if (kind(p) != SJ_T_IDENT) found(p, "a local's name");
-        sj_token name = next(p);
-        if (kind(p) != '=')
-          fail(p, UNSUP, name.loc,
-               "local '%.*s' of function '%s' needs an initializer (its locals are values, "
-               "assigned once)",
-               TOKTEXT(&name), h->name);
-        next(p);
-        sj_expr *e = conv(p, expr(p), s.type);
-        psym *x = declare(p, SJ_SYM_LOCAL, s.type, &name);
-        x->s.is_const = 1;
-        x->value = e;
-      } while (accept(p, ','));
-      expect(p, ';');
-    } else if (at->kind == SJ_K_IF) {
-      next(p);
-      expect(p, '(');
-      push(p, &conds, truth(p, expr(p)));
-      expect(p, ')');
-      int braced = accept(p, '{');
-      push(p, &values, helper_return(p, t));
-      if (braced) expect(p, '}');
-      if (accept(p, SJ_K_ELSE) && kind(p) != SJ_K_IF) { /* else if: the next round */
-        braced = accept(p, '{');
-        value = helper_return(p, t);
-        if (braced) expect(p, '}');
-      }
-    } else if (at->kind == SJ_K_RETURN) {
-      value = helper_return(p, t);
-    } else {
-      fail(p, UNSUP, at->loc,
-           "function '%s' returns '%s': its body may hold locals with initializers, 'if (c) "
-           "return e;' and a final 'return e;' (a kernel returns void)",
-           h->name, sj_type_name(t));
-    }
+  open_scope(p);
+  while (kind(p) != '}') {
+    if (returned)
+      fail(p, UNSUP, peek(p, 0)->loc, "function '%s': nothing may follow a return in its block",
+           b->h->name);
+    returned = helper_statement(p, b, pc);
   }
-  if (kind(p) != '}')
-    fail(p, UNSUP, peek(p, 0)->loc, "function '%s': nothing may follow its final return", h->name);
-  next(p);
-  for (int i = conds.n - 1; i >= 0; i--) {
-    sj_expr *args[] = {conds.v[i], values.v[i], value};
-    value = node(p, SJ_E_COND, t, ((sj_expr *)values.v[i])->loc, 3, args);
+  b->close = next(p).loc;
+  close_scope(p);
+  b->vars.n = n;
+  return returned;
+}
+
+/* The values of the first n variables, to save them or to set them back. */
+typedef struct hvalues {
+  const sj_expr **value;
+  int *unset;
+} hvalues;
+
+static hvalues helper_save(parser *p, const hbody *b, int n) {
+  hvalues v = {alloc(p, (size_t)(n + 1) * sizeof *v.value),
+               alloc(p, (size_t)(n + 1) * sizeof *v.unset)};
+  for (int i = 0; i < n; i++) {
+    const psym *x = b->vars.v[i];
+    v.value[i] = x->value;
+    v.unset[i] = x->unset;
+  }
+  return v;
+}
+
+static void helper_restore(hbody *b, int n, hvalues v) {
+  b->vars.n = n;
+  for (int i = 0; i < n; i++) {
+    psym *x = b->vars.v[i];
+    x->value = v.value[i];
+    x->unset = v.unset[i];
+  }
+}
+
+/* `if (c) S else S`: each branch from the values before it; after it, a variable the branches
+ * leave different is c ? then : else, unless a branch returned (then the other's values hold:
+ * only its path goes on) or left it without a value (C may read it only after the other).
+ * Whether both branches return. */
+static int helper_if(parser *p, hbody *b, const sj_expr *pc) {
+  sj_token kw = next(p);
+  expect(p, '(');
+  sj_expr *c = truth(p, expr(p));
+  expect(p, ')');
+  int n = b->vars.n;
+  hvalues before = helper_save(p, b, n);
+  int then_returns = helper_statement(p, b, path_and(p, pc, c, kw.loc));
+  hvalues then = helper_save(p, b, n);
+  helper_restore(b, n, before);
+  int else_returns = 0;
+  if (accept(p, SJ_K_ELSE)) {
+    sj_expr *not_c = node1(p, SJ_E_UNARY, SJ_TY_INT, kw.loc, copy(p, c));
+    not_c->op = '!';
+    else_returns = helper_statement(p, b, path_and(p, pc, not_c, kw.loc));
+    b->vars.n = n;
+  }
+  if (then_returns) return else_returns;
+  if (else_returns) {
+    helper_restore(b, n, then);
+    return 0;
+  }
+  for (int i = 0; i < n; i++) {
+    psym *x = b->vars.v[i];
+    if (then.unset[i] || (x->value == then.value[i] && !x->unset)) continue;
+    if (x->unset) {
+      x->value = then.value[i];
+      x->unset = 0;
+      continue;
+    }
+    sj_expr *args[] = {copy(p, c), value_or_self(p, x, then.value[i], kw.loc),
+                       value_or_self(p, x, x->value, kw.loc)};
+    x->value = node(p, SJ_E_COND, x->s.type, kw.loc, 3, args);
+  }
+  return 0;
+}
+
+/* `return e;` under the path condition pc. */
+static void helper_return(parser *p, hbody *b, const sj_expr *pc) {
+  expect(p, SJ_K_RETURN);
+  push(p, &b->conds, pc ? copy(p, pc) : NULL);
+  push(p, &b->values, conv(p, expr(p), b->type));
+  expect(p, ';');
+}
+
+/* One statement of a helper's body under the path condition pc: whether it returns on every
+ * path. */
+static int helper_statement(parser *p, hbody *b, const sj_expr *pc) {
+  sj_token *at = peek(p, 0);
+  if (starts_type(p, 0)) {
+    helper_locals(p, b);
+    return 0;
+  }
+  switch (at->kind) {
+  case '{':
+    return helper_block(p, b, pc);
+  case ';':
+    next(p);
+    return 0;
+  case SJ_K_IF:
+    return helper_if(p, b, pc);
+  case SJ_K_RETURN:
+    helper_return(p, b, pc);
+    return 1;
+  case SJ_T_IDENT:
+  case SJ_T_INC:
+  case SJ_T_DEC:
+    helper_assignment(p, b);
+    return 0;
+  }
+  fail(p, UNSUP, at->loc,
+       "function '%s' returns '%s': its body may hold locals, assignments to them and to its "
+       "parameters, 'if' and 'else', and returns (no loops; a kernel returns void)",
+       b->h->name, sj_type_name(b->type));
+}
+
+/* The body of helper h (returning t), its parameters declared, as one expression. */
+static sj_expr *helper_body(parser *p, const helper *h, sj_type t) {
+  hbody b = {.h = h, .type = t};
+  for (psym *x = p->scope; x && x->depth == p->depth; x = x->outer)
+    if (!x->s.rank) push(p, &b.vars, x);
+  if (!helper_block(p, &b, NULL))
+    fail(p, UNSUP, b.close,
+         "function '%s' returns '%s' but may reach its end without a return (a kernel returns "
+         "void)",
+         h->name, sj_type_name(t));
+  sj_expr *value = b.values.v[b.values.n - 1];
+  for (int i = b.values.n - 2; i >= 0; i--) {
+    sj_expr *args[] = {b.conds.v[i], b.values.v[i], value};
+    value = node(p, SJ_E_COND, t, ((sj_expr *)b.values.v[i])->loc, 3, args);
   }
   return value;
 }
@@ -3515,6 +4077,8 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
   for (i = 0; i < p->funcs.n; i++) prog->funcs[i] = p->funcs.v[i];
   prog->npragmas = p->pp.lx.npragmas;
   prog->pragmas = p->pp.lx.pragmas;
+  prog->nincludes = p->pp.lx.nincludes;
+  prog->includes = p->pp.lx.includes;
   prog->stdint_used = p->stdint_used;
   prog->nprotos = p->protos.n;
   prog->protos = (sj_func **)p->protos.v;

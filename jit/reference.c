@@ -10,8 +10,10 @@
  * lines go (the parser skipped them too), and in front of line 1 (renumbered) come the
  * declarations that <math.h> and <stdint.h> would give: every math function of the subset
  * with its prototype (else C would call it as returning int), and the fixed-width types the
- * source uses, and memcpy and memmove. */
+ * source uses, and memcpy and memmove; and the macros of the standard headers it includes
+ * (FLT_MAX, INT_MAX, M_PI: jit/macro.c). */
 #include "jit/jit.h"
+#include "jit/macro.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -104,6 +106,9 @@ static void blank_storage(char *s, size_t from, size_t to) {
 }
 
 static void prelude(sj_buf *b, const sj_program *prog) {
+  for (int i = 0; i < prog->nincludes; i++) /* what the parser's preprocessor defined too */
+    for (const char *const *m = sj_pp_header_macros(prog->includes[i].text); m && *m; m++)
+      sj_buf_printf(b, "#define %s\n", *m);
   for (int fn = 0; fn < SJ_NFUNCS; fn++) {
     const char *t = fn & 1 ? "float" : "double";
     sj_buf_printf(b, "%s %s(%s", t, sj_func_name(fn), t);

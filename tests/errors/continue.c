@@ -1,4 +1,4 @@
-// error: 5:16: 'continue' and 'break' are supported only at the end of an 'if' (without 'else') directly in a loop's body
+// error: 5:16: 'continue', 'break' and 'return' are supported in a loop only at the end of an 'if' (without 'else') directly in its body
 // status: unsupported
 void k(int N, float A[N]) {
   for (int i = 0; i < N; i++) {

@@ -1,6 +1,9 @@
-// error: 5:5: 'switch' is not supported
+// error: 7:5: a case that falls through into the next is not supported: end it with 'break;'
 // status: unsupported
 void k(int N, float A[N]) {
   for (int i = 0; i < N; i++)
-    switch (i) { default: A[i] = 0; }
+    switch (i % 2) {
+    case 0: A[i] = 0;
+    case 1: A[i] += 1; break;
+    }
 }

@@ -4,10 +4,10 @@
 Every kernel is drawn from a seed: 1 to 3 space dimensions, radius 1 to 3 with asymmetric
 offsets, int/float/double, double buffers written t % 2, t & 1 and (t & 1) ^ 1, arrays indexed by
 the time step, copy-back and in-place updates, flat pointers with i * M + j subscripts, tables of
-coefficients, helpers with early returns, ifs on data (masks, upwind choices), continue, bit
+coefficients, helpers with early returns or assignments under ifs, x++ statements, ifs on data (masks, upwind choices), continue, bit
 operators, the nest in a void function the time loop calls, nests before and after the time
 loop (a body in parts, sched/parts.c), a test of the data that ends the time loop early (a
-solver's convergence test on a sum or a flag, or a break; 1-D), the time loop's iterator declared before it
+solver's convergence test on a sum or a flag, or a break or return; 1-D), the time loop's iterator declared before it
 and written out after it. Each runs through
 `stenciljit run --check` on the device and with the time tiling the seed draws (tile sizes
 forced for some), at sizes that are and are not multiples of a tile, with
@@ -111,11 +111,17 @@ def kernel(rng, name):
             f"if ({mask} != 0) s = {here};"]))
     if rng.random() < 0.3:
         bound = "1" if ty != "int" else "1000"
-        pre.append(f"static inline {ty} clampv({ty} x, {ty} lo, {ty} hi) {{\n"
-                   f"  if (x < lo) return lo;\n  if (x > hi) return hi;\n  return x;\n}}")
+        pre.append(f"static inline {ty} clampv({ty} x, {ty} lo, {ty} hi) {{\n" + rng.choice([
+            "  if (x < lo) return lo;\n  if (x > hi) return hi;\n  return x;\n}",
+            f"  {ty} y;\n  if (x < lo) y = lo;\n  else {{\n    y = x;\n"
+            "    if (y > hi) y = hi;\n  }\n  return y;\n}",
+            f"  if (x > hi) {{\n    {ty} d = x - hi;\n    x -= d;\n  }} else if (x < lo) {{\n"
+            "    x = lo;\n    return x;\n  }\n  return x;\n}"]))
         body.append(f"s = clampv(s, -{bound}, {bound});")
     if rng.random() < 0.2:
         body.append(f"s = s + {literal(ty, 0.001) if ty != 'int' else '1'} * t;")
+    if rng.random() < 0.15:
+        body.append(f"if ({here} > s) s++;\n{'  ' * (2 + dims)}else --s;")
     if rng.random() < 0.2:
         body.append(f"if ({it[-1]} % 5 == 1) {{ {dst} = {here}; continue; }}")
     body.append(f"{dst} = s;")
@@ -220,9 +226,9 @@ def kernel(rng, name):
                 fresh = f"    if ({first} > {limit} || {first} < -{limit}) stop = 1;\n"
                 pre_loop += "  int stop = 0;\n"
                 test = "!stop"
-            elif rng.random() < 0.4:  # or a break, before the swap if any
+            elif rng.random() < 0.4:  # or a break (a return: nothing after), before the swap
                 fresh = (f"    chk = chk + ({first} < 0 ? -{first} : {first});\n"
-                         f"    if (chk >= {limit}) break;\n")
+                         f"    if (chk >= {limit}) {rng.choice(['break', 'return'])};\n")
                 pre_loop += f"  {cty} chk = 0;\n"
             else:
                 fresh = f"    chk = chk + ({first} < 0 ? -{first} : {first});\n"
