@@ -2550,8 +2550,8 @@ static int may_count(const psym *x) {
 }
 
 /* The counter of the loop at kw, and its first value (*init): for a while loop, the variable
- * its condition begins with, or else the only integer local whose first value out sets as
- * counter_set() wants it; for a do loop, the one the statement before it sets. It is a
+ * its condition begins with; for a do loop, the one the statement before it sets; or else the
+ * only integer local whose first value out sets as counter_set() wants it. It is a
  * placeholder from then on, as a for loop's iterator declared before it is. */
 static psym *counter_start(parser *p, vec *out, const sj_token *kw, sj_expr **init) {
   psym *x = NULL;
@@ -2560,20 +2560,20 @@ static psym *counter_start(parser *p, vec *out, const sj_token *kw, sj_expr **in
     sj_token *name = peek(p, 1);
     if (kind(p) == '(' && name->kind == SJ_T_IDENT) x = lookup(p, name->text, name->len);
     if (may_count(x)) at = counter_set(out, x);
-    for (int i = out->n - 1; at < 0 && i >= 0; i--) {
-      psym *y = set_local(out->v[i]);
-      if (!may_count(y) || counter_set(out, y) != i) continue;
-      for (int j = i - 1; j >= 0; j--) { /* a second one: which counts is unclear */
-        psym *z = set_local(out->v[j]);
-        if (z != y && may_count(z) && counter_set(out, z) == j) y = NULL;
-      }
-      x = y;
-      at = y ? i : -1;
-      break;
-    }
   } else if (out->n) {
     x = set_local(out->v[out->n - 1]);
     if (x && x->s.kind == SJ_SYM_LOCAL) at = counter_set(out, x);
+  }
+  for (int i = out->n - 1; at < 0 && i >= 0; i--) {
+    psym *y = set_local(out->v[i]);
+    if (!may_count(y) || counter_set(out, y) != i) continue;
+    for (int j = i - 1; j >= 0; j--) { /* a second one: which counts is unclear */
+      psym *z = set_local(out->v[j]);
+      if (z != y && may_count(z) && counter_set(out, z) == j) y = NULL;
+    }
+    x = y;
+    at = y ? i : -1;
+    break;
   }
   if (at < 0)
     fail(p, UNSUP, kw->loc,
