@@ -172,7 +172,8 @@ typedef struct sj_ir_ins {
   int nc;     /* LD: the array is never written by this function (read-only cache) */
   int nargs;  /* LAUNCH */
   sj_ir_val *args;
-  sj_ir_op red; /* ATOM: how the element combines with b (SJ_IR_ADD, SJ_IR_MIN, SJ_IR_MAX) */
+  sj_ir_op red; /* ATOM: how the element combines with b (SJ_IR_ADD, SJ_IR_MIN, SJ_IR_MAX); a
+                   float MIN or MAX with imm 1: b replaces the element only where b cmp it */
 } sj_ir_ins;
 
 typedef struct sj_ir_node sj_ir_node;

@@ -89,6 +89,13 @@ static void combine(sj_lower *l, int i, sj_ir_val where, sj_ir_val total, sj_ir_
   atom->b = total;
   atom->red = sj_lw_red_op(r->op);
   atom->guard = guard.reg;
+  if (r->chosen) { /* the element replaced only where total compares so with it */
+    atom->imm = 1;
+    atom->cmp = r->chosen == SJ_OP_GT   ? SJ_CMP_GT
+                : r->chosen == SJ_OP_GE ? SJ_CMP_GE
+                : r->chosen == SJ_OP_LT ? SJ_CMP_LT
+                                        : SJ_CMP_LE;
+  }
 }
 
 /* Where the block has several warps, their totals meet in shared memory and warp 0 combines

@@ -304,8 +304,9 @@ static void shuffle(px *x, const sj_ir_ins *ins) {
   line(x, "", "mov.b64 %s, {%s, %s}", d, h[2], h[3]);
 }
 
-/* fmin or fmax into a float element: a compare-and-swap loop on its bits (no float atomic
- * has C's NaN rule), skipped when the element would not change. */
+/* fmin or fmax into a float element (or a choice's minimum or maximum, ins->imm): a
+ * compare-and-swap loop on its bits (no float atomic has C's NaN rule), skipped when the element
+ * would not change. */
 static void atomic_float_min_max(px *x, const char *guard, const sj_ir_ins *ins, const char *a,
                                  const char *b) {
   int wide = ins->type == SJ_IR_F64, fcls = wide ? PX_F64 : PX_F32, bcls = wide ? PX_B64 : PX_B32;
@@ -324,10 +325,17 @@ static void atomic_float_min_max(px *x, const char *guard, const sj_ir_ins *ins,
                   x->f->name, done);
   line(x, "", "ld.global%s %s, [%s]", t, old, a);
   place_label(x, again);
-  line(x, "", "setp%s%s %s, %s, %s", ins->red == SJ_IR_MIN ? ".lt" : ".gt", t, p, old, b);
-  line(x, "", "setp.nan%s %s, %s, %s", t, q, b, b);
-  line(x, "", "or.pred %s, %s, %s", p, p, q);
-  line(x, "", "selp%s %s, %s, %s, %s", t, val, old, b, p);
+  if (ins->imm) { /* a choice's test: b where b cmp old holds, else old (NaN fails it) */
+    static const char *const cmp[] = {
+        [SJ_CMP_LT] = ".lt", [SJ_CMP_LE] = ".le", [SJ_CMP_GT] = ".gt", [SJ_CMP_GE] = ".ge"};
+    line(x, "", "setp%s%s %s, %s, %s", cmp[ins->cmp], t, p, b, old);
+    line(x, "", "selp%s %s, %s, %s, %s", t, val, b, old, p);
+  } else {
+    line(x, "", "setp%s%s %s, %s, %s", ins->red == SJ_IR_MIN ? ".lt" : ".gt", t, p, old, b);
+    line(x, "", "setp.nan%s %s, %s, %s", t, q, b, b);
+    line(x, "", "or.pred %s, %s, %s", p, p, q);
+    line(x, "", "selp%s %s, %s, %s, %s", t, val, old, b, p);
+  }
   line(x, "", "mov%s %s, %s", w, ob, old);
   line(x, "", "mov%s %s, %s", w, nb, val);
   line(x, "", "setp.eq%s %s, %s, %s", w, p, ob, nb);

@@ -169,6 +169,86 @@ static int guarded(const sj_model *m, const sj_stmt *st, sj_reduction *r) {
   return r->keep != NULL;
 }
 
+/* The binary comparison op with its operands swapped (a < b is b > a). */
+static int mirrored(int op) {
+  switch (op) {
+  case SJ_OP_LT:
+    return SJ_OP_GT;
+  case SJ_OP_GT:
+    return SJ_OP_LT;
+  case SJ_OP_LE:
+    return SJ_OP_GE;
+  case SJ_OP_GE:
+    return SJ_OP_LE;
+  }
+  return -1;
+}
+
+/* Whether a statement of m other than assignment b of s reads the local k. */
+static int read_elsewhere(const sj_model *m, const sj_pstmt *s, int b, const sj_sym *k) {
+  for (int i = 0; i < m->nstmts; i++)
+    for (int j = 0; j < m->stmts[i]->nbody; j++) {
+      const sj_stmt *st = m->stmts[i]->body[j];
+      if ((m->stmts[i] == s && j == b) || (st->kind == SJ_S_ASSIGN && st->lhs->sym == k)) continue;
+      const sj_expr *es[] = {st->init, st->cond, st->lhs, st->rhs};
+      for (int e = 0; e < 4; e++)
+        if (es[e] && names(es[e], k)) return 1;
+      if (st->kind != SJ_S_ASSIGN && st->kind != SJ_S_DECL) return 1; /* not looked into */
+    }
+  return 0;
+}
+
+/* The test of a choice: g itself, or where g is the local an `if` on data computes its
+ * condition into (jit/ifconv.c), the value set just before and read by this choice only. */
+static const sj_expr *guard_test(const sj_model *m, const sj_pstmt *s, int b, const sj_expr *g) {
+  if (g->kind != SJ_E_VAR || g->sym->kind != SJ_SYM_LOCAL) return g;
+  for (int k = b - 1; k >= 0; k--) {
+    const sj_stmt *st = s->body[k];
+    const sj_sym *set = st->kind == SJ_S_DECL                                  ? st->sym
+                        : st->kind == SJ_S_ASSIGN && st->lhs->kind == SJ_E_VAR ? st->lhs->sym
+                                                                               : NULL;
+    if (set == g->sym) return st->rhs && !read_elsewhere(m, s, b, g->sym) ? st->rhs : NULL;
+  }
+  return NULL;
+}
+
+/* Sets r where assignment b of s is a floating-point maximum or minimum written as a choice:
+ * x = e > x ? e : x (or x < e, >=, and the minimum's < and <=), e not reading x, as
+ * `if (d > err) err = d;` becomes. Such a choice takes e where the test holds: NaN terms are
+ * ignored, as fmax ignores them; the other way round (x > e ? x : e) a NaN term would win, which
+ * depends on the order, and is no reduction. */
+static int chosen(const sj_model *m, const sj_pstmt *s, int b, sj_reduction *r) {
+  const sj_stmt *st = s->body[b];
+  const sj_expr *c = st->rhs, *x = st->lhs;
+  if (c->kind != SJ_E_COND || !sj_type_is_float(x->type) || !sj_expr_same(c->args[2], x)) return 0;
+  const sj_expr *e = c->args[1], *test = guard_test(m, s, b, c->args[0]), *guard = NULL;
+  if (!test) return 0;
+  if (test->kind == SJ_E_BINARY && test->op == SJ_OP_AND && !names(test->args[0], x->sym)) {
+    guard = test->args[0]; /* an outer if's guard (k && e > x): no term where it fails */
+    test = test->args[1];
+  }
+  if (test->kind != SJ_E_BINARY || names(e, x->sym) || e->type != x->type) return 0;
+  int op = -1, at = -1; /* the test as e op x; the position of x in it */
+  if (sj_expr_same(test->args[0], e) && sj_expr_same(test->args[1], x))
+    op = test->op, at = 1;
+  else if (sj_expr_same(test->args[1], e) && sj_expr_same(test->args[0], x))
+    op = mirrored(test->op), at = 0;
+  if (op != SJ_OP_GT && op != SJ_OP_GE && op != SJ_OP_LT && op != SJ_OP_LE) return 0;
+  const sj_expr *kept = c->args[2], *mem = sj_model_local_ref(m, kept);
+  const sj_expr *tested = test->args[at], *tmem = sj_model_local_ref(m, tested);
+  const sj_access *read = access_of(m, mem ? mem : kept, 0);
+  const sj_access *keep = access_of(m, tmem ? tmem : tested, 0);
+  if (!read || !keep) return 0;
+  r->op = op == SJ_OP_GT || op == SJ_OP_GE ? SJ_RED_MAX : SJ_RED_MIN;
+  r->chosen = op;
+  r->guard = guard;
+  r->acc = c;
+  r->operand = 1;
+  r->read = read;
+  r->keep = keep;
+  return 1;
+}
+
 /* Whether e is a constant of type t. */
 static int is_constant(const sj_expr *e, sj_type t) {
   return e->type == t && (e->kind == SJ_E_INT || e->kind == SJ_E_FLOAT);
@@ -182,22 +262,26 @@ static int stmt_reductions(const sj_model *m, isl_union_map **order, const sj_ps
   if (st->kind != SJ_S_ASSIGN) return 0;
   const sj_expr *lhs = sj_model_local_ref(m, st->lhs);
   if (!lhs) lhs = st->lhs;
-  sj_reduction r = {s, b, 0, SJ_RED_ADD, 0, 0, NULL, NULL, st->rhs, NULL, 0, NULL};
-  if (!guarded(m, st, &r) || lhs->kind != SJ_E_INDEX) return 0;
-  if (r.guard && is_constant(r.acc, lhs->type)) { /* set where the guard holds */
-    r.op = SJ_RED_SET;
-    r.read = r.keep;
-  } else {
-    r.operand = accumulated(m, lhs, r.acc, &r.op, &r.negate);
-    if (r.operand < 0) return 0;
-    const sj_expr *x = r.acc->args[r.operand], *mem = sj_model_local_ref(m, x);
-    r.read = access_of(m, mem ? mem : x, 0);
-    r.operand = 1 - r.operand; /* from here on: e's position */
+  sj_reduction r = {s, b, 0, SJ_RED_ADD, 0, 0, NULL, NULL, st->rhs, NULL, 0, NULL, 0};
+  if (lhs->kind != SJ_E_INDEX) return 0;
+  if (!chosen(m, s, b, &r)) {
+    if (!guarded(m, st, &r)) return 0;
+    if (r.guard && is_constant(r.acc, lhs->type)) { /* set where the guard holds */
+      r.op = SJ_RED_SET;
+      r.read = r.keep;
+    } else {
+      r.operand = accumulated(m, lhs, r.acc, &r.op, &r.negate);
+      if (r.operand < 0) return 0;
+      const sj_expr *x = r.acc->args[r.operand], *mem = sj_model_local_ref(m, x);
+      r.read = access_of(m, mem ? mem : x, 0);
+      r.operand = 1 - r.operand; /* from here on: e's position */
+    }
   }
   if (isl_set_is_empty(s->domain) == isl_bool_true) return 0; /* it never runs */
   r.write = access_of(m, lhs, 1);
   if (!r.write || !r.read || isl_map_is_equal(r.write->rel, r.read->rel) != isl_bool_true) return 0;
-  if (r.guard && isl_map_is_equal(r.write->rel, r.keep->rel) != isl_bool_true) return 0;
+  if ((r.guard || r.chosen) && isl_map_is_equal(r.write->rel, r.keep->rel) != isl_bool_true)
+    return 0;
   for (int d = 0; d < s->depth; d++) {
     isl_bool acc = accumulates(r.write, d);
     if (acc == isl_bool_true && !*order && !(*order = isl_schedule_get_map(m->original))) return -1;
@@ -253,6 +337,8 @@ static int zero_signs(const sj_pstmt *s, int at, const sj_expr *e, int depth) {
       return ZERO_POS | (za & zb & ZERO_NEG);
     }
     return ZERO_ANY;
+  case SJ_E_COND: /* either value (a guarded local keeps its earlier one) */
+    return zero_signs(s, at, b, depth + 1) | zero_signs(s, at, e->args[2], depth + 1);
   case SJ_E_CALL:
     switch (e->op) {
     case SJ_FN_FABS:
@@ -290,12 +376,15 @@ static int zero_signs(const sj_pstmt *s, int at, const sj_expr *e, int depth) {
 /* Whether r gives the same bits in any order. Integers and a constant set: always. fmax (fmin):
  * where no term is -0.0 (+0.0) and the element is the first operand: the terms' largest is then one
  * value whatever the order (NaNs are ignored), and its combination with the element as C's is, the
- * element first (a zero of each sign compares equal, and fmax returns its second operand). */
+ * element first (a zero of each sign compares equal, and fmax returns its second operand). A
+ * choice (x = e > x ? e : x) replaces the element as C's test would, whatever its value: its
+ * terms only must not tie as zeros of both signs. */
 static int exact_in_any_order(const sj_reduction *r) {
   const sj_stmt *st = r->stmt->body[r->body];
   if (sj_type_is_integer(st->lhs->type) || r->op == SJ_RED_SET) return 1;
   if ((r->op != SJ_RED_MAX && r->op != SJ_RED_MIN) || r->operand != 1) return 0;
   int z = zero_signs(r->stmt, r->body, r->acc->args[1], 0);
+  if (r->chosen) return z != ZERO_ANY; /* the element goes by the test; terms tie in one sign */
   return !(z & (r->op == SJ_RED_MAX ? ZERO_NEG : ZERO_POS));
 }
 

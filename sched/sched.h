@@ -489,6 +489,11 @@ typedef struct sj_reduction {
   const sj_expr *acc, *guard;
   int guard_else;
   const sj_access *keep;
+  /* a maximum (minimum) written as a choice, x[f] = e > x[f] ? e : x[f] (>=, <, <=: the
+   * sj_binop): the element is replaced only where the test holds, so it stays where it is NaN
+   * (and on a tie, for > and <); 0 for fmax (fmin), which keeps the element where e is larger
+   * or NaN. acc is then the choice, keep the test's read of x[f] */
+  int chosen;
 } sj_reduction;
 
 /* Every reduction of the model, one per (statement, assignment, loop), in statement order:
