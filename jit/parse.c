@@ -3135,9 +3135,10 @@ static int case_statements(parser *p, vec *group, int braced) {
       close_with(p, ';');
       ended = 1;
     } else if (k == '{') {
-      next(p);
+      enter(p, next(p).loc);
       open_scope(p);
       ended = case_statements(p, group, 1);
+      p->nest--;
       close_scope(p);
       expect(p, '}');
     } else if (starts_type(p, 0)) {
@@ -3178,7 +3179,9 @@ static void switch_statement(parser *p, vec *out) {
       fail(p, UNSUP, peek(p, 0)->loc,
            "a case that falls through into the next is not supported: end it with 'break;'");
     int is_default;
+    sj_loc at = peek(p, 0)->loc;
     sj_expr *test = case_labels(p, v, &is_default);
+    if (is_default && fallback) fail(p, SYNTAX, at, "multiple default labels in one switch");
     sj_stmt *body = stmt(p, SJ_S_BLOCK, peek(p, 0)->loc);
     vec group = {0};
     open = !case_statements(p, &group, 0);
@@ -3847,7 +3850,7 @@ static void helper_return(parser *p, hbody *b, const sj_expr *pc) {
 
 /* One statement of a helper's body under the path condition pc: whether it returns on every
  * path. */
-static int helper_statement(parser *p, hbody *b, const sj_expr *pc) {
+static int helper_statement_kind(parser *p, hbody *b, const sj_expr *pc) {
   sj_token *at = peek(p, 0);
   if (starts_type(p, 0)) {
     helper_locals(p, b);
@@ -3874,6 +3877,13 @@ static int helper_statement(parser *p, hbody *b, const sj_expr *pc) {
        "function '%s' returns '%s': its body may hold locals, assignments to them and to its "
        "parameters, 'if' and 'else', and returns (no loops; a kernel returns void)",
        b->h->name, sj_type_name(b->type));
+}
+
+static int helper_statement(parser *p, hbody *b, const sj_expr *pc) {
+  enter(p, peek(p, 0)->loc); /* blocks and ifs nest: bounded as the kernel's statements are */
+  int returns = helper_statement_kind(p, b, pc);
+  p->nest--;
+  return returns;
 }
 
 /* The body of helper h (returning t), its parameters declared, as one expression. */
