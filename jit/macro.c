@@ -301,13 +301,17 @@ static const char *const stdint_h[] = {"INT8_MIN (-128)",
                                        "PTRDIFF_MAX 9223372036854775807L",
                                        NULL};
 static const char *const math_h[] = {
-    "M_E 2.7182818284590452354",         "M_LOG2E 1.4426950408889634074",
-    "M_LOG10E 0.43429448190325182765",   "M_LN2 0.69314718055994530942",
-    "M_LN10 2.30258509299404568402",     "M_PI 3.14159265358979323846",
-    "M_PI_2 1.57079632679489661923",     "M_PI_4 0.78539816339744830962",
-    "M_1_PI 0.31830988618379067154",     "M_2_PI 0.63661977236758134308",
+    "M_E 2.7182818284590452354", "M_LOG2E 1.4426950408889634074", "M_LOG10E 0.43429448190325182765",
+    "M_LN2 0.69314718055994530942", "M_LN10 2.30258509299404568402", "M_PI 3.14159265358979323846",
+    "M_PI_2 1.57079632679489661923", "M_PI_4 0.78539816339744830962",
+    "M_1_PI 0.31830988618379067154", "M_2_PI 0.63661977236758134308",
     "M_2_SQRTPI 1.12837916709551257390", "M_SQRT2 1.41421356237309504880",
-    "M_SQRT1_2 0.70710678118654752440",  NULL};
+    "M_SQRT1_2 0.70710678118654752440",
+    /* the infinities as an overflow, and the classification macros from the IEEE
+     * comparisons: the same bits on every device (a NaN's bits differ, so no NAN) */
+    "HUGE_VAL (1e300 * 1e300)", "HUGE_VALF ((float)(1e300 * 1e300))",
+    "INFINITY ((float)(1e300 * 1e300))", "isnan(x) ((x) != (x))",
+    "isinf(x) ((x) == (x) && (x) - (x) != 0)", "isfinite(x) ((x) - (x) == 0)", NULL};
 static const struct {
   const char *header;
   const char *const *macros;
