@@ -192,7 +192,16 @@ typedef struct sj_func {
   int called;
   int ncallees;
   struct sj_func **callees;
+  /* `assert(c);` among the body's first statements, c over the shape parameters: what the
+   * arguments must meet (checked for each shape before anything runs, jit/compile.c) */
+  int nasserts;
+  struct sj_assert *asserts;
 } sj_func;
+
+typedef struct sj_assert {
+  sj_expr *cond;
+  sj_loc loc; /* of `assert` */
+} sj_assert;
 
 typedef struct sj_arena sj_arena;
 

@@ -16,6 +16,7 @@
 #include "base/buf.h"
 #include "base/env.h"
 #include "ptx/ptx.h"
+#include "sched/affine.h"
 #include "sched/sched.h"
 
 /* About 10 s of isl work on a 2020s core (5 to 15 operations per microsecond). The test
@@ -124,16 +125,21 @@ static void math_note(sj_buf *b, const jit_kernel *k) {
                    "library's\n");
 }
 
+/* " N=64, M=32": the integer arguments (" no integer arguments" where there is none). */
+static void describe_sizes(sj_buf *b, const jit_kernel *k) {
+  int any = 0;
+  for (int i = 0; i < k->nparams; i++)
+    if (k->fn->params[i]->kind == SJ_SYM_SHAPE)
+      sj_buf_printf(b, "%s %s=%ld", any++ ? "," : "", k->fn->params[i]->name, k->shape[i]);
+  if (!any) sj_buf_puts(b, " no integer arguments");
+}
+
 static char *describe(const jit_kernel *k, const sj_model *m, const sj_stencil *st,
                       const sj_plan *plan) {
   sj_buf b = {0};
   static const char *const devices[] = {"auto", "cpu", "emu", "cuda"};
   sj_buf_printf(&b, "kernel '%s' on %s, specialized for", k->fn->name, devices[k->device]);
-  int any = 0;
-  for (int i = 0; i < k->nparams; i++)
-    if (k->fn->params[i]->kind == SJ_SYM_SHAPE)
-      sj_buf_printf(&b, "%s %s=%ld", any++ ? "," : "", k->fn->params[i]->name, k->shape[i]);
-  if (!any) sj_buf_puts(&b, " no integer arguments");
+  describe_sizes(&b, k);
   sj_buf_puts(&b, "\nstatements:\n");
   for (int i = 0; i < m->nstmts; i++) {
     char *dom = isl_set_to_str(m->stmts[i]->domain);
@@ -396,6 +402,23 @@ static int schedule(jit_kernel *k, int second, sj_model *m, const sj_stencil *st
   return rc < 0 ? schedule_part(m, st, 0, &d, plan, err) : rc;
 }
 
+/* The asserts of the function (sj_func.asserts) for the sizes of this call: one that fails,
+ * or that C could not evaluate (a division by zero), fails the call before anything runs. */
+static int check_asserts(const jit_kernel *k, sj_error *err) {
+  for (int i = 0; i < k->fn->nasserts; i++) {
+    const sj_assert *a = &k->fn->asserts[i];
+    long v;
+    if (!sj_const_value(a->cond, k->shape, &v) && v) continue;
+    sj_buf b = {0};
+    describe_sizes(&b, k);
+    int rc = sj_error_at(err, JIT_ERR_ARGS, k->settings.source_name, a->loc,
+                         "assertion fails for these arguments:%s", b.data ? b.data : "");
+    free(b.data);
+    return rc;
+  }
+  return 0;
+}
+
 /* Model, schedule, AST and code of one tier: the first (TinyCC's, or the GPU's), or the
  * second (the system compiler's: c_code2, schedule2, tiles2), which is not compiled here. */
 static int build(jit_kernel *k, isl_ctx *ictx, int second, jit_stage_times *t, sj_error *err) {
@@ -492,6 +515,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
   take_settings(k);
   k->program = sj_parse(source, ctx->source_name, err);
   if (k->program) { /* the AST the model reads: values named by locals and windows spelled out */
+    sj_scalar_cells(k->program);
     sj_fold_const_locals(k->program);
     sj_if_convert(k->program);
     sj_unroll_windows(k->program);
@@ -518,6 +542,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
   for (int i = 0; !rc && i < n; i++)
     k->shape[i] =
         k->fn->params[i]->kind == SJ_SYM_SHAPE ? sj_shape_value(k->fn->params[i], &args[i]) : 0;
+  if (!rc) rc = check_asserts(k, err);
   if (!rc) {
     k->key = sj_call_key(ctx, source, entry, args, nargs, NULL);
     k->written = calloc((size_t)k->fn->narrays + 1, sizeof *k->written);

@@ -59,6 +59,7 @@ typedef struct sj_token {
   sj_type type; /* literals */
   long ival;
   double fval;
+  int replayed; /* given back to the preprocessor once read (sj_pp_unread): not expanded again */
 } sj_token;
 
 typedef struct sj_lexer {

@@ -172,7 +172,8 @@ static int expand(sj_pp *pp, sj_macro *m, const sj_token *use) {
 static int next(sj_pp *pp, sj_token *t, int in_if) {
   for (;;) {
     int r = raw(pp, t);
-    if (r || (t->kind != SJ_T_IDENT && t->kind < SJ_K_AUTO)) return r; /* keywords too */
+    if (r || t->replayed || (t->kind != SJ_T_IDENT && t->kind < SJ_K_AUTO))
+      return r; /* keywords too */
     if (in_if && same_name(t, "defined", 7)) return 0;
     sj_macro *m = find(pp, t);
     if (!m || is_active(pp, m)) return 0;
@@ -190,6 +191,14 @@ static int next(sj_pp *pp, sj_token *t, int in_if) {
 
 int sj_pp_next(sj_pp *pp, sj_token *t) {
   return next(pp, t, 0);
+}
+
+void sj_pp_unread(sj_pp *pp, const sj_token *t, int n) {
+  for (int i = n - 1; i >= 0; i--) {
+    sj_token back = t[i];
+    back.replayed = 1;
+    push(pp, &back);
+  }
 }
 
 /* --- directives --- */

@@ -35,6 +35,9 @@ void sj_pp_init(sj_pp *pp, const char *src, const char *source_name, sj_arena *a
                 sj_error *err);
 /* The next token after preprocessing into t; 0, or a jit_status with err filled. */
 int sj_pp_next(sj_pp *pp, sj_token *t);
+/* Gives back the n tokens of t, read through sj_pp_next, to be read again first, in order and
+ * as they are (not expanded again). */
+void sj_pp_unread(sj_pp *pp, const sj_token *t, int n);
 /* The macros an `#include` of the standard header (as "math.h") defines, each "NAME body";
  * NULL-terminated, NULL for a header without such macros. */
 const char *const *sj_pp_header_macros(const char *header);

@@ -55,6 +55,7 @@ typedef struct psym {
   int guarded;
   sj_sym *broken; /* and the flag its `break` sets (NULL: none) */
   int unset;      /* a helper's local not yet assigned (helper_locals()) */
+  int enumerator; /* an enumeration constant: a constant expression, unlike a const local */
 } psym;
 
 typedef struct pexpr {
@@ -129,6 +130,26 @@ typedef struct parser {
   vec rotations;   /* rotation *: the swaps' rotations of the function */
   /* the rotation whose names the statement being parsed uses after their loop */
   struct rotation *after;
+  /* Calls of functions that compute their value with loops (value_function()): each is its
+   * body's statements, put before the statement that calls it, and a read of its result. */
+  vec hoisted;          /* sj_stmt *: those the statement being parsed calls for */
+  const char *no_hoist; /* what is being parsed where no such call may be (NULL: a statement) */
+  struct psym *result;  /* in such a function's body: the parameter its value goes to */
+  vec value_protos;     /* sj_func *: the prototypes of functions that return a value */
+  int tail_return;      /* the function's body ended with a return (block()) */
+  /* a block statement being parsed: the statements it stands among, into which it is spliced
+   * where it holds a swap (`{ double *t = u; u = v; v = t; }`, as a SWAP macro writes it) */
+  vec *splice_into;
+  int spliced; /* block() moved the swap of the block it parsed into splice_into */
+  /* the flag a `continue;` or `break;` in a block nested in the body of the loop being parsed
+   * sets (NULL: none yet), and that a block just parsed set it: 1, or 2 where only breaks did
+   * (the statements after the one holding that block are skipped too: skip_after()) */
+  struct psym *skip;
+  int skip_pending;
+  /* the same for a `return;` in a block nested in the function's body, outside loops */
+  struct psym *return_skip;
+  int return_pending;
+  vec asserts; /* sj_assert *: those of the function being parsed */
 } parser;
 
 /* A function defined in the source, its calls not yet inlined. */
@@ -138,6 +159,7 @@ typedef struct pfunc {
   int state; /* 0: calls not inlined, 1: inlining them, 2: done */
   vec vm;    /* sj_vm_type *: the brackets of the callees' array parameters, as f calls them */
   vec callees;
+  int value; /* a function that returns a value: through its last parameter, an array of 1 */
 } pfunc;
 static int is_assign_op(int k);
 static sj_expr *negate(parser *p, sj_expr *e, sj_loc loc);
@@ -158,6 +180,9 @@ static void bind_args(parser *p, const sj_func *g, sj_expr **args, binding *b, s
 static void call_vm(parser *p, const sj_func *g, symmap *m, vec *into);
 static void check_extent(parser *p, const sj_expr *e);
 static int is_rows(const sj_expr *e);
+static int literal_value(const sj_expr *e, long *v);
+static const sj_func *loop_helper(parser *p, const sj_token *name);
+static sj_expr *hoisted_call(parser *p, const sj_func *g, const sj_token *name);
 
 /* --- errors, tokens, memory --- */
 
@@ -237,6 +262,68 @@ static void push(parser *p, vec *v, void *x) {
     v->cap = cap;
   }
   v->v[v->n++] = x;
+}
+
+/* The statements that the calls of value functions in the statement(s) parsed into out from
+ * index from put before them: those hoisted from index since. */
+static void put_hoisted(parser *p, vec *out, int from, int since) {
+  int n = p->hoisted.n - since;
+  if (!n) return;
+  for (int i = 0; i < n; i++) push(p, out, NULL);
+  memmove(&out->v[from + n], &out->v[from], (size_t)(out->n - n - from) * sizeof *out->v);
+  memcpy(&out->v[from], &p->hoisted.v[since], (size_t)n * sizeof *out->v);
+  p->hoisted.n = since;
+}
+
+/* Where a value function's call would run only under a condition, or not once per statement
+ * (value_function()). */
+static const char UNDER_CONDITION[] =
+    "an operand that C evaluates only under a condition (of ?:, && or ||)";
+
+/* Sets where no call of a value function may be (NULL: anywhere); returns what it was. */
+static const char *hoisting(parser *p, const char *no_hoist) {
+  const char *was = p->no_hoist;
+  p->no_hoist = no_hoist;
+  return was;
+}
+
+/* --- tokens read ahead, then given back to be parsed (the preprocessor reads them first) --- */
+
+/* Reads ahead, into toks, the tokens up to the end of the first brace group (or up to a ';'
+ * outside any group); whether a brace group was read. */
+static int read_ahead(parser *p, vec *toks) {
+  int depth = 0, braces = 0;
+  while (kind(p) != SJ_T_EOF && (depth || kind(p) != ';')) {
+    sj_token *t = alloc(p, sizeof *t);
+    *t = next(p);
+    push(p, toks, t);
+    depth += t->kind == '(' || t->kind == '[' || t->kind == '{';
+    depth -= t->kind == ')' || t->kind == ']' || t->kind == '}';
+    braces |= t->kind == '{';
+    if (braces && depth <= 0) break;
+  }
+  return braces;
+}
+
+/* Gives back the tokens read ahead (toks, then those peeked at after them): read next. */
+static void give_back(parser *p, vec *toks) {
+  while (p->ntok) {
+    sj_token *t = alloc(p, sizeof *t);
+    *t = next(p);
+    push(p, toks, t);
+  }
+  sj_token *all = alloc(p, (size_t)(toks->n + 1) * sizeof *all);
+  for (int i = 0; i < toks->n; i++) all[i] = *(sj_token *)toks->v[i];
+  sj_pp_unread(&p->pp, all, toks->n);
+  toks->n = 0;
+}
+
+static int read_has(const vec *toks, int from, int k0, int k1, int k2) {
+  for (int i = from; i < toks->n; i++) {
+    int k = ((const sj_token *)toks->v[i])->kind;
+    if (k == k0 || k == k1 || k == k2) return 1;
+  }
+  return 0;
 }
 
 /* --- expression nodes and C's conversions --- */
@@ -527,6 +614,44 @@ static sj_type word_type(parser *p, const words *w, sj_loc loc) {
   return w->nunsigned ? SJ_TY_UINT : SJ_TY_INT;
 }
 
+/* `enum [tag] { A, B = e, ... }` (at its `enum`) in declaration specifiers: the enumeration
+ * constants, named values of type int, declared in the scope around; its type is int. The
+ * specifier's last token (the tag, or the '}') is left to read. */
+static void enum_specifier(parser *p) {
+  next(p);
+  if (kind(p) == SJ_T_IDENT && peek(p, 1)->kind != '{') return; /* a tag declared elsewhere */
+  if (kind(p) == SJ_T_IDENT) next(p);
+  if (kind(p) != '{') found(p, "an enumeration's name or '{'");
+  next(p);
+  long value = -1;
+  while (kind(p) != '}') {
+    if (kind(p) != SJ_T_IDENT) found(p, "an enumeration constant");
+    sj_token name = next(p);
+    value++;
+    if (accept(p, '=')) {
+      int file_init = p->file_init;
+      p->file_init = 1; /* a constant expression */
+      sj_loc at = peek(p, 0)->loc;
+      sj_expr *e = conditional(p);
+      p->file_init = file_init;
+      if (!sj_type_is_integer(e->type) || !literal_value(e, &value))
+        fail(p, UNSUP, at,
+             "the value of enumeration constant '%.*s' must be an integer constant expression "
+             "of literals and + - *",
+             TOKTEXT(&name));
+    }
+    if (value < INT_MIN || value > INT_MAX)
+      fail(p, SYNTAX, name.loc, "enumeration constant '%.*s' (%ld) does not fit in an int",
+           TOKTEXT(&name), value);
+    psym *x = declare(p, SJ_SYM_LOCAL, SJ_TY_INT, &name);
+    x->s.is_const = 1;
+    x->enumerator = 1;
+    x->value = int_lit(p, SJ_TY_INT, value, name.loc);
+    if (!accept(p, ',')) break;
+  }
+  if (kind(p) != '}') found(p, "'}'");
+}
+
 static spec specifiers(parser *p) {
   spec s;
   words w;
@@ -582,9 +707,14 @@ static spec specifiers(parser *p) {
     case SJ_K_IMAGINARY:
       fail(p, UNSUP, t->loc, "type '%s' is not supported (use the integer types, float or double)",
            sj_tok_spelling(t->kind));
+    case SJ_K_ENUM:
+      if (any_word(&w)) fail(p, SYNTAX, t->loc, "two or more data types in declaration");
+      enum_specifier(p);
+      s.type = SJ_TY_INT;
+      w.named = 1;
+      continue;
     case SJ_K_STRUCT:
     case SJ_K_UNION:
-    case SJ_K_ENUM:
     case SJ_K_VOLATILE:
     case SJ_K_RESTRICT:
     case SJ_K_EXTERN:
@@ -739,6 +869,8 @@ static sj_expr *call_in(parser *p, const sj_token *name) {
   sj_expr *e;
   sj_type t;
   int fn, i, n;
+  const sj_func *g = loop_helper(p, name);
+  if (g) return hoisted_call(p, g, name);
   for (i = 0; i < p->helpers.n; i++) {
     const helper *h = p->helpers.v[i];
     if (strlen(h->name) != name->len || memcmp(h->name, name->text, name->len)) continue;
@@ -1016,7 +1148,7 @@ static sj_expr *reference(parser *p, int deref) {
   if (x->is_typedef) fail(p, SYNTAX, t.loc, "'%s' is a type name, not a value", x->s.name);
   if (x->unset) fail(p, UNSUP, t.loc, "'%s' is read before it is assigned", x->s.name);
   if (x->value) {
-    if (p->file_init) /* as C has it: a const object is no constant expression */
+    if (p->file_init && !x->enumerator) /* as C has it: a const object is none */
       fail(p, UNSUP, t.loc,
            "'%s' is not a constant expression in C: a file-scope "
            "initializer may use only literals and operators",
@@ -1273,7 +1405,10 @@ static sj_expr *binary(parser *p, int min) {
     int op, prec = precedence(t.kind, &op);
     if (!prec || prec < min) return l;
     next(p);
+    const char *no_hoist = p->no_hoist;
+    if (op == SJ_OP_AND || op == SJ_OP_OR) hoisting(p, UNDER_CONDITION);
     l = binop(p, (sj_binop)op, l, binary(p, prec + 1), t.loc);
+    p->no_hoist = no_hoist;
   }
 }
 
@@ -1284,9 +1419,11 @@ static sj_expr *conditional(parser *p) {
   if (kind(p) != '?') return c;
   q = next(p);
   enter(p, q.loc);
+  const char *no_hoist = hoisting(p, UNDER_CONDITION);
   a = expr(p);
   close_with(p, ':');
   b = conditional(p);
+  p->no_hoist = no_hoist;
   p->nest--;
   t = common(a->type, b->type);
   e = node(p, SJ_E_COND, t, q.loc, 3, (sj_expr *[]){truth(p, c), conv(p, a, t), conv(p, b, t)});
@@ -1494,6 +1631,7 @@ static void declaration(parser *p, vec *body) {
   if (s.is_static || s.is_inline)
     fail(p, UNSUP, s.loc, "storage classes on local variables are not supported");
   if (s.type == SJ_TY_VOID) fail(p, SYNTAX, s.loc, "variable declared void");
+  if (accept(p, ';')) return; /* `enum { R = 2 };` declares its constants only */
   do {
     sj_token name;
     sj_stmt *d;
@@ -1522,7 +1660,9 @@ static void declaration(parser *p, vec *body) {
       x->use = name.loc;
       if (kind(p) == '{' || ext.n)
         fail(p, UNSUP, peek(p, 0)->loc, "initializer lists are not supported");
+      int since = p->hoisted.n;
       d->rhs = conv(p, expr(p), s.type);
+      put_hoisted(p, body, body->n, since); /* the calls of its initializer, before it */
     } else if (iter_type(s.type) && !s.is_const && !ext.n) {
       x->role = CANDIDATE;
     }
@@ -1823,7 +1963,7 @@ static void finish_after(parser *p, vec *out, int from, sj_loc loc) {
   push(p, out, chain);
 }
 
-static void guard_rest(parser *p, vec *body, vec *marks);
+static void guard_rest(parser *p, vec *body, vec *marks, int nested);
 
 static void swap_arrays(parser *p, vec *body, int loop_body) {
   vec mine = {0};
@@ -1849,7 +1989,7 @@ static void swap_arrays(parser *p, vec *body, int loop_body) {
     if (((move *)mine.v[i])->after != body->n)
       fail(p, UNSUP, ((move *)mine.v[i])->loc,
            "a swap of arrays must end the loop's body: a statement follows it");
-  guard_rest(p, body, &p->continues); /* a break's guard, before the body is kept per step */
+  guard_rest(p, body, &p->continues, 0); /* a break's guard, before the body is kept per step */
   /* each name's value after the assignments, as the name whose value at the start it is */
   vec names = {0};
   int held[64];
@@ -1954,14 +2094,14 @@ static void stray_moves(parser *p, const vec *body) {
 
 static void unguarded_continue(parser *p) {
   fail(p, UNSUP, ((sj_stmt *)p->continues.v[p->continues.n - 1])->loc,
-       "'continue', 'break' and 'return' are supported in a loop only at the end of an 'if' "
-       "(without 'else') directly in its body");
+       "'continue', 'break' and 'return' are supported in a loop only at the end of one branch "
+       "of an 'if' (in its body or a block in it)");
 }
 
 static void unguarded_return(parser *p, sj_loc loc) {
   fail(p, UNSUP, loc,
-       "'return;' is supported only as the last statement of the function, or at the end of an "
-       "'if' (without 'else') directly in its body or a loop's");
+       "'return;' is supported only as the last statement of the function, or at the end of one "
+       "branch of an 'if' (in its body, a block in it or a loop's)");
 }
 
 /* Whether s is a placeholder (of `continue;` or `return;`, in marks) waiting for its guard;
@@ -1975,33 +2115,113 @@ static int takes_mark(vec *marks, const sj_stmt *s) {
   return 0;
 }
 
+/* For the placeholder mark of a `continue;` or `break;` in a block nested in a loop's body:
+ * the loop's skip flag set, which the statements after the one holding the block then test. */
+static sj_stmt *skip_set(parser *p, const sj_stmt *mark) {
+  sj_loc loc = mark->loc;
+  psym **flag = p->loop ? &p->skip : &p->return_skip;
+  if (!*flag) {
+    char name[48];
+    sj_loc at = p->loop ? p->loop->loc : loc;
+    snprintf(name, sizeof name, "sj_skip_%d_%d", at.line, at.col);
+    sj_token tok = {.kind = SJ_T_IDENT, .text = name, .len = strlen(name), .loc = loc};
+    *flag = declare(p, SJ_SYM_LOCAL, SJ_TY_INT, &tok);
+    (*flag)->role = PLAIN;
+  }
+  int is_break = 0;
+  for (int i = 0; i < p->breaks.n; i++) is_break |= p->breaks.v[i] == mark;
+  if (!p->loop)
+    p->return_pending = 1;
+  else
+    p->skip_pending = (!p->skip_pending || p->skip_pending == 2) && is_break ? 2 : 1;
+  sj_stmt *set = stmt(p, SJ_S_ASSIGN, loc);
+  set->lhs = var_ref(p, &(*flag)->s, loc);
+  set->rhs = int_lit(p, SJ_TY_INT, 1, loc);
+  return set;
+}
+
+/* After a statement holding a block that set the loop's skip flag (skip_set()): `if (skip)`
+ * around a placeholder, which the block around makes guard what follows (guard_rest()). */
+static void skip_after(parser *p, vec *body) {
+  sj_loc loc = ((sj_stmt *)body->v[body->n - 1])->loc;
+  psym *flag = p->loop ? p->skip : p->return_skip;
+  sj_stmt *g = stmt(p, SJ_S_IF, loc);
+  g->cond = binop(p, SJ_OP_NE, var_ref(p, &flag->s, loc), int_lit(p, SJ_TY_INT, 0, loc), loc);
+  g->nbody = 2;
+  g->body = alloc(p, 2 * sizeof *g->body);
+  g->body[0] = stmt(p, SJ_S_BLOCK, loc);
+  push(p, p->loop ? &p->continues : &p->returns, g->body[0]);
+  if (p->skip_pending == 2) push(p, &p->breaks, g->body[0]);
+  p->skip_pending = p->return_pending = 0;
+  push(p, body, g);
+}
+
+/* The placeholder of marks that branch b of an if is, or ends its block with (NULL: none). */
+static sj_stmt *exit_of(const vec *marks, sj_stmt *b) {
+  sj_stmt *last = b && b->kind == SJ_S_BLOCK && b->nbody ? b->body[b->nbody - 1] : b;
+  for (int i = 0; last && i < marks->n; i++)
+    if (marks->v[i] == last) return last;
+  return NULL;
+}
+
+/* Branch *b without its exit mark (exit_of()); in a block nested in the loop's body, the loop's
+ * skip flag set in its place. */
+static void take_exit(parser *p, vec *marks, sj_stmt **b, sj_stmt *mark, int nested) {
+  takes_mark(marks, mark);
+  sj_stmt *instead = nested ? skip_set(p, mark) : NULL;
+  if (*b == mark)
+    *b = instead ? instead : stmt(p, SJ_S_BLOCK, mark->loc);
+  else if (instead)
+    (*b)->body[(*b)->nbody - 1] = instead;
+  else
+    (*b)->nbody--;
+}
+
 /* In a loop's body, `if (c) { S; continue; }` (S may be empty, the braces absent) followed by
- * statements R becomes `if (c) { S } else { R }`; so does `if (c) { S; return; }` in the
- * function's body. marks: the placeholders of the one or the other. */
-static void guard_rest(parser *p, vec *body, vec *marks) {
+ * statements R becomes `if (c) { S } else { R }`, and `if (c) T else { S; continue; }` R
+ * becomes `if (c) { T R } else { S }`; so do those that end with `return;` in the function's
+ * body. marks: the placeholders of the one or the other. nested: body is a block nested in the
+ * loop's (or function's) body, and the exit also sets a skip flag (skip_set()). */
+static void guard_rest(parser *p, vec *body, vec *marks, int nested) {
   for (int k = body->n - 1; k >= 0; k--) {
-    sj_stmt *g = body->v[k], *then = g->kind == SJ_S_IF && !g->body[1] ? g->body[0] : NULL;
-    if (!then) continue;
-    if (takes_mark(marks, then)) {
-      g->body[0] = stmt(p, SJ_S_BLOCK, then->loc); /* nothing before the continue */
-    } else if (then->kind == SJ_S_BLOCK && then->nbody &&
-               takes_mark(marks, then->body[then->nbody - 1])) {
-      then->nbody--;
-    } else {
-      continue;
-    }
+    sj_stmt *g = body->v[k];
+    if (g->kind != SJ_S_IF) continue;
+    sj_stmt *then = exit_of(marks, g->body[0]), *other = exit_of(marks, g->body[1]);
+    if (!then == !other) continue; /* both branches exit: the error names it */
+    take_exit(p, marks, &g->body[then ? 0 : 1], then ? then : other, nested);
     sj_stmt *rest = stmt(p, SJ_S_BLOCK, g->loc);
-    rest->nbody = body->n - k - 1;
+    int to = then ? 1 : 0, keep = g->body[to] != NULL;
+    rest->nbody = body->n - k - 1 + keep;
     rest->body = rest->nbody ? alloc(p, (size_t)rest->nbody * sizeof *rest->body) : NULL;
-    for (int i = 0; i < rest->nbody; i++) rest->body[i] = body->v[k + 1 + i];
-    g->body[1] = rest;
+    if (keep) rest->body[0] = g->body[to];
+    for (int i = keep; i < rest->nbody; i++) rest->body[i] = body->v[k + 1 + i - keep];
+    g->body[to] = rest;
     body->n = k + 1;
+  }
+}
+
+/* The swap in body (a block's statements, spliced into into after them) as into's. */
+static void splice_moves(parser *p, const vec *body, vec *into) {
+  p->spliced = 0;
+  for (int i = 0; i < p->moves.n; i++) {
+    move *m = p->moves.v[i];
+    if (m->body != body) continue;
+    int kept = 0; /* the statements before it that the block keeps (placeholders are none) */
+    for (int k = 0; k < m->after; k++) {
+      const sj_stmt *b = body->v[k];
+      kept += b->kind != SJ_S_DECL || ((psym *)b->sym)->role != PLACEHOLDER;
+    }
+    m->body = into;
+    m->after = into->n + kept;
+    p->spliced = 1;
   }
 }
 
 static sj_stmt *block(parser *p, int scoped) {
   int loop_body = p->loop_body;
+  vec *into = p->splice_into;
   p->loop_body = 0;
+  p->splice_into = NULL;
   sj_token lb = expect(p, '{');
   sj_stmt *s = stmt(p, SJ_S_BLOCK, lb.loc);
   vec body = {0};
@@ -2015,21 +2235,34 @@ static sj_stmt *block(parser *p, int scoped) {
       next(p), next(p);
       continue;
     }
+    /* what an if's branch parsed before this block left pending is the if's (an else) */
+    int skip = p->skip_pending, return_skip = p->return_pending;
+    p->skip_pending = p->return_pending = 0;
     if (starts_type(p, 0)) {
       rotation *outer = p->after;
-      int from = body.n;
+      int from = body.n, since = p->hoisted.n;
+      const char *no_hoist = hoisting(p, NULL);
       p->after = NULL;
       declaration(p, &body);
       if (p->after) finish_after(p, &body, from, peek(p, 0)->loc);
       p->after = outer;
+      put_hoisted(p, &body, from, since);
+      p->no_hoist = no_hoist;
     } else {
       statement_to(p, &body);
     }
+    if (p->skip_pending || p->return_pending) skip_after(p, &body);
+    p->skip_pending = skip;
+    p->return_pending = return_skip;
   }
   if (scoped) close_scope(p);
+  /* the function's body ends with a return (its value set before it): it returns there */
+  p->tail_return = !scoped && body.n && takes_mark(&p->returns, body.v[body.n - 1]);
+  body.n -= p->tail_return;
+  if (into) splice_moves(p, &body, into);
   swap_arrays(p, &body, loop_body);
-  if (loop_body) guard_rest(p, &body, &p->continues);
-  if (!scoped) guard_rest(p, &body, &p->returns);
+  if (loop_body || p->loop) guard_rest(p, &body, &p->continues, !loop_body);
+  if (!scoped || !p->loop) guard_rest(p, &body, &p->returns, scoped);
   s->body = body.n ? alloc(p, (size_t)body.n * sizeof *s->body) : NULL;
   for (i = 0; i < body.n; i++) {
     sj_stmt *b = body.v[i];
@@ -2166,22 +2399,46 @@ static long increment(parser *p, const psym *it) {
   return step;
 }
 
+/* The body of a loop (or function) with a skip flag (skip_set()): the flag declared 0 first,
+ * in each iteration. */
+static sj_stmt *skip_cleared(parser *p, sj_stmt *body, psym *flag) {
+  sj_stmt *decl = stmt(p, SJ_S_DECL, body->loc), *b = body;
+  decl->sym = &flag->s;
+  decl->rhs = int_lit(p, SJ_TY_INT, 0, body->loc);
+  if (b->kind != SJ_S_BLOCK) {
+    b = stmt(p, SJ_S_BLOCK, body->loc);
+    b->nbody = 1;
+    b->body = alloc(p, sizeof *b->body);
+    b->body[0] = body;
+  }
+  sj_stmt **all = alloc(p, (size_t)(b->nbody + 1) * sizeof *all);
+  all[0] = decl;
+  for (int i = 0; i < b->nbody; i++) all[i + 1] = b->body[i];
+  b->body = all;
+  b->nbody++;
+  return b;
+}
+
 /* The body of the loop s, one statement; the flag a `break` in it sets (NULL: none). */
 static psym *loop_statement(parser *p, sj_stmt *s, int *returns) {
   s->nbody = 1;
   s->body = alloc(p, sizeof *s->body);
   int waiting = p->continues.n; /* those of the loops around this one */
   sj_stmt *outer = p->loop;
-  psym *outer_flag = p->broken, *flag;
+  psym *outer_flag = p->broken, *flag, *outer_skip = p->skip;
   int outer_returning = p->returning, outer_switch = p->in_switch;
   p->in_switch = 0;
   p->loop_body = 1;
   p->loop = s;
   p->broken = NULL;
+  p->skip = NULL;
   p->returning = 0;
   p->loops++;
   s->body[0] = statement(p);
   p->loops--;
+  p->skip_pending = 0; /* nothing follows in the body */
+  if (p->skip) s->body[0] = skip_cleared(p, s->body[0], p->skip);
+  p->skip = outer_skip;
   p->loop = outer;
   flag = p->broken;
   *returns = p->returning;
@@ -2193,7 +2450,7 @@ static psym *loop_statement(parser *p, sj_stmt *s, int *returns) {
     sj_stmt *b = s->body[0];
     vec v = {(void **)&s->body[0], 1, 1};
     if (b->kind == SJ_S_BLOCK && b->nbody) v = (vec){(void **)b->body, b->nbody, b->nbody};
-    guard_rest(p, &v, &p->continues);
+    guard_rest(p, &v, &p->continues, 0);
     if (v.v == (void **)b->body) b->nbody = v.n;
   }
   if (p->continues.n > waiting) unguarded_continue(p);
@@ -2266,6 +2523,36 @@ static void return_after(parser *p, psym *flag, sj_loc loc, vec *out) {
   g->body[0]->nbody = then.n;
   g->body[0]->body = (sj_stmt **)then.v;
   push(p, out, g);
+}
+
+/* x[0], x an array of one element: where a function returning a value with loops sets it
+ * (its result parameter), and where its caller reads it. */
+static sj_expr *first_element(parser *p, psym *x, sj_loc loc) {
+  sj_expr *zero = int_lit(p, SJ_TY_INT, 0, loc);
+  sj_expr *e = node(p, SJ_E_INDEX, x->s.type, loc, 1, &zero);
+  e->sym = &x->s;
+  return e;
+}
+
+static void one_element(parser *p, psym *x, sj_loc loc) {
+  vec one = {0};
+  push(p, &one, int_lit(p, SJ_TY_INT, 1, loc));
+  set_extents(p, x, &one);
+}
+
+/* `return e;` in a function that computes its value with statements: the value set, then
+ * what `return;` is. */
+static void result_return(parser *p, sj_loc loc, vec *out) {
+  if (kind(p) == ';')
+    fail(p, SYNTAX, loc, "'return' without a value in a function returning '%s'",
+         sj_type_name(p->result->s.type));
+  sj_expr *e = expr(p);
+  close_with(p, ';');
+  sj_stmt *set = stmt(p, SJ_S_ASSIGN, loc);
+  set->lhs = first_element(p, p->result, loc);
+  set->rhs = conv(p, e, p->result->s.type);
+  push(p, out, set);
+  return_statement(p, loc, out);
 }
 
 /* Whether e reads data: an array element, a floating-point value, a call. */
@@ -2460,6 +2747,7 @@ static void for_loop(parser *p, vec *out) {
   vec companions = {0};
   expect(p, '(');
   open_scope(p);
+  const char *no_hoist = hoisting(p, "a loop's header");
   it = for_init(p, s, &outer, &companions);
   s->iter = &it->s;
   close_with(p, ';');
@@ -2471,6 +2759,7 @@ static void for_loop(parser *p, vec *out) {
     fail(p, UNSUP, peek(p, 0)->loc, "a for loop without an increment is not supported");
   s->step = for_steps(p, it, &companions);
   close_with(p, ')');
+  p->no_hoist = no_hoist;
   for (int i = 0; i < companions.n; i++) raw = companion_value(p, s, companions.v[i], raw);
   s->cond = loop_cond(p, s, raw, cond, &data, "for loop");
   int returns;
@@ -2672,7 +2961,9 @@ static void counted_loop(parser *p, vec *out) {
       .kind = SJ_T_IDENT, .loc = x->s.loc, .text = x->s.name, .len = strlen(x->s.name)};
   s->iter = &declare(p, SJ_SYM_ITER, x->s.type, &name)->s;
   sj_expr *data = NULL; /* a convergence test, the body's guard */
+  const char *no_hoist = hoisting(p, "a loop's header");
   if (kw.kind == SJ_K_WHILE) s->cond = counter_cond(p, s, &data, kw.kind);
+  p->no_hoist = no_hoist;
   if (kind(p) != '{')
     fail(p, UNSUP, peek(p, 0)->loc,
          "the body of a %s loop must be a block that ends by stepping its counter '%s'",
@@ -2699,7 +2990,9 @@ static void counted_loop(parser *p, vec *out) {
     /* the body runs once before the condition is tested: at the first value */
     sj_expr *t = var_ref(p, s->iter, kw.loc);
     sj_expr *first = binop(p, SJ_OP_EQ, t, copy(p, s->init), kw.loc);
+    hoisting(p, "a loop's header");
     sj_expr *bound = counter_cond(p, s, &data, kw.kind);
+    p->no_hoist = no_hoist;
     bound = flags_to_data(p, s, not_broken(p, out, s, broken, bound), &data);
     s->cond = binop(p, SJ_OP_OR, bound, first, kw.loc);
     if (data) data = binop(p, SJ_OP_OR, copy(p, first), data, kw.loc);
@@ -2757,6 +3050,7 @@ static sj_stmt *if_stmt(parser *p) {
  * function. */
 static int value_function(parser *p, const sj_token *name) {
   static const char *const iabs[] = {"abs", "labs", "llabs"};
+  if (loop_helper(p, name)) return 1;
   for (int i = 0; i < p->helpers.n; i++)
     if (!strncmp(((helper *)p->helpers.v[i])->name, name->text, name->len) &&
         !((helper *)p->helpers.v[i])->name[name->len])
@@ -2769,28 +3063,38 @@ static int value_function(parser *p, const sj_token *name) {
   return 0;
 }
 
-/* `f(args);` calling one of the source's void functions, defined above or below: a
- * placeholder, an empty block whose rhs is the call (SJ_E_CALL, op -1, ival the callee's place
- * in call_names), until inline_calls() puts f's body there. Arrays are arguments as
+/* A call of one of the source's functions, defined above or below, with args: a placeholder,
+ * an empty block whose rhs is the call (SJ_E_CALL, op -1, ival the callee's place in
+ * call_names), until inline_calls() puts the callee's body there. Arrays are arguments as
  * SJ_E_INDEX nodes marked implicit, with the subscripts of the rows passed (often none). */
-static void call_statement(parser *p, vec *out) {
-  sj_token name = next(p);
-  vec args = {0};
+static sj_stmt *call_placeholder(parser *p, const char *callee, const vec *args, sj_loc loc) {
+  sj_expr *c = node(p, SJ_E_CALL, SJ_TY_VOID, loc, args->n, exprs(p, args));
+  c->op = -1;
+  c->ival = p->call_names.n;
+  push(p, &p->call_names, (void *)callee);
+  sj_stmt *s = stmt(p, SJ_S_BLOCK, loc);
+  s->rhs = c;
+  return s;
+}
+
+/* The arguments of a call of a function of the source, `(a, ...)`, into args. */
+static void call_args(parser *p, vec *args) {
   expect(p, '(');
   if (kind(p) != ')') do {
       p->call_arg = 1;
-      push(p, &args, expr(p));
+      push(p, args, expr(p));
       p->call_arg = 0;
     } while (accept(p, ','));
   expect(p, ')');
+}
+
+/* `f(args);` calling a void function of the source. */
+static void call_statement(parser *p, vec *out) {
+  sj_token name = next(p);
+  vec args = {0};
+  call_args(p, &args);
   close_with(p, ';');
-  sj_expr *c = node(p, SJ_E_CALL, SJ_TY_VOID, name.loc, args.n, exprs(p, &args));
-  c->op = -1;
-  c->ival = p->call_names.n;
-  push(p, &p->call_names, sj_arena_strndup(p->a, name.text, name.len));
-  sj_stmt *s = stmt(p, SJ_S_BLOCK, name.loc);
-  s->rhs = c;
-  push(p, out, s);
+  push(p, out, call_placeholder(p, sj_arena_strndup(p->a, name.text, name.len), &args, name.loc));
 }
 
 /* --- memcpy and memmove between arrays: a loop nest copying in row-major order --- */
@@ -2958,10 +3262,10 @@ static sj_expr *element_at(parser *p, const sj_sym *a, sj_expr *pos, sj_loc at) 
  * on, each from the position as far into src. One loop along a one-dimensional dst; else a
  * nest over dst's rows up to the last one the copy reaches, under a guard on the position. */
 static sj_stmt *flat_copy(parser *p, const sj_token *name, copy_end dst, copy_end src,
-                          sj_expr *count) {
-  const sj_sym *to = dst.rows->sym, *from = src.rows->sym;
+                          sj_expr *count, const sj_expr *value) {
+  const sj_sym *to = dst.rows->sym, *from = value ? to : src.rows->sym;
   sj_loc at = name->loc;
-  if (to == from)
+  if (to == from && !value)
     fail(p, UNSUP, at,
          "'%.*s' within one array at an address is not supported (its parts may "
          "overlap)",
@@ -2969,14 +3273,17 @@ static sj_stmt *flat_copy(parser *p, const sj_token *name, copy_end dst, copy_en
   if (to->rank > 4 || from->rank > 4)
     fail(p, UNSUP, at, "copies of more than 4 dimensions are not supported");
   sj_expr *od = dst.flat ? dst.flat : flat_position(p, to, dst.rows->args, dst.rows->nargs, at);
-  sj_expr *os = src.flat ? src.flat : flat_position(p, from, src.rows->args, src.rows->nargs, at);
+  sj_expr *os = value      ? NULL
+                : src.flat ? src.flat
+                           : flat_position(p, from, src.rows->args, src.rows->nargs, at);
   psym *it[4];
   for (int d = 0; d < to->rank; d++) it[d] = loop_iter(p, at, d);
   sj_stmt *assign = stmt(p, SJ_S_ASSIGN, at);
   if (to->rank == 1) {
     sj_expr *k = var_ref(p, &it[0]->s, at);
     assign->lhs = element_at(p, to, binop(p, SJ_OP_ADD, copy(p, od), k, at), at);
-    assign->rhs = element_at(p, from, binop(p, SJ_OP_ADD, os, copy(p, k), at), at);
+    assign->rhs =
+        value ? copy(p, value) : element_at(p, from, binop(p, SJ_OP_ADD, os, copy(p, k), at), at);
     return count_loop(p, it[0], count, assign, at);
   }
   sj_expr *idx[4], *q = NULL, *row = NULL;
@@ -2990,8 +3297,11 @@ static sj_stmt *flat_copy(parser *p, const sj_token *name, copy_end dst, copy_en
   sj_expr *end = binop(p, SJ_OP_ADD, copy(p, od), copy(p, count), at);
   assign->lhs = node(p, SJ_E_INDEX, to->type, at, to->rank, idx);
   assign->lhs->sym = (sj_sym *)to;
-  assign->rhs = element_at(
-      p, from, binop(p, SJ_OP_ADD, binop(p, SJ_OP_SUB, copy(p, q), copy(p, od), at), os, at), at);
+  assign->rhs = value ? copy(p, value)
+                      : element_at(p, from,
+                                   binop(p, SJ_OP_ADD,
+                                         binop(p, SJ_OP_SUB, copy(p, q), copy(p, od), at), os, at),
+                                   at);
   sj_stmt *body = stmt(p, SJ_S_IF, at);
   body->cond = binop(p, SJ_OP_AND, binop(p, SJ_OP_GE, copy(p, q), od, at),
                      binop(p, SJ_OP_LT, q, copy(p, end), at), at);
@@ -3014,6 +3324,59 @@ static sj_stmt *flat_copy(parser *p, const sj_token *name, copy_end dst, copy_en
  * one element type and the same inner extents; the copy is a loop nest over dst's dimensions
  * whose row-major position is below the count (an if the sizes decide where the count is the
  * whole array). */
+/* Whether e reads only literals and shape parameters. */
+static int on_sizes(const sj_expr *e) {
+  if (e->kind == SJ_E_VAR) return e->sym->kind == SJ_SYM_SHAPE;
+  if (e->kind == SJ_E_INDEX || e->kind == SJ_E_CALL || sj_type_is_float(e->type)) return 0;
+  for (int i = 0; i < e->nargs; i++)
+    if (!on_sizes(e->args[i])) return 0;
+  return 1;
+}
+
+/* `assert(c);` among the first statements of the function's body (outside loops and ifs, no
+ * `return;` before it), c over the sizes: a condition the arguments must meet, checked for
+ * each shape before anything runs (jit/compile.c), where the C function would abort. */
+static void assert_statement(parser *p) {
+  sj_token name = next(p);
+  expect(p, '(');
+  sj_loc at = peek(p, 0)->loc;
+  sj_expr *c = truth(p, expr(p));
+  expect(p, ')');
+  close_with(p, ';');
+  if (p->nest != 1 || p->returns.n)
+    fail(p, UNSUP, name.loc,
+         "assert is supported only among the statements of the function's body, outside loops "
+         "and ifs and before any return");
+  if (!on_sizes(c))
+    fail(p, UNSUP, at,
+         "assert is supported on the sizes only (integer parameters, literals, enumeration "
+         "constants): the arguments must meet it before anything runs");
+  sj_assert *a = alloc(p, sizeof *a);
+  *a = (sj_assert){c, name.loc};
+  push(p, &p->asserts, a);
+}
+
+/* `memset(A, 0, bytes);` (or an address in A, as memcpy takes): a loop nest setting the
+ * elements to zero, all bits clear (+0.0 for floating-point ones), as the bytes are. */
+static void fill_statement(parser *p, vec *out) {
+  sj_token name = next(p);
+  expect(p, '(');
+  copy_end dst = copy_operand(p, "destination");
+  expect(p, ',');
+  sj_loc vat = peek(p, 0)->loc;
+  long byte;
+  if (!literal_value(conditional(p), &byte) || byte)
+    fail(p, UNSUP, vat, "memset is supported with the value 0 only");
+  expect(p, ',');
+  const sj_sym *to = dst.rows->sym;
+  sj_expr *count = element_count(p, to->type, name.loc);
+  close_with(p, ')');
+  close_with(p, ';');
+  if (to->is_const) fail(p, SYNTAX, dst.rows->loc, "memset of const array '%s'", to->name);
+  sj_expr *zero = conv(p, int_lit(p, SJ_TY_INT, 0, vat), to->type);
+  push(p, out, flat_copy(p, &name, dst, (copy_end){0}, count, zero));
+}
+
 static void copy_statement(parser *p, vec *out) {
   sj_token name = next(p);
   int move = name.len == 7;
@@ -3033,7 +3396,7 @@ static void copy_statement(parser *p, vec *out) {
   close_with(p, ';');
   if (to->is_const) fail(p, SYNTAX, dst->loc, "copy into const array '%s'", to->name);
   if (dst_end.flat || src_end.flat) {
-    push(p, out, flat_copy(p, &name, dst_end, src_end, count));
+    push(p, out, flat_copy(p, &name, dst_end, src_end, count, NULL));
     return;
   }
   int rank = to->rank - dst->nargs;
@@ -3220,7 +3583,8 @@ static void statement_to(parser *p, vec *out) {
     return;
   }
   rotation *outer = p->after;
-  int from = out->n;
+  int from = out->n, since = p->hoisted.n;
+  const char *no_hoist = hoisting(p, NULL);
   p->after = NULL;
   statement_kind(p, t, loc, loop_body, out);
   for (int i = 0; i < p->rotations.n; i++) { /* a steps counter's declaration (steps_counter) */
@@ -3235,17 +3599,53 @@ static void statement_to(parser *p, vec *out) {
   }
   if (p->after) finish_after(p, out, from, loc);
   p->after = outer;
+  put_hoisted(p, out, from, since);
+  p->no_hoist = no_hoist;
   p->nest--;
+}
+
+/* `do { ... } while (0);`, as a macro writes a statement: the block, once (not where it holds
+ * a break or continue, which would end it). Whether the do loop was that. */
+static int once_block(parser *p, sj_loc loc, vec *out) {
+  vec toks = {0};
+  sj_token *t = alloc(p, sizeof *t);
+  *t = next(p);
+  push(p, &toks, t);
+  int end = kind(p) == '{' && read_ahead(p, &toks) ? toks.n : 0;
+  static const int tail[] = {SJ_K_WHILE, '(', SJ_T_INT, ')', ';'};
+  int once = end && !read_has(&toks, 1, SJ_K_BREAK, SJ_K_CONTINUE, SJ_K_BREAK);
+  for (int i = 0; once && i < 5; i++) {
+    once = kind(p) == tail[i] && (tail[i] != SJ_T_INT || !peek(p, 0)->ival);
+    t = alloc(p, sizeof *t);
+    *t = next(p);
+    push(p, &toks, t);
+  }
+  if (!once) {
+    give_back(p, &toks);
+    return 0;
+  }
+  vec body = {&toks.v[1], end - 1, end - 1};
+  give_back(p, &body);
+  statement_kind(p, peek(p, 0), loc, 0, out);
+  return 1;
 }
 
 static void statement_kind(parser *p, sj_token *t, sj_loc loc, int loop_body, vec *out) {
   switch (t->kind) {
-  case '{':
+  case '{': {
     p->loop_body = loop_body;
-    push(p, out, block(p, 1));
+    p->splice_into = loop_body ? NULL : out;
+    sj_stmt *b = block(p, 1);
+    if (!p->spliced) {
+      push(p, out, b);
+      break;
+    }
+    p->spliced = 0;
+    for (int i = 0; i < b->nbody; i++) push(p, out, b->body[i]);
     break;
-  case ';':
-    next(p), push(p, out, stmt(p, SJ_S_BLOCK, loc));
+  }
+  case ';': /* nothing: a swap's macro may end with one (`SWAP(u, v);`) */
+    next(p);
     break;
   case SJ_K_FOR:
     for_loop(p, out);
@@ -3257,6 +3657,7 @@ static void statement_kind(parser *p, sj_token *t, sj_loc loc, int loop_body, ve
     fail(p, SYNTAX, loc, "'else' without a previous 'if'");
   case SJ_K_WHILE:
   case SJ_K_DO:
+    if (t->kind == SJ_K_DO && once_block(p, loc, out)) break;
     counted_loop(p, out);
     break;
   case SJ_K_SWITCH:
@@ -3280,6 +3681,11 @@ static void statement_kind(parser *p, sj_token *t, sj_loc loc, int loop_body, ve
     push(p, out, p->continues.v[p->continues.n - 1]);
     break;
   case SJ_K_RETURN:
+    if (p->result) {
+      next(p);
+      result_return(p, loc, out);
+      break;
+    }
     if (peek(p, 1)->kind != ';') unguarded_return(p, loc);
     next(p), next(p);
     return_statement(p, loc, out);
@@ -3307,6 +3713,10 @@ static void statement_kind(parser *p, sj_token *t, sj_loc loc, int loop_body, ve
       if ((t->len == 6 && !memcmp(t->text, "memcpy", 6)) ||
           (t->len == 7 && !memcmp(t->text, "memmove", 7)))
         copy_statement(p, out);
+      else if (t->len == 6 && !memcmp(t->text, "memset", 6))
+        fill_statement(p, out);
+      else if (t->len == 6 && !memcmp(t->text, "assert", 6))
+        assert_statement(p);
       else
         call_statement(p, out);
       break;
@@ -3475,6 +3885,85 @@ static pfunc *defined(parser *p, const char *name) {
   return NULL;
 }
 
+/* --- functions that return a value computed with loops: parsed as void functions whose last
+ * parameter, an array of one element, each `return e;` sets (result_return()); a call in an
+ * expression is a call statement before the statement that holds it, passing a local array
+ * of one element, and a read of that element. C evaluates the call there once, before the
+ * rest of the statement, unless it is an operand of ?:, && or ||, or in a loop's header: such
+ * calls are refused. --- */
+
+static int named(const sj_func *f, const sj_token *name) {
+  return !strncmp(f->name, name->text, name->len) && !f->name[name->len];
+}
+
+/* The function returning a value with loops that name names (or its prototype: the
+ * definition may come after a call, as it may have loops), or NULL. */
+static const sj_func *loop_helper(parser *p, const sj_token *name) {
+  for (int i = 0; i < p->pfuncs.n; i++) {
+    const pfunc *pf = p->pfuncs.v[i];
+    if (pf->value && named(pf->f, name)) return pf->f;
+  }
+  for (int i = 0; i < p->value_protos.n; i++)
+    if (named(p->value_protos.v[i], name)) return p->value_protos.v[i];
+  return NULL;
+}
+
+/* Whether the function name, whose parameter list comes next, needs statements for its
+ * value: a loop, a call of a function that does, or a prototype of either. Its tokens are
+ * read ahead, then given back. */
+static int needs_statements(parser *p, const sj_token *name) {
+  if (loop_helper(p, name)) return 1; /* a prototype's definition (or a redefinition) */
+  vec toks = {0};
+  int loops = !read_ahead(p, &toks) || read_has(&toks, 0, SJ_K_FOR, SJ_K_WHILE, SJ_K_DO);
+  for (int i = 0; i < toks.n && !loops; i++)
+    loops = ((sj_token *)toks.v[i])->kind == SJ_T_IDENT && loop_helper(p, toks.v[i]);
+  give_back(p, &toks);
+  return loops;
+}
+
+/* The parameter a function returning t with loops sets its value in: the last of f's. */
+static void result_parameter(parser *p, sj_func *f, sj_type t) {
+  sj_token name = {.kind = SJ_T_IDENT, .text = "__sj_result", .len = 11, .loc = f->loc};
+  p->result = declare(p, SJ_SYM_ARRAY, t, &name);
+  one_element(p, p->result, f->loc);
+  p->result->s.param = f->nparams;
+  sj_sym **params = alloc(p, (size_t)(f->nparams + 1) * sizeof *params);
+  for (int i = 0; i < f->nparams; i++) params[i] = f->params[i];
+  params[f->nparams++] = &p->result->s;
+  f->params = params;
+}
+
+/* A call of g, a function returning a value with loops, in an expression: the read of a
+ * local array's one element, which the call (put before the statement) sets. */
+static sj_expr *hoisted_call(parser *p, const sj_func *g, const sj_token *name) {
+  if (p->no_hoist)
+    fail(p, UNSUP, name->loc,
+         "'%s' computes its value with loops: a call of it is supported where C evaluates it "
+         "once per statement, not in %s",
+         g->name, p->no_hoist);
+  vec args = {0};
+  call_args(p, &args);
+  const sj_sym *r = g->params[g->nparams - 1];
+  if (args.n != g->nparams - 1)
+    fail(p, SYNTAX, name->loc, "function '%s' takes %d argument%s, %d given", g->name,
+         g->nparams - 1, g->nparams == 2 ? "" : "s", args.n);
+  psym *x = alloc(p, sizeof *x);
+  x->s = (sj_sym){
+      .kind = SJ_SYM_LOCAL, .type = r->type, .name = g->name, .loc = name->loc, .param = -1};
+  x->use = name->loc;
+  one_element(p, x, name->loc);
+  push(p, &p->syms, x);
+  sj_stmt *d = stmt(p, SJ_S_DECL, name->loc);
+  d->sym = &x->s;
+  push(p, &p->hoisted, d);
+  sj_expr *slot = node(p, SJ_E_INDEX, r->type, name->loc, 0, NULL);
+  slot->sym = &x->s;
+  slot->implicit = 1;
+  push(p, &args, slot);
+  push(p, &p->hoisted, call_placeholder(p, g->name, &args, name->loc));
+  return first_element(p, x, name->loc);
+}
+
 /* The brackets of an array parameter q, declared as x (q itself or its prototype's), with the
  * extents one call gives them: TinyCC takes no variably modified parameter, so the reference
  * writes them as constants (jit/reference.c). */
@@ -3603,6 +4092,11 @@ static void inline_call(parser *p, pfunc *caller, const sj_expr *c, vec *out) {
     p->syms = syms;
   }
   sj_func *g = pg->f;
+  if (g->nasserts)
+    fail(p, UNSUP, c->loc,
+         "'%s' asserts (at %d:%d): assert is supported in the body of the function called "
+         "through the API only",
+         g->name, g->asserts[0].loc.line, g->asserts[0].loc.col);
   if (c->nargs != g->nparams)
     fail(p, SYNTAX, c->loc, "function '%s' takes %d argument%s, %d given", g->name, g->nparams,
          g->nparams == 1 ? "" : "s", c->nargs);
@@ -3875,7 +4369,7 @@ static int helper_statement_kind(parser *p, hbody *b, const sj_expr *pc) {
   }
   fail(p, UNSUP, at->loc,
        "function '%s' returns '%s': its body may hold locals, assignments to them and to its "
-       "parameters, 'if' and 'else', and returns (no loops; a kernel returns void)",
+       "parameters, 'if' and 'else', loops and returns (a kernel returns void)",
        b->h->name, sj_type_name(b->type));
 }
 
@@ -4007,26 +4501,44 @@ static sj_func *function(parser *p, spec s) {
          "global variable '%.*s' is not supported; pass it as a parameter (or declare it const "
          "with an initializer)",
          TOKTEXT(&name));
-  if (s.type != SJ_TY_VOID) {
+  if (s.type != SJ_TY_VOID && !needs_statements(p, &name)) {
     helper_function(p, s, &name);
     return NULL;
   }
   f = alloc(p, sizeof *f);
   f->name = sj_arena_strndup(p->a, name.text, name.len);
   f->loc = name.loc;
+  if (s.type != SJ_TY_VOID &&
+      (defined(p, f->name) || (value_function(p, &name) && !loop_helper(p, &name))))
+    fail(p, SYNTAX, name.loc, "redefinition of function '%s'", f->name);
   memset(&p->syms, 0, sizeof p->syms);
   memset(&p->vm, 0, sizeof p->vm);
   p->calls = 0;
   open_scope(p);
   params(p, f);
+  if (s.type != SJ_TY_VOID) result_parameter(p, f, s.type);
   if (accept(p, ';')) { /* a prototype: calls are inlined once every function is parsed */
     close_scope(p);
-    push(p, &p->protos, f);
+    push(p, p->result ? &p->value_protos : &p->protos, f);
+    p->result = NULL;
     return NULL;
   }
   /* The outermost block shares the parameters' scope, as in C. */
   p->unread.n = 0;
+  p->return_skip = NULL;
+  p->asserts.n = 0;
   f->body = block(p, 0);
+  f->nasserts = p->asserts.n;
+  f->asserts = alloc(p, (size_t)(p->asserts.n + 1) * sizeof *f->asserts);
+  for (int i = 0; i < p->asserts.n; i++) f->asserts[i] = *(sj_assert *)p->asserts.v[i];
+  if (p->return_skip) f->body = skip_cleared(p, f->body, p->return_skip);
+  p->return_pending = 0;
+  if (p->result && !p->tail_return)
+    fail(p, UNSUP, name.loc,
+         "function '%s' returns '%s' and has loops: its body must end with a return (a kernel "
+         "returns void)",
+         f->name, sj_type_name(s.type));
+  p->result = NULL;
   drop_unread(p, f->body);
   if (p->continues.n) unguarded_continue(p);
   if (p->returns.n) unguarded_return(p, ((sj_stmt *)p->returns.v[0])->loc);
@@ -4041,8 +4553,9 @@ static sj_func *function(parser *p, spec s) {
   pfunc *pf = alloc(p, sizeof *pf);
   pf->f = f;
   pf->syms = p->syms;
+  pf->value = s.type != SJ_TY_VOID;
   push(p, &p->pfuncs, pf);
-  return f;
+  return pf->value ? NULL : f;
 }
 
 sj_program *sj_parse(const char *source, const char *source_name, sj_error *err) {
@@ -4059,6 +4572,7 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
   p->a = a;
   p->err = err;
   p->name = source_name;
+  p->no_hoist = "this position"; /* statement_to() allows such calls in statements */
   sj_pp_init(&p->pp, source, source_name, a, err);
   if (setjmp(p->fail)) {
     sj_arena_free(a);
@@ -4070,6 +4584,7 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
       typedef_decl(p, &s);
       continue;
     }
+    if (accept(p, ';')) continue; /* `enum { R = 2 };` declares its constants only */
     sj_func *f = function(p, s);
     if (!f) continue;
     for (i = 0; i < p->funcs.n; i++)

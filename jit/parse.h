@@ -8,6 +8,10 @@
  * JIT_ERR_UNSUPPORTED for C outside the subset), with "name:line:col: message". */
 sj_program *sj_parse(const char *source, const char *source_name, sj_error *err);
 
+/* Makes each local array of one element accessed only as element 0 a scalar local, in place
+ * (jit/scalar.c; first, before sj_fold_const_locals). */
+void sj_scalar_cells(sj_program *p);
+
 /* Replaces the locals that only name a value by their initializers, in place
  * (jit/constants.c; before sj_unroll_windows). */
 void sj_fold_const_locals(sj_program *p);

@@ -10,7 +10,7 @@
  * lines go (the parser skipped them too), and in front of line 1 (renumbered) come the
  * declarations that <math.h> and <stdint.h> would give: every math function of the subset
  * with its prototype (else C would call it as returning int), and the fixed-width types the
- * source uses, and memcpy and memmove; and the macros of the standard headers it includes
+ * source uses, and memcpy, memmove and memset; and the macros of the standard headers it includes
  * (FLT_MAX, INT_MAX, M_PI: jit/macro.c). */
 #include "jit/jit.h"
 #include "jit/macro.h"
@@ -109,6 +109,7 @@ static void prelude(sj_buf *b, const sj_program *prog) {
   for (int i = 0; i < prog->nincludes; i++) /* what the parser's preprocessor defined too */
     for (const char *const *m = sj_pp_header_macros(prog->includes[i].text); m && *m; m++)
       sj_buf_printf(b, "#define %s\n", *m);
+  sj_buf_puts(b, "#define assert(c) ((void)(c))\n"); /* <assert.h>'s: checked before it runs */
   for (int fn = 0; fn < SJ_NFUNCS; fn++) {
     const char *t = fn & 1 ? "float" : "double";
     sj_buf_printf(b, "%s %s(%s", t, sj_func_name(fn), t);
@@ -117,7 +118,8 @@ static void prelude(sj_buf *b, const sj_program *prog) {
   }
   sj_buf_puts(b, "int abs(int); long labs(long); long long llabs(long long); ");
   sj_buf_puts(b, "void *memcpy(void *, const void *, unsigned long); "
-                 "void *memmove(void *, const void *, unsigned long); ");
+                 "void *memmove(void *, const void *, unsigned long); "
+                 "void *memset(void *, int, unsigned long); ");
   sj_type type;
   for (int i = 0; sj_stdint_name(i, &type); i++)
     if (prog->stdint_used & (1u << i))

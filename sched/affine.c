@@ -65,12 +65,33 @@ int sj_const_value(const sj_expr *e, const long *shape, long *out) {
     *out = e->type == SJ_TY_INT ? (long)(int)a : e->type == SJ_TY_UINT ? (long)(unsigned)a : a;
     return 0;
   case SJ_E_UNARY:
-    if (e->op == '!' || sj_const_value(e->args[0], shape, &a)) return -1;
-    *out = e->op == '-' ? -a : ~a;
+    if (sj_const_value(e->args[0], shape, &a)) return -1;
+    *out = e->op == '!' ? !a : e->op == '-' ? -a : ~a;
     return in_type(e->type, out);
+  case SJ_E_COND:
+    if (sj_const_value(e->args[0], shape, &a)) return -1;
+    return sj_const_value(e->args[a ? 1 : 2], shape, out);
   case SJ_E_BINARY:
-    if (sj_const_value(e->args[0], shape, &a) || sj_const_value(e->args[1], shape, &b)) return -1;
+    if (sj_const_value(e->args[0], shape, &a)) return -1;
+    if ((e->op == SJ_OP_AND && !a) || (e->op == SJ_OP_OR && a)) /* C evaluates no further */
+      return *out = e->op == SJ_OP_OR, 0;
+    if (sj_const_value(e->args[1], shape, &b)) return -1;
     switch (e->op) {
+    case SJ_OP_AND:
+    case SJ_OP_OR:
+      return *out = b != 0, 0;
+    case SJ_OP_LT:
+      return *out = a < b, 0;
+    case SJ_OP_GT:
+      return *out = a > b, 0;
+    case SJ_OP_LE:
+      return *out = a <= b, 0;
+    case SJ_OP_GE:
+      return *out = a >= b, 0;
+    case SJ_OP_EQ:
+      return *out = a == b, 0;
+    case SJ_OP_NE:
+      return *out = a != b, 0;
     case SJ_OP_ADD:
       return __builtin_add_overflow(a, b, out) ? -1 : in_type(e->type, out);
     case SJ_OP_SUB:

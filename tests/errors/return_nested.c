@@ -1,9 +1,9 @@
-// error: 5:16: 'return;' is supported only as the last statement of the function, or at the end of an 'if' (without 'else') directly in its body or a loop's
+// error: 5:16: 'return;' is supported only as the last statement of the function, or at the end of one branch of an 'if' (in its body, a block in it or a loop's)
 // status: unsupported
 void k(int N, float A[N]) {
   if (N > 2) {
     if (N > 4) return;
-    A[0] = 1;
+    else return;
   }
   A[1] = 2;
 }
