@@ -7,8 +7,6 @@
  * between the two, so it evaluates to the same bits. */
 #include "jit/parse.h"
 
-#include <stdlib.h>
-
 static int is_cell(const sj_sym *x) {
   return x->kind == SJ_SYM_LOCAL && x->rank == 1 && x->extents[0]->kind == SJ_E_INT &&
          x->extents[0]->ival == 1;
