@@ -26,12 +26,13 @@ static double ops_of(const sj_expr *e) {
   return n;
 }
 
-enum { MAX_RANK = 8, UNSEEN = -3 };
+enum { MAX_RANK = 8, UNSEEN = -3, NONE = -4 };
 
 /* What the accesses read so far say, by array: the offsets along each folded dimension (of
  * every access, and of the writes), and what each array dimension is (UNSEEN, -1 a plane, or
- * the folded dimension it follows): an array dimension that is a plane in one access and a
- * space dimension in another (fdtd-2d's ey[0][j]) is not boxed. */
+ * the folded dimensions it follows, a flat index's terms in turn, NONE past them): an array
+ * dimension that is a plane in one access and a space dimension in another (fdtd-2d's ey[0][j]) is
+ * not boxed. */
 typedef struct reader {
   sj_tm_stencil *out;
   const sj_model *m;
@@ -39,7 +40,7 @@ typedef struct reader {
   long lo[SJ_TM_MAX_ARRAYS][SJ_HYBRID_MAX_SPACE], hi[SJ_TM_MAX_ARRAYS][SJ_HYBRID_MAX_SPACE];
   long wlo[SJ_TM_MAX_ARRAYS][SJ_HYBRID_MAX_SPACE], whi[SJ_TM_MAX_ARRAYS][SJ_HYBRID_MAX_SPACE];
   int seen[SJ_TM_MAX_ARRAYS][SJ_HYBRID_MAX_SPACE], wseen[SJ_TM_MAX_ARRAYS][SJ_HYBRID_MAX_SPACE];
-  int kind[SJ_TM_MAX_ARRAYS][MAX_RANK];
+  int kind[SJ_TM_MAX_ARRAYS][MAX_RANK][SJ_HYBRID_MAX_SPACE];
 } reader;
 
 /* Widens [*lo, *hi] (*seen: not empty) to v. */
@@ -57,7 +58,8 @@ static int array_of(reader *r, const sj_sym *sym) {
   if (s->narrays == SJ_TM_MAX_ARRAYS) return -1;
   int a = s->narrays++;
   r->sym_of[a] = sym->id;
-  for (int k = 0; k < MAX_RANK; k++) r->kind[a][k] = UNSEEN;
+  for (int k = 0; k < MAX_RANK; k++)
+    for (int t = 0; t < SJ_HYBRID_MAX_SPACE; t++) r->kind[a][k][t] = UNSEEN;
   s->arrays[a].elem = sj_type_size(sym->type);
   s->arrays[a].temp = sym->id >= r->m->fn->narrays;
   s->arrays[a].planes = 1;
@@ -67,13 +69,51 @@ static int array_of(reader *r, const sj_sym *sym) {
   return a;
 }
 
+/* The terms of a row-major flat index over the folded space dimensions (A[i * M + j - 1]: i with
+ * stride M, j with stride 1): each term a dimension (dim), its stride and offset, outermost first,
+ * strides decreasing, each a multiple of the next and the last 1; the constant split over them
+ * by rounding (-1 is j - 1, -M is i - 1). A plain index is one term of stride 1. How many terms;
+ * 0 when the index is not of that form. */
+static int flat_terms(__isl_keep isl_aff *aff, int space, int pad, int *dim, long *stride,
+                      long *off) {
+  int n = 0;
+  for (int j = 1; j <= space; j++) {
+    isl_val *v = isl_aff_get_coefficient_val(aff, isl_dim_in, j);
+    long c = isl_val_is_int(v) == isl_bool_true ? isl_val_get_num_si(v) : -1;
+    isl_val_free(v);
+    if (c < 0) return 0;
+    if (c == 0) continue;
+    int at = n++; /* insertion by decreasing stride */
+    for (; at > 0 && stride[at - 1] < c; at--) dim[at] = dim[at - 1], stride[at] = stride[at - 1];
+    dim[at] = pad + j - 1, stride[at] = c;
+  }
+  if (n == 0 || stride[n - 1] != 1) return 0;
+  for (int t = 0; t + 1 < n; t++)
+    if (stride[t] == stride[t + 1] || stride[t] % stride[t + 1]) return 0;
+  isl_val *c = isl_aff_get_constant_val(aff);
+  long rest = isl_val_is_int(c) == isl_bool_true ? isl_val_get_num_si(c) : 0;
+  int whole = isl_val_is_int(c) == isl_bool_true;
+  isl_val_free(c);
+  if (!whole) return 0;
+  for (int t = 0; t < n; t++) {
+    long half = stride[t] / 2,
+         q = rest >= 0 ? (rest + half) / stride[t] : -((half - rest) / stride[t]);
+    off[t] = q;
+    rest -= q * stride[t];
+  }
+  off[n - 1] += rest;
+  return n;
+}
+
 /* Index k of access ma of a statement with `space` space loops whose folded dimensions start at
- * pad: 0 for a folded dimension (*dim) plus an offset (*off), -1 for a plane (*timed: it
- * follows t; *off: its value when constant, *dim -2 when not), -2 for anything else. */
-static int classify(__isl_keep isl_multi_aff *ma, int k, int space, int pad, int *dim, long *off,
-                    int *timed) {
+ * pad: 0 for folded dimensions plus offsets (*terms of flat_terms into dim, stride, off), -1 for
+ * a plane (*timed: it follows t; *off: its value when constant, *dim -2 when not), -2 for
+ * anything else. */
+static int classify(__isl_keep isl_multi_aff *ma, int k, int space, int pad, int *terms, int *dim,
+                    long *stride, long *off, int *timed) {
   isl_aff *aff = isl_multi_aff_get_aff(ma, k);
   int kind = -2;
+  *terms = 1;
   if (isl_aff_involves_dims(aff, isl_dim_in, 1, (unsigned)space) == isl_bool_false) {
     kind = -1;
     *timed = isl_aff_involves_dims(aff, isl_dim_in, 0, 1) == isl_bool_true;
@@ -84,23 +124,9 @@ static int classify(__isl_keep isl_multi_aff *ma, int k, int space, int pad, int
       *dim = -2;
     isl_val_free(c);
   } else if (isl_aff_dim(aff, isl_dim_div) == 0 &&
-             isl_aff_involves_dims(aff, isl_dim_in, 0, 1) == isl_bool_false) {
-    int unit = -1, others = 0;
-    for (int j = 1; j <= space; j++) {
-      isl_val *v = isl_aff_get_coefficient_val(aff, isl_dim_in, j);
-      if (isl_val_is_one(v) == isl_bool_true && unit < 0)
-        unit = j;
-      else if (isl_val_is_zero(v) != isl_bool_true)
-        others = 1;
-      isl_val_free(v);
-    }
-    isl_val *c = isl_aff_get_constant_val(aff);
-    if (unit > 0 && !others && isl_val_is_int(c) == isl_bool_true) {
-      kind = 0;
-      *dim = pad + unit - 1;
-      *off = isl_val_get_num_si(c);
-    }
-    isl_val_free(c);
+             isl_aff_involves_dims(aff, isl_dim_in, 0, 1) == isl_bool_false &&
+             (*terms = flat_terms(aff, space, pad, dim, stride, off)) > 0) {
+    kind = 0;
   }
   isl_aff_free(aff);
   return kind;
@@ -132,16 +158,23 @@ static void read_access(reader *r, const sj_access *acc, int space, int pad, sj_
   sj_tm_array *arr = &s->arrays[a];
   arr->written |= acc->is_write;
   for (int k = 0; k < rank; k++) {
-    int dim = -1, timed;
-    long off;
-    int kind = classify(ma, k, space, pad, &dim, &off, &timed);
+    int dim[SJ_HYBRID_MAX_SPACE] = {-1, NONE, NONE}, timed = 0, terms;
+    long off[SJ_HYBRID_MAX_SPACE] = {0}, stride[SJ_HYBRID_MAX_SPACE] = {1};
+    int kind = classify(ma, k, space, pad, &terms, dim, stride, off, &timed);
+    int *seen = r->kind[a][k];
     /* a constant index along a dimension the statement lacks (it sits at 0 there: fdtd-2d's
      * ey[0][j]) is that dimension plus the constant */
-    if (kind == -1 && dim == -1 && r->kind[a][k] >= 0 && r->kind[a][k] < pad)
-      kind = 0, dim = r->kind[a][k];
-    if (dim == -2) dim = -1;
-    if (kind != -2 && r->kind[a][k] != UNSEEN && r->kind[a][k] != dim) kind = -2;
-    r->kind[a][k] = dim;
+    if (kind == -1 && dim[0] == -1 && seen[0] >= 0 && seen[0] < pad && seen[1] == NONE)
+      kind = 0, dim[0] = seen[0];
+    if (dim[0] == -2 || kind == -2) dim[0] = -1;
+    for (int t = 0; t < SJ_HYBRID_MAX_SPACE; t++) {
+      if (kind != 0 || t >= terms) dim[t] = t ? NONE : dim[0];
+      if (kind != -2 && seen[0] != UNSEEN && seen[t] != dim[t]) kind = -2;
+    }
+    /* a flat index's dimensions keep their strides across accesses */
+    for (int t = 0; kind == 0 && terms > 1 && t < terms; t++)
+      if ((arr->dims >> dim[t] & 1) && arr->stride[dim[t]] != stride[t]) kind = -2;
+    memcpy(seen, dim, sizeof dim);
     if (kind == -1) {
       isl_aff *aff = isl_multi_aff_get_aff(ma, k);
       char *text = isl_aff_to_str(aff);
@@ -153,10 +186,14 @@ static void read_access(reader *r, const sj_access *acc, int space, int pad, sj_
       if (timed && arr->planes < r->m->extents[acc->ref->sym->id][k])
         arr->planes = r->m->extents[acc->ref->sym->id][k];
     } else if (kind == 0) {
-      arr->dims |= 1u << dim;
-      widen(&r->lo[a][dim], &r->hi[a][dim], &r->seen[a][dim], off);
-      if (acc->is_write) widen(&r->wlo[a][dim], &r->whi[a][dim], &r->wseen[a][dim], off);
-      arr->halo[dim] = r->hi[a][dim] - r->lo[a][dim];
+      for (int t = 0; t < terms; t++) {
+        int d = dim[t];
+        arr->dims |= 1u << d;
+        arr->stride[d] = terms > 1 ? stride[t] : 0;
+        widen(&r->lo[a][d], &r->hi[a][d], &r->seen[a][d], off[t]);
+        if (acc->is_write) widen(&r->wlo[a][d], &r->whi[a][d], &r->wseen[a][d], off[t]);
+        arr->halo[d] = r->hi[a][d] - r->lo[a][d];
+      }
     } else {
       s->stageable = 0;
     }
@@ -250,6 +287,10 @@ static int cone_bound(const reader *r, sj_tm_stencil *s) {
   memset(c, 0, sizeof *c);
   c->n = s->n;
   c->up_den = c->down_den = 1;
+  /* a flat index's neighbours along one dimension are also the ends of rows along another */
+  for (int a = 0; a < s->narrays; a++)
+    for (int d = 0; d <= s->n; d++)
+      if (s->arrays[a].stride[d]) return 0;
   for (int a = 0; a < s->narrays; a++)
     if (s->arrays[a].written && s->arrays[a].dims != (2u << s->n) - 1) return 0;
   for (int d = 0; d <= s->n; d++) {

@@ -429,19 +429,26 @@ static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, int fl
   for (int a = 0; a < s->narrays; a++) {
     const sj_tm_array *arr = &s->arrays[a];
     double planes = arr->time_planes && arr->planes > g->steps ? g->steps : (double)arr->planes;
-    double box = planes, written = arr->written ? planes : 0;
+    /* what the tile reaches; staged, a flat index's box is the range between the first and
+     * the last element it reaches, whole rows between them */
+    double box = planes, written = arr->written ? planes : 0, rows = 1, range = planes;
     for (int d = 0; d <= s->n; d++)
       if (arr->dims >> d & 1) {
-        double along = clip(g, s, d); /* a tile wider than the array touches the array */
-        box *= along + (double)arr->halo[d];
-        written *= along;
+        double along = clip(g, s, d) + (double)arr->halo[d];
+        box *= along;
+        if (arr->stride[d])
+          rows += (along - 1) * (double)arr->stride[d];
+        else
+          range *= along;
+        written *= clip(g, s, d); /* a tile wider than the array touches the array */
       }
-    double bytes = (double)sj_shared_bytes((long)ceil(box * arr->elem));
-    f->elems += box;
+    range *= rows;
+    double bytes = (double)sj_shared_bytes((long)ceil(range * arr->elem));
+    f->elems += range;
     if (arr->written && !arr->temp && f->staged + bytes <= (double)budget) {
       f->staged += bytes;
-      f->staged_elems += box;
-      staged_traffic(s, g, arr, planes, box, written, flow, f);
+      f->staged_elems += range;
+      staged_traffic(s, g, arr, planes, range, written, flow, f);
     } else {
       f->all_staged = 0;
       f->in += box * arr->elem;

@@ -33,8 +33,10 @@ typedef struct sj_tm_array {
   int time_planes; /* those dimensions follow the time loop (A[t % 2]): at most the
                       tile's steps of them are touched */
   unsigned dims;   /* bit d: a dimension of the array follows folded space dimension d */
-  long halo[SJ_HYBRID_MAX_SPACE]; /* largest minus smallest offset along each folded space
-                                     dimension (s0 first) */
+  long halo[SJ_HYBRID_MAX_SPACE];   /* largest minus smallest offset along each folded space
+                                       dimension (s0 first) */
+  long stride[SJ_HYBRID_MAX_SPACE]; /* a flat index (A[i * M + j]): elements between neighbours
+                                       along each folded dimension; 0: a dimension of its own */
 } sj_tm_array;
 
 /* What the model reads of a stencil (sj_tm_read, sched/tile_input.c). */

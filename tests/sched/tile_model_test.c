@@ -282,9 +282,10 @@ static void monotonic(const sj_gpu_device *d) {
 /* --- the model against the schedule it describes --- */
 
 /* kernel file with ints, time-tiled with tiling and tile on the emulator: the model's line for
- * the forced sizes against the kernels: the largest grid, the launches summed, the block. */
+ * the forced sizes against the kernels: the largest grid, the launches summed, the block, and
+ * the staged shared memory within slack bytes (exact: 0). */
 static void against_schedule(const char *dir, const char *file, const int *ints, int nints,
-                             const char *tiling, const char *tile) {
+                             const char *tiling, const char *tile, long slack) {
   setenv("JIT_TILING", tiling, 1);
   setenv("JIT_TILE", tile, 1);
   jit_context *ctx = jit_context_create(JIT_DEVICE_EMU);
@@ -325,7 +326,8 @@ static void against_schedule(const char *dir, const char *file, const int *ints,
          "schedule %ld, %ld, %ux%ux%u, %ld B\n",
          file, tiling, tile, grid, launches, b[0], b[1], b[2], shared, kgrid, klaunches, kb[0],
          kb[1], kb[2], kshared);
-  CHECK(grid == kgrid && launches == klaunches && !memcmp(b, kb, sizeof b) && shared == kshared,
+  CHECK(grid == kgrid && launches == klaunches && !memcmp(b, kb, sizeof b) &&
+            labs(shared - kshared) <= slack,
         "%s %s %s: the model and the schedule differ", file, tiling, tile);
   jit_kernel_release(k);
   jit_context_destroy(ctx);
@@ -430,18 +432,24 @@ int main(int argc, char **argv) {
   const char *dir = argv[1];
   static const int j1[] = {20, 1000}, j2[] = {12, 100, 129}, j2b[] = {100, 4096, 4096},
                    h3[] = {6, 40, 37, 70};
-  against_schedule(dir, "jacobi1d_3pt.c", j1, 2, "hybrid", "h=4,w=64");
-  against_schedule(dir, "jacobi1d_3pt.c", j1, 2, "split", "h=5,w=96");
-  against_schedule(dir, "jacobi2d_5pt.c", j2, 3, "hybrid", "h=3,w=8x32");
-  against_schedule(dir, "jacobi2d_5pt.c", j2, 3, "split", "h=4,w=8x32");
-  against_schedule(dir, "jacobi2d_5pt.c", j2b, 3, "hybrid", "h=7,w=32x64");
-  against_schedule(dir, "jacobi2d_5pt.c", j2b, 3, "split", "h=4,w=8x32");
-  against_schedule(dir, "heat3d_27pt.c", h3, 4, "hybrid", "h=2,w=8x8x32");
-  against_schedule(dir, "heat3d_27pt.c", h3, 4, "split", "h=2,w=4x4x32");
-  against_schedule(dir, "heat3d_27pt.c", h3, 4, "hybrid", "h=1,w=4x4x32");
-  against_schedule(dir, "jacobi2d_5pt.c", j2b, 3, "hybrid", "h=4,w=8x256");
+  against_schedule(dir, "jacobi1d_3pt.c", j1, 2, "hybrid", "h=4,w=64", 0);
+  against_schedule(dir, "jacobi1d_3pt.c", j1, 2, "split", "h=5,w=96", 0);
+  against_schedule(dir, "jacobi2d_5pt.c", j2, 3, "hybrid", "h=3,w=8x32", 0);
+  against_schedule(dir, "jacobi2d_5pt.c", j2, 3, "split", "h=4,w=8x32", 0);
+  against_schedule(dir, "jacobi2d_5pt.c", j2b, 3, "hybrid", "h=7,w=32x64", 0);
+  against_schedule(dir, "jacobi2d_5pt.c", j2b, 3, "split", "h=4,w=8x32", 0);
+  against_schedule(dir, "heat3d_27pt.c", h3, 4, "hybrid", "h=2,w=8x8x32", 0);
+  against_schedule(dir, "heat3d_27pt.c", h3, 4, "split", "h=2,w=4x4x32", 0);
+  against_schedule(dir, "heat3d_27pt.c", h3, 4, "hybrid", "h=1,w=4x4x32", 0);
+  against_schedule(dir, "jacobi2d_5pt.c", j2b, 3, "hybrid", "h=4,w=8x256", 0);
+  /* flat indices (A[i * M + j]): a box is the range of the elements reached, whole rows
+   * between the first and the last; the model takes the first row's first element at the box's
+   * first column, which a tile's narrower top and bottom rows shift by a few elements */
+  static const int f2[] = {12, 130, 67};
+  against_schedule(dir, "ptr_flat2d.c", f2, 3, "hybrid", "h=3,w=4x32", 64);
+  against_schedule(dir, "ptr_flat2d.c", f2, 3, "split", "h=4,w=8x32", 64);
   setenv("JIT_STAGE", "0", 1); /* values between steps in global memory: nothing staged */
-  against_schedule(dir, "jacobi2d_5pt.c", j2, 3, "hybrid", "h=3,w=8x32");
+  against_schedule(dir, "jacobi2d_5pt.c", j2, 3, "hybrid", "h=3,w=8x32", 0);
   unsetenv("JIT_STAGE");
   if (failures) printf("%d failure(s)\n", failures);
   return failures ? 1 : 0;
