@@ -122,7 +122,8 @@ typedef struct geometry {
   double proj[SJ_HYBRID_MAX_SPACE];   /* a tile's extent over all its steps */
   double widest[SJ_HYBRID_MAX_SPACE]; /* its widest step: the block is sized by it */
   double tiles;                       /* tiles with points in the run */
-  double full;                        /* of them, the share that runs the full tiles' code */
+  double inside[SJ_HYBRID_MAX_SPACE]; /* of them, the share inside the instances along each
+                                         dimension */
   long grid, launches;                /* the largest grid of a phase or color; launches per run */
   /* step a's extent along d, of the two orientations of split tiles (hybrid: twice the same):
    * the sums over the colors of products over the dimensions are products of their sums */
@@ -255,16 +256,24 @@ static void split_counts(const sj_tm_stencil *s, geometry *g) {
   }
 }
 
-/* The share of the tiles that lie inside the instances along every space dimension (the
- * tiles of a dimension repeat every period[d] and span proj[d]), and so run the full tiles'
- * code where they are FULL_SHARE of the tiles or more (sched/hybrid.c); 0 otherwise. */
-static double full_share(const sj_tm_stencil *s, const geometry *g, const double *period) {
-  double share = 1;
+/* The share of the tiles that lie inside the instances along each space dimension (the
+ * tiles of a dimension repeat every period[d] and span proj[d]) into g->inside. */
+static void inside_shares(const sj_tm_stencil *s, geometry *g, const double *period) {
   for (int d = 0; d <= s->n; d++) {
     double ext = (double)s->ext[d], span = g->proj[d];
     double cut = ceil((ext + span - 1) / period[d]), inside = floor((ext - span) / period[d]) + 1;
-    share *= cut > 0 && inside > 0 ? fmin(1, inside / cut) : 0;
+    g->inside[d] = cut > 0 && inside > 0 ? fmin(1, inside / cut) : 0;
   }
+}
+
+/* The share of the tiles that run the full tiles' code: those inside the instances along the
+ * dimensions their points loop over, where they are FULL_SHARE of the tiles or more
+ * (sched/hybrid.c); 0 otherwise. A dimension whose widest step is the block's width binds each
+ * point to a thread, which guards it whether the tile is full or not. */
+static double full_share(const geometry *g, const unsigned *block) {
+  double share = 1;
+  for (int d = 0; d <= g->n; d++)
+    if (g->widest[d] != (double)block[g->n - d]) share *= g->inside[d];
   return share >= FULL_SHARE ? share : 0;
 }
 
@@ -308,7 +317,7 @@ static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geome
     hybrid_counts(s, g);
     double period[SJ_HYBRID_MAX_SPACE] = {(double)g->hex.W};
     for (int d = 1; d <= s->n; d++) period[d] = (double)c->w[d];
-    g->full = full_share(s, g, period);
+    inside_shares(s, g, period);
   } else {
     sj_split_shape(&s->cone, c->h, c->w, &g->split);
     g->steps = c->h;
@@ -321,7 +330,7 @@ static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geome
     split_counts(s, g);
     double period[SJ_HYBRID_MAX_SPACE];
     for (int d = 0; d <= s->n; d++) period[d] = (double)g->split.period[d];
-    g->full = full_share(s, g, period);
+    inside_shares(s, g, period);
   }
   return 0;
 }
@@ -409,21 +418,23 @@ static double rims(const sj_tm_stencil *s, const geometry *g, const sj_tm_array 
  * (sched/flow_in.c; where flow), and store only what is live out of them, the last value of
  * about one plane and the faces neighbours read (sched/liveout.c); the other tiles copy the box in
  * and write each step through. */
-static void staged_traffic(const sj_tm_stencil *s, const geometry *g, const sj_tm_array *arr,
-                           double planes, double box, double written, int flow, footprint *f) {
+static void staged_traffic(const sj_tm_stencil *s, const geometry *g, double full,
+                           const sj_tm_array *arr, double planes, double box, double written,
+                           int flow, footprint *f) {
   double in = box * arr->elem, out = written * arr->elem, stores = g->pts * arr->elem;
-  if (arr->time_planes && planes >= 2 && s->nests == 1 && g->full > 0) {
+  if (arr->time_planes && planes >= 2 && s->nests == 1 && full > 0) {
     double edge = rims(s, g, arr) * arr->elem;
-    if (flow) in = g->full * (in / planes + edge) + (1 - g->full) * in;
-    out = g->full * (out / planes + edge) + (1 - g->full) * out;
-    stores = g->full * (written / planes * arr->elem + edge) + (1 - g->full) * stores;
+    if (flow) in = full * (in / planes + edge) + (1 - full) * in;
+    out = full * (out / planes + edge) + (1 - full) * out;
+    stores = full * (written / planes * arr->elem + edge) + (1 - full) * stores;
   }
   f->in += in;
   f->out += out;
   f->stores += stores;
 }
 
-static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, int flow, footprint *f) {
+static void boxes(const sj_tm_stencil *s, const geometry *g, double full, long budget, int flow,
+                  footprint *f) {
   memset(f, 0, sizeof *f);
   f->all_staged = 1;
   for (int a = 0; a < s->narrays; a++) {
@@ -448,7 +459,7 @@ static void boxes(const sj_tm_stencil *s, const geometry *g, long budget, int fl
     if (arr->written && !arr->temp && f->staged + bytes <= (double)budget) {
       f->staged += bytes;
       f->staged_elems += range;
-      staged_traffic(s, g, arr, planes, range, written, flow, f);
+      staged_traffic(s, g, full, arr, planes, range, written, flow, f);
     } else {
       f->all_staged = 0;
       f->in += box * arr->elem;
@@ -466,6 +477,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
                        unsigned threads, long budget, per_tile *t, long *shared) {
   double warp_iters = 0, thread_iters = 0, row_iters = 0, copies = 0, l2 = 0;
   t->unrolled = 0;
+  double full = full_share(g, c->block);
   long halo[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
   for (int a = 0; a < s->narrays; a++)
     for (int d = 0; d <= s->n; d++) halo[d] = lmax(halo[d], s->arrays[a].halo[d]);
@@ -495,12 +507,12 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
       window *= ceil(widest / c->block[s->n - d]);
     }
     copies += g->steps * window * threads / 2;
-    if (g->full > 0) t->unrolled = fmax(t->unrolled, g->steps * window);
+    if (full > 0) t->unrolled = fmax(t->unrolled, g->steps * window);
   }
   /* per point, per copy a thread runs (idle or not), per thread; a thread's steps beyond what
    * its code may unroll (the full tiles' code and the general code each hold them) run their
    * rows and points in loops (the loops' own instructions, summed over the threads) */
-  double versions = g->full > 0 ? 2 : 1;
+  double versions = full > 0 ? 2 : 1;
   /* hybrid tiles' rows past the unrolled steps stay cheap: their bounds are a constant window
    * apart (astgen/lower_full.c), while split tiles' rows loop between a color's bounds (the
    * emulator: jacobi-2d 1024^2 hybrid h=5 w=32x256 and h=7 w=32x128 run 16.8 and 19.7
@@ -515,7 +527,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
     guard = 0;
     per_thread = g->steps * ROLLED_STEP_INSTR;
   } else {
-    double bounds = (1 - g->full) * STEP_BOUND_INSTR * (s->n + 1);
+    double bounds = (1 - full) * STEP_BOUND_INSTR * (s->n + 1);
     per_thread = thread_setup[s->n] + g->steps * (STEP_FULL_INSTR + bounds);
   }
   /* a tile the instances cut runs its window's copies and guards all the same, its points alone
@@ -535,7 +547,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   t->l1 = g->pts * s->access_bytes * SECTOR_WASTE;
   footprint f;
   /* 3-D hybrid tiles keep the box copy-in (sched/hybrid.c looks for no flow-in there) */
-  boxes(s, g, budget, c->kind == SJ_TM_SPLIT || s->n <= 1, &f);
+  boxes(s, g, full, budget, c->kind == SJ_TM_SPLIT || s->n <= 1, &f);
   t->dram = f.in + f.out;
   t->l2 = l2;
   *shared = 0;
