@@ -180,9 +180,11 @@ static void bind_args(parser *p, const sj_func *g, sj_expr **args, binding *b, s
 static void call_vm(parser *p, const sj_func *g, symmap *m, vec *into);
 static void check_extent(parser *p, const sj_expr *e);
 static int is_rows(const sj_expr *e);
+static void no_rows(parser *p, const sj_expr *e);
 static int literal_value(const sj_expr *e, long *v);
 static const sj_func *loop_helper(parser *p, const sj_token *name);
 static sj_expr *hoisted_call(parser *p, const sj_func *g, const sj_token *name);
+static void dropped_call(parser *p, const sj_func *g);
 
 /* --- errors, tokens, memory --- */
 
@@ -815,12 +817,16 @@ static sj_expr *clone_expr(parser *p, const sj_expr *e, const symmap *m) {
   const binding *b = m->call;
   if (b && is_param_of(e->sym, b->g)) {
     if (e->kind == SJ_E_VAR) return copy(p, b->scalar[e->sym->param]);
-    /* an element of an array parameter: of the caller's array, its row subscripts first */
+    /* an element of an array parameter: of the caller's array, its row subscripts first (an
+     * address's last one plus the element's first) */
     const sj_expr *rows = b->array[e->sym->param];
-    int n = rows->nargs + e->nargs;
+    int shared = rows->op == '&', first = rows->nargs - shared, n = first + e->nargs;
     sj_expr **idx = alloc(p, (size_t)n * sizeof *idx);
-    for (int i = 0; i < rows->nargs; i++) idx[i] = copy(p, rows->args[i]);
-    for (int i = 0; i < e->nargs; i++) idx[rows->nargs + i] = clone_expr(p, e->args[i], m);
+    for (int i = 0; i < first; i++) idx[i] = copy(p, rows->args[i]);
+    for (int i = 0; i < e->nargs; i++) idx[first + i] = clone_expr(p, e->args[i], m);
+    if (shared)
+      idx[first] =
+          binop(p, SJ_OP_ADD, copy(p, rows->args[first]), conv(p, idx[first], SJ_TY_LONG), e->loc);
     sj_expr *c = node(p, SJ_E_INDEX, e->type, e->loc, n, idx);
     c->sym = rows->sym;
     return c;
@@ -1173,10 +1179,10 @@ static sj_expr *reference(parser *p, int deref) {
     push(p, &idx, i);
   }
   if (idx.n < x->s.rank && p->call_arg &&
-      (kind(p) == ',' || kind(p) == ')' ||
-       (p->call_arg == 2 && (kind(p) == '+' || kind(p) == '-'))) &&
-      !x->table && !x->reshape) {
-    /* an array, or rows of one, passed to a void function: inline_call() binds it */
+      (kind(p) == ',' || kind(p) == ')' || kind(p) == '+' || kind(p) == '-') && !x->table &&
+      !x->reshape) {
+    /* an array, or rows of one, passed to a function: inline_call() binds it (A + i: an
+     * address, binary()) */
     e = node(p, SJ_E_INDEX, x->s.type, t.loc, idx.n, exprs(p, &idx));
     e->sym = &x->s;
     e->implicit = 1;
@@ -1202,6 +1208,35 @@ static sj_expr *reference(parser *p, int deref) {
   e = node(p, SJ_E_INDEX, x->s.type, t.loc, idx.n, exprs(p, &idx));
   e->sym = &x->s;
   return e;
+}
+
+/* An address in an array passed to a function, A + i or &A[i] (rows marked '&'): the
+ * callee's first subscript is added to the address's last, so its p[k] is A[i + k]. */
+static sj_expr *element_address(parser *p, const sj_expr *e) {
+  sj_expr *a = node(p, SJ_E_INDEX, e->type, e->loc, e->nargs, e->args);
+  a->sym = e->sym;
+  a->implicit = 1;
+  a->op = '&';
+  return a;
+}
+
+/* rows + off or rows - off: the address off elements on along rows' next dimension (along its
+ * last when rows is an address). */
+static sj_expr *address_plus(parser *p, sj_expr *rows, int op, sj_expr *off, sj_loc loc) {
+  if (!sj_type_is_integer(off->type))
+    fail(p, SYNTAX, off->loc, "pointer offset has type '%s', not an integer type",
+         sj_type_name(off->type));
+  no_rows(p, off);
+  int n = rows->nargs + (rows->op != '&');
+  sj_expr **idx = alloc(p, (size_t)n * sizeof *idx);
+  for (int i = 0; i < rows->nargs; i++) idx[i] = rows->args[i];
+  sj_expr *base = rows->op == '&' ? idx[n - 1] : int_lit(p, SJ_TY_LONG, 0, loc);
+  idx[n - 1] = binop(p, op == SJ_OP_ADD ? SJ_OP_ADD : SJ_OP_SUB, conv(p, base, SJ_TY_LONG),
+                     conv(p, off, SJ_TY_LONG), loc);
+  rows->args = idx;
+  rows->nargs = n;
+  rows->op = '&';
+  return rows;
 }
 
 static sj_expr *postfix(parser *p) {
@@ -1307,7 +1342,14 @@ static sj_expr *unary(parser *p) {
     e = reference(p, 1);
     break;
   case '&':
-    fail(p, UNSUP, loc, "address-of operator '&' is not supported");
+    next(p);
+    e = p->call_arg && kind(p) == SJ_T_IDENT ? postfix(p) : NULL;
+    if (!e || e->kind != SJ_E_INDEX || !e->sym || e->sym->kind != SJ_SYM_ARRAY || !e->nargs)
+      fail(p, UNSUP, loc,
+           "address-of operator '&' is supported on an array element passed to a function "
+           "(&A[i], &A[i][0])");
+    e = element_address(p, e);
+    break;
   case SJ_T_INC:
   case SJ_T_DEC:
     fail(p, UNSUP, loc,
@@ -1407,7 +1449,11 @@ static sj_expr *binary(parser *p, int min) {
     next(p);
     const char *no_hoist = p->no_hoist;
     if (op == SJ_OP_AND || op == SJ_OP_OR) hoisting(p, UNDER_CONDITION);
-    l = binop(p, (sj_binop)op, l, binary(p, prec + 1), t.loc);
+    sj_expr *r = binary(p, prec + 1);
+    if (is_rows(l) && (op == SJ_OP_ADD || op == SJ_OP_SUB))
+      l = address_plus(p, l, op, r, t.loc);
+    else
+      l = binop(p, (sj_binop)op, l, r, t.loc);
     p->no_hoist = no_hoist;
   }
 }
@@ -3709,6 +3755,10 @@ static void statement_kind(parser *p, sj_token *t, sj_loc loc, int loop_body, ve
   case SJ_T_IDENT:
     if (peek(p, 1)->kind == ':') fail(p, UNSUP, loc, "label '%.*s' is not supported", TOKTEXT(t));
     if (pointer_assignment(p, out)) break;
+    if (peek(p, 1)->kind == '(' && !lookup(p, t->text, t->len) && loop_helper(p, t)) {
+      dropped_call(p, loop_helper(p, t));
+      break;
+    }
     if (peek(p, 1)->kind == '(' && !lookup(p, t->text, t->len) && !value_function(p, t)) {
       if ((t->len == 6 && !memcmp(t->text, "memcpy", 6)) ||
           (t->len == 7 && !memcmp(t->text, "memmove", 7)))
@@ -3908,15 +3958,36 @@ static const sj_func *loop_helper(parser *p, const sj_token *name) {
   return NULL;
 }
 
+static int assignment_op(int k) {
+  return k == '=' || (k >= SJ_T_ADDEQ && k <= SJ_T_XOREQ) || k == SJ_T_SHLEQ || k == SJ_T_SHREQ ||
+         k == SJ_T_INC || k == SJ_T_DEC;
+}
+
+/* Whether token i of toks begins a write to memory: `A[..] =` (or op=, ++, --), `*p =`,
+ * `++A[..]`, or a call of memcpy, memmove or memset. */
+static int writes_memory(const vec *toks, int i) {
+  const sj_token *t = toks->v[i], *u = i + 1 < toks->n ? toks->v[i + 1] : NULL;
+  if (t->kind == ']' && u) return assignment_op(u->kind);
+  if (t->kind == SJ_T_IDENT)
+    return (t->len == 6 && (!memcmp(t->text, "memcpy", 6) || !memcmp(t->text, "memset", 6))) ||
+           (t->len == 7 && !memcmp(t->text, "memmove", 7));
+  if (t->kind != '*' || !u || u->kind != SJ_T_IDENT || i + 2 >= toks->n) return 0;
+  int before = i ? ((const sj_token *)toks->v[i - 1])->kind : ';';
+  return (before == ';' || before == '{' || before == '}' || before == ')' ||
+          before == SJ_K_ELSE) &&
+         assignment_op(((const sj_token *)toks->v[i + 2])->kind);
+}
+
 /* Whether the function name, whose parameter list comes next, needs statements for its
- * value: a loop, a call of a function that does, or a prototype of either. Its tokens are
- * read ahead, then given back. */
+ * value: a loop, a write to memory (an expression has no side effects), a call of a function
+ * that needs them, or a prototype of one. Its tokens are read ahead, then given back. */
 static int needs_statements(parser *p, const sj_token *name) {
   if (loop_helper(p, name)) return 1; /* a prototype's definition (or a redefinition) */
   vec toks = {0};
   int loops = !read_ahead(p, &toks) || read_has(&toks, 0, SJ_K_FOR, SJ_K_WHILE, SJ_K_DO);
   for (int i = 0; i < toks.n && !loops; i++)
-    loops = ((sj_token *)toks.v[i])->kind == SJ_T_IDENT && loop_helper(p, toks.v[i]);
+    loops = (((sj_token *)toks.v[i])->kind == SJ_T_IDENT && loop_helper(p, toks.v[i])) ||
+            writes_memory(&toks, i);
   give_back(p, &toks);
   return loops;
 }
@@ -3962,6 +4033,18 @@ static sj_expr *hoisted_call(parser *p, const sj_func *g, const sj_token *name) 
   push(p, &args, slot);
   push(p, &p->hoisted, call_placeholder(p, g->name, &args, name->loc));
   return first_element(p, x, name->loc);
+}
+
+/* `f(args);` calling g, a function that computes its value with statements, for what else it
+ * does: the value goes to a local of its own that nothing reads. */
+static void dropped_call(parser *p, const sj_func *g) {
+  sj_token name = next(p);
+  hoisted_call(p, g, &name);
+  if (kind(p) != ';')
+    fail(p, UNSUP, name.loc,
+         "a statement must assign to an array element or a local variable, or call a function "
+         "(expression statements are not supported)");
+  next(p);
 }
 
 /* The brackets of an array parameter q, declared as x (q itself or its prototype's), with the
@@ -4012,7 +4095,7 @@ static void check_array_arg(parser *p, const sj_func *g, const sj_sym *q, const 
          "parameter '%s' of '%s' is an array: pass an array, or rows of one (A[t %% 2])", q->name,
          g->name);
   const sj_sym *arr = a->sym;
-  int skip = a->nargs;
+  int skip = a->nargs - (a->op == '&');
   if (arr->rank - skip != q->rank)
     fail(p, UNSUP, a->loc, "'%s' passes %d dimension%s where parameter '%s' of '%s' has %d",
          arr->name, arr->rank - skip, arr->rank - skip == 1 ? "" : "s", q->name, g->name, q->rank);
