@@ -43,6 +43,8 @@ typedef struct psym {
   int reshape;             /* rows over a flat array, `double (*a)[n] = (double (*)[n])p;`: its
                               subscripts are linearized onto the flat array's one */
   struct psym *start;      /* a local pointer's initial array (NULL: none) */
+  const sj_expr *alias;    /* a local pointer to rows or an address of an array (T *row = A[i],
+                              T *p = &A[i][1]): what it holds, as a call's argument */
   sj_loc moved;            /* an array parameter swapped in a loop above (line 0: never) */
   int brackets;            /* an array parameter: how many of its extents are in brackets */
   sj_loc ext_from, ext_to; /* and where those brackets are */
@@ -171,6 +173,7 @@ static sj_expr *binary(parser *p, int min);
 static sj_stmt *statement(parser *p);
 static void used_after(parser *p, psym *x, sj_loc loc);
 static int mentions_local(const sj_expr *e);
+static void address_local(parser *p, const spec *s, const sj_token *name);
 static sj_stmt *stmt(parser *p, sj_stmt_kind k, sj_loc loc);
 static void pointer_local(parser *p, const spec *s, vec *body);
 static void pointer_cast(parser *p, const spec *s, const sj_token *name, const sj_vm_type *decl);
@@ -1164,7 +1167,7 @@ static sj_expr *reference(parser *p, int deref) {
     return e;
   }
   if (x->moved.line) used_after(p, x, t.loc);
-  if (!x->pointer) use(p, x, t.loc);
+  if (!x->pointer && !x->alias) use(p, x, t.loc);
   if (!x->s.rank) {
     e = node(p, SJ_E_VAR, x->s.type, t.loc, 0, NULL);
     e->sym = &x->s;
@@ -1178,11 +1181,39 @@ static sj_expr *reference(parser *p, int deref) {
     close_with(p, ']');
     push(p, &idx, i);
   }
+  if (x->alias) { /* through a local pointer: the array's own subscripts (address_local) */
+    const sj_expr *a = x->alias;
+    if (!idx.n) { /* the pointer itself: only as an argument */
+      if (!p->call_arg ||
+          (kind(p) != ',' && kind(p) != ')' && kind(p) != ';' && kind(p) != '+' && kind(p) != '-'))
+        fail(p, UNSUP, t.loc,
+             "'%s' points into '%s': use it as %s[i], *%s or *(%s + i), or pass it to a "
+             "function (moving it or assigning it is not supported)",
+             x->s.name, a->sym->name, x->s.name, x->s.name, x->s.name);
+      for (int i = 0; i < a->nargs; i++) push(p, &idx, copy(p, a->args[i]));
+      e = node(p, SJ_E_INDEX, a->type, t.loc, idx.n, exprs(p, &idx));
+      e->sym = a->sym;
+      e->implicit = 1;
+      e->op = a->op;
+      return e;
+    }
+    if (x->s.is_const && (is_assign_op(kind(p)) || kind(p) == SJ_T_INC || kind(p) == SJ_T_DEC))
+      fail(p, SYNTAX, t.loc, "assignment through '%s', a pointer to const", x->s.name);
+    int shared = a->op == '&', first = a->nargs - shared;
+    vec all = {0};
+    for (int i = 0; i < first; i++) push(p, &all, copy(p, a->args[i]));
+    for (int i = 0; i < idx.n; i++) push(p, &all, idx.v[i]);
+    if (shared)
+      all.v[first] = binop(p, SJ_OP_ADD, conv(p, copy(p, a->args[first]), SJ_TY_LONG),
+                           conv(p, all.v[first], SJ_TY_LONG), t.loc);
+    x = (psym *)a->sym;
+    idx = all;
+  }
   if (idx.n < x->s.rank && p->call_arg &&
-      (kind(p) == ',' || kind(p) == ')' || kind(p) == '+' || kind(p) == '-') && !x->table &&
-      !x->reshape) {
+      (kind(p) == ',' || kind(p) == ')' || kind(p) == ';' || kind(p) == '+' || kind(p) == '-') &&
+      !x->table && !x->reshape) {
     /* an array, or rows of one, passed to a function: inline_call() binds it (A + i: an
-     * address, binary()) */
+     * address, binary()); or a local pointer's (address_local) */
     e = node(p, SJ_E_INDEX, x->s.type, t.loc, idx.n, exprs(p, &idx));
     e->sym = &x->s;
     e->implicit = 1;
@@ -1740,6 +1771,45 @@ static void add_move(parser *p, psym *to, psym *from, const vec *body, sj_loc lo
   push(p, &p->moves, m);
 }
 
+/* Whether e reads a variable that may change while a pointer made from it lives: a local
+ * that is not const. */
+static int reads_variable(const sj_expr *e) {
+  if (e->kind == SJ_E_VAR && e->sym->kind == SJ_SYM_LOCAL && !e->sym->is_const) return 1;
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_variable(e->args[i])) return 1;
+  return 0;
+}
+
+/* `T *name = A[i]`, `= &A[i][1]`, `= B[i] + 1`, `= x + k` (after the `=`): a name for rows of
+ * an array or an address in one, whose p[j] is what a function given that argument reads there
+ * (address_element). Its subscripts may read iterators, parameters and const locals, which stay
+ * as they are while it lives. */
+static void address_local(parser *p, const spec *s, const sj_token *name) {
+  int outer = p->call_arg;
+  p->call_arg = 1;
+  sj_expr *a = conditional(p);
+  p->call_arg = outer;
+  if (!is_rows(a))
+    fail(p, UNSUP, a->loc,
+         "a local pointer takes an array, rows of one or an address in one (T *p = A[i], "
+         "&A[i][1], A[i] + 1), or is the temporary of a swap");
+  for (int i = 0; i < a->nargs; i++)
+    if (reads_variable(a->args[i]))
+      fail(p, UNSUP, a->args[i]->loc,
+           "the address '%.*s' takes may not depend on a variable that can change while it lives "
+           "(a const local, an iterator or a parameter may)",
+           TOKTEXT(name));
+  if (a->sym->type != s->type)
+    fail(p, SYNTAX, name->loc, "'%.*s' points to '%s', not to '%s'", TOKTEXT(name),
+         sj_type_name(s->type), sj_type_name(a->sym->type));
+  psym *x = declare(p, SJ_SYM_LOCAL, s->type, name);
+  x->role = PLACEHOLDER; /* no local of the function: its uses become the array's */
+  x->alias = a;
+  x->s.rank = a->sym->rank - a->nargs + (a->op == '&');
+  x->s.extents = a->sym->extents + (a->sym->rank - x->s.rank);
+  x->s.is_const = s->is_const || a->sym->is_const;
+}
+
 /* `T *w;`, `T *w = a;` or `T (*w)[M] = a;` (after the specifiers): the temporary of a swap. */
 static void pointer_local(parser *p, const spec *s, vec *body) {
   int paren = accept(p, '(');
@@ -1763,8 +1833,12 @@ static void pointer_local(parser *p, const spec *s, vec *body) {
   }
   int init = kind(p) == '=';
   int cast = init && paren && peek(p, 1)->kind == '(';
-  if (init && !cast && peek(p, 1)->kind != SJ_T_IDENT)
-    fail(p, UNSUP, star, "a swap's temporary takes an array: T *w = u;");
+  if (init && !cast && !paren &&
+      (peek(p, 1)->kind != SJ_T_IDENT || (peek(p, 2)->kind != ';' && peek(p, 2)->kind != ','))) {
+    next(p);
+    address_local(p, s, &name);
+    return;
+  }
   psym *x = declare(p, SJ_SYM_LOCAL, s->type, &name);
   x->pointer = 1;
   x->role = PLACEHOLDER; /* no local of the function: its uses become the array's */
