@@ -1705,8 +1705,7 @@ static void declaration(parser *p, vec *body) {
     typedef_decl(p, &s);
     return;
   }
-  if (s.is_static || s.is_inline)
-    fail(p, UNSUP, s.loc, "storage classes on local variables are not supported");
+  if (s.is_inline) fail(p, SYNTAX, s.loc, "'inline' applies to functions, not to variables");
   if (s.type == SJ_TY_VOID) fail(p, SYNTAX, s.loc, "variable declared void");
   if (accept(p, ';')) return; /* `enum { R = 2 };` declares its constants only */
   do {
@@ -1727,6 +1726,13 @@ static void declaration(parser *p, vec *body) {
       table(p, x, &ext, name.loc);
       continue;
     }
+    /* a static local keeps its value from call to call: a constant or a table (never written)
+     * is the same in every call */
+    if (s.is_static && !s.is_const)
+      fail(p, UNSUP, s.loc,
+           "static local '%.*s' keeps its value between calls: a static local is supported as a "
+           "constant or a table (static const double c = 0.5; static double w[3] = {...})",
+           TOKTEXT(&name));
     if (ext.n && !ext.v[0])
       fail(p, UNSUP, name.loc, "local array '%.*s': give every extent", TOKTEXT(&name));
     x->s.is_const = s.is_const;
