@@ -59,6 +59,7 @@ typedef struct sj_sym {
                       * parameter's first is NULL where it is open (float *A, float A[][M]):
                       * the model gives it what the accesses need (sj_model.extents) */
   int is_const;      /* declared const: never written */
+  int is_bool;       /* declared _Bool (bool): type SJ_TY_UCHAR, every value stored 0 or 1 */
 } sj_sym;
 
 typedef enum sj_expr_kind {

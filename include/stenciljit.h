@@ -79,6 +79,8 @@ typedef enum jit_arg_kind {
 #define JIT_ELEM_UINT16 ((jit_arg_kind)(JIT_ARG_PTR + 6))
 #define JIT_ELEM_UINT32 ((jit_arg_kind)(JIT_ARG_PTR + 7))
 #define JIT_ELEM_UINT64 ((jit_arg_kind)(JIT_ARG_PTR + 8))
+/* bool (_Bool): one byte holding 0 or 1 */
+#define JIT_ELEM_BOOL ((jit_arg_kind)(JIT_ARG_PTR + 9))
 /* Bytes of one array element of kind k; 0 for a kind that no element has. */
 size_t jit_elem_size(jit_arg_kind k);
 
@@ -257,7 +259,7 @@ const char *jit_kernel_schedule(const jit_kernel *k);
  * one (cc: the first call waits for the system compiler). Tier-2 objects are kept in the
  * on-disk cache. Returns the tier that runs now: 1 or 2; 0 for GPU kernels or NULL. */
 int jit_kernel_tier(const jit_kernel *k);
-jit_device jit_kernel_device(const jit_kernel *k);    /* JIT_DEVICE_AUTO when k is NULL */
+jit_device jit_kernel_device(const jit_kernel *k); /* JIT_DEVICE_AUTO when k is NULL */
 /* Returns the count (which may exceed max); -1 when k is NULL, or sizes with max > 0. */
 int jit_kernel_tile_sizes(const jit_kernel *k, int *sizes, int max);
 void jit_kernel_stage_times(const jit_kernel *k, jit_stage_times *out); /* zeros if k is NULL */

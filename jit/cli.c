@@ -155,7 +155,9 @@ static int parse_args(int argc, char **argv, cli *c) {
       i++;
     } else if (strcmp(a, "--tier") == 0 || strcmp(a, "--tiling") == 0) {
       /* the library reads these when a context is made: the tool's own run only */
-      if (!next) return usage_error(c, "--tier needs tcc|cc|auto, --tiling auto|time|hybrid|split|none", NULL);
+      if (!next)
+        return usage_error(c, "--tier needs tcc|cc|auto, --tiling auto|time|hybrid|split|none",
+                           NULL);
       setenv(a[6] ? "JIT_TILING" : "JIT_TIER", argv[++i], 1);
     } else if (strcmp(a, "--tile") == 0) {
       if (!next) return usage_error(c, "--tile needs h=H,w=W0xW1... or none", NULL);
@@ -208,7 +210,7 @@ static void fill(void *p, jit_arg_kind k, size_t n, uint64_t seed) {
     } else if (k == JIT_ARG_DOUBLE) {
       ((double *)p)[i] = (double)(r >> 11) * 0x1p-52 - 1.0;
     } else {
-      uint64_t v = r % 10;
+      uint64_t v = r % (k == JIT_ELEM_BOOL ? 2 : 10); /* a bool holds 0 or 1 */
       unsigned char *e = (unsigned char *)p + i * es;
       for (size_t b = 0; b < es; b++) e[b] = (unsigned char)(v >> (8 * b)); /* little-endian */
     }
@@ -228,6 +230,7 @@ static double elem_value(const void *p, jit_arg_kind k, size_t i) {
   case (int)JIT_ELEM_INT8:
     return ((const signed char *)p)[i];
   case (int)JIT_ELEM_UINT8:
+  case (int)JIT_ELEM_BOOL:
     return ((const unsigned char *)p)[i];
   case (int)JIT_ELEM_INT16:
     return ((const short *)p)[i];

@@ -74,7 +74,7 @@ static jit_arg_kind elem_kind(sj_type t) {
 }
 
 size_t jit_elem_size(jit_arg_kind k) {
-  static const size_t sizes[] = {4, 8, 4, 8, 0, 0, 0, 1, 1, 2, 2, 4, 8};
+  static const size_t sizes[] = {4, 8, 4, 8, 0, 0, 0, 1, 1, 2, 2, 4, 8, 1};
   return (unsigned)k < sizeof sizes / sizeof *sizes ? sizes[k] : 0;
 }
 
@@ -83,7 +83,7 @@ void sj_param_info(const sj_sym *p, jit_param_info *info) {
   info->name = p->name;
   info->kind = expected_kind(p);
   if (p->kind != SJ_SYM_ARRAY) return;
-  info->elem_kind = elem_kind(p->type);
+  info->elem_kind = p->is_bool ? JIT_ELEM_BOOL : elem_kind(p->type);
   info->rank = p->rank;
   info->is_const = p->is_const;
   info->open_extent = p->rank > 0 && !p->extents[0];

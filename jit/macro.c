@@ -321,11 +321,14 @@ static const char *const math_h[] = {
     "HUGE_VAL (1e300 * 1e300)", "HUGE_VALF ((float)(1e300 * 1e300))",
     "INFINITY ((float)(1e300 * 1e300))", "isnan(x) ((x) != (x))",
     "isinf(x) ((x) == (x) && (x) - (x) != 0)", "isfinite(x) ((x) - (x) == 0)", NULL};
+static const char *const stdbool_h[] = {"bool _Bool", "true 1", "false 0",
+                                        "__bool_true_false_are_defined 1", NULL};
 static const struct {
   const char *header;
   const char *const *macros;
 } standard[] = {{"float.h", float_h},     {"limits.h", limits_h}, {"stdint.h", stdint_h},
-                {"inttypes.h", stdint_h}, {"math.h", math_h},     {"tgmath.h", math_h}};
+                {"inttypes.h", stdint_h}, {"math.h", math_h},     {"tgmath.h", math_h},
+                {"stdbool.h", stdbool_h}};
 
 const char *const *sj_pp_header_macros(const char *header) {
   for (size_t i = 0; i < sizeof standard / sizeof *standard; i++)

@@ -74,7 +74,8 @@ typedef struct vec {
 typedef struct spec {
   sj_type type;
   int is_const, is_static, is_inline, is_typedef;
-  sj_loc loc; /* first token */
+  int is_bool; /* _Bool: type is unsigned char, conversions to it are `!= 0` */
+  sj_loc loc;  /* first token */
 } spec;
 
 /* A function that returns the value of one expression over its scalar parameters: each
@@ -438,6 +439,23 @@ static sj_expr *conv(parser *p, sj_expr *e, sj_type t) {
 static sj_expr *binop(parser *p, sj_binop op, sj_expr *l, sj_expr *r, sj_loc loc);
 
 /* A scalar used as a truth value: C compares it with 0. */
+/* C's conversion to _Bool: 0 or 1, as e != 0, stored as an unsigned char. */
+static sj_expr *as_bool(parser *p, sj_expr *e) {
+  int test =
+      (e->kind == SJ_E_BINARY && e->op >= SJ_OP_LT) || (e->kind == SJ_E_UNARY && e->op == '!');
+  if (!test)
+    e = binop(p, SJ_OP_NE, e,
+              sj_type_is_float(e->type) ? float_lit(p, e->type, 0, e->loc)
+                                        : int_lit(p, sj_type_promote(e->type), 0, e->loc),
+              e->loc);
+  return conv(p, e, SJ_TY_UCHAR);
+}
+
+/* e converted for a variable of type t, declared _Bool where boolean is set. */
+static sj_expr *conv_to(parser *p, sj_expr *e, sj_type t, int boolean) {
+  return boolean ? as_bool(p, e) : conv(p, e, t);
+}
+
 static sj_expr *truth(parser *p, sj_expr *e) {
   if (e->type == SJ_TY_INT) return e;
   return binop(p, SJ_OP_NE, e,
@@ -705,9 +723,15 @@ static spec specifiers(parser *p) {
     case SJ_T_IDENT:
       /* a typedef name is the type only where no other type word came before */
       if (any_word(&w) || !type_name(p, t, &s.type)) break;
+      s.is_bool = lookup(p, t->text, t->len) && lookup(p, t->text, t->len)->s.is_bool;
       w.named = 1;
       continue;
     case SJ_K_BOOL:
+      if (any_word(&w)) fail(p, SYNTAX, t->loc, "two or more data types in declaration");
+      s.type = SJ_TY_UCHAR;
+      s.is_bool = 1;
+      w.named = 1;
+      continue;
     case SJ_K_COMPLEX:
     case SJ_K_IMAGINARY:
       fail(p, UNSUP, t->loc, "type '%s' is not supported (use the integer types, float or double)",
@@ -757,6 +781,7 @@ static void typedef_decl(parser *p, const spec *s) {
              x->s.loc.line, x->s.loc.col);
     psym *x = alloc(p, sizeof *x);
     x->s.type = s->type;
+    x->s.is_bool = s->is_bool;
     x->s.name = sj_arena_strndup(p->a, name.text, name.len);
     x->s.loc = name.loc;
     x->s.param = -1;
@@ -1074,7 +1099,7 @@ static void init_list(parser *p, psym *x, int d, const long *ext, long span, lon
              "iterators",
              x->s.name);
       while (out->n <= base + pos) push(p, out, NULL);
-      out->v[base + pos++] = conv(p, e, x->s.type);
+      out->v[base + pos++] = conv_to(p, e, x->s.type, x->s.is_bool);
     }
     if (!accept(p, ',')) break;
   }
@@ -1397,7 +1422,7 @@ static sj_expr *unary(parser *p) {
       if (s.type == SJ_TY_VOID) fail(p, UNSUP, s.loc, "cast to 'void' is not supported");
       no_pointer(p);
       expect(p, ')');
-      e = node1(p, SJ_E_CAST, s.type, loc, unary(p));
+      e = s.is_bool ? as_bool(p, unary(p)) : node1(p, SJ_E_CAST, s.type, loc, unary(p));
       break;
     }
     e = postfix(p);
@@ -1596,10 +1621,10 @@ static void step_statement(parser *p, sj_expr *target, const sj_token *op, sj_lo
   close_with(p, ';');
   sj_stmt *s = stmt(p, SJ_S_ASSIGN, loc);
   s->lhs = target;
-  s->rhs = conv(p,
-                binop(p, op->kind == SJ_T_INC ? SJ_OP_ADD : SJ_OP_SUB, copy(p, target),
-                      int_lit(p, SJ_TY_INT, 1, op->loc), op->loc),
-                target->type);
+  s->rhs = conv_to(p,
+                   binop(p, op->kind == SJ_T_INC ? SJ_OP_ADD : SJ_OP_SUB, copy(p, target),
+                         int_lit(p, SJ_TY_INT, 1, op->loc), op->loc),
+                   target->type, target->sym->is_bool);
   push(p, out, s);
 }
 
@@ -1651,7 +1676,7 @@ static void assignment(parser *p, vec *out) {
     if (o->kind != '=')
       rhs = binop(p, (sj_binop)compound_op(o->kind), copy(p, target), rhs, o->loc);
     s->lhs = target;
-    s->rhs = conv(p, rhs, target->type);
+    s->rhs = conv_to(p, rhs, target->type, target->sym->is_bool);
     push(p, out, s);
     rhs = copy(p, target);
   }
@@ -1736,6 +1761,7 @@ static void declaration(parser *p, vec *body) {
     if (ext.n && !ext.v[0])
       fail(p, UNSUP, name.loc, "local array '%.*s': give every extent", TOKTEXT(&name));
     x->s.is_const = s.is_const;
+    x->s.is_bool = s.is_bool;
     if (ext.n) set_extents(p, x, &ext);
     d = stmt(p, SJ_S_DECL, name.loc);
     d->sym = &x->s;
@@ -1744,7 +1770,7 @@ static void declaration(parser *p, vec *body) {
       if (kind(p) == '{' || ext.n)
         fail(p, UNSUP, peek(p, 0)->loc, "initializer lists are not supported");
       int since = p->hoisted.n;
-      d->rhs = conv(p, expr(p), s.type);
+      d->rhs = conv_to(p, expr(p), s.type, s.is_bool);
       put_hoisted(p, body, body->n, since); /* the calls of its initializer, before it */
     } else if (iter_type(s.type) && !s.is_const && !ext.n) {
       x->role = CANDIDATE;
@@ -2676,7 +2702,7 @@ static void result_return(parser *p, sj_loc loc, vec *out) {
   close_with(p, ';');
   sj_stmt *set = stmt(p, SJ_S_ASSIGN, loc);
   set->lhs = first_element(p, p->result, loc);
-  set->rhs = conv(p, e, p->result->s.type);
+  set->rhs = conv_to(p, e, p->result->s.type, p->result->s.is_bool);
   push(p, out, set);
   return_statement(p, loc, out);
 }
@@ -3946,10 +3972,11 @@ static sj_sym *param(parser *p, int index) {
       fail(p, UNSUP, s.loc,
            "scalar parameter '%.*s' has type '%s': scalar parameters must be int, long, their "
            "unsigned forms (size_t), float or double (arrays may have any of the types)",
-           TOKTEXT(&name), sj_type_name(s.type));
+           TOKTEXT(&name), s.is_bool ? "_Bool" : sj_type_name(s.type));
     x = declare(p, iter_type(s.type) ? SJ_SYM_SHAPE : SJ_SYM_SCALAR, s.type, &name);
   }
   x->s.is_const = s.is_const;
+  x->s.is_bool = s.is_bool;
   x->s.param = index;
   return &x->s;
 }
@@ -4209,7 +4236,7 @@ static void bind_args(parser *p, const sj_func *g, sj_expr **args, binding *b, s
       fail(p, UNSUP, a->loc, "'%s' is an array, but parameter '%s' of '%s' is a scalar",
            a->sym->name, q->name, g->name);
     no_rows(p, a);
-    a = conv(p, a, q->type);
+    a = conv_to(p, a, q->type, q->is_bool);
     if (out && reads_array(a)) {
       psym *x = alloc(p, sizeof *x);
       x->s = (sj_sym){.kind = SJ_SYM_LOCAL,
@@ -4329,6 +4356,7 @@ static void inline_into(parser *p, pfunc *pf) {
 typedef struct hbody {
   const helper *h;
   sj_type type; /* the helper's return type */
+  int boolean;  /* declared _Bool */
   vec vars;     /* psym *: the parameters, then the locals in scope */
   vec conds;    /* sj_expr *: the path condition of each return (NULL: none) */
   vec values;   /* sj_expr *: the value each returns, converted to type */
@@ -4389,7 +4417,7 @@ static void helper_assignment(parser *p, hbody *b) {
   else
     found(p, "an assignment");
   expect(p, ';');
-  x->value = conv(p, e, x->s.type);
+  x->value = conv_to(p, e, x->s.type, x->s.is_bool);
   x->unset = 0;
 }
 
@@ -4401,11 +4429,12 @@ static void helper_locals(parser *p, hbody *b) {
     no_pointer(p);
     if (kind(p) != SJ_T_IDENT) found(p, "a local's name");
     sj_token name = next(p);
-    sj_expr *e = accept(p, '=') ? conv(p, expr(p), s.type) : NULL;
+    sj_expr *e = accept(p, '=') ? conv_to(p, expr(p), s.type, s.is_bool) : NULL;
     if (!e && s.is_const)
       fail(p, SYNTAX, name.loc, "const local '%.*s' needs an initializer", TOKTEXT(&name));
     psym *x = declare(p, SJ_SYM_LOCAL, s.type, &name);
     x->s.is_const = s.is_const;
+    x->s.is_bool = s.is_bool;
     x->value = e;
     x->unset = !e;
     push(p, &b->vars, x);
@@ -4501,7 +4530,7 @@ static int helper_if(parser *p, hbody *b, const sj_expr *pc) {
 static void helper_return(parser *p, hbody *b, const sj_expr *pc) {
   expect(p, SJ_K_RETURN);
   push(p, &b->conds, pc ? copy(p, pc) : NULL);
-  push(p, &b->values, conv(p, expr(p), b->type));
+  push(p, &b->values, conv_to(p, expr(p), b->type, b->boolean));
   expect(p, ';');
 }
 
@@ -4543,9 +4572,10 @@ static int helper_statement(parser *p, hbody *b, const sj_expr *pc) {
   return returns;
 }
 
-/* The body of helper h (returning t), its parameters declared, as one expression. */
-static sj_expr *helper_body(parser *p, const helper *h, sj_type t) {
-  hbody b = {.h = h, .type = t};
+/* The body of helper h (returning t, declared _Bool where boolean is set), its parameters
+ * declared, as one expression. */
+static sj_expr *helper_body(parser *p, const helper *h, sj_type t, int boolean) {
+  hbody b = {.h = h, .type = t, .boolean = boolean};
   for (psym *x = p->scope; x && x->depth == p->depth; x = x->outer)
     if (!x->s.rank) push(p, &b.vars, x);
   if (!helper_block(p, &b, NULL))
@@ -4575,7 +4605,7 @@ static void helper_function(parser *p, spec s, const sj_token *name) {
   memset(&p->vm, 0, sizeof p->vm);
   open_scope(p);
   params(p, h->f);
-  h->value = helper_body(p, h, s.type);
+  h->value = helper_body(p, h, s.type, s.is_bool);
   close_scope(p);
   h->calls = p->calls;
   h->f->name = h->name;
@@ -4680,6 +4710,7 @@ static sj_func *function(parser *p, spec s) {
   open_scope(p);
   params(p, f);
   if (s.type != SJ_TY_VOID) result_parameter(p, f, s.type);
+  if (p->result) p->result->s.is_bool = s.is_bool;
   if (accept(p, ';')) { /* a prototype: calls are inlined once every function is parsed */
     close_scope(p);
     push(p, p->result ? &p->value_protos : &p->protos, f);

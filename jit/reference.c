@@ -60,8 +60,8 @@ static void params(sj_buf *b, const jit_kernel *k) {
   sj_buf_puts(b, "(");
   for (int i = 0; i < fn->nparams; i++) {
     const sj_sym *p = fn->params[i];
-    sj_buf_printf(b, "%s%s%s %s", i ? ", " : "", p->is_const ? "const " : "", sj_type_name(p->type),
-                  p->name);
+    sj_buf_printf(b, "%s%s%s %s", i ? ", " : "", p->is_const ? "const " : "",
+                  p->is_bool ? "_Bool" : sj_type_name(p->type), p->name);
     if (p->kind != SJ_SYM_ARRAY) continue;
     for (int d = 0; d < p->rank; d++) {
       long e = k->first_extent[i];

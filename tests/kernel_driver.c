@@ -26,7 +26,7 @@
  * Kernel file conventions:
  *   // run: T=0 N=5 M=7 alpha=0.5   one configuration: every int/long parameter by name;
  *                                   float/double parameters optional (default 0.75)
- *   // fill: A=0..1 B=-5..5         value range of integer arrays (default 0..9);
+ *   // fill: A=0..1 B=-5..5         value range of integer arrays (default 0..9; bool: 0..1);
  *                                   floating arrays get pseudo-random values in [-1, 1)
  *   // reassociate: terms=N*M expect=parallel   see kernel_bound.h
  */
@@ -184,6 +184,7 @@ static long int_elem(const void *p, jit_arg_kind k, size_t i) {
   case (int)JIT_ELEM_INT8:
     return ((const signed char *)p)[i];
   case (int)JIT_ELEM_UINT8:
+  case (int)JIT_ELEM_BOOL:
     return ((const unsigned char *)p)[i];
   case (int)JIT_ELEM_INT16:
     return ((const short *)p)[i];
@@ -453,7 +454,7 @@ static int run_config(jit_context *ctx, const char *src, void (*ref)(void), cons
     jit1[i] = malloc(alloc);
     jit2[i] = malloc(alloc);
     if (!init[i] || !refd[i] || !jit1[i] || !jit2[i]) die("out of memory%s", "");
-    long lo = 0, hi = 9;
+    long lo = 0, hi = params[i].elem_kind == JIT_ELEM_BOOL ? 1 : 9;
     for (int f = 0; f < nfill; f++)
       if (strcmp(fills[f].name, params[i].name) == 0) lo = fills[f].lo, hi = fills[f].hi;
     uint64_t seed = hash_str(hash_str(0xcbf29ce484222325ull, g_entry), params[i].name) +

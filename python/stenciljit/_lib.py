@@ -15,7 +15,7 @@ OK, ERR_SYNTAX, ERR_UNSUPPORTED, ERR_ARGS, ERR_DEVICE, ERR_NOMEM, ERR_INTERNAL =
 # jit_arg_kind, and the two kinds only arguments have
 ARG_INT, ARG_LONG, ARG_FLOAT, ARG_DOUBLE, ARG_PTR, ARG_BUF, ARG_BUFFER = range(7)
 # element kinds of arrays only (JIT_ELEM_*)
-ELEM_INT8, ELEM_UINT8, ELEM_INT16, ELEM_UINT16, ELEM_UINT32, ELEM_UINT64 = range(7, 13)
+ELEM_INT8, ELEM_UINT8, ELEM_INT16, ELEM_UINT16, ELEM_UINT32, ELEM_UINT64, ELEM_BOOL = range(7, 14)
 # jit_device
 DEVICES = {"auto": 0, "cpu": 1, "emu": 2, "cuda": 3}
 DEVICE_NAMES = {v: k for k, v in DEVICES.items()}

@@ -30,7 +30,7 @@ _DTYPES = {ARG_INT: np.dtype("int32"), ARG_LONG: np.dtype(_LONG), ARG_FLOAT: np.
            ARG_DOUBLE: np.dtype("float64"), _lib.ELEM_INT8: np.dtype("int8"),
            _lib.ELEM_UINT8: np.dtype("uint8"), _lib.ELEM_INT16: np.dtype("int16"),
            _lib.ELEM_UINT16: np.dtype("uint16"), _lib.ELEM_UINT32: np.dtype("uint32"),
-           _lib.ELEM_UINT64: np.dtype("uint64")}
+           _lib.ELEM_UINT64: np.dtype("uint64"), _lib.ELEM_BOOL: np.dtype("bool")}
 _INT_RANGE = {ARG_INT: 2 ** 31, ARG_LONG: 2 ** (8 * ctypes.sizeof(c_long) - 1)}
 MAX_SHAPES = 64  # specializations a kernel object keeps; the oldest is dropped beyond
 
