@@ -226,11 +226,17 @@ sj_func *sj_program_entry(sj_program *p, const char *entry, sj_error *err) {
     sj_error_set(err, JIT_ERR_ARGS, "no program");
     return NULL;
   }
-  sj_func *uncalled = NULL;
-  int nuncalled = 0;
+  /* the one function nobody calls (the others are inlined into it); of several, the one that
+   * returns nothing (a value function beside it is a helper it does not use) */
+  sj_func *uncalled = NULL, *uncalled_void = NULL;
+  int nuncalled = 0, nvoid = 0;
   for (i = 0; i < p->nfuncs; i++)
-    if (!p->funcs[i]->called) uncalled = p->funcs[i], nuncalled++;
-  if (!entry && nuncalled == 1) return uncalled; /* the others are inlined into it */
+    if (!p->funcs[i]->called) {
+      uncalled = p->funcs[i], nuncalled++;
+      if (!uncalled->returns) uncalled_void = uncalled, nvoid++;
+    }
+  if (!entry && nuncalled == 1) return uncalled;
+  if (!entry && nvoid == 1) return uncalled_void;
   for (i = 0; i < p->nfuncs; i++) {
     if (entry && !strcmp(p->funcs[i]->name, entry)) return p->funcs[i];
     if (n < sizeof names)

@@ -197,6 +197,9 @@ typedef struct sj_func {
    * arguments must meet (checked for each shape before anything runs, jit/compile.c) */
   int nasserts;
   struct sj_assert *asserts;
+  /* a function returning a value: its last parameter, named `return` (an array of one element
+   * of the return type), receives it; a caller of the entry passes a pointer to one there */
+  int returns;
 } sj_func;
 
 typedef struct sj_assert {

@@ -4,6 +4,7 @@
 
 #include <ffi.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stenciljit.h"
 
@@ -25,8 +26,55 @@ static ffi_type *param_type(const sj_sym *p) {
   }
 }
 
+/* A function returning a value (f->returns) is called without its last parameter, and what it
+ * returns goes where that argument points. */
+/* The libffi type of a value of type t that a function returns. */
+static ffi_type *return_type(sj_type t) {
+  switch (t) {
+  case SJ_TY_SCHAR:
+    return &ffi_type_schar;
+  case SJ_TY_UCHAR:
+    return &ffi_type_uchar;
+  case SJ_TY_SHORT:
+    return &ffi_type_sshort;
+  case SJ_TY_USHORT:
+    return &ffi_type_ushort;
+  case SJ_TY_INT:
+    return &ffi_type_sint;
+  case SJ_TY_UINT:
+    return &ffi_type_uint;
+  case SJ_TY_LONG:
+    return &ffi_type_slong;
+  case SJ_TY_ULONG:
+    return &ffi_type_ulong;
+  case SJ_TY_FLOAT:
+    return &ffi_type_float;
+  default:
+    return &ffi_type_double;
+  }
+}
+
+/* A returned value r of type t stored at to, as an element of that type. */
+static void store_result(sj_type t, const void *r, void *to) {
+  const ffi_arg *word = r;
+  switch (t) {
+  case SJ_TY_FLOAT:
+  case SJ_TY_DOUBLE:
+    memcpy(to, r, sj_type_size(t));
+    return;
+  case SJ_TY_LONG:
+  case SJ_TY_ULONG:
+    memcpy(to, r, sizeof(long));
+    return;
+  default: { /* the low bytes of the widened register, little-endian */
+    unsigned long long v = (unsigned long long)*word;
+    memcpy(to, &v, sj_type_size(t));
+  }
+  }
+}
+
 int sj_ffi_call(const sj_func *f, void *fn, const sj_value *values, sj_error *err) {
-  int n = f->nparams;
+  int n = f->nparams - f->returns;
   ffi_type **types = calloc(n + 1, sizeof *types);
   void **ptrs = calloc(n + 1, sizeof *ptrs);
   for (int i = 0; i < n; i++) {
@@ -35,10 +83,20 @@ int sj_ffi_call(const sj_func *f, void *fn, const sj_value *values, sj_error *er
   }
   ffi_cif cif;
   int rc = 0;
-  if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, (unsigned)n, &ffi_type_void, types) != FFI_OK)
+  const sj_sym *result = f->returns ? f->params[n] : NULL;
+  ffi_type *rtype = result ? return_type(result->type) : &ffi_type_void;
+  union {
+    ffi_arg word; /* integers narrower than a register come back widened */
+    long l;
+    float f;
+    double d;
+  } r;
+  if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, (unsigned)n, rtype, types) != FFI_OK) {
     rc = sj_error_set(err, JIT_ERR_INTERNAL, "libffi cannot call '%s'", f->name);
-  else
-    ffi_call(&cif, FFI_FN(fn), NULL, ptrs);
+  } else {
+    ffi_call(&cif, FFI_FN(fn), result ? &r : NULL, ptrs);
+    if (result) store_result(result->type, &r, values[n].p);
+  }
   free(types);
   free(ptrs);
   return rc;

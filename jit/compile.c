@@ -92,8 +92,11 @@ void sj_param_info(const sj_sym *p, jit_param_info *info) {
 int sj_check_signature(const jit_kernel *k, const jit_arg *args, int nargs, sj_error *err) {
   const sj_func *fn = k->fn;
   if (nargs != fn->nparams || (nargs && !args))
-    return sj_error_set(err, JIT_ERR_ARGS, "'%s' takes %d argument%s, %d given", fn->name,
-                        fn->nparams, fn->nparams == 1 ? "" : "s", nargs);
+    return sj_error_set(err, JIT_ERR_ARGS, "'%s' takes %d argument%s, %d given%s", fn->name,
+                        fn->nparams, fn->nparams == 1 ? "" : "s", nargs,
+                        fn->returns ? " (the last, a pointer to one element, receives the value "
+                                      "it returns: JIT_PTR(&result))"
+                                    : "");
   for (int i = 0; i < nargs; i++) {
     if (args[i].kind != k->kinds[i])
       return sj_error_set(err, JIT_ERR_ARGS, "argument %d of '%s' ('%s') must be %s, not %s", i + 1,

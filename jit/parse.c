@@ -4101,7 +4101,7 @@ static int needs_statements(parser *p, const sj_token *name) {
 
 /* The parameter a function returning t with loops sets its value in: the last of f's. */
 static void result_parameter(parser *p, sj_func *f, sj_type t) {
-  sj_token name = {.kind = SJ_T_IDENT, .text = "__sj_result", .len = 11, .loc = f->loc};
+  sj_token name = {.kind = SJ_T_IDENT, .text = "return", .len = 6, .loc = f->loc};
   p->result = declare(p, SJ_SYM_ARRAY, t, &name);
   one_element(p, p->result, f->loc);
   p->result->s.param = f->nparams;
@@ -4561,7 +4561,7 @@ static int helper_statement_kind(parser *p, hbody *b, const sj_expr *pc) {
   }
   fail(p, UNSUP, at->loc,
        "function '%s' returns '%s': its body may hold locals, assignments to them and to its "
-       "parameters, 'if' and 'else', loops and returns (a kernel returns void)",
+       "parameters, 'if' and 'else', loops, writes to arrays and returns",
        b->h->name, sj_type_name(b->type));
 }
 
@@ -4579,9 +4579,7 @@ static sj_expr *helper_body(parser *p, const helper *h, sj_type t, int boolean) 
   for (psym *x = p->scope; x && x->depth == p->depth; x = x->outer)
     if (!x->s.rank) push(p, &b.vars, x);
   if (!helper_block(p, &b, NULL))
-    fail(p, UNSUP, b.close,
-         "function '%s' returns '%s' but may reach its end without a return (a kernel returns "
-         "void)",
+    fail(p, UNSUP, b.close, "function '%s' returns '%s' but may reach its end without a return",
          h->name, sj_type_name(t));
   sj_expr *value = b.values.v[b.values.n - 1];
   for (int i = b.values.n - 2; i >= 0; i--) {
@@ -4729,9 +4727,8 @@ static sj_func *function(parser *p, spec s) {
   p->return_pending = 0;
   if (p->result && !p->tail_return)
     fail(p, UNSUP, name.loc,
-         "function '%s' returns '%s' and has loops: its body must end with a return (a kernel "
-         "returns void)",
-         f->name, sj_type_name(s.type));
+         "function '%s' returns '%s' and has loops: its body must end with a return", f->name,
+         sj_type_name(s.type));
   p->result = NULL;
   drop_unread(p, f->body);
   if (p->continues.n) unguarded_continue(p);
@@ -4747,9 +4744,9 @@ static sj_func *function(parser *p, spec s) {
   pfunc *pf = alloc(p, sizeof *pf);
   pf->f = f;
   pf->syms = p->syms;
-  pf->value = s.type != SJ_TY_VOID;
+  pf->value = f->returns = s.type != SJ_TY_VOID;
   push(p, &p->pfuncs, pf);
-  return pf->value ? NULL : f;
+  return f;
 }
 
 sj_program *sj_parse(const char *source, const char *source_name, sj_error *err) {

@@ -58,7 +58,7 @@ static void blank(char *s, size_t from, size_t to) {
 static void params(sj_buf *b, const jit_kernel *k) {
   const sj_func *fn = k->fn;
   sj_buf_puts(b, "(");
-  for (int i = 0; i < fn->nparams; i++) {
+  for (int i = 0; i < fn->nparams - fn->returns; i++) {
     const sj_sym *p = fn->params[i];
     sj_buf_printf(b, "%s%s%s %s", i ? ", " : "", p->is_const ? "const " : "",
                   p->is_bool ? "_Bool" : sj_type_name(p->type), p->name);

@@ -329,6 +329,31 @@ static ffi_type *ffi_kind(jit_arg_kind k) {
   return NULL;
 }
 
+/* The libffi type of a returned value of element kind k. */
+static ffi_type *return_type(jit_arg_kind k) {
+  switch ((int)k) {
+  case JIT_ARG_FLOAT:
+    return &ffi_type_float;
+  case JIT_ARG_DOUBLE:
+    return &ffi_type_double;
+  case JIT_ARG_LONG:
+  case JIT_ELEM_UINT64:
+    return &ffi_type_slong;
+  default: /* narrower integers come back widened to a register */
+    return &ffi_type_sint;
+  }
+}
+
+/* A returned value r of element kind k stored as the one element at to. */
+static void store_returned(jit_arg_kind k, const void *r, void *to) {
+  if (k == JIT_ARG_FLOAT || k == JIT_ARG_DOUBLE || k == JIT_ARG_LONG || k == JIT_ELEM_UINT64) {
+    memcpy(to, r, elem_size(k));
+    return;
+  }
+  unsigned long long v = (unsigned long long)*(const ffi_arg *)r; /* low bytes first */
+  memcpy(to, &v, elem_size(k));
+}
+
 /* Runs one configuration; returns the number of failures. */
 static int run_config(jit_context *ctx, const char *src, void (*ref)(void), const kv *run, int nrun,
                       const fill_range *fills, int nfill, int cfg_index) {
@@ -498,15 +523,26 @@ static int run_config(jit_context *ctx, const char *src, void (*ref)(void), cons
       break;
     }
   }
-  if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, (unsigned)np, &ffi_type_void, types) != FFI_OK)
+  /* a function returning a value: its last parameter, `return`, receives what it returns */
+  int returns = np > 0 && !strcmp(params[np - 1].name, "return");
+  if (ffi_prep_cif(&cif, FFI_DEFAULT_ABI, (unsigned)(np - returns),
+                   returns ? return_type(params[np - 1].elem_kind) : &ffi_type_void,
+                   types) != FFI_OK)
     die("ffi_prep_cif failed%s", "");
+  union {
+    ffi_arg word;
+    float f;
+    double d;
+  } r;
   double t1 = now_ms();
-  ffi_call(&cif, ref, NULL, values);
+  ffi_call(&cif, ref, &r, values);
   double t_ref = now_ms() - t1;
+  if (returns) store_returned(params[np - 1].elem_kind, &r, refd[np - 1]);
   if (bounded) {
     for (int i = 0; i < np; i++)
       if (params[i].kind == JIT_ARG_PTR) values[i] = &absd[i];
-    ffi_call(&cif, ref, NULL, values);
+    ffi_call(&cif, ref, &r, values);
+    if (returns) store_returned(params[np - 1].elem_kind, &r, absd[np - 1]);
   }
 
   /* First run: may compile (or hit what jit_kernel_compile put in the cache). */

@@ -225,3 +225,30 @@ def test_void_function_calls(device):
     k(4, 50, a, b)
     k.reference(4, 50, ra, rb)
     assert np.array_equal(a, ra) and np.array_equal(b, rb)
+
+
+def test_bool_arrays_and_returned_value(device):
+    # bool arrays are numpy bool arrays; a function returning a value takes one more argument,
+    # an array of one element (its parameter `return`), which receives it
+    src = """
+#include <stdbool.h>
+int count_positive(int n, const double *x, bool *pos) {
+  int c = 0;
+  for (int i = 0; i < n; i++) {
+    pos[i] = x[i] * 3;
+    c += x[i] > 0;
+  }
+  return c;
+}
+"""
+    k = stenciljit.compile(src, device=device)
+    assert [p.name for p in k.params] == ["n", "x", "pos", "return"]
+    x = np.array([0.5, -1.0, 0.0, 2.0, 0.25])
+    pos = np.zeros(5, dtype=bool)
+    count = np.zeros(1, dtype=np.int32)
+    k(5, x, pos, count)
+    assert pos.tolist() == [True, True, False, True, True]
+    assert count[0] == 3
+    ref_pos, ref_count = np.zeros(5, dtype=bool), np.zeros(1, dtype=np.int32)
+    k.reference(5, x, ref_pos, ref_count)
+    assert np.array_equal(pos, ref_pos) and np.array_equal(count, ref_count)

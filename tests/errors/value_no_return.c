@@ -1,4 +1,4 @@
-// error: 3:14: function 'total' returns 'float' and has loops: its body must end with a return (a kernel returns void)
+// error: 3:14: function 'total' returns 'float' and has loops: its body must end with a return
 // status: unsupported
 static float total(int n, const float *x) {
   float s = 0;
