@@ -8,28 +8,8 @@
 
 #include "stenciljit.h"
 
-static ffi_type *param_type(const sj_sym *p) {
-  if (p->kind == SJ_SYM_ARRAY) return &ffi_type_pointer;
-  switch (p->type) {
-  case SJ_TY_INT:
-    return &ffi_type_sint;
-  case SJ_TY_LONG:
-    return &ffi_type_slong;
-  case SJ_TY_UINT:
-    return &ffi_type_uint;
-  case SJ_TY_ULONG:
-    return &ffi_type_ulong;
-  case SJ_TY_FLOAT:
-    return &ffi_type_float;
-  default:
-    return &ffi_type_double;
-  }
-}
-
-/* A function returning a value (f->returns) is called without its last parameter, and what it
- * returns goes where that argument points. */
-/* The libffi type of a value of type t that a function returns. */
-static ffi_type *return_type(sj_type t) {
+/* The libffi type of a value of type t, passed or returned. */
+static ffi_type *value_type(sj_type t) {
   switch (t) {
   case SJ_TY_SCHAR:
     return &ffi_type_schar;
@@ -78,13 +58,14 @@ int sj_ffi_call(const sj_func *f, void *fn, const sj_value *values, sj_error *er
   ffi_type **types = calloc(n + 1, sizeof *types);
   void **ptrs = calloc(n + 1, sizeof *ptrs);
   for (int i = 0; i < n; i++) {
-    types[i] = param_type(f->params[i]);
+    types[i] =
+        f->params[i]->kind == SJ_SYM_ARRAY ? &ffi_type_pointer : value_type(f->params[i]->type);
     ptrs[i] = (void *)&values[i];
   }
   ffi_cif cif;
   int rc = 0;
   const sj_sym *result = f->returns ? f->params[n] : NULL;
-  ffi_type *rtype = result ? return_type(result->type) : &ffi_type_void;
+  ffi_type *rtype = result ? value_type(result->type) : &ffi_type_void;
   union {
     ffi_arg word; /* integers narrower than a register come back widened */
     long l;
