@@ -216,10 +216,20 @@ typedef struct sj_pragma {
   sj_loc loc;
 } sj_pragma;
 
+/* A declaration of the source the parser refused (a program's main() with its I/O beside the
+ * kernel): the program stands without it, and a use of its name fails with its error. */
+typedef struct sj_failure {
+  const char *name; /* what it declares (NULL: unknown) */
+  sj_loc loc;       /* of that name */
+  sj_error err;
+} sj_failure;
+
 typedef struct sj_program {
   sj_arena *arena;
   int nfuncs;
   sj_func **funcs;
+  int nfailed; /* declarations left out, which the entry does not reach */
+  sj_failure **failed;
   int npragmas;
   sj_pragma *pragmas;
   int nincludes;

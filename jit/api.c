@@ -524,7 +524,7 @@ int jit_function_params(jit_context *ctx, const char *source, const char *entry,
   if (max > 0 && !out) return fail(ctx, JIT_ERR_ARGS, "out is NULL but max is %d", max);
   sj_error err = {0, {0}};
   pthread_rwlock_rdlock(&ctx->calls);
-  sj_program *p = sj_parse(source, ctx->source_name, &err);
+  sj_program *p = sj_parse_for(source, ctx->source_name, entry, &err);
   sj_func *fn = p ? sj_program_entry(p, entry, &err) : NULL;
   pthread_rwlock_unlock(&ctx->calls);
   if (!fn) {

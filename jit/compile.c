@@ -516,7 +516,7 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
   k->refs = 1;
   k->device = ctx->device;
   take_settings(k);
-  k->program = sj_parse(source, ctx->source_name, err);
+  k->program = sj_parse_for(source, ctx->source_name, entry, err);
   if (k->program) { /* the AST the model reads: values named by locals and windows spelled out */
     sj_scalar_cells(k->program);
     sj_fold_const_locals(k->program);

@@ -153,13 +153,20 @@ typedef struct parser {
   struct psym *return_skip;
   int return_pending;
   vec asserts; /* sj_assert *: those of the function being parsed */
+  /* sj_parse_for: the declarations refused so far (sj_failure *), and what a refusal does in each
+   * phase: skip the declaration from where it began (the parser as it was then: before), leave
+   * out the function whose calls were being inlined, or end the parse */
+  vec failed;
+  enum { PARSING, SKIPPING, INLINING } phase;
+  int next_inline; /* INLINING: the index in pfuncs of the next function */
+  struct parser *before;
 } parser;
 
 /* A function defined in the source, its calls not yet inlined. */
 typedef struct pfunc {
   sj_func *f;
   vec syms;  /* as parser.syms: numbered again once calls brought their bodies' locals */
-  int state; /* 0: calls not inlined, 1: inlining them, 2: done */
+  int state; /* 0: calls not inlined, 1: inlining them, 2: done, 3: refused (sj_parse_for) */
   vec vm;    /* sj_vm_type *: the brackets of the callees' array parameters, as f calls them */
   vec callees;
   int value; /* a function that returns a value: through its last parameter, an array of 1 */
@@ -201,6 +208,22 @@ static void fail(parser *p, int status, sj_loc loc, const char *fmt, ...) {
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   sj_error_at(p->err, status, p->name, loc, "%s", msg);
+  longjmp(p->fail, 1);
+}
+
+/* The declaration refused under name (len bytes), or NULL. */
+static const sj_failure *refused(const parser *p, const char *name, size_t len) {
+  for (int i = 0; i < p->failed.n; i++) {
+    const sj_failure *f = p->failed.v[i];
+    if (f->name && strlen(f->name) == len && !memcmp(f->name, name, len)) return f;
+  }
+  return NULL;
+}
+
+/* A use of a refused declaration fails as the declaration did. */
+static void reraise(parser *p, const sj_failure *f) __attribute__((noreturn));
+static void reraise(parser *p, const sj_failure *f) {
+  *p->err = f->err;
   longjmp(p->fail, 1);
 }
 
@@ -951,6 +974,8 @@ static sj_expr *call_in(parser *p, const sj_token *name) {
         !((sj_func *)p->funcs.v[i])->name[name->len])
       fail(p, UNSUP, name->loc, "'%.*s' returns no value: call it as a statement, '%.*s(...);'",
            TOKTEXT(name), TOKTEXT(name));
+  const sj_failure *gone = fn == SJ_NFUNCS ? refused(p, name->text, name->len) : NULL;
+  if (gone) reraise(p, gone);
   if (fn == SJ_NFUNCS)
     fail(p, UNSUP, name->loc,
          "call to '%.*s' is not supported (the supported functions are sqrt, fabs, fmin, fmax, "
@@ -1178,6 +1203,7 @@ static sj_expr *reference(parser *p, int deref) {
     if (x) fail(p, SYNTAX, t.loc, "called object '%s' is not a function", x->s.name);
     return call(p, &t);
   }
+  if (!x && refused(p, t.text, t.len)) reraise(p, refused(p, t.text, t.len));
   if (!x) fail(p, SYNTAX, t.loc, "undeclared identifier '%.*s'", TOKTEXT(&t));
   if (x->is_typedef) fail(p, SYNTAX, t.loc, "'%s' is a type name, not a value", x->s.name);
   if (x->unset) fail(p, UNSUP, t.loc, "'%s' is read before it is assigned", x->s.name);
@@ -4270,6 +4296,8 @@ static void inline_into(parser *p, pfunc *pf);
 static void inline_call(parser *p, pfunc *caller, const sj_expr *c, vec *out) {
   const char *name = p->call_names.v[c->ival];
   pfunc *pg = defined(p, name);
+  const sj_failure *gone = refused(p, name, strlen(name));
+  if (gone && (!pg || pg->state == 3)) reraise(p, gone);
   if (!pg)
     fail(p, UNSUP, c->loc,
          "call to '%s' is not supported: the source defines no function '%s' (the source's "
@@ -4749,11 +4777,96 @@ static sj_func *function(parser *p, spec s) {
   return f;
 }
 
+/* Skips the declaration that begins here (a function, its body included, or up to its ';'):
+ * the name it declares (the last identifier before its first '(', '[', '=', ',' or ';') into
+ * *name and *loc (NULL where there is none). */
+static void skip_declaration(parser *p, const char **name, sj_loc *loc) {
+  int parens = 0, named = 0, assigned = 0;
+  *name = NULL;
+  for (;;) {
+    sj_token t = *peek(p, 0);
+    if (t.kind == SJ_T_EOF) return;
+    next(p);
+    if (!parens && !named && t.kind == SJ_T_IDENT)
+      *name = sj_arena_strndup(p->a, t.text, t.len), *loc = t.loc;
+    else if (!parens && (t.kind == '(' || t.kind == '[' || t.kind == '=' || t.kind == ','))
+      named = 1;
+    assigned |= !parens && t.kind == '=';
+    if (t.kind == '(' || t.kind == '[') parens++;
+    if ((t.kind == ')' || t.kind == ']') && parens > 0) parens--;
+    if (!parens && t.kind == ';') return;
+    if (!parens && t.kind == '{') { /* a body, or an initializer list */
+      for (int depth = 1; depth > 0 && kind(p) != SJ_T_EOF;) {
+        int k = next(p).kind;
+        depth += (k == '{') - (k == '}');
+      }
+      if (!assigned) return;
+    }
+  }
+}
+
+/* The parser as it is before a declaration, to go back to where it is refused: the pending
+ * tokens of the preprocessor are copied, as reading on overwrites them. */
+static void keep_state(parser *p) {
+  *p->before = *p;
+  sj_pp *pp = &p->before->pp;
+  if (pp->npending) {
+    sj_token *copy = alloc(p, (size_t)pp->cappending * sizeof *copy);
+    memcpy(copy, pp->pending, (size_t)pp->npending * sizeof *copy);
+    pp->pending = copy;
+  }
+}
+
+/* A refusal in the current phase, err filled: 0 where the parse goes on, -1 where it ends. */
+static int recover(parser *p) {
+  sj_failure *f = alloc(p, sizeof *f);
+  f->err = *p->err;
+  if (p->phase == PARSING) {
+    parser *before = p->before;
+    *p = *before;
+    p->before = before;
+    p->phase = SKIPPING;
+    skip_declaration(p, &f->name, &f->loc);
+    p->phase = PARSING;
+  } else if (p->phase == INLINING) { /* the functions being inlined reach the refusal */
+    for (int i = 0; i < p->pfuncs.n; i++) {
+      pfunc *pf = p->pfuncs.v[i];
+      if (pf->state != 1) continue;
+      pf->state = 3;
+      sj_failure *g = f->name ? alloc(p, sizeof *g) : f;
+      *g = (sj_failure){pf->f->name, pf->f->loc, f->err};
+      push(p, &p->failed, g);
+    }
+    sj_error_set(p->err, 0, "%s", "");
+    return 0;
+  } else {
+    return -1;
+  }
+  push(p, &p->failed, f);
+  sj_error_set(p->err, 0, "%s", "");
+  return 0;
+}
+
+/* The refusal that ends the parse for entry (NULL: a refused main() alone is left out). */
+static const sj_failure *fatal_refusal(const parser *p, const char *entry) {
+  for (int i = 0; i < p->failed.n; i++) {
+    const sj_failure *f = p->failed.v[i];
+    int named = f->name && !strcmp(f->name, entry ? entry : "main");
+    if (!f->name || (entry ? named : !named)) return f;
+  }
+  return NULL;
+}
+
 sj_program *sj_parse(const char *source, const char *source_name, sj_error *err) {
+  return sj_parse_for(source, source_name, NULL, err);
+}
+
+sj_program *sj_parse_for(const char *source, const char *source_name, const char *entry,
+                         sj_error *err) {
   sj_arena *a;
   parser *p;
   sj_program *prog;
-  int i;
+  sj_error none; /* where the caller keeps no error: refusals are recorded all the same */
   if (!source) {
     sj_error_set(err, JIT_ERR_ARGS, "no source text");
     return NULL;
@@ -4761,15 +4874,18 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
   a = sj_arena_new();
   p = sj_arena_alloc(a, sizeof *p);
   p->a = a;
-  p->err = err;
+  p->err = err ? err : &none;
   p->name = source_name;
   p->no_hoist = "this position"; /* statement_to() allows such calls in statements */
-  sj_pp_init(&p->pp, source, source_name, a, err);
-  if (setjmp(p->fail)) {
+  p->before = sj_arena_alloc(a, sizeof *p->before);
+  sj_pp_init(&p->pp, source, source_name, a, p->err);
+  if (setjmp(p->fail) && recover(p)) {
     sj_arena_free(a);
     return NULL;
   }
-  while (kind(p) != SJ_T_EOF) {
+  while (p->phase == PARSING) {
+    keep_state(p);
+    if (kind(p) == SJ_T_EOF) break;
     spec s = specifiers(p);
     if (s.is_typedef) {
       typedef_decl(p, &s);
@@ -4778,19 +4894,36 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
     if (accept(p, ';')) continue; /* `enum { R = 2 };` declares its constants only */
     sj_func *f = function(p, s);
     if (!f) continue;
-    for (i = 0; i < p->funcs.n; i++)
+    for (int i = 0; i < p->funcs.n; i++)
       if (!strcmp(((sj_func *)p->funcs.v[i])->name, f->name))
         fail(p, SYNTAX, f->loc, "redefinition of function '%s'", f->name);
     push(p, &p->funcs, f);
   }
-  if (!p->funcs.n) fail(p, SYNTAX, peek(p, 0)->loc, "the source defines no function");
-  for (i = 0; i < p->pfuncs.n; i++)
-    if (!((pfunc *)p->pfuncs.v[i])->state) inline_into(p, p->pfuncs.v[i]);
+  if (!p->funcs.n && !p->failed.n) {
+    p->phase = SKIPPING; /* a refusal now ends the parse */
+    fail(p, SYNTAX, peek(p, 0)->loc, "the source defines no function");
+  }
+  p->phase = INLINING;
+  while (p->next_inline < p->pfuncs.n) {
+    pfunc *pf = p->pfuncs.v[p->next_inline++];
+    if (!pf->state) inline_into(p, pf);
+  }
+  const sj_failure *fatal = fatal_refusal(p, entry);
+  if (fatal || !p->funcs.n) {
+    *p->err = (fatal ? fatal : (const sj_failure *)p->failed.v[0])->err;
+    sj_arena_free(a);
+    return NULL;
+  }
   prog = alloc(p, sizeof *prog);
   prog->arena = a;
-  prog->nfuncs = p->funcs.n;
   prog->funcs = alloc(p, (size_t)p->funcs.n * sizeof *prog->funcs);
-  for (i = 0; i < p->funcs.n; i++) prog->funcs[i] = p->funcs.v[i];
+  for (int i = 0; i < p->pfuncs.n; i++) {
+    const pfunc *pf = p->pfuncs.v[i];
+    for (int k = 0; k < p->funcs.n; k++)
+      if (p->funcs.v[k] == pf->f && pf->state != 3) prog->funcs[prog->nfuncs++] = pf->f;
+  }
+  prog->nfailed = p->failed.n;
+  prog->failed = (sj_failure **)p->failed.v;
   prog->npragmas = p->pp.lx.npragmas;
   prog->pragmas = p->pp.lx.pragmas;
   prog->nincludes = p->pp.lx.nincludes;

@@ -7,6 +7,12 @@
 /* Parses source; on failure returns NULL and fills err (JIT_ERR_SYNTAX for malformed C,
  * JIT_ERR_UNSUPPORTED for C outside the subset), with "name:line:col: message". */
 sj_program *sj_parse(const char *source, const char *source_name, sj_error *err);
+/* The same for the entry named entry: a declaration the parser refuses is left out (recorded in
+ * sj_program.failed) where the entry does not reach it, as a program's main() beside the
+ * kernel; NULL with its error where the entry is one or reaches one. Without an entry (NULL),
+ * only a refused main() is left out. */
+sj_program *sj_parse_for(const char *source, const char *source_name, const char *entry,
+                         sj_error *err);
 
 /* Makes each local array of one element accessed only as element 0 a scalar local, in place
  * (jit/scalar.c; first, before sj_fold_const_locals). */

@@ -211,6 +211,19 @@ static char *reference_source(const char *source, const jit_kernel *k, sj_error 
     while (text[end] && text[end] != (proto ? ';' : '{')) end++;
     blank(text, start, !text[end] ? end : proto ? end + 1 : match(text, end));
   }
+  for (int f = 0; f < prog->nfailed; f++) { /* left out of the program: out of the reference */
+    const sj_failure *gone = prog->failed[f];
+    if (!gone->name) continue;
+    size_t name = offset_of(text, gone->loc), end = name + strlen(gone->name);
+    while (text[end] && text[end] != '(' && text[end] != ';' && text[end] != '=') end++;
+    if (text[end] == '(') {
+      end = match(text, end);
+      while (text[end] && text[end] != ';' && text[end] != '{') end++;
+      if (text[end] == '{') end = match(text, end) - 1;
+    }
+    while (text[end] && text[end] != ';' && text[end] != '}') end++;
+    blank(text, decl_start(text, name), text[end] ? end + 1 : end);
+  }
   bracket_edit *edits = calloc((size_t)k->fn->nvm + 1, sizeof *edits);
   int nedits = bracket_edits(text, k, edits);
   if (nedits < 0) {
