@@ -4903,16 +4903,23 @@ sj_program *sj_parse_for(const char *source, const char *source_name, const char
     p->phase = SKIPPING; /* a refusal now ends the parse */
     fail(p, SYNTAX, peek(p, 0)->loc, "the source defines no function");
   }
+  /* a program's main() drives the kernel, unless it is the entry: it goes before its calls
+   * would make the kernel a callee */
+  for (int i = 0; i < p->pfuncs.n && (!entry || strcmp(entry, "main")); i++) {
+    pfunc *pf = p->pfuncs.v[i];
+    if (strcmp(pf->f->name, "main")) continue;
+    pf->state = 3;
+    sj_failure *f = alloc(p, sizeof *f);
+    *f = (sj_failure){pf->f->name, pf->f->loc, {0, {0}}};
+    sj_error_at(&f->err, JIT_ERR_UNSUPPORTED, p->name, pf->f->loc,
+                "'main' is the program's, not a kernel: name the entry, or define the kernel "
+                "beside it");
+    push(p, &p->failed, f);
+  }
   p->phase = INLINING;
   while (p->next_inline < p->pfuncs.n) {
     pfunc *pf = p->pfuncs.v[p->next_inline++];
     if (!pf->state) inline_into(p, pf);
-  }
-  const sj_failure *fatal = fatal_refusal(p, entry);
-  if (fatal || !p->funcs.n) {
-    *p->err = (fatal ? fatal : (const sj_failure *)p->failed.v[0])->err;
-    sj_arena_free(a);
-    return NULL;
   }
   prog = alloc(p, sizeof *prog);
   prog->arena = a;
@@ -4921,6 +4928,12 @@ sj_program *sj_parse_for(const char *source, const char *source_name, const char
     const pfunc *pf = p->pfuncs.v[i];
     for (int k = 0; k < p->funcs.n; k++)
       if (p->funcs.v[k] == pf->f && pf->state != 3) prog->funcs[prog->nfuncs++] = pf->f;
+  }
+  const sj_failure *fatal = fatal_refusal(p, entry);
+  if (fatal || !prog->nfuncs) {
+    *p->err = (fatal ? fatal : (const sj_failure *)p->failed.v[0])->err;
+    sj_arena_free(a);
+    return NULL;
   }
   prog->nfailed = p->failed.n;
   prog->failed = (sj_failure **)p->failed.v;
