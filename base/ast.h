@@ -221,6 +221,8 @@ typedef struct sj_pragma {
 typedef struct sj_failure {
   const char *name; /* what it declares (NULL: unknown) */
   sj_loc loc;       /* of that name */
+  sj_loc from, to;  /* its text: its first token, and just past its last (line 0: a function
+                       whose calls reach a refusal, from its name to its body's end) */
   sj_error err;
 } sj_failure;
 

@@ -4778,29 +4778,37 @@ static sj_func *function(parser *p, spec s) {
 }
 
 /* Skips the declaration that begins here (a function, its body included, or up to its ';'):
- * the name it declares (the last identifier before its first '(', '[', '=', ',' or ';') into
- * *name and *loc (NULL where there is none). */
-static void skip_declaration(parser *p, const char **name, sj_loc *loc) {
-  int parens = 0, named = 0, assigned = 0;
-  *name = NULL;
+ * the name it declares (the last identifier before its first '(', '[', '=', ',' or ';' outside
+ * braces: a struct's tag where it declares nothing else) into *name and *loc (NULL where there
+ * is none). */
+static void skip_declaration(parser *p, sj_failure *f) {
+  int parens = 0, named = 0, to_semicolon = 0;
+  f->from = f->to = peek(p, 0)->loc;
   for (;;) {
     sj_token t = *peek(p, 0);
     if (t.kind == SJ_T_EOF) return;
     next(p);
+    f->to = t.loc;
+    f->to.col += t.len;
     if (!parens && !named && t.kind == SJ_T_IDENT)
-      *name = sj_arena_strndup(p->a, t.text, t.len), *loc = t.loc;
-    else if (!parens && (t.kind == '(' || t.kind == '[' || t.kind == '=' || t.kind == ','))
+      f->name = sj_arena_strndup(p->a, t.text, t.len), f->loc = t.loc;
+    else if (!parens &&
+             (t.kind == '(' || t.kind == '[' || t.kind == '=' || t.kind == ',' || t.kind == ';'))
       named = 1;
-    assigned |= !parens && t.kind == '=';
+    /* braces after `=` (an initializer) or in a struct, union or enum specifier end nothing */
+    to_semicolon |= !parens && (t.kind == '=' || t.kind == SJ_K_STRUCT || t.kind == SJ_K_UNION ||
+                                t.kind == SJ_K_ENUM);
     if (t.kind == '(' || t.kind == '[') parens++;
     if ((t.kind == ')' || t.kind == ']') && parens > 0) parens--;
     if (!parens && t.kind == ';') return;
-    if (!parens && t.kind == '{') { /* a body, or an initializer list */
+    if (!parens && t.kind == '{') { /* a body, or an initializer list or a struct's members */
       for (int depth = 1; depth > 0 && kind(p) != SJ_T_EOF;) {
-        int k = next(p).kind;
-        depth += (k == '{') - (k == '}');
+        sj_token b = next(p);
+        depth += (b.kind == '{') - (b.kind == '}');
+        f->to = b.loc;
+        f->to.col += b.len;
       }
-      if (!assigned) return;
+      if (!to_semicolon) return;
     }
   }
 }
@@ -4826,7 +4834,7 @@ static int recover(parser *p) {
     *p = *before;
     p->before = before;
     p->phase = SKIPPING;
-    skip_declaration(p, &f->name, &f->loc);
+    skip_declaration(p, f);
     p->phase = PARSING;
   } else if (p->phase == INLINING) { /* the functions being inlined reach the refusal */
     for (int i = 0; i < p->pfuncs.n; i++) {
@@ -4834,7 +4842,7 @@ static int recover(parser *p) {
       if (pf->state != 1) continue;
       pf->state = 3;
       sj_failure *g = f->name ? alloc(p, sizeof *g) : f;
-      *g = (sj_failure){pf->f->name, pf->f->loc, f->err};
+      *g = (sj_failure){.name = pf->f->name, .loc = pf->f->loc, .err = f->err};
       push(p, &p->failed, g);
     }
     sj_error_set(p->err, 0, "%s", "");
@@ -4910,7 +4918,7 @@ sj_program *sj_parse_for(const char *source, const char *source_name, const char
     if (strcmp(pf->f->name, "main")) continue;
     pf->state = 3;
     sj_failure *f = alloc(p, sizeof *f);
-    *f = (sj_failure){pf->f->name, pf->f->loc, {0, {0}}};
+    *f = (sj_failure){.name = pf->f->name, .loc = pf->f->loc};
     sj_error_at(&f->err, JIT_ERR_UNSUPPORTED, p->name, pf->f->loc,
                 "'main' is the program's, not a kernel: name the entry, or define the kernel "
                 "beside it");

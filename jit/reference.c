@@ -213,16 +213,15 @@ static char *reference_source(const char *source, const jit_kernel *k, sj_error 
   }
   for (int f = 0; f < prog->nfailed; f++) { /* left out of the program: out of the reference */
     const sj_failure *gone = prog->failed[f];
-    if (!gone->name) continue;
-    size_t name = offset_of(text, gone->loc), end = name + strlen(gone->name);
-    while (text[end] && text[end] != '(' && text[end] != ';' && text[end] != '=') end++;
-    if (text[end] == '(') {
-      end = match(text, end);
+    if (gone->from.line) {
+      blank(text, offset_of(text, gone->from), offset_of(text, gone->to));
+    } else if (gone->name) { /* a function whose calls reach a refusal: to its body's end */
+      size_t name = offset_of(text, gone->loc), end = name + strlen(gone->name);
+      while (text[end] && text[end] != '(') end++;
+      end = text[end] ? match(text, end) : end;
       while (text[end] && text[end] != ';' && text[end] != '{') end++;
-      if (text[end] == '{') end = match(text, end) - 1;
+      blank(text, decl_start(text, name), text[end] == '{' ? match(text, end) : end + !!text[end]);
     }
-    while (text[end] && text[end] != ';' && text[end] != '}') end++;
-    blank(text, decl_start(text, name), text[end] ? end + 1 : end);
   }
   bracket_edit *edits = calloc((size_t)k->fn->nvm + 1, sizeof *edits);
   int nedits = bracket_edits(text, k, edits);
