@@ -383,13 +383,12 @@ typedef struct per_tile {
   double unrolled;        /* statements in a thread's unrolled code of a full tile */
 } per_tile;
 
-/* The tile's traffic by array: the bounding box of its footprint (bytes, elements), what it
- * copies in (bytes) and what it writes to global memory (bytes, DRAM: each element once; stores:
- * L2, each store), over every array (in, elems, out, stores) and over those staged in shared
- * memory (staged, staged_elems): as sched/stage.c, the arrays the kernel writes, in turn, while
- * their boxes fit budget bytes. */
+/* The tile's traffic by array: what it copies in (bytes) and what it writes to global memory
+ * (bytes, DRAM: each element once; stores: L2, each store), over every array (in, out, stores),
+ * and the boxes of those staged in shared memory (staged, staged_elems): as sched/stage.c, the
+ * arrays the kernel writes, in turn, while their boxes fit budget bytes. */
 typedef struct footprint {
-  double in, elems, out, stores, staged, staged_elems;
+  double in, out, stores, staged, staged_elems;
   int all_staged; /* no array left in global memory */
 } footprint;
 
@@ -455,7 +454,6 @@ static void boxes(const sj_tm_stencil *s, const geometry *g, double full, long b
       }
     range *= rows;
     double bytes = (double)sj_shared_bytes((long)ceil(range * arr->elem));
-    f->elems += range;
     if (arr->written && !arr->temp && f->staged + bytes <= (double)budget) {
       f->staged += bytes;
       f->staged_elems += range;
