@@ -8,7 +8,10 @@
 # usage: run-tests.sh [DEVICE...]        DEVICE: cpu, emu or cuda (default: cpu emu)
 # environment: JOBS (parallel tests, default nproc), LOG_DIR (default: a new temporary
 # directory), TEST_TIMEOUT (seconds per test, default 600), JIT_CUDA_LIBRARY (the driver for
-# cuda, default libcuda.so.1)
+# cuda, default libcuda.so.1), TILINGS (on emu and cuda, the $JIT_TILING values each kernel
+# runs with, default "auto": "auto hybrid split" adds every kernel with each time tiling forced
+# and checked against the exact dependences, and the 3-D stencils with tiles whose boxes need
+# more than 48 KB of dynamic shared memory)
 # Exit 0 when every test passed; the log of each test is in LOG_DIR.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -46,6 +49,27 @@ for dev in "$@"; do
     run "kernel_${dev}_$name" -- "$bin/kernel_driver" --device "$dev" "$k" \
       "$here/tests/kref/$name.so"
   done
+  if [ "$dev" != cpu ]; then
+    for tiling in ${TILINGS:-auto}; do
+      [ "$tiling" = auto ] && continue
+      for k in "$kernels"/*.c; do
+        name=$(basename "$k" .c)
+        run "kernel_${dev}_${tiling}_$name" JIT_TILING="$tiling" JIT_CHECK_TILES=1 -- \
+          "$bin/kernel_driver" --device "$dev" "$k" "$here/tests/kref/$name.so"
+      done
+      # the sizes of tests/CMakeLists.txt's dynamic_shared tests: 92480 and 67200 bytes at 40^3
+      case $tiling in
+      hybrid) tile=h=3,w=8x8x32 ;;
+      split) tile=h=2,w=8x16x32 ;;
+      *) continue ;;
+      esac
+      for name in heat3d_27pt laplacian3d_7pt; do
+        run "kernel_${dev}_${tiling}_dynamic_shared_$name" JIT_TILING="$tiling" \
+          JIT_CHECK_TILES=1 -- "$bin/kernel_driver" --device "$dev" --tile "$tile" \
+          --expect-tiled "$kernels/$name.c" "$here/tests/kref/$name.so"
+      done
+    done
+  fi
   run "cli_$dev" -- "$bin/stenciljit" run "$kernels/jacobi2d_5pt.c" -D T=3 -D N=40 -D M=33 \
     --device "$dev" --check
   if [ "$dev" != cpu ]; then

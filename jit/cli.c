@@ -385,6 +385,9 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
       goto out;
     }
     printf("run %d: time %.3f ms", r + 1, times[r]);
+    /* the cache serves k itself: its events time the launches alone */
+    double device = jit_kernel_last_device_time(k);
+    if (device >= 0) printf(", device %.3f ms", device);
     printf(tier ? " (tier %d)\n" : "\n", tier);
   }
   qsort(times, (size_t)c->repeat, sizeof(double), cmp_double);

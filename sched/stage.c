@@ -703,6 +703,8 @@ static int shifted_box(stage_arg *a, const sj_sym *sym, const div_dims *dd,
   const sj_model *m = a->m;
   int nk = (int)isl_space_dim(kept, isl_dim_out), found = 0, differ = 0, rc = 0;
   *t = (touch){0, 0, NULL, NULL};
+  /* add_staged bounds the rank; said again for the compiler, which cannot see it (-O3) */
+  if (nk > SJ_STAGE_MAX_RANK) return -1;
   long row[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], size[SJ_STAGE_MAX_RANK];
   for (int st = 0; st < m->nstmts && rc >= 0; st++) {
     shift sh;

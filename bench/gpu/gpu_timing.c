@@ -11,8 +11,13 @@
  *
  * Usage: gpu_timing [--out FILE.md | --out-dir DIR] [--kernels DIR] [--baselines DIR]
  *                   [--sizes2d N,N..] [--sizes3d N,N..] [-T T] [--reps R] [--warmup W]
- * --out-dir writes DIR/gpu-<device name>.md. Exit: 0 all measured and identical, 3 when a
- * case failed or differs (the report is written either way), 1 on a usage or harness error. */
+ *                   [--tilings auto,none,hybrid,split]
+ * --out-dir writes DIR/gpu-<device name>.md. --tilings times stenciljit once per $JIT_TILING
+ * value named (default: auto alone), each from a context of its own, against the same
+ * reference and naive run, so that the mappings compare side by side in one run; each row
+ * says what ran, what the tile model predicted for it and how long the cold compile took. Exit: 0
+ * all measured and identical, 3 when a case failed or differs (the report is written either way), 1
+ * on a usage or harness error. */
 #include <stenciljit.h>
 
 #include <ctype.h>
@@ -31,7 +36,7 @@
 #define SJ_BASELINE_DIR "bench/baselines"
 #endif
 
-enum { MAX_SIZES = 8, MAX_REPS = 50 };
+enum { MAX_SIZES = 8, MAX_REPS = 50, MAX_TILINGS = 6 };
 
 /* The C functions themselves, compiled by the system compiler (-O3 -ffp-contract=off). */
 void jacobi2d(int T, int N, int M, float A[2][N][M]);
@@ -68,12 +73,18 @@ typedef struct timing {
   char why[400];
   double median_ms, min_ms, call_ms; /* device time; call_ms: jit_kernel_run with copies */
   size_t ndiff;                      /* elements differing from the C function, worst run */
+  /* stenciljit only: the mapping that ran, the tile model's time for it (-1: none), and the
+   * wall time of jit_kernel_compile (cold: a new context, JIT_CACHE=off for no disk hits) */
+  char mapping[200];
+  double model_ms, compile_ms;
 } timing;
 
 typedef struct config {
   int T, reps, warmup;
   int emu; /* times are the emulator's wall clock */
   const char *kernels, *baselines;
+  const char *tilings[MAX_TILINGS]; /* $JIT_TILING values, one stenciljit run each */
+  int ntilings;
 } config;
 
 static size_t elems(const stencil *s, int n) {
@@ -98,9 +109,48 @@ static void summarize(timing *r, double *ms, double *call, int reps) {
   r->ok = 1;
 }
 
-/* stenciljit: warm-ups, then reps runs of jit_kernel_run, each from init, each checked. */
-static void time_jit(jit_context *ctx, const config *c, const stencil *s, int n, const float *init,
-                     const float *ref, float *buf, timing *r) {
+/* What ran, read from the schedule's explanation: the first kernel's grid and block with its
+ * tiles (or the per-step mapping), and the tile model's time for the candidate that ran. */
+static void describe(const char *why, timing *r) {
+  r->model_ms = -1;
+  snprintf(r->mapping, sizeof r->mapping, "?");
+  const char *k = why ? strstr(why, "\n  kernel 0: ") : NULL;
+  if (!k) return;
+  k += strlen("\n  kernel 0: ");
+  int line = (int)strcspn(k, "\n"), head = (int)strcspn(k, ":\n");
+  /* "grid G, block B, L launches: phase 0 of hybrid tiles h=5 (12 steps), w0=32 (...)" */
+  const char *of = strstr(k, " of hybrid tiles ");
+  if (!of || of > k + line) of = strstr(k, " of split tiles ");
+  int tiled = of && of < k + line;
+  if (tiled)
+    snprintf(r->mapping, sizeof r->mapping, "%.*s: %.*s", head, k, (int)strcspn(of + 4, ":\n"),
+             of + 4);
+  else
+    snprintf(r->mapping, sizeof r->mapping, "per step: %.*s", head, k);
+  /* The model's candidates ("    per step: ... 7.269 ms", "    hybrid h=5 w=32x128 ..."),
+   * best first: the first of the kind that ran is the one that ran. */
+  const char *kind = !tiled                            ? "\n    per step: "
+                     : strstr(of, " of hybrid ") == of ? "\n    hybrid "
+                                                       : "\n    split ";
+  const char *c = strstr(why, kind);
+  if (!c) return;
+  const char *ms = c + 1 + strcspn(c + 1, "\n");
+  while (ms > c + 1 && ms[-1] != ',') ms--;
+  double v;
+  if (sscanf(ms, " %lf ms", &v) == 1) r->model_ms = v;
+}
+
+/* stenciljit with $JIT_TILING = tiling, from a context of its own (the variable is read when
+ * a context is made): warm-ups, then reps runs of jit_kernel_run, each from init, each
+ * checked. */
+static void time_jit(const config *c, const char *tiling, const stencil *s, int n,
+                     const float *init, const float *ref, float *buf, timing *r) {
+  setenv("JIT_TILING", tiling, 1);
+  jit_context *ctx = jit_context_create(c->emu ? JIT_DEVICE_EMU : JIT_DEVICE_CUDA);
+  if (!ctx) {
+    snprintf(r->why, sizeof r->why, "no context: %.380s", jit_last_error());
+    return;
+  }
   char path[1024];
   snprintf(path, sizeof path, "%s/%s", c->kernels, s->file);
   char *src = sj_read_file(path, NULL);
@@ -113,10 +163,14 @@ static void time_jit(jit_context *ctx, const config *c, const stencil *s, int n,
   jit_context_set_options(ctx, &opts);
   if (!src) {
     snprintf(r->why, sizeof r->why, "cannot read %.370s", path);
+    jit_context_destroy(ctx);
     return;
   }
   double ms[MAX_REPS], call[MAX_REPS];
+  double c0 = bench_now_ms();
   int st = jit_kernel_compile(ctx, src, NULL, args, nargs, &k);
+  r->compile_ms = bench_now_ms() - c0;
+  if (st == JIT_OK) describe(jit_kernel_schedule(k), r);
   for (int i = 0; st == JIT_OK && i < c->warmup + c->reps; i++) {
     memcpy(buf, init, elems(s, n) * sizeof *buf);
     double t0 = bench_now_ms();
@@ -137,6 +191,7 @@ static void time_jit(jit_context *ctx, const config *c, const stencil *s, int n,
     summarize(r, ms, call, c->reps);
 out:
   jit_kernel_release(k);
+  jit_context_destroy(ctx);
   free(src);
 }
 
@@ -213,7 +268,7 @@ static void time_naive(sj_cuda *cu, const config *c, const stencil *s, int n, co
 typedef struct row {
   const stencil *s;
   int n;
-  timing jit, naive;
+  timing jit[MAX_TILINGS], naive; /* jit[i]: c->tilings[i] */
   char note[160];
 } row;
 
@@ -260,42 +315,63 @@ static void report(FILE *out, const config *c, const sj_cuda_props *p, const cha
           p->driver_version % 1000 / 10, p->ptx_version);
   fprintf(out, "- stenciljit %s: %s\n", STENCILJIT_VERSION, info);
   fprintf(out, "- naive kernels' PTX from `%s`\n", c->baselines);
-  fprintf(out, "- T = %d steps; GStencils/s = T * interior points / median time\n\n", c->T);
   fprintf(out,
-          "| stencil | size | stenciljit ms (%s) | stenciljit GStencils/s | naive ms (%s) "
-          "| naive GStencils/s | speed-up over naive (naive ms / stenciljit ms) | jit_kernel_run "
-          "wall ms (with copies) "
-          "| stenciljit result | naive result |\n",
-          what, what);
-  fprintf(out, "|---|---|---|---|---|---|---|---|---|---|\n");
+          "- T = %d steps; GStencils/s = T * interior points / median time; JIT_TILING: what "
+          "the library was asked for (auto: its own choice); what ran: the first kernel's grid "
+          "and block and its tiles; tile model ms: the library's prediction for that mapping "
+          "(sched/tile_model.c, a model); cold compile: jit_kernel_compile from a new context "
+          "with no disk cache, on this machine's CPU\n\n",
+          c->T);
+  fprintf(out,
+          "| stencil | size | JIT_TILING | what ran | tile model ms | ms (%s) | GStencils/s "
+          "| speed-up over naive | cold compile ms | jit_kernel_run wall ms (with copies) "
+          "| result |\n",
+          what);
+  fprintf(out, "|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (int i = 0; i < nrows; i++) {
     const row *w = &rows[i];
     double upd = updates(w->s, w->n, c->T);
-    char size[64], a[64], b[64], ga[32], gb[32], ratio[32] = "n/a", call[32] = "n/a";
-    if (w->s->dims == 3)
-      snprintf(size, sizeof size, "%d^3", w->n);
-    else
-      snprintf(size, sizeof size, "%d^2", w->n);
-    ms_cell(a, sizeof a, &w->jit);
-    ms_cell(b, sizeof b, &w->naive);
-    gstencils(ga, sizeof ga, &w->jit, upd);
-    gstencils(gb, sizeof gb, &w->naive, upd);
-    if (w->jit.ok && w->naive.ok && w->jit.median_ms > 0)
-      snprintf(ratio, sizeof ratio, "%.2fx", w->naive.median_ms / w->jit.median_ms);
-    if (w->jit.ok) snprintf(call, sizeof call, "%.3f", w->jit.call_ms);
-    fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w->s->name, size, a, ga,
-            b, gb, ratio, call, verdict(&w->jit), verdict(&w->naive));
+    char size[64], a[64], ga[32];
+    snprintf(size, sizeof size, "%d^%d", w->n, w->s->dims);
+    for (int t = 0; t <= c->ntilings; t++) {
+      const timing *r = t < c->ntilings ? &w->jit[t] : &w->naive;
+      char ratio[32] = "n/a", call[32] = "-", model[32] = "-", compile[32] = "-";
+      ms_cell(a, sizeof a, r);
+      gstencils(ga, sizeof ga, r, upd);
+      if (r->ok && w->naive.ok && r->median_ms > 0)
+        snprintf(ratio, sizeof ratio, "%.2fx", w->naive.median_ms / r->median_ms);
+      if (t == c->ntilings) {
+        fprintf(out,
+                "| %s | %s | naive CUDA | one launch per step, block 32x8x1 | - | %s | %s "
+                "| %s | - | - | %s |\n",
+                w->s->name, size, a, ga, ratio, verdict(r));
+        continue;
+      }
+      if (r->ok) snprintf(call, sizeof call, "%.3f", r->call_ms);
+      if (r->model_ms >= 0) snprintf(model, sizeof model, "%.3f", r->model_ms);
+      if (r->compile_ms > 0) snprintf(compile, sizeof compile, "%.0f", r->compile_ms);
+      fprintf(out, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w->s->name, size,
+              c->tilings[t], r->mapping[0] ? r->mapping : "-", model, a, ga, ratio, compile, call,
+              verdict(r));
+    }
   }
   fprintf(out, "\n");
   for (int i = 0; i < nrows; i++) {
     const row *w = &rows[i];
-    if (!w->jit.ok)
-      fprintf(out, "- %s %d: stenciljit not measured: %s\n", w->s->name, w->n, w->jit.why);
+    for (int t = 0; t < c->ntilings; t++) {
+      const timing *r = &w->jit[t];
+      if (!r->ok)
+        fprintf(out, "- %s %d, JIT_TILING=%s: stenciljit not measured: %s\n", w->s->name, w->n,
+                c->tilings[t], r->why);
+      if (r->ndiff)
+        fprintf(out, "- %s %d, JIT_TILING=%s: %zu elements differ from the C function\n",
+                w->s->name, w->n, c->tilings[t], r->ndiff);
+    }
     if (!w->naive.ok)
       fprintf(out, "- %s %d: naive not measured: %s\n", w->s->name, w->n, w->naive.why);
-    if (w->jit.ndiff || w->naive.ndiff)
-      fprintf(out, "- %s %d: elements differing from the C function: stenciljit %zu, naive %zu\n",
-              w->s->name, w->n, w->jit.ndiff, w->naive.ndiff);
+    if (w->naive.ndiff)
+      fprintf(out, "- %s %d: naive: %zu elements differ from the C function\n", w->s->name, w->n,
+              w->naive.ndiff);
     if (w->note[0] && (i == 0 || strcmp(w->note, rows[i - 1].note)))
       fprintf(out, "- %s: %s\n", w->s->baseline, w->note);
   }
@@ -342,15 +418,29 @@ static int parse_sizes(const char *v, int *sizes, int *count) {
   return *count ? 0 : -1;
 }
 
+/* "auto,none,hybrid,split" into c->tilings (pointers into *copy, which the caller frees). */
+static int parse_tilings(const char *v, char **copy, config *c) {
+  free(*copy);
+  *copy = strdup(v);
+  c->ntilings = 0;
+  for (char *save = NULL, *t = strtok_r(*copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (c->ntilings == MAX_TILINGS) return -1;
+    c->tilings[c->ntilings++] = t;
+  }
+  return c->ntilings ? 0 : -1;
+}
+
 static int usage(void) {
   fprintf(stderr, "usage: gpu_timing [--out FILE.md | --out-dir DIR] [--kernels DIR] "
                   "[--baselines DIR] [--sizes2d N,N..] [--sizes3d N,..] [-T T] [--reps R] "
-                  "[--warmup W]   (device: JIT_DEVICE=cuda|emu)\n");
+                  "[--warmup W] [--tilings auto,none,hybrid,split]   (device: "
+                  "JIT_DEVICE=cuda|emu)\n");
   return 1;
 }
 
 int main(int argc, char **argv) {
-  config c = {100, 5, 2, 0, SJ_KERNEL_DIR, SJ_BASELINE_DIR};
+  config c = {100, 5, 2, 0, SJ_KERNEL_DIR, SJ_BASELINE_DIR, {"auto"}, 1};
+  char *tilings = NULL;
   const char *out_path = NULL, *out_dir = NULL;
   int s2[MAX_SIZES] = {1024, 4096}, s3[MAX_SIZES] = {256}, n2 = 2, n3 = 1;
   for (int i = 1; i < argc; i++) {
@@ -376,9 +466,14 @@ int main(int argc, char **argv) {
       bad = (c.reps = atoi(v)) < 1 || c.reps > MAX_REPS;
     else if (!strcmp(a, "--warmup"))
       bad = (c.warmup = atoi(v)) < 0 || c.warmup > MAX_REPS;
+    else if (!strcmp(a, "--tilings"))
+      bad = parse_tilings(v, &tilings, &c);
     else
       bad = 1;
-    if (bad) return usage();
+    if (bad) {
+      free(tilings);
+      return usage();
+    }
   }
   const char *dev = getenv("JIT_DEVICE");
   c.emu = dev && !strcmp(dev, "emu");
@@ -420,21 +515,27 @@ int main(int argc, char **argv) {
       float *init = malloc(n * sizeof(float)), *ref = malloc(n * sizeof(float)),
             *buf = malloc(n * sizeof(float));
       if (!init || !ref || !buf) {
-        snprintf(w->jit.why, sizeof w->jit.why, "out of host memory");
+        for (int t = 0; t < c.ntilings; t++)
+          snprintf(w->jit[t].why, sizeof w->jit[t].why, "out of host memory");
         snprintf(w->naive.why, sizeof w->naive.why, "out of host memory");
       } else {
         bench_fill(init, n);
         memcpy(ref, init, n * sizeof(float));
         s->reference(c.T, w->n, ref);
-        time_jit(ctx, &c, s, w->n, init, ref, buf, &w->jit);
         time_naive(cu, &c, s, w->n, init, ref, buf, w->note, sizeof w->note, &w->naive);
+        for (int t = 0; t < c.ntilings; t++) {
+          const timing *r = &w->jit[t];
+          time_jit(&c, c.tilings[t], s, w->n, init, ref, buf, &w->jit[t]);
+          printf("%s %d^%d, JIT_TILING=%s: %s, %.3f ms (%s), naive %.3f ms%s\n", s->name, w->n,
+                 s->dims, c.tilings[t], r->mapping, r->ok ? r->median_ms : -1,
+                 c.emu ? "emulator wall time" : "GPU time", w->naive.ok ? w->naive.median_ms : -1,
+                 r->ndiff ? ": RESULT DIFFERS" : "");
+          fflush(stdout);
+        }
       }
       free(init), free(ref), free(buf);
-      all_ok &= w->jit.ok && w->naive.ok && !w->jit.ndiff && !w->naive.ndiff;
-      printf("%s %d^%d: stenciljit %.3f ms, naive %.3f ms (%s)%s\n", s->name, w->n, s->dims,
-             w->jit.ok ? w->jit.median_ms : -1, w->naive.ok ? w->naive.median_ms : -1,
-             c.emu ? "emulator wall time" : "GPU time",
-             w->jit.ndiff || w->naive.ndiff ? ": RESULT DIFFERS" : "");
+      all_ok &= w->naive.ok && !w->naive.ndiff;
+      for (int t = 0; t < c.ntilings; t++) all_ok &= w->jit[t].ok && !w->jit[t].ndiff;
       /* Rewritten after every row: a run cut short still leaves what it measured. */
       if (out_path && write_report(out_path, &c, props, jit_context_info(ctx), rows, nrows))
         unwritten = 1;
@@ -445,5 +546,6 @@ int main(int argc, char **argv) {
   if (!out_path) report(stdout, &c, props, jit_context_info(ctx), rows, nrows);
   sj_cuda_close(cu);
   jit_context_destroy(ctx);
+  free(tilings);
   return unwritten ? 1 : all_ok ? 0 : 3;
 }
