@@ -267,6 +267,11 @@ void sj_ir_optimize(sj_ir_func *f) {
 
 /* --- predication --- */
 
+/* Loads stay behind a branch: ptxas (CUDA 13.0) value-numbers two predicated loads of one
+ * read-only address as one even under complementary predicates, and then uses the first
+ * (never executed) where the second ran: an if and its else reading the same element gave
+ * garbage on an H200, though the PTX is right (red_guarded, fe_break_swap). ptxas predicates
+ * a short branch itself, after its value numbering. */
 static int predicable(const sj_ir_node *n, int max) {
   if (n->kind != SJ_IR_IF || n->other.n || !n->then.n || n->then.n > max ||
       n->cond.kind != SJ_V_REG)
@@ -274,7 +279,7 @@ static int predicable(const sj_ir_node *n, int max) {
   for (int i = 0; i < n->then.n; i++) {
     const sj_ir_node *c = n->then.v[i];
     if (c->kind != SJ_IR_INS || c->ins.guard || c->ins.op == SJ_IR_TRAP ||
-        c->ins.op == SJ_IR_BARRIER || c->ins.op == SJ_IR_SHFL)
+        c->ins.op == SJ_IR_BARRIER || c->ins.op == SJ_IR_SHFL || c->ins.op == SJ_IR_LD)
       return 0;
   }
   return 1;

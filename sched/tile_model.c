@@ -53,10 +53,19 @@ void sj_gpu_device_h100(sj_gpu_device *d) {
 #define LAT_BARRIER_S 0.3e-6 /* a barrier, in a tile's chain of steps */
 #define LAT_BLOCK_S 1.0e-6   /* a per-step block: its unrolled points' loads in flight at once */
 #define BARRIER_CLK 250.0    /* multiprocessor clocks a block's barrier costs */
-#define DEP_CLK                                                                                    \
-  4.0 /* clocks between a warp's dependent instructions: ISSUE_CLK x DEP_CLK warps                 \
-         keep a multiprocessor issuing at full rate, fewer issue less */
-#define OVERLAP_POINTS 2.9 /* points per thread between barriers for half the overlap */
+/* clocks between a warp's dependent instructions: ISSUE_CLK x DEP_CLK warps keep a
+ * multiprocessor issuing at full rate, fewer issue less. 8, not the 4 of an add's latency: a
+ * tile's points read shared memory (some 30 clocks). With it, the registers below and barriers
+ * overlapped, the model orders 68% of the pairs of 60 tile candidates timed on an H200 as the
+ * GPU did, against 56% before (bench/results/gpu-NVIDIA-H200.md), and jacobi-1d's tiles are
+ * modeled within 10% (they were 2.7 times too slow, and lost to per step) */
+#define DEP_CLK 8.0
+#define OVERLAP_POINTS 2.9  /* points per thread between barriers for half the overlap */
+#define REGS_PER_SM 65536.0 /* every GPU since sm_50 */
+#define MAX_REGS 128.0      /* the lowering's .maxnreg for unrolled tiles */
+#define BASE_REGS 32.0      /* a tile thread's ids, bounds and array bases */
+#define POINT_REGS 4.0      /* per point of a step the thread runs unrolled */
+#define ROLLED_REGS 64.0    /* the code before full tiles: steps and points in loops */
 /* Instructions, as the code printed now has them (bench/results/tile-model-emu.md). A point
  * costs the statement's loads, stores and operations; the addressing is the thread's: its
  * block and thread ids, the bounds it tests and the base of each array (the time plane A[t % 2]
@@ -389,7 +398,8 @@ typedef struct per_tile {
  * arrays the kernel writes, in turn, while their boxes fit budget bytes. */
 typedef struct footprint {
   double in, out, stores, staged, staged_elems;
-  int all_staged; /* no array left in global memory */
+  int all_staged;  /* no array left in global memory */
+  double unstaged; /* of the arrays' element bytes, the share left in global memory */
 } footprint;
 
 /* The tile's projection along folded space dimension d, at most the points there are. */
@@ -436,6 +446,7 @@ static void boxes(const sj_tm_stencil *s, const geometry *g, double full, long b
                   footprint *f) {
   memset(f, 0, sizeof *f);
   f->all_staged = 1;
+  double elems = 0;
   for (int a = 0; a < s->narrays; a++) {
     const sj_tm_array *arr = &s->arrays[a];
     double planes = arr->time_planes && arr->planes > g->steps ? g->steps : (double)arr->planes;
@@ -460,10 +471,13 @@ static void boxes(const sj_tm_stencil *s, const geometry *g, double full, long b
       staged_traffic(s, g, full, arr, planes, range, written, flow, f);
     } else {
       f->all_staged = 0;
+      f->unstaged += arr->elem;
       f->in += box * arr->elem;
       f->out += written * arr->elem;
     }
+    elems += arr->elem;
   }
+  if (elems > 0) f->unstaged /= elems;
 }
 
 static double body_instr(const sj_tm_stencil *s) {
@@ -572,7 +586,10 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   t->thread_instr +=
       f.staged_elems * COPY_INSTR + copies_in * GUARD_INSTR + t->mean_pts * s->stores;
   t->l1 += (f.staged + g->pts * s->write_bytes) * SECTOR_WASTE;
-  t->l2 = f.in + f.stores;
+  /* the arrays left in global memory are read and written through L2 at every step, as
+   * unstaged (fdtd-2d 2048^2 on an H200, two of its three arrays left out: hybrid h=5 2.6x
+   * slower than modeled without it, and 2x slower than per step) */
+  t->l2 = f.in + f.stores + f.unstaged * l2;
   t->barriers += 1;
   /* the box's copies are unrolled (astgen/lower_full.c): their loads in flight at once */
   double copy_chain = c->rolled ? ceil(f.staged_elems / threads) : 1;
@@ -608,6 +625,16 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
   t->latency = LAT_BLOCK_S;
   t->barriers = 0;
   t->per_thread_step = 1e30;
+}
+
+/* Registers a thread of a tile's kernel holds: its ids, bounds and bases, and some for each
+ * point of a step it runs unrolled, up to the bound the lowering gives ptxas (astgen/lower.c,
+ * MAX_REGS). ptxas -v: 40 to 51 for 2 to 5 points (split jacobi-2d 8x32, jacobi-1d 512), 62
+ * for 8 (heat-3d 4x16x32), 107 to 128 for hybrid jacobi-2d 4096^2's 32x128 to 32x256. They
+ * bound the blocks a multiprocessor holds as its shared memory does. */
+static double tile_registers(const sj_tm_candidate *c, const per_tile *t) {
+  if (c->rolled) return ROLLED_REGS;
+  return fmin(MAX_REGS, BASE_REGS + POINT_REGS * ceil(t->per_thread_step));
 }
 
 /* The cost of c (its block set) with geometry g (NULL: the per-step mapping). */
@@ -651,6 +678,7 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
   if (shared > 0)
     resident =
         fmin(resident, floor((double)d->shared_per_sm / (double)(shared + d->shared_reserved)));
+  if (g) resident = fmin(resident, floor(REGS_PER_SM / (threads * tile_registers(c, &t))));
   if (resident < 1)
     return snprintf(out->why, sizeof out->why, "no block fits a multiprocessor"), -1;
   out->resident = (int)resident;
@@ -669,8 +697,10 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
   }
   double l1_bw = L1_BYTES_CLK * d->clock_hz;
   double memory = fmax(in_l2 ? 0 : B * dram / bw, B * t.l2 / l2_bw) + per_sm * t.l1 / l1_bw;
-  double rate = fmin(ISSUE_CLK, fmin(per_sm, resident) * ceil(threads / 32.0) / DEP_CLK);
-  double issue = per_sm * (t.warp_instr / rate + t.barriers * BARRIER_CLK) / d->clock_hz;
+  double together = fmin(per_sm, resident);
+  double rate = fmin(ISSUE_CLK, together * ceil(threads / 32.0) / DEP_CLK);
+  /* a block waiting at its barrier leaves the multiprocessor to the others resident with it */
+  double issue = per_sm * (t.warp_instr / rate + t.barriers * BARRIER_CLK / together) / d->clock_hz;
   double overlap = t.per_thread_step / (t.per_thread_step + OVERLAP_POINTS);
   double work = fmax(memory, issue) + (1 - overlap) * fmin(memory, issue);
   double latency = waves * t.latency;

@@ -261,7 +261,7 @@ int main(int argc, char **argv) {
   setenv("JIT_TILE", "h=1,w=4x16x32", 1);
   expect(dir, "heat3d_27pt.c", JIT_DEVICE_EMU, h3, 4,
          (const char *const[]){"227 KB shared per block", "\n    hybrid h=1 w=4x16x32 staged: ",
-                               "55952 B shared, 4 per multiprocessor",
+                               "55952 B shared, 2 per multiprocessor",
                                "boxes: A 2x9x21x37 staged in 55952 bytes of dynamic shared memory "
                                "(above 48 KB: the kernel opts in)",
                                NULL},

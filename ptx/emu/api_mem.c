@@ -9,6 +9,9 @@ EMU_EXPORT CUresult CUDAAPI cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize) {
   if (!rc && (!dptr || !bytesize)) rc = CUDA_ERROR_INVALID_VALUE;
   uint64_t d = 0;
   if (!rc) rc = emu_mem_alloc_owned(bytesize, &d, emu_current());
+  /* a GPU's memory is not cleared between allocations (a module's variables are): all-ones
+   * bits (NaN, -1) make a read of what nothing wrote show */
+  if (!rc) memset(emu_mem_host(d, bytesize), 0xff, bytesize);
   if (!rc) *dptr = d;
   return emu_leave(rc);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Self-test of the two drivers against stand-ins: a fake CLI printing hand-written PTX and a fake
-# ptxas reporting spills. Valid PTX must pass; invalid PTX, sm_90-only PTX, spills, a failing or
-# silent CLI and nondeterministic output must fail.
+# ptxas reporting spills. Valid PTX must pass; invalid PTX, sm_90-only PTX, a predicated read-only
+# load, spills, a failing or silent CLI and nondeterministic output must fail.
 #
 # usage: driver_selftest.sh KERNEL.c [PTXAS]     exit: 0 ok, 1 a check failed, 77 no ptxas
 set -u
@@ -49,6 +49,9 @@ FAKE_CLI_MODE=fail expect 1 "ptxas: the CLI fails" run
 FAKE_CLI_MODE=empty expect 1 "ptxas: the CLI prints nothing" run
 FAKE_PTX="$here/invalid.ptx" expect 1 "ptxas: invalid PTX" run
 FAKE_PTX="$here/sm90_only.ptx" expect 1 "ptxas: PTX valid for sm_90 only" run
+sed 's/^\tld.global.f32 %f1, \[%rd3\];/\t@%p2 ld.global.nc.f32 %f1, [%rd3];/' "$here/valid_sm90.ptx" \
+  >"$tmp/predicated_nc.ptx"
+FAKE_PTX="$tmp/predicated_nc.ptx" expect 1 "ptxas: a predicated ld.global.nc" run
 REAL_PTXAS="$ptxas" expect 1 "ptxas: spills reported" \
   "$here/gpu_ptxas.sh" --cli "$cli" --ptxas "$here/fake_ptxas_spill.sh" "$kernel"
 printf '// run: T=1 N=3 M=3 junk\n' >"$tmp/bad_run.c"
