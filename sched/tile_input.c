@@ -274,7 +274,12 @@ static int read_statements(const sj_model *m, reader *r) {
   /* folded time: nest i of step t at nests t + i */
   s->t0 = s->nests * flo[0];
   s->steps = fhi[0] >= flo[0] ? s->nests * (fhi[0] - flo[0] + 1) : 0;
-  for (int f = 0; f <= s->n; f++) s->lo[f] = flo[f + 1], s->ext[f] = fhi[f + 1] - flo[f + 1] + 1;
+  double box = s->nests;
+  for (int f = 0; f <= s->n; f++) {
+    s->lo[f] = flo[f + 1], s->ext[f] = fhi[f + 1] - flo[f + 1] + 1;
+    box *= (double)s->ext[f];
+  }
+  s->empty = box > 0 && weight < box ? 1 - weight / box : 0;
   return 0;
 }
 

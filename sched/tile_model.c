@@ -57,8 +57,9 @@ void sj_gpu_device_h100(sj_gpu_device *d) {
  * multiprocessor issuing at full rate, fewer issue less. 8, not the 4 of an add's latency: a
  * tile's points read shared memory (some 30 clocks). With it, the registers below and barriers
  * overlapped, the model orders 68% of the pairs of 60 tile candidates timed on an H200 as the
- * GPU did, against 56% before (bench/results/gpu-NVIDIA-H200.md), and jacobi-1d's tiles are
- * modeled within 10% (they were 2.7 times too slow, and lost to per step) */
+ * GPU did (70% with sched/tile_input.c's empty share), against 56% before
+ * (bench/results/gpu-NVIDIA-H200.md), and jacobi-1d's tiles are modeled within 10% (they were
+ * 2.7 times too slow, and lost to per step) */
 #define DEP_CLK 8.0
 #define OVERLAP_POINTS 2.9  /* points per thread between barriers for half the overlap */
 #define REGS_PER_SM 65536.0 /* every GPU since sm_50 */
@@ -545,7 +546,7 @@ static void tile_costs(const sj_tm_stencil *s, const sj_tm_candidate *c, const g
   /* a tile the instances cut runs its window's copies and guards all the same, its points alone
    * fewer: the points of the run over the tiles with points (rolled: every tile counted full,
    * as when its constants were fitted to the H100, bench/results/tile-model.md section 1) */
-  double run_points = (double)s->steps;
+  double run_points = (double)s->steps * (1 - s->empty);
   for (int d = 0; d <= s->n; d++) run_points *= (double)s->ext[d];
   double share = g->tiles > 0 && !c->rolled ? fmin(1, run_points / g->tiles / g->pts) : 1;
   t->pts = g->pts;
@@ -611,7 +612,7 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
     long per = (long)out->c.block[d] * (d == 0 ? ppt : 1);
     grid *= (ext[d] + per - 1) / per;
   }
-  double points = (double)s->steps;
+  double points = (double)s->steps * (1 - s->empty);
   for (int d = 0; d <= s->n; d++) points *= (double)s->ext[d];
   out->grid = grid;
   out->launches = s->steps;

@@ -58,6 +58,9 @@ typedef struct sj_tm_stencil {
   sj_tm_array arrays[SJ_TM_MAX_ARRAYS];
   int stageable;    /* every access is an array plane plus constant offsets */
   double footprint; /* bytes of every array: whether it all stays in L2 */
+  double empty;     /* of a step's folded box, the share no statement has a point in (a nest
+                       with fewer space loops: fdtd-2d's row of ey[0][j], a fourth of its
+                       nests, has one row of points) */
 } sj_tm_stencil;
 
 typedef enum sj_tm_kind { SJ_TM_PER_STEP, SJ_TM_HYBRID, SJ_TM_SPLIT, SJ_TM_KINDS } sj_tm_kind;
