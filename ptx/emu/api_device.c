@@ -96,6 +96,13 @@ EMU_EXPORT CUresult CUDAAPI cuDeviceGetAttribute(int *pi, CUdevice_attribute att
   }
   if (!rc)
     *pi = attrib == CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE ? (int)emu_l2_bytes() : attributes[k].value;
+  /* another GPU's memory system, for the tile model's figures at its bandwidth (an H200:
+   * 3201000 and 6144) */
+  const char *e = attrib == CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE ? getenv("JIT_EMU_MEM_CLOCK_KHZ")
+                  : attrib == CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH
+                      ? getenv("JIT_EMU_BUS_BITS")
+                      : NULL;
+  if (!rc && e && atoi(e) > 0) *pi = atoi(e);
   return emu_leave(rc);
 }
 
