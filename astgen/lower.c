@@ -499,7 +499,7 @@ static char *kernel_name(const char *fn, int index) {
 /* What a kernel with full tiles' code may hold: MAX_REGS registers per thread, of which the
  * estimate of astgen/pressure.c may take MAX_PRESSURE (ptxas needs some of its own, and must
  * not spill), and the statement instances that keep its code within the instruction cache. */
-enum { MAX_REGS = 128, MAX_PRESSURE = 96, MAX_STMTS = SJ_UNROLL_MAX_STMTS };
+enum { MAX_REGS = SJ_UNROLL_MAX_REGS, MAX_PRESSURE = 96, MAX_STMTS = SJ_UNROLL_MAX_STMTS };
 
 /* The function of kernel mark at the given level of unrolling full tiles (lower_full.c);
  * kl is left for the launch (the host iterators). */

@@ -224,6 +224,10 @@ typedef struct sj_staged {
  * cache. Copies to shared memory do not count. */
 #define SJ_UNROLL_MAX_STMTS 256
 
+/* The registers per thread a kernel with unrolled full tiles may use: astgen/lower.c gives it
+ * to ptxas as .maxnreg, and the tile model bounds its register estimate with it. */
+#define SJ_UNROLL_MAX_REGS 128
+
 /* A copy statement: its instances copy[L, S0, .., Sn, a0, .., a(rank-1)] copy element a of
  * the kernel's staged array `staged` from global to shared memory. Where `mod` is not 0, a0
  * is a time step t and the element's plane (a double buffer's t % 2) is (t + shift) mod mod

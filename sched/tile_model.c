@@ -17,6 +17,7 @@
  * Staged, each step reads shared memory and writes through to L2.
  * The constants are calibrated on the H100 (bench/results/tile-model.md). */
 #include "sched/tile_model.h"
+#include "sched/sched.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -63,7 +64,6 @@ void sj_gpu_device_h100(sj_gpu_device *d) {
 #define DEP_CLK 8.0
 #define OVERLAP_POINTS 2.9  /* points per thread between barriers for half the overlap */
 #define REGS_PER_SM 65536.0 /* every GPU since sm_50 */
-#define MAX_REGS 128.0      /* the lowering's .maxnreg for unrolled tiles */
 #define BASE_REGS 32.0      /* a tile thread's ids, bounds and array bases */
 #define POINT_REGS 4.0      /* per point of a step the thread runs unrolled */
 #define ROLLED_REGS 64.0    /* the code before full tiles: steps and points in loops */
@@ -630,12 +630,12 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
 
 /* Registers a thread of a tile's kernel holds: its ids, bounds and bases, and some for each
  * point of a step it runs unrolled, up to the bound the lowering gives ptxas (astgen/lower.c,
- * MAX_REGS). ptxas -v: 40 to 51 for 2 to 5 points (split jacobi-2d 8x32, jacobi-1d 512), 62
- * for 8 (heat-3d 4x16x32), 107 to 128 for hybrid jacobi-2d 4096^2's 32x128 to 32x256. They
- * bound the blocks a multiprocessor holds as its shared memory does. */
+ * SJ_UNROLL_MAX_REGS). ptxas -v: 40 to 51 for 2 to 5 points (split jacobi-2d 8x32, jacobi-1d 512),
+ * 62 for 8 (heat-3d 4x16x32), 107 to 128 for hybrid jacobi-2d 4096^2's 32x128 to 32x256. They bound
+ * the blocks a multiprocessor holds as its shared memory does. */
 static double tile_registers(const sj_tm_candidate *c, const per_tile *t) {
   if (c->rolled) return ROLLED_REGS;
-  return fmin(MAX_REGS, BASE_REGS + POINT_REGS * ceil(t->per_thread_step));
+  return fmin(SJ_UNROLL_MAX_REGS, BASE_REGS + POINT_REGS * ceil(t->per_thread_step));
 }
 
 /* The cost of c (its block set) with geometry g (NULL: the per-step mapping). */
