@@ -43,7 +43,8 @@ static const sj_reduce *mark_reduce(__isl_keep isl_ast_node *node) {
 /* CPU: innermost loops run UNROLL copies per iteration and then the rest one at a time.
  * TinyCC keeps no value in a register, so copies sharing one pointer advanced once per
  * iteration save most of the address work; the copies are bound to iter + k * step, so
- * their accesses differ only by constants. */
+ * their accesses differ only by constants. GPU: so do the loops of staged copies that would
+ * make too long a line unrolled whole (lower_full.c, sj_lower.roll_copies). */
 enum { UNROLL = 4 };
 
 static isl_bool find_for(__isl_keep isl_ast_node *node, void *found) {
@@ -51,11 +52,13 @@ static isl_bool find_for(__isl_keep isl_ast_node *node, void *found) {
   return *(int *)found ? isl_bool_false : isl_bool_true;
 }
 
-/* The unrolled loop and its remainder, when node is an innermost loop of that form. */
-static int lower_unrolled(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_fn body) {
+/* The unrolled loop and its remainder, when node is a loop of that form (and innermost unless
+ * any_depth). */
+static int lower_unrolled(sj_lower *l, __isl_keep isl_ast_node *node, int any_depth,
+                          sj_lw_fn body) {
   int found = 0, strict;
   isl_ast_node *child = isl_ast_node_for_get_body(node);
-  isl_ast_node_foreach_descendant_top_down(child, find_for, &found);
+  if (!any_depth) isl_ast_node_foreach_descendant_top_down(child, find_for, &found);
   isl_ast_expr *it = isl_ast_node_for_get_iterator(node), *inc = isl_ast_node_for_get_inc(node);
   isl_ast_expr *cond = isl_ast_node_for_get_cond(node);
   isl_id *id = isl_ast_expr_get_id(it);
@@ -71,6 +74,8 @@ static int lower_unrolled(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_fn b
                                sj_ir_int(SJ_IR_S64, (UNROLL - 1) * step.i));
     wide->cond = sj_irb_setp(b, strict ? SJ_CMP_LT : SJ_CMP_LE, last, sj_lw_iexpr(l, bound));
     b->cur = &wide->body;
+    long copy_run = l->copy_run;
+    l->copy_run = UNROLL; /* a line of its own */
     for (int k = 0; k < UNROLL && !l->failed; k++) {
       sj_lw_bind(l, id, sj_ir_reg_val(b->f, wide->iter), k * step.i);
       body(l, child);
@@ -82,7 +87,9 @@ static int lower_unrolled(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_fn b
     sj_lw_bind(l, id, sj_ir_reg_val(b->f, rest->iter), 0);
     rest->cond = sj_lw_icond(l, cond);
     b->cur = &rest->body;
+    l->copy_run = 1;
     body(l, child);
+    l->copy_run = copy_run;
     sj_lw_unbind(l);
     sj_irb_leave(b, pos);
     found = -1; /* done */
@@ -105,10 +112,13 @@ enum { SHARE_NONE, SHARE_WORKERS, SHARE_THREADS };
  * congruence of the thread filters, which isl then need not carry through its bounds. */
 static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distributed, sj_lw_fn body) {
   sj_irb *b = &l->b;
-  if (!distributed && l->unroll_innermost && lower_unrolled(l, node, body)) return;
+  if (!distributed && l->unroll_innermost && lower_unrolled(l, node, 0, body)) return;
   if (distributed != SHARE_WORKERS &&
       sj_lw_unroll_full(l, node, distributed ? distributed - SHARE_THREADS : -1, body))
     return;
+  int roll = l->roll_copies;
+  l->roll_copies = 0;
+  if (roll && lower_unrolled(l, node, 1, body)) return;
   isl_ast_expr *it = isl_ast_node_for_get_iterator(node);
   isl_ast_expr *init_e = isl_ast_node_for_get_init(node), *inc_e = isl_ast_node_for_get_inc(node);
   isl_ast_expr *cond_e = isl_ast_node_for_get_cond(node);
@@ -132,10 +142,12 @@ static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distribute
   loop->cond = sj_lw_icond(l, cond_e);
   b->cur = &loop->body;
   isl_ast_node *child = isl_ast_node_for_get_body(node);
-  long weight = l->weight;
+  long weight = l->weight, copy_run = l->copy_run;
   if (l->spread_copies) l->weight *= l->spread_copies, l->spread_copies = 0;
+  l->copy_run = 1; /* a loop's body is a line of its own */
   body(l, child);
   l->weight = weight;
+  l->copy_run = copy_run;
   isl_ast_node_free(child);
   sj_lw_unbind(l);
   sj_irb_leave(b, pos);
@@ -184,9 +196,7 @@ static void lower_mark_child(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_f
 
 static void lower_user(sj_lower *l, __isl_keep isl_ast_node *node) {
   isl_ast_expr *call = isl_ast_node_user_get_expr(node);
-  isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
-  isl_id *id = isl_ast_expr_get_id(fn);
-  const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
+  const sj_id_kind *tag = sj_lw_callee(call);
   /* the code's size in the stencil's statements: a copy (one load, one store) counts for
    * little beside them, and a tile's flow-in is many short copies */
   if (!(tag && *tag == SJ_ID_COPY)) {
@@ -199,8 +209,6 @@ static void lower_user(sj_lower *l, __isl_keep isl_ast_node *node) {
     sj_lw_copy(l, call, (const sj_copy *)tag);
   else
     sj_lw_stmt(l, call, node);
-  isl_id_free(id);
-  isl_ast_expr_free(fn);
   isl_ast_expr_free(call);
 }
 
@@ -521,6 +529,7 @@ static sj_ir_func *kernel_func(sj_lower *l, __isl_keep isl_ast_node *mark, int l
   kl->plain_spread = l->plain_spread;
   kl->max_stmts = MAX_STMTS;
   kl->weight = 1;
+  kl->copy_run = 1;
   kl->staged_base = calloc((size_t)k->nstaged + 1, sizeof *kl->staged_base);
   if (!kl->staged_base) abort();
   for (int i = 0; i < k->nstaged; i++) {

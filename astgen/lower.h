@@ -48,6 +48,10 @@ typedef struct sj_lower {
   /* at level 2: the statement instances level 3 would make, each lowered statement counting
    * the copies of the spread loops around it (spread_copies: of the loop at hand) */
   long predicted, weight, spread_copies;
+  /* the copies of a staged box a thread runs in one line of unrolled code (lower_full.c): ptxas
+   * issues all their loads before the first store, a register each */
+  long copy_run;
+  int roll_copies; /* the loop at hand: such copies, run UNROLL to an iteration (lower.c) */
   /* added to a spread loop's start for the congruence of its values with the thread ids: the
    * origin of a copy whose values are offsets from it (sj_copy.offsets), so that a warp's
    * threads copy elements aligned as their addresses are; none elsewhere */
@@ -99,6 +103,8 @@ sj_ir_val sj_lw_spread_first(sj_lower *l, sj_ir_val tid, sj_ir_val start, sj_ir_
  * then the call), where its values are offsets from it; none otherwise. */
 sj_ir_val sj_lw_copy_align(sj_lower *l, __isl_keep isl_ast_node *body);
 /* one statement instance, node its AST node (its annotation: sj_store_guard) */
+/* What a user node's call calls (a statement, a copy, a barrier: sched/sched.h), or NULL. */
+const sj_id_kind *sj_lw_callee(__isl_keep isl_ast_expr *call);
 void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call, __isl_keep isl_ast_node *node);
 void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c); /* one copy */
 sj_ir_val sj_lw_id(sj_lower *l, __isl_keep isl_id *id); /* an isl id's value */

@@ -558,9 +558,7 @@ sj_ir_val sj_lw_copy_align(sj_lower *l, __isl_keep isl_ast_node *body) {
   sj_ir_val align = {0};
   if (isl_ast_node_get_type(node) == isl_ast_node_user) {
     isl_ast_expr *call = isl_ast_node_user_get_expr(node);
-    isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
-    isl_id *id = isl_ast_expr_get_id(fn);
-    const sj_copy *c = id ? isl_id_get_user(id) : NULL;
+    const sj_copy *c = (const sj_copy *)sj_lw_callee(call);
     if (c && c->tag == SJ_ID_COPY && c->offsets) {
       const sj_staged *s = &l->kernel->staged[c->staged];
       isl_ctx *ctx = isl_ast_expr_get_ctx(call);
@@ -574,8 +572,6 @@ sj_ir_val sj_lw_copy_align(sj_lower *l, __isl_keep isl_ast_node *body) {
                         sj_ir_int(SJ_IR_S64, f.constant));
       free(f.t);
     }
-    isl_id_free(id);
-    isl_ast_expr_free(fn);
     isl_ast_expr_free(call);
   }
   isl_ast_node_free(node);
@@ -1188,19 +1184,24 @@ static void body_stmt(sj_lower *l, int k) {
   if (l->guard && l->store_known < 0) sj_irb_leave(b, pos);
 }
 
-void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call, __isl_keep isl_ast_node *node) {
+const sj_id_kind *sj_lw_callee(__isl_keep isl_ast_expr *call) {
   isl_ast_expr *fn = isl_ast_expr_get_op_arg(call, 0);
   isl_id *id = isl_ast_expr_get_id(fn);
   const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
-  isl_id_free(id);
+  isl_id_free(id); /* the schedule keeps what it points to */
   isl_ast_expr_free(fn);
+  return tag;
+}
+
+void sj_lw_stmt(sj_lower *l, __isl_keep isl_ast_expr *call, __isl_keep isl_ast_node *node) {
+  const sj_id_kind *tag = sj_lw_callee(call);
   if (!tag || *tag != SJ_ID_STMT) {
     sj_lw_fail(l, "a call of something that is not a statement");
     return;
   }
   l->stmt = (const sj_pstmt *)tag;
   l->call = call;
-  id = isl_ast_node_get_annotation(node);
+  isl_id *id = isl_ast_node_get_annotation(node);
   const sj_store_guard *g = id ? isl_id_get_user(id) : NULL;
   l->guard = g && g->tag == SJ_ID_STORE_GUARD ? g : NULL;
   l->store_known = -2; /* not yet lowered */

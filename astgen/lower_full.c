@@ -37,6 +37,12 @@ enum { MAX_COPIES = 64, MAX_STEP_COPIES = 160 };
  * latch and pointers (8 instructions beside a 13-instruction point, jacobi-2d). */
 enum { GROUP = 4 };
 
+/* The most copies of staged elements a thread runs in one line: ptxas issues their loads
+ * together, a register each (a 3072^2 hybrid tile's 152, unrolled, spilled at 128 registers);
+ * a loop a thread runs alone that would make more stays a loop of a few copies an iteration
+ * (astgen/lower.c). */
+enum { COPY_BATCH = 32 };
+
 /* The arguments of e, a tree of op (max or min), into args: the constants folded into *c
  * (*have: there is one), of two arguments a constant apart in this copy the one that wins
  * (a hexagon's row bounds at a step of an unrolled tile), the others added. */
@@ -231,6 +237,22 @@ static int holds_loop(__isl_keep isl_ast_node *node) {
   return found;
 }
 
+static isl_bool not_copy(__isl_keep isl_ast_node *node, void *user) {
+  if (isl_ast_node_get_type(node) != isl_ast_node_user) return isl_bool_true;
+  isl_ast_expr *call = isl_ast_node_user_get_expr(node);
+  const sj_id_kind *tag = sj_lw_callee(call);
+  *(int *)user = tag && *tag == SJ_ID_COPY && *(int *)user != 0 ? 1 : 0;
+  isl_ast_expr_free(call);
+  return isl_bool_true;
+}
+
+/* Whether the statements below node are copies of staged elements, and there are some. */
+static int copies_only(__isl_keep isl_ast_node *node) {
+  int only = -1; /* -1: none seen yet */
+  isl_ast_node_foreach_descendant_top_down(node, not_copy, &only);
+  return only == 1;
+}
+
 /* The spread loop of trip t over the width threads of block dimension dim as a loop over
  * groups of GROUP copies: thread r's iterations first + k * width, while below lim (the
  * window's end, its bound, a cut's upper end), each copy after the first behind a test of the
@@ -293,7 +315,8 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
    * innermost, those of up to GROUP copies; innermost ones of more run grouped (plain_spread:
    * none of this, where it needs more registers than the kernel may hold: astgen/lower.c) */
   long copies = (t.n + width - 1) / width;
-  int group = 0;
+  int group = 0, copy = done && copies_only(node);
+  if (copy && threads_dim < 0 && l->copy_run * copies > COPY_BATCH) done = 0, l->roll_copies = 1;
   if (done && spread_later) {
     int innermost = 0;
     if (!l->plain_spread && copies > 1) {
@@ -325,6 +348,8 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
       minus_lo =
           sj_irb_op(b, SJ_IR_NEG, SJ_IR_U64, lo, (sj_ir_val){0}); /* unsigned even as v + 0 */
     }
+    long copy_run = l->copy_run;
+    if (copy) l->copy_run *= copies;
     isl_ast_node *child = isl_ast_node_for_get_body(node);
     for (long k = 0; k * width < t.n && !l->failed; k++) {
       sj_ir_val v = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, first, sj_ir_int(SJ_IR_S64, k * width));
@@ -345,6 +370,7 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
       if (go.kind != SJ_V_NONE) sj_irb_leave(b, pos);
     }
     isl_ast_node_free(child);
+    l->copy_run = copy_run;
     if (cut) sj_irb_leave(b, outer);
   }
   isl_ast_expr_list_free(t.lower);

@@ -4,16 +4,18 @@
 # and for sm_80 (its `.target` rewritten to sm_80) with no error and no spill, and with no
 # predicated ld.global.nc.
 #
-# usage: gpu_ptxas.sh --cli STENCILJIT [--ptxas PTXAS] [--runs N] [--keep DIR] [--allow-refused]
-#                    KERNEL.c...
+# usage: gpu_ptxas.sh --cli STENCILJIT [--ptxas PTXAS] [--runs N] [--sizes "N=.. M=.."] [--keep DIR]
+#                    [--allow-refused] KERNEL.c...
+# --sizes: these sizes for every kernel instead of its `// run:` lines.
 # --allow-refused: a case the CLI refuses because a forced time tiling does not apply (exit 3,
 # "time tiling does not apply") is reported and passes.
 # exit:  0 all assembled cleanly, 1 a failure, 2 usage, 77 ptxas not found (ctest SKIP_RETURN_CODE)
 set -u
 
-cli="" ptxas="" runs=3 keep="" refusals=0
+cli="" ptxas="" runs=3 sizes_given="" keep="" refusals=0
 usage() {
-  echo "usage: $0 --cli STENCILJIT [--ptxas PTXAS] [--runs N] [--keep DIR] [--allow-refused]" \
+  echo "usage: $0 --cli STENCILJIT [--ptxas PTXAS] [--runs N] [--sizes SIZES] [--keep DIR]" \
+    "[--allow-refused]" \
     "KERNEL.c..." >&2
   exit 2
 }
@@ -22,6 +24,7 @@ while [ $# -gt 0 ]; do
   --cli) [ $# -ge 2 ] || usage; cli=$2; shift 2 ;;
   --ptxas) [ $# -ge 2 ] || usage; ptxas=$2; shift 2 ;;
   --runs) [ $# -ge 2 ] || usage; runs=$2; shift 2 ;;
+  --sizes) [ $# -ge 2 ] || usage; sizes_given=$2; shift 2 ;;
   --keep) [ $# -ge 2 ] || usage; keep=$2; shift 2 ;;
   --allow-refused) refusals=1; shift ;;
   --) shift; break ;;
@@ -66,7 +69,11 @@ for kernel in "$@"; do
     fail "$name" "cannot read $kernel"
     continue
   fi
-  mapfile -t lines < <(grep -E '^[[:space:]]*//[[:space:]]*run:' "$kernel" | head -n "$runs")
+  if [ -n "$sizes_given" ]; then
+    lines=("run: $sizes_given")
+  else
+    mapfile -t lines < <(grep -E '^[[:space:]]*//[[:space:]]*run:' "$kernel" | head -n "$runs")
+  fi
   if [ ${#lines[@]} -eq 0 ]; then
     echo "warning: $name: no '// run:' line, nothing to assemble"
     continue
