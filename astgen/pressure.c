@@ -2,8 +2,10 @@
  * chooses how far to unroll the code of full tiles (astgen/lower.c), so that ptxas never
  * spills. A value lives from its first definition to its last use in program order; one used
  * in a loop it was defined before lives to the loop's end (the next iteration reads it). The
- * count is in 32-bit registers: 64-bit values take two, predicates none (a file of their
- * own). */
+ * count is in 32-bit registers: 64-bit values take two, but pointers into shared memory one
+ * (ptxas keeps shared addresses in 32 bits), predicates none (a file of their own). It is no
+ * bound: ptxas reorders (a line of loads issued together) and recomputes cheap values, so it
+ * needs from a third to twice as many (astgen/lower.c). */
 #include "astgen/ir.h"
 
 #include <stdlib.h>
@@ -95,8 +97,9 @@ static void visit_block(walk *w, const sj_ir_block *b) {
   for (int i = 0; i < b->n; i++) visit_node(w, b->v[i]);
 }
 
-static int width(sj_ir_type t) {
-  return t == SJ_IR_PRED ? 0 : sj_ir_type_size(t) > 4 ? 2 : 1;
+static int width(const sj_ir_reg *r) {
+  if (r->type == SJ_IR_PTR && r->space == SJ_SPACE_SHARED) return 1;
+  return r->type == SJ_IR_PRED ? 0 : sj_ir_type_size(r->type) > 4 ? 2 : 1;
 }
 
 int sj_ir_pressure(const sj_ir_func *f) {
@@ -113,8 +116,8 @@ int sj_ir_pressure(const sj_ir_func *f) {
   for (int r = 1; r < f->nregs; r++) {
     const span *s = &w.live[r];
     if (s->first < 0) continue;
-    delta[s->first] += width(f->regs[r].type);
-    delta[s->last + 1] -= width(f->regs[r].type);
+    delta[s->first] += width(&f->regs[r]);
+    delta[s->last + 1] -= width(&f->regs[r]);
   }
   for (int p = 0; p < n; p++) {
     now += delta[p];
