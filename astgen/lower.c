@@ -531,6 +531,7 @@ static sj_ir_func *kernel_func(sj_lower *l, __isl_keep isl_ast_node *mark, int l
   kl->kernel = k;
   kl->full_level = level;
   kl->plain_spread = l->plain_spread;
+  kl->reanchor = l->reanchor;
   kl->max_stmts = MAX_STMTS;
   kl->weight = 1;
   kl->copy_run = 1;
@@ -583,6 +584,14 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   if (!kl.failed && kl.unrollable && fits(&kl, pressure) && kl.predicted <= MAX_STMTS) {
     int ntraps2 = l->mod->ntraps;
     sj_ir_func *f3 = kernel_func(l, mark, 3, &other);
+    if (!other.failed && other.too_big) { /* the fewest copies the windows need */
+      sj_ir_func_free(f3);
+      finish(&other);
+      l->mod->ntraps = ntraps2;
+      l->reanchor = 1;
+      f3 = kernel_func(l, mark, 3, &other);
+      l->reanchor = 0;
+    }
     int p3 = sj_ir_pressure(f3);
     sj_ir_func *drop = f3;
     if (other.failed || fits(&other, p3)) { /* the traps of the one dropped stay unused */

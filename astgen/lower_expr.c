@@ -378,6 +378,26 @@ static sj_ir_val sum(sj_lower *l, const lin *f, int from, int to) {
   return acc;
 }
 
+/* The terms of f, those that did not cancel, in a canonical order (the same terms give the
+ * same register); frees f's terms. */
+static sj_ir_val terms(sj_lower *l, lin *f) {
+  int kept = 0;
+  for (int i = 0; i < f->n; i++)
+    if (f->t[i].coef) f->t[kept++] = f->t[i];
+  f->n = kept;
+  sort_terms(f, l->b.f->regs);
+  sj_ir_val v = sum(l, f, 0, f->n);
+  free(f->t);
+  return v;
+}
+
+sj_ir_val sj_lw_iexpr_terms(sj_lower *l, __isl_keep isl_ast_expr *e, long *constant) {
+  lin f = {0, 0, 0, NULL};
+  lin_isl(l, &f, e, 1);
+  *constant = f.constant;
+  return terms(l, &f);
+}
+
 /* The comparison e (a cmp b) as (a - b without its constant) cmp -constant, in unrolled code:
  * the terms are the same in every copy, computed once, and only the constant changes (in a
  * loop, a - b would cost an instruction more than a cmp b). */
@@ -388,13 +408,7 @@ static sj_ir_val compare(sj_lower *l, sj_ir_cmp cmp, __isl_keep isl_ast_expr *e)
   lin_isl(l, &f, c, -1);
   isl_ast_expr_free(a);
   isl_ast_expr_free(c);
-  int kept = 0;
-  for (int i = 0; i < f.n; i++)
-    if (f.t[i].coef) f.t[kept++] = f.t[i];
-  f.n = kept;
-  sort_terms(&f, l->b.f->regs);
-  sj_ir_val v = sum(l, &f, 0, f.n);
-  free(f.t);
+  sj_ir_val v = terms(l, &f);
   return sj_irb_setp(&l->b, cmp, v, sj_ir_int(SJ_IR_S64, -f.constant));
 }
 

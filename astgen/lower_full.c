@@ -17,7 +17,8 @@
  * An unrolled copy binds the iterator to one value plus a constant, so its addresses are one
  * pointer plus constant offsets (lower_expr.c). A loop spread over the n threads of a block
  * dimension becomes ceil(trip / n) copies, each thread's k-th iteration, the last ones guarded
- * where the trip count is not a multiple of n (short guards become predicates, astgen/opt.c).
+ * where the trip count is not a multiple of n (short guards become predicates, astgen/opt.c);
+ * the points of a statement count from the tile, not from each step's window (anchored).
  * A copy is guarded too where the window is cut (see trip). */
 #include "astgen/lower.h"
 
@@ -299,6 +300,69 @@ static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_i
   sj_irb_leave(b, pos);
 }
 
+static long floor_div(long a, long b) {
+  return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
+/* The copies of a spread loop of trip t over the width threads of block dimension dim, bound
+ * to the tile rather than to the window: the window starts at A + c, A the terms of its start
+ * (in a full tile's steps the same in every step, the step's offset in c) and thread r's
+ * values are A + r + k * width, r its offset from A modulo width. Its addresses are then the
+ * same registers plus constants in every step, computed once for the tile, and a copy's guard
+ * compares r with constants (once for every step that needs it): the window's start read
+ * from each step's bounds cost some 8 instructions a step and dimension (split tiles, whose
+ * windows move with the step). */
+static void anchored(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id *id,
+                     const trip *t, int dim, long width, sj_lw_fn body) {
+  sj_irb *b = &l->b;
+  long c = t->start.i;
+  sj_ir_val a = t->base ? sj_lw_iexpr_terms(l, t->base, &c) : sj_ir_int(SJ_IR_S64, 0);
+  /* from A + c0, c0 the constant of the first window: the windows of a split tile's steps
+   * shrink, and those that grow take a copy more at most (guarded); where the kernel's
+   * statements would then be too many (reanchor), from this window where it would */
+  int reg = a.kind == SJ_V_REG ? a.reg : 0, i = 0;
+  while (i < l->nanchors && (l->anchors[i].dim != dim || l->anchors[i].reg != reg)) i++;
+  if (i == l->nanchors && i < (int)(sizeof l->anchors / sizeof *l->anchors))
+    l->anchors[l->nanchors++] = (struct sj_anchor){dim, reg, c};
+  long c0 = i < l->nanchors ? l->anchors[i].c : c;
+  if (l->reanchor &&
+      floor_div(c - c0 + t->n - 1, width) - floor_div(c - c0, width) >= (t->n + width - 1) / width)
+    c0 = c;
+  if (i < l->nanchors) l->anchors[i].c = c0;
+  a = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, a, sj_ir_int(SJ_IR_S64, c0));
+  c -= c0;
+  sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + dim));
+  sj_ir_val r = sj_lw_floor_mod(l, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, tid, a), width);
+  sj_ir_val first = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, a, r);
+  isl_ast_expr *base = NULL; /* A + c0, for the ranges of the write-through's guards */
+  if (t->base) {
+    isl_ctx *ctx = isl_ast_expr_get_ctx(t->base);
+    base = isl_ast_expr_sub(isl_ast_expr_copy(t->base),
+                            isl_ast_expr_from_val(isl_val_int_from_si(ctx, c)));
+  }
+  long last = c + t->n - 1; /* r + k * width lies in c .. last */
+  isl_ast_node *child = isl_ast_node_for_get_body(node);
+  for (long k = floor_div(c, width); k * width <= last && !l->failed; k++) {
+    sj_ir_val go = {0};
+    if (c - k * width > 0) go = sj_irb_setp(b, SJ_CMP_GE, r, sj_ir_int(SJ_IR_S64, c - k * width));
+    if (last - k * width < width - 1)
+      go = both(l, go, sj_irb_setp(b, SJ_CMP_LE, r, sj_ir_int(SJ_IR_S64, last - k * width)));
+    if (t->bound.kind != SJ_V_NONE) {
+      sj_ir_val v = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, first, sj_ir_int(SJ_IR_S64, k * width));
+      go = both(l, go, sj_irb_setp(b, t->strict ? SJ_CMP_LT : SJ_CMP_LE, v, t->bound));
+    }
+    sj_irb_pos pos = {0};
+    if (go.kind != SJ_V_NONE) pos = sj_irb_enter(b, &sj_irb_if(b, go)->then, 0);
+    sj_lw_bind(l, id, first, k * width);
+    sj_lw_bind_range(l, base, c0, r, width - 1);
+    body(l, child);
+    sj_lw_unbind(l);
+    if (go.kind != SJ_V_NONE) sj_irb_leave(b, pos);
+  }
+  isl_ast_node_free(child);
+  isl_ast_expr_free(base);
+}
+
 int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_dim, sj_lw_fn body) {
   int spread_later = l->full_level == 2 && threads_dim >= 0; /* counted for level 3 */
   if (!l->in_full || (l->full_level < (threads_dim < 0 ? 2 : 3) && !spread_later)) return 0;
@@ -330,7 +394,12 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
     l->grouped += done || group;
   }
   if (group) grouped(l, node, id, &t, threads_dim, width, body);
-  if (done) {
+  /* a window of a statement's points, not cut: its copies bound to the tile */
+  int anchor = done && width > 1 && !copy && !t.lower && !t.upper &&
+               l->spread_align.kind == SJ_V_NONE && (t.base || t.start.kind == SJ_V_INT);
+  if (anchor) {
+    anchored(l, node, id, &t, threads_dim, width, body);
+  } else if (done) {
     /* this thread's first iteration r from the window's start: the values congruent to its id */
     sj_ir_val r = sj_ir_int(SJ_IR_S64, 0), first = t.start;
     if (width > 1) {
