@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/arith.h"
+
 enum { NBUCKETS = 1 << 14 }; /* unrolled kernels number tens of thousands of values */
 
 typedef struct vn_operand {
@@ -161,11 +163,6 @@ static long wrap(sj_ir_type t, long v) {
   }
 }
 
-static long floor_div(long a, long b) {
-  long q = a / b;
-  return q * b != a && (a < 0) != (b < 0) ? q - 1 : q;
-}
-
 /* The unsigned operations whose result differs from the signed one's. */
 static int fold_unsigned(sj_ir_op op, unsigned long a, unsigned long c, unsigned long *out) {
   switch (op) {
@@ -211,7 +208,7 @@ static int fold(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, long *out) 
   case SJ_IR_REM:
   case SJ_IR_FDIV:
     if (c == 0 || (c == -1 && a == min)) return 0; /* left to trap at run time */
-    *out = op == SJ_IR_DIV ? a / c : op == SJ_IR_REM ? a % c : floor_div(a, c);
+    *out = op == SJ_IR_DIV ? a / c : op == SJ_IR_REM ? a % c : sj_floor_div(a, c);
     return 1;
   case SJ_IR_MIN:
     *out = a < c ? a : c;

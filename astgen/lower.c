@@ -584,7 +584,7 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   if (!kl.failed && kl.unrollable && fits(&kl, pressure) && kl.predicted <= MAX_STMTS) {
     int ntraps2 = l->mod->ntraps;
     sj_ir_func *f3 = kernel_func(l, mark, 3, &other);
-    if (!other.failed && other.too_big) { /* the fewest copies the windows need */
+    if (!other.failed && other.too_big && other.grew) { /* the fewest copies windows need */
       sj_ir_func_free(f3);
       finish(&other);
       l->mod->ntraps = ntraps2;

@@ -60,6 +60,7 @@ typedef struct sj_lower {
   } anchors[8];
   int nanchors;
   int reanchor; /* a window that would take a copy more from its anchor is one */
+  int grew;     /* a window took a copy more than it needs */
   /* added to a spread loop's start for the congruence of its values with the thread ids: the
    * origin of a copy whose values are offsets from it (sj_copy.offsets), so that a warp's
    * threads copy elements aligned as their addresses are; none elsewhere */

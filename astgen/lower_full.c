@@ -26,6 +26,8 @@
 
 #include <string.h>
 
+#include "base/arith.h"
+
 /* More copies than this keep their loop: the code would outgrow the instruction cache. A loop a
  * thread runs alone (a tile's steps) may have more: a band of 66 steps kept as a loop leaves its
  * rows' loops with bounds that move with the step, at 2.5 times the instructions (jacobi-1d
@@ -300,10 +302,6 @@ static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_i
   sj_irb_leave(b, pos);
 }
 
-static long floor_div(long a, long b) {
-  return a / b - (a % b != 0 && (a < 0) != (b < 0));
-}
-
 /* The copies of a spread loop of trip t over the width threads of block dimension dim, bound
  * to the tile rather than to the window: the window starts at A + c, A the terms of its start
  * (in a full tile's steps the same in every step, the step's offset in c) and thread r's
@@ -325,9 +323,11 @@ static void anchored(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_
   if (i == l->nanchors && i < (int)(sizeof l->anchors / sizeof *l->anchors))
     l->anchors[l->nanchors++] = (struct sj_anchor){dim, reg, c};
   long c0 = i < l->nanchors ? l->anchors[i].c : c;
-  if (l->reanchor &&
-      floor_div(c - c0 + t->n - 1, width) - floor_div(c - c0, width) >= (t->n + width - 1) / width)
-    c0 = c;
+  if (sj_floor_div(c - c0 + t->n - 1, width) - sj_floor_div(c - c0, width) >=
+      (t->n + width - 1) / width) {
+    l->grew = 1;
+    if (l->reanchor) c0 = c;
+  }
   if (i < l->nanchors) l->anchors[i].c = c0;
   a = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, a, sj_ir_int(SJ_IR_S64, c0));
   c -= c0;
@@ -342,7 +342,7 @@ static void anchored(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_
   }
   long last = c + t->n - 1; /* r + k * width lies in c .. last */
   isl_ast_node *child = isl_ast_node_for_get_body(node);
-  for (long k = floor_div(c, width); k * width <= last && !l->failed; k++) {
+  for (long k = sj_floor_div(c, width); k * width <= last && !l->failed; k++) {
     sj_ir_val go = {0};
     if (c - k * width > 0) go = sj_irb_setp(b, SJ_CMP_GE, r, sj_ir_int(SJ_IR_S64, c - k * width));
     if (last - k * width < width - 1)

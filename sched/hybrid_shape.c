@@ -27,6 +27,7 @@
 #include <isl/union_map.h>
 #include <isl/union_set.h>
 
+#include "base/arith.h"
 #include "base/buf.h"
 
 static long gcd(long a, long b) {
@@ -43,11 +44,6 @@ static void keep_max(long *pn, long *pd, long n, long d) {
     long g = gcd(n, d);
     *pn = n / g, *pd = d / g;
   }
-}
-
-static long floor_div(long a, long b) {
-  long q = a / b;
-  return q * b != a && (a < 0) != (b < 0) ? q - 1 : q;
 }
 
 /* --- the dependence cone --- */
@@ -156,7 +152,7 @@ int sj_hybrid_cone(__isl_keep isl_union_map *deps, int n, sj_cone *c, sj_buf *wh
 
 /* floor(x * num / den) for the tile sizes. */
 static long floor_scaled(long x, long num, long den) {
-  return floor_div(x * num, den);
+  return sj_floor_div(x * num, den);
 }
 
 int sj_hybrid_shape(const sj_cone *c, int h, const long *w, sj_hex *t, sj_buf *why) {
@@ -171,9 +167,9 @@ int sj_hybrid_shape(const sj_cone *c, int h, const long *w, sj_hex *t, sj_buf *w
   t->W = 2 * w[0] + 2 + fu + fd;
   t->D = fd - fu;
   /* convexity (3): w0 >= max(delta + {delta h}) - 1, in units of the denominators */
-  long need_up = floor_div(c->up_num * (h + 1) - fu * c->up_den + c->up_den - 1, c->up_den) - 1;
+  long need_up = sj_floor_div(c->up_num * (h + 1) - fu * c->up_den + c->up_den - 1, c->up_den) - 1;
   long need_down =
-      floor_div(c->down_num * (h + 1) - fd * c->down_den + c->down_den - 1, c->down_den) - 1;
+      sj_floor_div(c->down_num * (h + 1) - fd * c->down_den + c->down_den - 1, c->down_den) - 1;
   if (w[0] < need_up || w[0] < need_down) {
     sj_buf_printf(why, "w0 = %ld is too narrow for h = %d (needs %ld)", w[0], h,
                   need_up > need_down ? need_up : need_down);

@@ -23,6 +23,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/arith.h"
+
 const char *const sj_tm_kind_names[SJ_TM_KINDS] = {"per step", "hybrid", "split"};
 
 void sj_gpu_device_h100(sj_gpu_device *d) {
@@ -104,15 +106,6 @@ static const double rolled_addressing[SJ_HYBRID_MAX_SPACE] = {5.25, 10.5, 19.8};
 #define ROLLED_POINT_INSTR 17.0
 #define ROLLED_STEP_INSTR 30.0
 
-static long floor_div(long a, long b) {
-  long q = a / b;
-  return q * b != a && (a < 0) != (b < 0) ? q - 1 : q;
-}
-
-static long ceil_div(long a, long b) {
-  return -floor_div(-a, b);
-}
-
 static long lmax(long a, long b) {
   return a > b ? a : b;
 }
@@ -144,9 +137,10 @@ typedef struct geometry {
 static void hex_row(const sj_cone *c, const sj_hex *t, long a, long *lo, long *hi) {
   long h = t->h, p0 = c->up_num, q0 = c->up_den, p1 = c->down_num, q1 = c->down_den;
   long fu = t->floor_up, fd = t->floor_down, w0 = t->w[0];
-  *lo = lmax(0, lmax(ceil_div(p0 * (a - 2 * h - 1), q0) + fu, ceil_div(p1 * (h - a) - q1 + 1, q1)));
-  *hi = lmin(t->W - 1, lmin(floor_div(p1 * (2 * h + 1 - a), q1) + fu + w0,
-                            floor_div(p0 * (a - h) + q0 - 1, q0) + fu + w0 + fd));
+  *lo = lmax(
+      0, lmax(sj_ceil_div(p0 * (a - 2 * h - 1), q0) + fu, sj_ceil_div(p1 * (h - a) - q1 + 1, q1)));
+  *hi = lmin(t->W - 1, lmin(sj_floor_div(p1 * (2 * h + 1 - a), q1) + fu + w0,
+                            sj_floor_div(p0 * (a - h) + q0 - 1, q0) + fu + w0 + fd));
 }
 
 /* The slopes of split dimension d, as in split_shape.c: right r, left l. */
@@ -156,7 +150,7 @@ static void split_slopes(const sj_cone *c, int d, long *rn, long *rd, long *ln, 
 }
 
 static long ceil_scaled(long x, long num, long den) {
-  return ceil_div(x * num, den);
+  return sj_ceil_div(x * num, den);
 }
 
 /* Fills g->ext for the kind of tiles. */
@@ -198,7 +192,8 @@ static void hybrid_counts(const sj_tm_stencil *s, geometry *g) {
   for (int p = 0; p < 2; p++) {
     long start = p == 0 ? t->h + 1 : 0, off = p == 0 ? t->floor_up + t->w[0] + 1 : 0;
     long tlo = s->t0, thi = s->t0 + s->steps - 1;
-    long Tlo = ceil_div(tlo + start - (2 * t->h + 1), t->H), Thi = floor_div(thi + start, t->H);
+    long Tlo = sj_ceil_div(tlo + start - (2 * t->h + 1), t->H),
+         Thi = sj_floor_div(thi + start, t->H);
     long smin[SJ_HYBRID_MAX_SPACE], smax[SJ_HYBRID_MAX_SPACE], Lmin = 0, Lmax = -1;
     for (int d = 0; d <= s->n; d++) smin[d] = 1L << 40, smax[d] = -(1L << 40);
     /* the bands at either end exactly, those between (alike but for rounding) sampled */
@@ -209,14 +204,14 @@ static void hybrid_counts(const sj_tm_stencil *s, geometry *g) {
       if (t0 > t1) continue;
       long lo[SJ_HYBRID_MAX_SPACE], hi[SJ_HYBRID_MAX_SPACE];
       long shift = off + t->D * T; /* b = s0 + shift - W S0 */
-      lo[0] = ceil_div(s->lo[0] + shift - g->hi_b, t->W);
-      hi[0] = floor_div(s->lo[0] + s->ext[0] - 1 + shift - g->lo_b, t->W);
+      lo[0] = sj_ceil_div(s->lo[0] + shift - g->hi_b, t->W);
+      hi[0] = sj_floor_div(s->lo[0] + s->ext[0] - 1 + shift - g->lo_b, t->W);
       double count = (double)lmax(0, hi[0] - lo[0] + 1);
       long L0 = T, L1 = T;
       for (int d = 1; d <= s->n; d++) {
         long den = c->skew_den[d], num = c->skew_num[d], width = den * t->w[d];
-        lo[d] = floor_div(den * s->lo[d] + num * t0, width);
-        hi[d] = floor_div(den * (s->lo[d] + s->ext[d] - 1) + num * t1, width);
+        lo[d] = sj_floor_div(den * s->lo[d] + num * t0, width);
+        hi[d] = sj_floor_div(den * (s->lo[d] + s->ext[d] - 1) + num * t1, width);
         count *= (double)lmax(0, hi[d] - lo[d] + 1);
         L0 += lo[d], L1 += hi[d];
       }
@@ -241,7 +236,7 @@ static void hybrid_counts(const sj_tm_stencil *s, geometry *g) {
 /* Split: tiles per dimension and orientation, bands, colors. */
 static void split_counts(const sj_tm_stencil *s, geometry *g) {
   const sj_split *t = &g->split;
-  long bands = floor_div(s->t0 + s->steps - 1, t->h) - floor_div(s->t0, t->h) + 1;
+  long bands = sj_floor_div(s->t0 + s->steps - 1, t->h) - sj_floor_div(s->t0, t->h) + 1;
   long count[SJ_HYBRID_MAX_SPACE][2];
   for (int d = 0; d <= s->n; d++) {
     long rn, rd, ln, ld, last = lmin(t->h, s->steps) - 1;
@@ -251,7 +246,8 @@ static void split_counts(const sj_tm_stencil *s, geometry *g) {
     long xlo[2] = {0, t->base[d] - ceil_scaled(last, ln, ld)};
     long xhi[2] = {t->base[d] - 1, period - 1 + ceil_scaled(last, rn, rd)};
     for (int o = 0; o < 2; o++)
-      count[d][o] = lmax(0, floor_div(hi - xlo[o], period) - ceil_div(lo - xhi[o], period) + 1);
+      count[d][o] =
+          lmax(0, sj_floor_div(hi - xlo[o], period) - sj_ceil_div(lo - xhi[o], period) + 1);
   }
   g->tiles = 0;
   g->grid = 0;
@@ -321,7 +317,7 @@ static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geome
     for (int d = 1; d <= s->n; d++) {
       long den = s->cone.skew_den[d];
       g->widest[d] = (double)c->w[d];
-      g->proj[d] = (double)(c->w[d] + ceil_div(s->cone.skew_num[d] * (g->hex.H - 1), den));
+      g->proj[d] = (double)(c->w[d] + sj_ceil_div(s->cone.skew_num[d] * (g->hex.H - 1), den));
       g->pts *= (double)c->w[d];
     }
     hybrid_counts(s, g);
