@@ -38,7 +38,8 @@ typedef struct sj_lower {
   int unroll_innermost; /* CPU: innermost loops unrolled (see astgen/lower.c) */
   /* GPU kernels: what the code of full tiles unrolls (see astgen/lower.c, sj_full_level) */
   int full_level;
-  int in_full;    /* lowering the code of a full tile */
+  int in_full;    /* lowering the code of a full tile, or unrolled code of any tile */
+  int unroll_any; /* any tile's version unrolled too, with guards where the instances cut it */
   int ran_full;   /* under a `full_tiles` mark: the variable set where the full tile's code ran */
   int unrollable; /* marks of code the level of unrolling applies to, lowered */
   int versions;   /* of them, `full_tiles` marks */

@@ -478,7 +478,9 @@ void sj_lw_version(sj_lower *l, __isl_keep isl_ast_node *mark, int kind, sj_lw_f
         sj_irb_setp(b, SJ_CMP_EQ, sj_ir_reg_val(b->f, l->ran_full), sj_ir_int(SJ_IR_S32, 0));
     sj_ir_node *n = sj_irb_if(b, skip);
     sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
+    l->in_full += l->unroll_any;
     body(l, child);
+    l->in_full -= l->unroll_any;
     sj_irb_leave(b, pos);
   }
   isl_ast_node_free(child);

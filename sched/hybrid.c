@@ -567,6 +567,10 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
       int own = full_versions(mine, full, n, (first + last) / 2, why);
+      /* a split tile the instances cut keeps most of its points (its base is a rectangle);
+       * hexagons cut on their slanted sides can keep few, and their unrolled code ran more
+       * instructions than their loops (bench/results/full-tiles.md) */
+      k->unroll_partial = own && split;
       isl_union_set *inst = isl_schedule_node_get_domain(node); /* the phase's instances */
       node = phase_kernel(node, m, inst, point, back, box, n, k, lo, sizes->shared,
                           own ? full : NULL, split || n <= 1, stays, &staged);

@@ -254,6 +254,9 @@ typedef struct sj_kernel {
   int id;
   unsigned grid[3], block[3];
   char why[256]; /* for the explanation */
+  /* its partial tiles' version (sj_full_versions) unrolled too where the kernel fits: split
+   * tiles, cut along whole faces by the instances (astgen/lower.c) */
+  int unroll_partial;
   int nstaged;
   sj_staged *staged; /* malloc'd, freed with the kernel */
 } sj_kernel;
