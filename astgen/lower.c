@@ -615,9 +615,8 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   /* the partial tiles' code unrolled as well where the schedule asks for it and the kernel
    * still fits at that level: a partial split tile's rolled steps ran 2.6 times a full one's
    * instructions, and split jacobi-2d at 768^2 has 30% of its tiles partial (the edges of the
-   * grid). Not tried where the two versions, each about as long, would not fit. */
-  if (!kl.failed && k->unroll_partial && kl.versions && level >= 2 &&
-      2 * kl.stmts <= kl.max_stmts) {
+   * grid). A try that does not fit stops at the statement bound (lower_children). */
+  if (!kl.failed && k->unroll_partial && kl.versions && level >= 2) {
     int ntraps2 = l->mod->ntraps;
     l->plain_spread = kl.plain_spread, l->reanchor = kl.reanchor, l->unroll_any = 1;
     sj_ir_func *fp = kernel_func(l, mark, level, &other);
