@@ -200,7 +200,10 @@ static void lower_user(sj_lower *l, __isl_keep isl_ast_node *node) {
   /* the code's size in the stencil's statements: a copy (one load, one store) counts for
    * little beside them, and a tile's flow-in is many short copies */
   if (!(tag && *tag == SJ_ID_COPY)) {
-    if (++l->stmts > l->max_stmts && l->full_level >= 2) l->too_big = 1; /* a level less */
+    /* a level less, only where unrolled code may be what is too long: a kernel with nothing
+     * to lower again needs all its statements (tests/kernels/red_many_statements.c lost those
+     * past the bound) */
+    if (++l->stmts > l->max_stmts && l->full_level >= 2 && l->unrollable) l->too_big = 1;
     l->predicted += l->weight;
   }
   if (tag && *tag == SJ_ID_SYNC)
@@ -553,7 +556,7 @@ static sj_ir_func *kernel_func(sj_lower *l, __isl_keep isl_ast_node *mark, int l
   sj_ir_expand_math(f); /* PTX has no math library */
   read_only_loads(f, l->m->fn->narrays + l->m->ntemps);
   sj_irb_finish(&kl->b);
-  sj_ir_optimize(f);
+  if (!kl->too_big) sj_ir_optimize(f); /* too long, it is dropped (kernel) */
   return f;
 }
 
