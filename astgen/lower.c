@@ -560,9 +560,40 @@ static sj_ir_func *kernel_func(sj_lower *l, __isl_keep isl_ast_node *mark, int l
   return f;
 }
 
-/* Whether a kernel lowered at level is within what it may hold. */
-static int fits(const sj_lower *kl, int pressure) {
-  return pressure <= MAX_PRESSURE && !kl->too_big;
+/* A kernel's function lowered at one level, with its lowering state and register estimate. */
+typedef struct lowered {
+  sj_ir_func *f;
+  sj_lower kl;
+  int pressure;
+} lowered;
+
+static void lower_at(sj_lower *l, __isl_keep isl_ast_node *mark, int level, lowered *c) {
+  c->f = kernel_func(l, mark, level, &c->kl);
+  c->pressure = sj_ir_pressure(c->f);
+}
+
+/* Whether a kernel's lowering is within what it may hold. */
+static int fits(const lowered *c) {
+  return c->pressure <= MAX_PRESSURE && !c->kl.too_big;
+}
+
+/* Frees a lowering; the traps it noted since ntraps go with it. */
+static void drop(sj_lower *l, lowered *c, int ntraps) {
+  sj_ir_func_free(c->f);
+  finish(&c->kl);
+  l->mod->ntraps = ntraps;
+}
+
+/* Keeps alt in place of cur where keep holds (the traps of the one dropped then stay unused)
+ * and frees the other; ntraps is the count before alt was lowered. Returns keep. */
+static int prefer(sj_lower *l, lowered *cur, lowered *alt, int ntraps, int keep) {
+  if (keep) {
+    lowered swap = *cur;
+    *cur = *alt, *alt = swap;
+    ntraps = l->mod->ntraps;
+  }
+  drop(l, alt, ntraps);
+  return keep;
 }
 
 /* A kernel mark: a function of its own, and a launch passing the host iterators it uses. The
@@ -573,92 +604,63 @@ static int fits(const sj_lower *kl, int pressure) {
 static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   const sj_kernel *k = mark_kernel(mark);
   int index = l->mod->nfuncs, ntraps = l->mod->ntraps, level = 2;
-  sj_lower kl, other;
-  sj_ir_func *f = kernel_func(l, mark, level, &kl);
-  int pressure = sj_ir_pressure(f);
-  if (!kl.failed && kl.grouped && !fits(&kl, pressure)) { /* level 2, every spread loop a loop */
-    sj_ir_func_free(f);
-    finish(&kl);
-    l->mod->ntraps = ntraps;
+  lowered cur, alt;
+  lower_at(l, mark, level, &cur);
+  if (!cur.kl.failed && cur.kl.grouped && !fits(&cur)) { /* level 2, every spread loop a loop */
+    drop(l, &cur, ntraps);
     l->plain_spread = 1;
-    f = kernel_func(l, mark, level, &kl);
+    lower_at(l, mark, level, &cur);
     l->plain_spread = 0;
-    pressure = sj_ir_pressure(f);
   }
-  if (!kl.failed && kl.unrollable && fits(&kl, pressure) && kl.predicted <= MAX_STMTS) {
+  if (!cur.kl.failed && cur.kl.unrollable && fits(&cur) && cur.kl.predicted <= MAX_STMTS) {
     int ntraps2 = l->mod->ntraps;
-    sj_ir_func *f3 = kernel_func(l, mark, 3, &other);
-    if (!other.failed && other.too_big && other.grew) { /* the fewest copies windows need */
-      sj_ir_func_free(f3);
-      finish(&other);
-      l->mod->ntraps = ntraps2;
+    lower_at(l, mark, 3, &alt);
+    if (!alt.kl.failed && alt.kl.too_big && alt.kl.grew) { /* the fewest copies windows need */
+      drop(l, &alt, ntraps2);
       l->reanchor = 1;
-      f3 = kernel_func(l, mark, 3, &other);
+      lower_at(l, mark, 3, &alt);
       l->reanchor = 0;
     }
-    int p3 = sj_ir_pressure(f3);
-    sj_ir_func *drop = f3;
-    if (other.failed || fits(&other, p3)) { /* the traps of the one dropped stay unused */
-      drop = f, f = f3, pressure = p3, level = 3;
-      sj_lower swap = kl;
-      kl = other, other = swap;
-    } else {
-      l->mod->ntraps = ntraps2;
-    }
-    sj_ir_func_free(drop);
-    finish(&other);
+    if (prefer(l, &cur, &alt, ntraps2, alt.kl.failed || fits(&alt))) level = 3;
   }
-  while (!kl.failed && kl.unrollable && !fits(&kl, pressure) && level > 0) {
-    sj_ir_func_free(f); /* too large: the traps it noted go with it */
-    finish(&kl);
-    l->mod->ntraps = ntraps;
-    f = kernel_func(l, mark, --level, &kl);
-    pressure = sj_ir_pressure(f);
+  while (!cur.kl.failed && cur.kl.unrollable && !fits(&cur) && level > 0) {
+    drop(l, &cur, ntraps); /* too large */
+    lower_at(l, mark, --level, &cur);
   }
   /* the partial tiles' code unrolled as well where the schedule asks for it and the kernel
    * still fits at that level: a partial split tile's rolled steps ran 2.6 times a full one's
    * instructions, and split jacobi-2d at 768^2 has 30% of its tiles partial (the edges of the
    * grid). A try that does not fit stops at the statement bound (lower_children). */
-  if (!kl.failed && k->unroll_partial && kl.versions && level >= 2) {
+  if (!cur.kl.failed && k->unroll_partial && cur.kl.versions && level >= 2) {
     int ntraps2 = l->mod->ntraps;
-    l->plain_spread = kl.plain_spread, l->reanchor = kl.reanchor, l->unroll_any = 1;
-    sj_ir_func *fp = kernel_func(l, mark, level, &other);
+    l->plain_spread = cur.kl.plain_spread, l->reanchor = cur.kl.reanchor, l->unroll_any = 1;
+    lower_at(l, mark, level, &alt);
     l->plain_spread = l->reanchor = l->unroll_any = 0;
-    int pp = sj_ir_pressure(fp);
-    if (!other.failed && fits(&other, pp)) { /* the traps of the one dropped stay unused */
-      sj_ir_func_free(f);
-      f = fp, pressure = pp;
-      sj_lower swap = kl;
-      kl = other, other = swap;
-    } else {
-      sj_ir_func_free(fp);
-      l->mod->ntraps = ntraps2;
-    }
-    finish(&other);
+    prefer(l, &cur, &alt, ntraps2, !alt.kl.failed && fits(&alt));
   }
   sj_buf why = {0};
   sj_buf_puts(&why, k->why);
-  if (kl.unrollable) {
+  if (cur.kl.unrollable) {
     /* ptxas may hold a block of 256 threads or more to 40 registers, spilling what unrolled
      * code needs beyond; its own needs can be twice the estimate (64-bit divisions by
      * constants), and a bound from the estimate made it spill: the issue's bound */
-    f->max_regs = MAX_REGS;
+    cur.f->max_regs = MAX_REGS;
     sj_buf_printf(&why, "; %s unrolled at level %d of 3, about %d registers",
-                  !kl.versions    ? "tiles' steps"
-                  : kl.unroll_any ? "full and partial tiles' code"
-                                  : "full tiles' code",
-                  level, pressure);
+                  !cur.kl.versions    ? "tiles' steps"
+                  : cur.kl.unroll_any ? "full and partial tiles' code"
+                                      : "full tiles' code",
+                  level, cur.pressure);
   }
-  f->why = sj_buf_take(&why);
-  add_func(l->mod, f);
+  cur.f->why = sj_buf_take(&why);
+  add_func(l->mod, cur.f);
   sj_ir_ins *launch = sj_irb_emit(&l->b, SJ_IR_LAUNCH, SJ_IR_PRED);
   launch->imm = index;
-  launch->nargs = kl.nhost_ids;
-  launch->args = calloc((size_t)kl.nhost_ids + 1, sizeof *launch->args);
+  launch->nargs = cur.kl.nhost_ids;
+  launch->args = calloc((size_t)cur.kl.nhost_ids + 1, sizeof *launch->args);
   if (!launch->args) abort();
-  for (int i = 0; i < kl.nhost_ids; i++) launch->args[i] = sj_lw_id(l, kl.host_ids[i]);
-  if (kl.failed) l->failed = 1;
-  finish(&kl);
+  for (int i = 0; i < cur.kl.nhost_ids; i++) launch->args[i] = sj_lw_id(l, cur.kl.host_ids[i]);
+  if (cur.kl.failed) l->failed = 1;
+  finish(&cur.kl);
 }
 
 static void host(sj_lower *l, __isl_keep isl_ast_node *node) {
