@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ptx/ptx.h"
@@ -69,8 +70,20 @@ int sj_px_temp(px *x, int cls) {
   return ++x->count[cls];
 }
 
+/* Written by hand: a large kernel's text is mostly register names, and snprintf was a third of
+ * printing it. */
 void sj_px_reg_text(int cls, int n, char *out, size_t size) {
-  snprintf(out, size, "%s%d", sj_px_class_prefix[cls], n);
+  char digits[12];
+  int nd = 0;
+  unsigned u = (unsigned)n;
+  do digits[nd++] = (char)('0' + u % 10);
+  while (u /= 10);
+  const char *prefix = sj_px_class_prefix[cls];
+  size_t len = strlen(prefix);
+  if (len + (size_t)nd + 1 > size) abort();
+  memcpy(out, prefix, len);
+  while (nd) out[len++] = digits[--nd];
+  out[len] = 0;
 }
 
 static void reg(px *x, int r, char *out, size_t size) {
@@ -96,6 +109,13 @@ static void value(px *x, sj_ir_val v, char *out, size_t size) {
   }
 }
 
+static void put_line(px *x, const char *guard, const char *text) {
+  sj_buf_puts(&x->body, "\t");
+  sj_buf_puts(&x->body, guard);
+  sj_buf_puts(&x->body, text);
+  sj_buf_puts(&x->body, ";\n");
+}
+
 static void line(px *x, const char *guard, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void line(px *x, const char *guard, const char *fmt, ...) {
@@ -104,7 +124,7 @@ static void line(px *x, const char *guard, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(text, sizeof text, fmt, ap);
   va_end(ap);
-  sj_buf_printf(&x->body, "\t%s%s;\n", guard, text);
+  put_line(x, guard, text);
 }
 
 /* v in a register of class cls: immediates are moved into a temporary. */
@@ -159,18 +179,18 @@ static void format(px *x, const char *guard, const char *fmt, const sj_ir_ins *i
       value(x, ins->c, operand, sizeof operand);
       break;
     case 't': /* loads and stores name the element's type; the rest the register's */
-      snprintf(operand, sizeof operand, "%s", ptr ? type_suffix[t] : reg_suffix[t]);
+      strcpy(operand, ptr ? type_suffix[t] : reg_suffix[t]);
       break;
     case 'w':
       snprintf(operand, sizeof operand, ".b%d",
                8 * sj_ir_type_size(t) < 32 ? 32 : 8 * sj_ir_type_size(t));
       break;
     case 'm':
-      snprintf(operand, sizeof operand, "%s", compare_name(ins->cmp, t));
+      strcpy(operand, compare_name(ins->cmp, t));
       break;
     case 's':
-      snprintf(operand, sizeof operand, "%s%s",
-               ptr->space == SJ_SPACE_SHARED ? ".shared" : ".global", ins->nc ? ".nc" : "");
+      strcpy(operand, ptr->space == SJ_SPACE_SHARED ? ".shared" : ".global");
+      if (ins->nc) strcat(operand, ".nc");
       break;
     case 'o': {
       long bytes = ins->imm * sj_ir_type_size(ptr->elem);
@@ -186,7 +206,7 @@ static void format(px *x, const char *guard, const char *fmt, const sj_ir_ins *i
     n += len;
   }
   text[n] = 0;
-  line(x, guard, "%s", text);
+  put_line(x, guard, text);
 }
 
 static void convert(px *x, const char *guard, const sj_ir_ins *ins) {
