@@ -701,9 +701,7 @@ static CUresult block_step(ctx *c, block *b, int *done) {
     live += (uint32_t)__builtin_popcount(b->warps[wi].live);
   *done = live == 0;
   if (*done) {
-    if (b->instructions > c->st->busiest_block_instructions)
-      c->st->busiest_block_instructions = b->instructions;
-    if (b->barriers > c->st->busiest_block_barriers) c->st->busiest_block_barriers = b->barriers;
+    emu_stats_block(c->st, b->instructions, b->barriers);
     return CUDA_SUCCESS;
   }
   CUresult rc = barrier_check(c, b, live);

@@ -302,6 +302,10 @@ typedef struct emu_stats {
   /* the block that ran the most instructions (summed over its threads), and its barriers: a
    * launch takes at least that block's time, however many multiprocessors it has */
   uint64_t busiest_block_instructions, busiest_block_barriers;
+  /* each block's instructions, when the counters are written: how evenly a launch's work is
+   * spread (a tiled launch's partial tiles against its full ones) */
+  uint64_t *block_instructions;
+  size_t nblocks, blocks_cap;
   uint64_t *set; /* open-addressing set of sector numbers + 1 */
   size_t set_cap, set_n;
   emu_l2 *l2;                                  /* the L2 model, when the counters are written */
@@ -311,10 +315,12 @@ typedef struct emu_stats {
 /* model: also run the L2 model (it costs time: only when the counters are wanted) */
 void emu_stats_init(emu_stats *st, int model);
 void emu_stats_free(emu_stats *st);
+/* A block has finished, after running instructions (summed over its threads) and barriers. */
+void emu_stats_block(emu_stats *st, uint64_t instructions, uint64_t barriers);
 /* One warp request's distinct sectors, in order: counted, and through the L2 model. */
 void emu_stats_sectors(emu_stats *st, const uint64_t *sectors, int n, int kind);
-void emu_stats_write(const emu_stats *st, const char *path, const char *kernel,
-                     const unsigned grid[3], const unsigned block[3]);
+void emu_stats_write(emu_stats *st, const char *path, const char *kernel, const unsigned grid[3],
+                     const unsigned block[3]);
 
 /* ---- shared-memory race detector (race.c) ---- */
 typedef struct emu_race_cell {

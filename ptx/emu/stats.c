@@ -19,10 +19,43 @@ void emu_stats_init(emu_stats *st, int model) {
 }
 
 void emu_stats_free(emu_stats *st) {
+  free(st->block_instructions);
+  st->block_instructions = NULL;
   free(st->set);
   st->set = NULL;
   emu_l2_free(st->l2);
   st->l2 = NULL;
+}
+
+void emu_stats_block(emu_stats *st, uint64_t instructions, uint64_t barriers) {
+  if (instructions > st->busiest_block_instructions) st->busiest_block_instructions = instructions;
+  if (barriers > st->busiest_block_barriers) st->busiest_block_barriers = barriers;
+  if (!st->l2) return; /* the counters are not written */
+  if (st->nblocks == st->blocks_cap) {
+    st->blocks_cap = st->blocks_cap ? 2 * st->blocks_cap : 256;
+    st->block_instructions =
+        realloc(st->block_instructions, st->blocks_cap * sizeof *st->block_instructions);
+    if (!st->block_instructions) abort();
+  }
+  st->block_instructions[st->nblocks++] = instructions;
+}
+
+static int by_value(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The blocks' instructions: least, deciles 1, 5 and 9, most (sorts them in place). */
+static void write_block_spread(FILE *f, emu_stats *st) {
+  size_t n = st->nblocks;
+  if (!n) return;
+  uint64_t *v = st->block_instructions;
+  qsort(v, n, sizeof *v, by_value);
+  fprintf(f,
+          ",\"block_instructions\":{\"blocks\":%zu,\"min\":%llu,\"p10\":%llu,"
+          "\"median\":%llu,\"p90\":%llu,\"max\":%llu}",
+          n, (unsigned long long)v[0], (unsigned long long)v[n / 10], (unsigned long long)v[n / 2],
+          (unsigned long long)v[n * 9 / 10], (unsigned long long)v[n - 1]);
 }
 
 static size_t hash(uint64_t v, size_t cap) {
@@ -64,8 +97,8 @@ void emu_stats_sectors(emu_stats *st, const uint64_t *sectors, int n, int kind) 
   }
 }
 
-void emu_stats_write(const emu_stats *st, const char *path, const char *kernel,
-                     const unsigned grid[3], const unsigned block[3]) {
+void emu_stats_write(emu_stats *st, const char *path, const char *kernel, const unsigned grid[3],
+                     const unsigned block[3]) {
   FILE *f = fopen(path, "a");
   if (!f) return;
   fprintf(f, "{\"kernel\":\"");
@@ -99,6 +132,7 @@ void emu_stats_write(const emu_stats *st, const char *path, const char *kernel,
     fprintf(f, ",\"wave_blocks\":%u,\"l2_model_bytes\":%llu,\"l2_model_dram_bytes\":%llu",
             st->wave_blocks, (unsigned long long)emu_l2_bytes(),
             (unsigned long long)emu_l2_dram_bytes(st->l2));
+  write_block_spread(f, st);
   fprintf(f, "}\n");
   fclose(f);
 }

@@ -411,6 +411,11 @@ static void test_stats(CUmodule mv, CUmodule ms, CUmodule mr) {
   CHECK(stat_of(path, "unique_sectors") == 375);
   CHECK(stat_of(path, "instructions") > 1000 * 10);
   CHECK(stat_of(path, "float") == 1000);
+  /* the last block has 104 threads with work, the other seven 128 */
+  CHECK(stat_of(path, "blocks") == 8);
+  CHECK(stat_of(path, "min") < stat_of(path, "median"));
+  CHECK(stat_of(path, "median") == stat_of(path, "max"));
+  CHECK(stat_of(path, "max") == stat_of(path, "busiest_block_instructions"));
   /* bank conflicts: stride 1 and 33 are conflict-free, stride 32 puts all 32 lanes in one bank */
   CUdeviceptr dout = dalloc(4 * 32);
   int strides[3] = {1, 33, 32};
@@ -434,6 +439,7 @@ static void test_stats(CUmodule mv, CUmodule ms, CUmodule mr) {
   /* four blocks alike: the busiest ran a quarter of the instructions and its 9 barriers */
   CHECK(stat_of(path, "busiest_block_barriers") == 9);
   CHECK(4 * stat_of(path, "busiest_block_instructions") == stat_of(path, "instructions"));
+  CHECK(stat_of(path, "blocks") == 4 && stat_of(path, "min") == stat_of(path, "max"));
   /* the stencil re-reads its neighbours: more sectors per request than distinct sectors */
   int N = 64, M = 64;
   CUdeviceptr si = dalloc(4 * N * M), so = dalloc(4 * N * M);
