@@ -44,7 +44,8 @@ def main():
         updates = sizes["T"] * points
         for tiling in ("hybrid", "split"):
             for stage in ("1", "0"):
-                env = dict(os.environ, JIT_CACHE="off", JIT_STAGE=stage, JIT_TILING=tiling)
+                env = dict(os.environ, JIT_CACHE="off", JIT_EXPLAIN_DEPS="0", JIT_STAGE=stage,
+                           JIT_TILING=tiling)
                 env.pop("JIT_TILE", None)
                 model = re.search(MODEL % tiling, cli(build, "schedule", kernel, sizes, env).stdout,
                                   re.M)

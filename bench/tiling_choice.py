@@ -45,7 +45,7 @@ MAPPINGS = [("per step", "baseline"), ("hybrid", "hybrid"), ("split", "split")]
 
 
 def cli(build, kernel, sizes, env_extra):
-    env = dict(os.environ, JIT_CACHE="off", **env_extra)
+    env = dict(os.environ, JIT_CACHE="off", JIT_EXPLAIN_DEPS="0", **env_extra)
     cmd = [os.path.join(build, "stenciljit"), "schedule", "--device", "emu",
            os.path.join(ROOT, "tests", "kernels", kernel)]
     for k, v in sizes.items():

@@ -76,7 +76,13 @@ int main(int argc, char **argv) {
   const char *dir = argv[1];
   const int shape[] = {4, 40, 36};
   expect(dir, "jacobi2d_5pt.c", JIT_DEVICE_CPU, shape, 3,
-         (const char *const[]){"stencil form: loop 't'", "over 1 nest", NULL}, "not in stencil");
+         (const char *const[]){"stencil form: loop 't'", "over 1 nest", "exact flow dependences: {",
+                               NULL},
+         "not computed");
+  setenv("JIT_EXPLAIN_DEPS", "0", 1); /* the rest read the decisions only */
+  expect(dir, "jacobi2d_5pt.c", JIT_DEVICE_CPU, shape, 3,
+         (const char *const[]){"exact dependences: not computed (JIT_EXPLAIN_DEPS=0)", NULL},
+         "exact flow dependences");
   expect(dir, "fdtd2d.c", JIT_DEVICE_CPU, shape, 3,
          (const char *const[]){"stencil form", "over 4 nests folded", NULL}, "not in stencil");
   expect(dir, "jacobi2d_copyback.c", JIT_DEVICE_CPU, shape, 3,
