@@ -1,6 +1,6 @@
 /* Passes on the IR, written once for both targets: loop-invariant code motion, addresses
- * of innermost loops as pointers advanced at the latch, dead code removal; and for PTX,
- * short guarded code as predicated instructions. */
+ * of innermost loops as pointers advanced at the latch, dead code removal, adjacent branches
+ * on one condition merged; and for PTX, short guarded code as predicated instructions. */
 #include "astgen/ir.h"
 
 #include <stdlib.h>
@@ -254,6 +254,77 @@ static int remove_dead(sj_ir_func *f, sj_ir_block *b, const int *uses) {
   return removed;
 }
 
+/* --- adjacent branches on one condition --- */
+
+typedef struct then_defs {
+  const sj_ir_func *f;
+  char *def; /* by register: assigned in the then block being extended */
+} then_defs;
+
+static void note_then_def(sj_ir_ins *ins, void *user) {
+  then_defs *d = user;
+  if (ins->dst) d->def[ins->dst] = 1;
+}
+
+static int reads_from(const then_defs *d, sj_ir_val v) {
+  return v.kind == SJ_V_REG && ((d->def && d->def[v.reg]) || d->f->regs[v.reg].is_var);
+}
+
+/* Whether ins may move in front of the then block: a pure value of none of its results. */
+static int movable_over(const then_defs *d, const sj_ir_ins *ins) {
+  if (!ins->dst || d->f->regs[ins->dst].is_var || ins->guard || !sj_ir_is_pure(ins) || ins->nargs)
+    return 0;
+  return !reads_from(d, ins->a) && !reads_from(d, ins->b) && !reads_from(d, ins->c);
+}
+
+static int plain_if(const sj_ir_func *f, const sj_ir_node *n) {
+  return n->kind == SJ_IR_IF && !n->other.n && n->cond.kind == SJ_V_REG &&
+         !f->regs[n->cond.reg].is_var;
+}
+
+/* The position of the if on b->v[i]'s condition that follows it past instructions that may
+ * move in front of it, or -1. */
+static int next_if(const then_defs *d, const sj_ir_block *b, int i) {
+  int j = i + 1;
+  while (j < b->n && b->v[j]->kind == SJ_IR_INS && movable_over(d, &b->v[j]->ins)) j++;
+  return j < b->n && plain_if(d->f, b->v[j]) && b->v[j]->cond.reg == b->v[i]->cond.reg ? j : -1;
+}
+
+/* if (c) A; X; if (c) B, X pure values of neither A's results nor variables, becomes
+ * X; if (c) { A B }: the copies of a tile's elements are each guarded by the block's bound
+ * on the thread and by the element's own bounds, one branch each, and the thread's bound
+ * is then tested once for all of them. */
+static void merge_ifs(sj_ir_func *f, sj_ir_block *b, char *def) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_INS) continue;
+    if (!plain_if(f, n)) {
+      sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+      for (int k = 0; k < 5; k++) merge_ifs(f, blocks[k], def);
+      continue;
+    }
+    then_defs d = {f, NULL};
+    if (next_if(&d, b, i) >= 0) { /* the then block's results, only where one may merge */
+      d.def = def;
+      memset(def, 0, (size_t)f->nregs + 1);
+      sj_ir_foreach_ins(&n->then, note_then_def, &d);
+    }
+    for (int j; (j = next_if(&d, b, i)) >= 0;) {
+      sj_ir_node *m = b->v[j];
+      sj_ir_foreach_ins(&m->then, note_then_def, &d);
+      for (int k = 0; k < m->then.n; k++) sj_ir_block_push(&n->then, m->then.v[k]);
+      m->then.n = 0;
+      sj_ir_node_free(m);
+      memmove(b->v + i, b->v + i + 1, (size_t)(j - i - 1) * sizeof *b->v); /* X first */
+      b->v[j - 1] = n;
+      memmove(b->v + j, b->v + j + 1, (size_t)(b->n - j - 1) * sizeof *b->v);
+      b->n--;
+      i = j - 1;
+    }
+    merge_ifs(f, &n->then, def);
+  }
+}
+
 void sj_ir_optimize(sj_ir_func *f) {
   optimize_block(f, &f->body);
   sj_ir_share(f);
@@ -263,6 +334,10 @@ void sj_ir_optimize(sj_ir_func *f) {
     free(uses);
     if (!removed) break;
   }
+  char *def = calloc((size_t)f->nregs + 1, 1);
+  if (!def) abort();
+  merge_ifs(f, &f->body, def);
+  free(def);
 }
 
 /* --- predication --- */
