@@ -256,22 +256,14 @@ static int remove_dead(sj_ir_func *f, sj_ir_block *b, const int *uses) {
 
 /* --- adjacent branches on one condition --- */
 
-typedef struct then_defs {
-  const sj_ir_func *f;
-  char *def; /* by register: assigned in the then block being extended */
-} then_defs;
-
-static void note_then_def(sj_ir_ins *ins, void *user) {
-  then_defs *d = user;
-  if (ins->dst) d->def[ins->dst] = 1;
-}
-
-static int reads_from(const then_defs *d, sj_ir_val v) {
-  return v.kind == SJ_V_REG && ((d->def && d->def[v.reg]) || d->f->regs[v.reg].is_var);
+/* The then block being extended is noted as a loop's assignments are (loop_defs, note_def);
+ * in_loop NULL: nothing noted yet. */
+static int reads_from(const loop_defs *d, sj_ir_val v) {
+  return v.kind == SJ_V_REG && ((d->in_loop && varies(d, v)) || d->f->regs[v.reg].is_var);
 }
 
 /* Whether ins may move in front of the then block: a pure value of none of its results. */
-static int movable_over(const then_defs *d, const sj_ir_ins *ins) {
+static int movable_over(const loop_defs *d, const sj_ir_ins *ins) {
   if (!ins->dst || d->f->regs[ins->dst].is_var || ins->guard || !sj_ir_is_pure(ins) || ins->nargs)
     return 0;
   return !reads_from(d, ins->a) && !reads_from(d, ins->b) && !reads_from(d, ins->c);
@@ -284,7 +276,7 @@ static int plain_if(const sj_ir_func *f, const sj_ir_node *n) {
 
 /* The position of the if on b->v[i]'s condition that follows it past instructions that may
  * move in front of it, or -1. */
-static int next_if(const then_defs *d, const sj_ir_block *b, int i) {
+static int next_if(const loop_defs *d, const sj_ir_block *b, int i) {
   int j = i + 1;
   while (j < b->n && b->v[j]->kind == SJ_IR_INS && movable_over(d, &b->v[j]->ins)) j++;
   return j < b->n && plain_if(d->f, b->v[j]) && b->v[j]->cond.reg == b->v[i]->cond.reg ? j : -1;
@@ -303,15 +295,15 @@ static void merge_ifs(sj_ir_func *f, sj_ir_block *b, char *def) {
       for (int k = 0; k < 5; k++) merge_ifs(f, blocks[k], def);
       continue;
     }
-    then_defs d = {f, NULL};
+    loop_defs d = {f, NULL};
     if (next_if(&d, b, i) >= 0) { /* the then block's results, only where one may merge */
-      d.def = def;
+      d.in_loop = def;
       memset(def, 0, (size_t)f->nregs + 1);
-      sj_ir_foreach_ins(&n->then, note_then_def, &d);
+      sj_ir_foreach_ins(&n->then, note_def, &d);
     }
     for (int j; (j = next_if(&d, b, i)) >= 0;) {
       sj_ir_node *m = b->v[j];
-      sj_ir_foreach_ins(&m->then, note_then_def, &d);
+      sj_ir_foreach_ins(&m->then, note_def, &d);
       for (int k = 0; k < m->then.n; k++) sj_ir_block_push(&n->then, m->then.v[k]);
       m->then.n = 0;
       sj_ir_node_free(m);
