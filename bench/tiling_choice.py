@@ -103,14 +103,24 @@ def instances(explain):
 
 
 def model_times(explain):
-    """The tile model's best candidate of each mapping: time in ms, (B/update, instr/update)."""
-    times, best = {}, {}
-    for name, _ in MAPPINGS:
-        c = re.search(r"^    %s(?: h=\S+ w=\S+)?(?: staged)?: ([0-9.]+) B/update, ([0-9.]+) "
-                      r"instr/update.*?([0-9.]+) ms" % name, explain, re.M)
-        if c:
-            best[name] = (float(c.group(1)), float(c.group(2)))
-            times[name] = float(c.group(3))
+    """The tile model's best candidate of each mapping: time in ms, (B/update, instr/update).
+    A kernel of several nests has a model line for each: their times add up (a nest without
+    candidates of a mapping runs per step there), and the figures per update are the first
+    nest's."""
+    nests, best = [], {}
+    for part in re.split(r"^tile model ", explain, flags=re.M)[1:]:
+        mine = {}
+        for name, _ in MAPPINGS:
+            c = re.search(r"^    %s(?: h=\S+ w=\S+)?(?: staged)?: ([0-9.]+) B/update, ([0-9.]+) "
+                          r"instr/update.*?([0-9.]+) ms" % name, part, re.M)
+            if c:
+                best.setdefault(name, (float(c.group(1)), float(c.group(2))))
+                mine[name] = float(c.group(3))
+        nests.append(mine)
+    times = {}
+    for name in best:
+        if all(name in mine or "per step" in mine for mine in nests):
+            times[name] = sum(mine.get(name, mine.get("per step", 0)) for mine in nests)
     return times, best
 
 
