@@ -105,8 +105,8 @@ def instances(explain):
 def model_times(explain):
     """The tile model's best candidate of each mapping: time in ms, (B/update, instr/update).
     A kernel of several nests has a model line for each: their times add up (a nest without
-    candidates of a mapping runs per step there), and the figures per update are the first
-    nest's."""
+    candidates of a mapping runs per step there); the figures per update are those of the first
+    nest with a candidate of the mapping."""
     nests, best = [], {}
     for part in re.split(r"^tile model ", explain, flags=re.M)[1:]:
         mine = {}
