@@ -196,9 +196,9 @@ static void relations(__isl_keep isl_schedule *order, __isl_keep isl_union_map *
 }
 
 int sj_exact_dependences(__isl_keep isl_union_map *reads, __isl_keep isl_union_map *writes,
-                         __isl_keep isl_schedule *order, isl_union_map **dep) {
+                         __isl_keep isl_schedule *order, int by_reference, isl_union_map **dep) {
   int most = 0;
-  if (isl_union_map_foreach_map(reads, most_disjuncts, &most) < 0) return -1;
+  if (by_reference && isl_union_map_foreach_map(reads, most_disjuncts, &most) < 0) return -1;
   if (most < TAG_FROM) {
     relations(order, reads, writes, dep);
   } else {
@@ -222,7 +222,7 @@ int sj_exact_dependences(__isl_keep isl_union_map *reads, __isl_keep isl_union_m
 int sj_model_exact_dependences(sj_model *m, sj_error *err) {
   if (m->dep_flow) return 0;
   isl_union_map *dep[3];
-  if (sj_exact_dependences(m->reads, m->writes, m->original, dep))
+  if (sj_exact_dependences(m->reads, m->writes, m->original, 1, dep))
     return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed computing exact dependences");
   m->dep_flow = dep[0];
   m->dep_anti = dep[1];

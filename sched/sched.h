@@ -161,9 +161,11 @@ const sj_expr *sj_model_local_ref(const sj_model *m, const void *node);
 /* The exact flow, anti and output dependences from isl's access-info API. */
 int sj_model_exact_dependences(sj_model *m, sj_error *err);
 /* The same for reads and writes in the order given, into dep[0] (flow), dep[1] (anti) and
- * dep[2] (output), which the caller frees: 0, or -1 when isl fails (then all NULL). */
+ * dep[2] (output), which the caller frees: 0, or -1 when isl fails (then all NULL). By
+ * reference: a statement's many reads of an array analysed one by one (sched/deps.c), the
+ * same relations in fewer isl operations where they are many. */
 int sj_exact_dependences(__isl_keep isl_union_map *reads, __isl_keep isl_union_map *writes,
-                         __isl_keep isl_schedule *order, isl_union_map **dep);
+                         __isl_keep isl_schedule *order, int by_reference, isl_union_map **dep);
 void sj_model_free(sj_model *m);
 /* Parts first..first+n-1 of m (their statements, accesses and schedule) as a model of their own
  * that shares m's statements, arrays and locals; m outlives it. NULL when out of memory. The

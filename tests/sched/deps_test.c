@@ -44,13 +44,13 @@ static void check(isl_ctx *ctx, const char *what, const char *domain, const char
   isl_union_map *writes =
       isl_union_map_intersect_domain(isl_union_map_read_from_str(ctx, writes_str), dom);
   isl_union_map *all[3], *sum[3] = {NULL, NULL, NULL};
-  CHECK(sj_exact_dependences(reads, writes, sched, all) == 0, "%s: isl failed", what);
+  CHECK(sj_exact_dependences(reads, writes, sched, 1, all) == 0, "%s: isl failed", what);
   isl_union_map *each[64] = {NULL};
   isl_union_map_foreach_map(reads, split_reads, each);
   CHECK(each[8] != NULL, "%s: %s has fewer than 9 references", what, reads_str);
   for (int k = 0; each[k]; k++) {
     isl_union_map *one[3];
-    CHECK(sj_exact_dependences(each[k], writes, sched, one) == 0, "%s: isl failed", what);
+    CHECK(sj_exact_dependences(each[k], writes, sched, 0, one) == 0, "%s: isl failed", what);
     for (int i = 0; i < 3; i++) sum[i] = sum[i] ? isl_union_map_union(sum[i], one[i]) : one[i];
     isl_union_map_free(each[k]);
   }
