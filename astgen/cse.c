@@ -195,6 +195,15 @@ static int holds_equal(const sj_ir_block *b, const sj_ir_ins *ins) {
  * the other branch of its if computes it too: a thread that takes neither does none. */
 static void lift(lifting *s, sj_ir_block *branch, const sj_ir_block *sibling, sj_ir_block *out,
                  int *at) {
+  /* Only a movable instruction with an equal elsewhere in the function may move; most
+   * branches (those of nested ifs, at every level) have none, and marking and counting their
+   * whole subtree for nothing was most of the pass's time in unrolled 3-D kernels. */
+  int any = 0;
+  for (int i = 0; i < branch->n && !any; i++) {
+    const sj_ir_node *n = branch->v[i];
+    any = n->kind == SJ_IR_INS && movable(s->f, s->fixed, &n->ins) && s->all.n[hash(&n->ins)] > 1;
+  }
+  if (!any) return;
   int at0 = *at;
   sj_ir_foreach_ins(branch, mark_def, s->in);
   count_block(s->f, s->fixed, branch, s->branch);
