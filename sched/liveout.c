@@ -152,10 +152,16 @@ static int convex_tiles(__isl_keep isl_map *tiles) {
 /* The distances whose shifts of the tiles keep_reach needs. Where every tile is convex, F + d
  * lies in F's tile for every d of reach if it does for the vertices of reach's hull, of which d
  * is a convex combination: those vertices (8 of the 27 distances of a 3x3x3 stencil), else
- * every point of reach. */
+ * every point of reach. A hull with a stride (statements folded into every other step) has
+ * local variables, which isl's vertices do not take (an isl error, and the compile failed):
+ * every point too. */
 static __isl_give isl_set *reach_points(__isl_take isl_set *reach, __isl_keep isl_map *tiles) {
   if (!convex_tiles(tiles)) return reach;
   isl_basic_set *hull = isl_set_convex_hull(isl_set_copy(reach));
+  if (hull && isl_basic_set_dim(hull, isl_dim_div) != 0) {
+    isl_basic_set_free(hull);
+    return reach;
+  }
   isl_vertices *v = isl_basic_set_compute_vertices(hull);
   isl_basic_set_free(hull);
   isl_set *pts = isl_set_empty(isl_set_get_space(reach));
