@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/ctx.h>
+#include <isl/union_set.h>
+
 #include "stenciljit.h"
 
 static const char *const tiling_names[] = {"hybrid hexagonal/parallelogram", "split"};
@@ -136,6 +139,21 @@ static int weigh(sj_model *m, const sj_stencil *st, const sj_tile_spec *spec,
   return w->input.tileable ? 0 : -1;
 }
 
+/* Whether isl refused one of the tiling's operations (a case the tiling's code does not
+ * expect, so no tiled schedule built on it is trusted): the error is cleared and why says so,
+ * and the caller's kernel runs untiled. The tests (JIT_CHECK_TILES) keep the error, which fails
+ * the compile: for them it is a defect to show. Running out of budget or memory is not this. */
+static int isl_refused(isl_ctx *ctx, enum isl_error before, sj_buf *why) {
+  enum isl_error e = isl_ctx_last_error(ctx);
+  if (before != isl_error_none || e == isl_error_none || e == isl_error_quota ||
+      e == isl_error_alloc || getenv("JIT_CHECK_TILES"))
+    return 0;
+  sj_buf_free(why);
+  sj_buf_printf(why, "isl refused an operation of the tiling (error %d)", (int)e);
+  isl_ctx_reset_error(ctx);
+  return 1;
+}
+
 /* The time-tiled schedule with the best sizes of kind into plan, note above its explanation. A
  * forced tiling that does not apply is refused; otherwise the untiled schedule runs. */
 static int tiled(sj_model *m, const sj_stencil *st, const sj_tm_cost *best, sj_tiling tiling,
@@ -146,7 +164,10 @@ static int tiled(sj_model *m, const sj_stencil *st, const sj_tm_cost *best, sj_t
   memcpy(sizes.block, best->c.block, sizeof sizes.block);
   memset(plan, 0, sizeof *plan);
   sj_buf tiles = {0};
+  isl_ctx *ctx = isl_union_set_get_ctx(m->domain);
+  enum isl_error before = isl_ctx_last_error(ctx);
   int rc = sj_schedule_time_tiled(m, st, &sizes, dev->max_grid, plan, &tiles, err);
+  if (rc <= 0 && isl_refused(ctx, before, &tiles)) rc = -1;
   if (rc == 0) {
     plan->nthreads = 1;
     plan->time_tiled = 1;
