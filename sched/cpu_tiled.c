@@ -165,21 +165,27 @@ static __isl_give isl_aff *cst(tiler *t, long v) {
   return isl_aff_val_on_domain(x_space(t), isl_val_int_from_si(t->ctx, v));
 }
 
-/* S -> X of statement s: its folded time, then its space loops after n - depth + 1 zeros. */
+/* S -> X of statement s: its folded time, then its place in space (sj_place_of); NULL where
+ * it has none. */
 static __isl_give isl_pw_multi_aff *to_x(tiler *t, const sj_pstmt *s) {
+  sj_place place;
+  if (sj_place_of(t->m, s, t->n - 1, &place)) return NULL;
   isl_space *space = isl_set_get_space(s->domain);
   isl_map *fold = isl_union_map_extract_map(
       t->st->folded, isl_space_map_from_domain_and_range(isl_space_copy(space),
                                                          isl_space_set_alloc(t->ctx, 0, 1)));
   isl_multi_aff *sp = isl_multi_aff_zero(isl_space_map_from_domain_and_range(
       isl_space_copy(space), isl_space_set_alloc(t->ctx, 0, t->n)));
-  int first = t->n - (s->depth - 1);
-  for (int q = 0; q < s->depth - 1; q++)
+  isl_local_space *ls = isl_local_space_from_space(space);
+  for (int f = 0; f < t->n; f++) {
+    int j = place.dim_of[f];
     sp = isl_multi_aff_set_aff(
-        sp, first + q,
-        isl_aff_var_on_domain(isl_local_space_from_space(isl_space_copy(space)), isl_dim_set,
-                              1 + q));
-  isl_space_free(space);
+        sp, f,
+        j ? isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)j)
+          : isl_aff_val_on_domain(isl_local_space_copy(ls),
+                                  isl_val_int_from_si(t->ctx, place.cst[f])));
+  }
+  isl_local_space_free(ls);
   return isl_pw_multi_aff_flat_range_product(isl_pw_multi_aff_from_map(fold),
                                              isl_pw_multi_aff_from_multi_aff(sp));
 }
@@ -523,7 +529,8 @@ static int attempt(tiler *t, const sj_cpu_options *o, sj_plan *plan, sj_buf *exp
   }
   t->x = calloc((size_t)(unsigned)t->m->nstmts + 1, sizeof *t->x);
   if (!t->x) return decline(t, "out of memory");
-  for (int i = 0; i < t->m->nstmts; i++) t->x[i] = to_x(t, t->m->stmts[i]);
+  for (int i = 0; i < t->m->nstmts; i++)
+    if (!(t->x[i] = to_x(t, t->m->stmts[i]))) return -1;
   if (measure(t)) return -1;
   long steps = t->hi[0] - t->lo[0] + 1;
   if (!forced && steps < 2) return decline(t, "fewer than two time steps");

@@ -43,9 +43,8 @@
 #include "stenciljit.h"
 
 /* Each statement's instances as points of the folded space [k t + i, s0, .., sn], n + 1 the
- * largest number of space dimensions; a statement with fewer space loops (fdtd-2d's boundary
- * row) takes its loops as the innermost ones and 0 for the outer ones. NULL when n + 1 is
- * not between 1 and SJ_HYBRID_MAX_SPACE. */
+ * largest number of space dimensions, a statement with fewer space loops (fdtd-2d's boundary
+ * row) where sj_place_of puts it. NULL when n + 1 is not between 1 and SJ_HYBRID_MAX_SPACE. */
 __isl_give isl_union_map *sj_fold_space(const sj_model *m, const sj_stencil *st, int *n) {
   int depth = 0;
   for (int i = 0; i < m->nstmts; i++)
@@ -55,17 +54,24 @@ __isl_give isl_union_map *sj_fold_space(const sj_model *m, const sj_stencil *st,
   isl_union_map *out = isl_union_map_empty(isl_union_set_get_space(m->domain));
   for (int i = 0; i < m->nstmts && out; i++) {
     const sj_pstmt *s = m->stmts[i];
-    int pad = depth - s->depth;
+    sj_place place;
+    if (sj_place_of(m, s, *n, &place)) return isl_union_map_free(out);
     isl_space *space = isl_set_get_space(s->domain);
     isl_map *time = isl_union_map_extract_map(
         st->folded, isl_space_map_from_domain_and_range(isl_space_copy(space),
                                                         isl_space_set_alloc(m->ctx, 0, 1)));
-    isl_map *rest = isl_map_identity(isl_space_map_from_set(space));
-    rest = isl_map_project_out(rest, isl_dim_out, 0, 1);
-    rest = isl_map_reset_tuple_id(rest, isl_dim_out);
-    rest = isl_map_insert_dims(rest, isl_dim_out, 0, pad);
-    for (int k = 0; k < pad; k++) rest = isl_map_fix_si(rest, isl_dim_out, k, 0);
-    out = isl_union_map_add_map(out, isl_map_flat_range_product(time, rest));
+    isl_multi_aff *at = isl_multi_aff_zero(isl_space_map_from_domain_and_range(
+        isl_space_copy(space), isl_space_set_alloc(m->ctx, 0, (unsigned)*n + 1)));
+    isl_local_space *ls = isl_local_space_from_space(space);
+    for (int f = 0; f <= *n; f++) {
+      int j = place.dim_of[f];
+      isl_aff *x = j ? isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)j)
+                     : isl_aff_val_on_domain(isl_local_space_copy(ls),
+                                             isl_val_int_from_si(m->ctx, place.cst[f]));
+      at = isl_multi_aff_set_aff(at, f, x);
+    }
+    isl_local_space_free(ls);
+    out = isl_union_map_add_map(out, isl_map_flat_range_product(time, isl_map_from_multi_aff(at)));
   }
   return out;
 }

@@ -199,6 +199,21 @@ typedef struct sj_stencil {
 int sj_stencil_recognize(sj_model *m, sj_stencil *out);
 void sj_stencil_clear(sj_stencil *s);
 
+/* Where the time tilings put a statement's instances in the space [s0, .., sn] of a stencil
+ * with n + 1 space dimensions (sched/place.c): along dimension f, loop dim_of[f] of the
+ * statement (1 the first after time) where that is >= 1, else the constant cst[f]. */
+enum { SJ_PLACE_MAX = 4 };
+typedef struct sj_place {
+  int dim_of[SJ_PLACE_MAX];
+  long cst[SJ_PLACE_MAX];
+} sj_place;
+/* A statement with every space loop sits at its loops. One with fewer sits where it writes,
+ * where its write is each loop or a constant along the space dimensions (a boundary column
+ * A[i][M - 1] at (i, M - 1), a source A[N / 2][M / 2] at that point): its dependences on the
+ * others then reach as far as theirs. Else its loops are the innermost dimensions and it sits
+ * at 0 along the others. -1 where n + 1 is above SJ_PLACE_MAX or the statement has more loops. */
+int sj_place_of(const sj_model *m, const sj_pstmt *s, int n, sj_place *out);
+
 /* An array a kernel stages in its block's shared memory (sched/stage.c): the box of what a
  * tile touches, size[d] elements along dimension d from an origin that moves with the tile.
  * Along d the origin is origin[d][0] + sum over k of origin[d][1 + k] * c_k, where c is the

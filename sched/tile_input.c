@@ -74,8 +74,8 @@ static int array_of(reader *r, const sj_sym *sym) {
  * strides decreasing, each a multiple of the next and the last 1; the constant split over them
  * by rounding (-1 is j - 1, -M is i - 1). A plain index is one term of stride 1. How many terms;
  * 0 when the index is not of that form. */
-static int flat_terms(__isl_keep isl_aff *aff, int space, int pad, int *dim, long *stride,
-                      long *off) {
+static int flat_terms(__isl_keep isl_aff *aff, int space, const sj_place *place, int *dim,
+                      long *stride, long *off) {
   int n = 0;
   for (int j = 1; j <= space; j++) {
     isl_val *v = isl_aff_get_coefficient_val(aff, isl_dim_in, j);
@@ -83,9 +83,12 @@ static int flat_terms(__isl_keep isl_aff *aff, int space, int pad, int *dim, lon
     isl_val_free(v);
     if (c < 0) return 0;
     if (c == 0) continue;
+    int f = 0; /* the folded dimension of loop j */
+    while (f < SJ_PLACE_MAX && place->dim_of[f] != j) f++;
+    if (f == SJ_PLACE_MAX) return 0;
     int at = n++; /* insertion by decreasing stride */
     for (; at > 0 && stride[at - 1] < c; at--) dim[at] = dim[at - 1], stride[at] = stride[at - 1];
-    dim[at] = pad + j - 1, stride[at] = c;
+    dim[at] = f, stride[at] = c;
   }
   if (n == 0 || stride[n - 1] != 1) return 0;
   for (int t = 0; t + 1 < n; t++)
@@ -105,12 +108,12 @@ static int flat_terms(__isl_keep isl_aff *aff, int space, int pad, int *dim, lon
   return n;
 }
 
-/* Index k of access ma of a statement with `space` space loops whose folded dimensions start at
- * pad: 0 for folded dimensions plus offsets (*terms of flat_terms into dim, stride, off), -1 for
+/* Index k of access ma of a statement with `space` space loops at place: 0 for folded
+ * dimensions plus offsets (*terms of flat_terms into dim, stride, off), -1 for
  * a plane (*timed: it follows t; *off: its value when constant, *dim -2 when not), -2 for
  * anything else. */
-static int classify(__isl_keep isl_multi_aff *ma, int k, int space, int pad, int *terms, int *dim,
-                    long *stride, long *off, int *timed) {
+static int classify(__isl_keep isl_multi_aff *ma, int k, int space, const sj_place *place,
+                    int *terms, int *dim, long *stride, long *off, int *timed) {
   isl_aff *aff = isl_multi_aff_get_aff(ma, k);
   int kind = -2;
   *terms = 1;
@@ -125,7 +128,7 @@ static int classify(__isl_keep isl_multi_aff *ma, int k, int space, int pad, int
     isl_val_free(c);
   } else if (isl_aff_dim(aff, isl_dim_div) == 0 &&
              isl_aff_involves_dims(aff, isl_dim_in, 0, 1) == isl_bool_false &&
-             (*terms = flat_terms(aff, space, pad, dim, stride, off)) > 0) {
+             (*terms = flat_terms(aff, space, place, dim, stride, off)) > 0) {
     kind = 0;
   }
   isl_aff_free(aff);
@@ -138,9 +141,10 @@ static isl_stat only_piece(__isl_take isl_set *set, __isl_take isl_multi_aff *ma
   return isl_stat_ok;
 }
 
-/* Reads access acc of statement st (space loops, pad) into r; the plane of the access as a text
- * in key (for the distinct planes a step reads). */
-static void read_access(reader *r, const sj_access *acc, int space, int pad, sj_buf *key) {
+/* Reads access acc of statement st (space loops, place) into r; the plane of the access as a
+ * text in key (for the distinct planes a step reads). */
+static void read_access(reader *r, const sj_access *acc, int space, const sj_place *place,
+                        sj_buf *key) {
   sj_tm_stencil *s = r->out;
   int a = array_of(r, acc->ref->sym);
   isl_pw_multi_aff *pma = isl_pw_multi_aff_from_map(isl_map_copy(acc->rel));
@@ -160,12 +164,13 @@ static void read_access(reader *r, const sj_access *acc, int space, int pad, sj_
   for (int k = 0; k < rank; k++) {
     int dim[SJ_HYBRID_MAX_SPACE] = {-1, NONE, NONE}, timed = 0, terms;
     long off[SJ_HYBRID_MAX_SPACE] = {0}, stride[SJ_HYBRID_MAX_SPACE] = {1};
-    int kind = classify(ma, k, space, pad, &terms, dim, stride, off, &timed);
+    int kind = classify(ma, k, space, place, &terms, dim, stride, off, &timed);
     int *seen = r->kind[a][k];
-    /* a constant index along a dimension the statement lacks (it sits at 0 there: fdtd-2d's
-     * ey[0][j]) is that dimension plus the constant */
-    if (kind == -1 && dim[0] == -1 && seen[0] >= 0 && seen[0] < pad && seen[1] == NONE)
-      kind = 0, dim[0] = seen[0];
+    /* a constant index along a dimension the statement lacks (fdtd-2d's ey[0][j]) is that
+     * dimension plus the constant's distance from the statement's place there */
+    if (kind == -1 && dim[0] == -1 && seen[0] >= 0 && seen[0] < SJ_PLACE_MAX &&
+        !place->dim_of[seen[0]] && seen[1] == NONE)
+      kind = 0, dim[0] = seen[0], off[0] -= place->cst[seen[0]];
     if (dim[0] == -2 || kind == -2) dim[0] = -1;
     for (int t = 0; t < SJ_HYBRID_MAX_SPACE; t++) {
       if (kind != 0 || t >= terms) dim[t] = t ? NONE : dim[0];
@@ -210,8 +215,8 @@ static int ranges(const sj_pstmt *p, long *lo, long *hi) {
 
 /* The reads (write 0) or writes of statement p into r: how many, their bytes, and the bytes of
  * the distinct planes they touch (a step moves each once between DRAM and the chip). */
-static void read_accesses(reader *r, const sj_pstmt *p, int write, int pad, char **keys,
-                          double *count, double *bytes, double *planes) {
+static void read_accesses(reader *r, const sj_pstmt *p, int write, const sj_place *place,
+                          char **keys, double *count, double *bytes, double *planes) {
   const sj_model *m = r->m;
   int nkeys = 0;
   *count = *bytes = *planes = 0;
@@ -219,7 +224,7 @@ static void read_accesses(reader *r, const sj_pstmt *p, int write, int pad, char
     const sj_access *acc = &m->accesses[a];
     if (acc->stmt != p || acc->is_write != write) continue;
     sj_buf key = {0};
-    read_access(r, acc, p->depth - 1, pad, &key);
+    read_access(r, acc, p->depth - 1, place, &key);
     int size = sj_type_size(acc->ref->sym->type), first = 1;
     for (int k = 0; k < nkeys && first; k++) first = strcmp(keys[k], key.data) != 0;
     keys[nkeys++] = sj_buf_take(&key);
@@ -230,7 +235,7 @@ static void read_accesses(reader *r, const sj_pstmt *p, int write, int pad, char
   for (int k = 0; k < nkeys; k++) free(keys[k]);
 }
 
-/* The folded extents (a statement with fewer space loops sits at 0 along the outer ones),
+/* The folded extents (a statement with fewer space loops where sj_place_of puts it),
  * and loads, stores, operations and planes per update, averaged over the statements by their
  * points per step. */
 static int read_statements(const sj_model *m, reader *r) {
@@ -249,18 +254,22 @@ static int read_statements(const sj_model *m, reader *r) {
       free(keys);
       return -1;
     }
-    int pad = s->n + 2 - p->depth;
+    sj_place place;
+    if (sj_place_of(m, p, s->n, &place)) {
+      free(keys);
+      return -1;
+    }
     double w = 1, ops = 0, n[2], bytes[2], planes[2];
     widen(&flo[0], &fhi[0], &fseen[0], lo[0]), widen(&flo[0], &fhi[0], &fseen[0], hi[0]);
     for (int f = 0; f <= s->n; f++) {
-      int j = f - pad + 1; /* the statement's loop along folded dimension f, if any */
-      widen(&flo[f + 1], &fhi[f + 1], &fseen[f + 1], j >= 1 ? lo[j] : 0);
-      widen(&flo[f + 1], &fhi[f + 1], &fseen[f + 1], j >= 1 ? hi[j] : 0);
+      int j = place.dim_of[f]; /* the statement's loop along folded dimension f, if any */
+      widen(&flo[f + 1], &fhi[f + 1], &fseen[f + 1], j >= 1 ? lo[j] : place.cst[f]);
+      widen(&flo[f + 1], &fhi[f + 1], &fseen[f + 1], j >= 1 ? hi[j] : place.cst[f]);
       if (j >= 1) w *= hi[j] >= lo[j] ? (double)(hi[j] - lo[j] + 1) : 0;
     }
     for (int b = 0; b < p->nbody; b++) ops += ops_of(p->body[b]->rhs);
     for (int write = 0; write <= 1; write++)
-      read_accesses(r, p, write, pad, keys, &n[write], &bytes[write], &planes[write]);
+      read_accesses(r, p, write, &place, keys, &n[write], &bytes[write], &planes[write]);
     s->loads += w * n[0], s->stores += w * n[1], s->ops += w * ops;
     s->access_bytes += w * (bytes[0] + bytes[1]);
     s->read_bytes += w * planes[0], s->write_bytes += w * planes[1];

@@ -1,0 +1,77 @@
+/* Where a statement with fewer space loops than a stencil's sits in its folded space (sched.h,
+ * sj_place_of). The time tilings tile that space and take their cone from the dependences in
+ * it: any place is legal, and isl checks the tiles against the dependences, but a statement
+ * placed away from the elements it writes joins instances far apart (a source at the grid's
+ * centre placed at 0 reached half the grid in one step: no tiling applied). */
+#include "sched/hybrid.h"
+
+#include <isl/aff.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include <string.h>
+
+/* Along f, the loop (>= 1) that index aff is, plus a constant, or 0 and *cst the constant it
+ * is; -1 for anything else. */
+static int index_place(__isl_keep isl_aff *aff, int depth, long *cst) {
+  if (isl_aff_dim(aff, isl_dim_div) != 0) return -1;
+  isl_val *c = isl_aff_get_constant_val(aff);
+  int whole = isl_val_is_int(c) == isl_bool_true;
+  *cst = whole ? isl_val_get_num_si(c) : 0;
+  isl_val_free(c);
+  if (!whole) return -1;
+  int loop = 0;
+  for (int j = 0; j < depth; j++) {
+    isl_val *v = isl_aff_get_coefficient_val(aff, isl_dim_in, j);
+    int zero = isl_val_is_zero(v) == isl_bool_true, one = isl_val_is_one(v) == isl_bool_true;
+    isl_val_free(v);
+    if (zero) continue;
+    if (!one || j == 0 || loop) return -1; /* time, a stride, or two loops */
+    loop = j;
+  }
+  return loop;
+}
+
+/* The place of s from its write acc into p; 0, or -1 where the write does not say one. */
+static int place_of_write(const sj_pstmt *s, const sj_access *acc, int n, sj_place *p) {
+  isl_multi_aff *ma = sj_one_piece(isl_pw_multi_aff_from_map(isl_map_copy(acc->rel)));
+  int rank = ma ? (int)isl_multi_aff_dim(ma, isl_dim_out) : 0, ok = ma && rank >= n + 1;
+  int used[SJ_PLACE_MAX + 1] = {0};
+  for (int f = 0; ok && f <= n; f++) {
+    isl_aff *aff = isl_multi_aff_get_aff(ma, rank - (n + 1) + f);
+    int loop = index_place(aff, s->depth, &p->cst[f]);
+    isl_aff_free(aff);
+    ok = loop >= 0 && !(loop && used[loop]);
+    if (ok && loop) used[loop] = 1, p->cst[f] = 0;
+    p->dim_of[f] = ok ? loop : 0;
+  }
+  /* every loop a dimension, but for loops of one iteration (`_pt`, sched/model.c) */
+  for (int j = 1; ok && j < s->depth; j++) {
+    long lo, hi;
+    ok = used[j] || (!sj_set_dim_range(s->domain, j, &lo, &hi) && lo == hi);
+  }
+  isl_multi_aff_free(ma);
+  return ok ? 0 : -1;
+}
+
+int sj_place_of(const sj_model *m, const sj_pstmt *s, int n, sj_place *out) {
+  if (n + 1 > SJ_PLACE_MAX || s->depth - 1 > n + 1) return -1;
+  memset(out, 0, sizeof *out);
+  int pad = n + 2 - s->depth;
+  for (int f = pad; f <= n; f++) out->dim_of[f] = f - pad + 1;
+  if (pad == 0) return 0;
+  /* the place every write of s says, if they say the same */
+  sj_place first, mine;
+  memset(&first, 0, sizeof first);
+  memset(&mine, 0, sizeof mine);
+  int writes = 0;
+  for (int a = 0; a < m->naccesses; a++) {
+    const sj_access *acc = &m->accesses[a];
+    if (acc->stmt != s || !acc->is_write) continue;
+    if (place_of_write(s, acc, n, writes ? &mine : &first)) return 0;
+    if (writes++ && memcmp(&first, &mine, sizeof mine)) return 0;
+  }
+  if (writes) *out = first;
+  return 0;
+}
