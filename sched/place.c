@@ -60,7 +60,11 @@ int sj_place_of(const sj_model *m, const sj_pstmt *s, int n, sj_place *out) {
   memset(out, 0, sizeof *out);
   int pad = n + 2 - s->depth;
   for (int f = pad; f <= n; f++) out->dim_of[f] = f - pad + 1;
-  if (pad == 0) return 0;
+  /* a statement with every loop sits at them, but for the one-point loop of an assignment
+   * directly in the time loop (sched/model.c), which a 1-D stencil's source has as many loops */
+  int point = 0;
+  for (int j = 1; j < s->depth; j++) point |= m->point && s->iters[j] == m->point;
+  if (pad == 0 && !point) return 0;
   /* the place every write of s says, if they say the same */
   sj_place first, mine;
   memset(&first, 0, sizeof first);

@@ -207,7 +207,8 @@ typedef struct sj_place {
   int dim_of[SJ_PLACE_MAX];
   long cst[SJ_PLACE_MAX];
 } sj_place;
-/* A statement with every space loop sits at its loops. One with fewer sits where it writes,
+/* A statement with every space loop sits at its loops. One with fewer (or whose only loop is
+ * the one point of an assignment directly in the time loop: a 1-D source) sits where it writes,
  * where its write is each loop or a constant along the space dimensions (a boundary column
  * A[i][M - 1] at (i, M - 1), a source A[N / 2][M / 2] at that point): its dependences on the
  * others then reach as far as theirs. Else its loops are the innermost dimensions and it sits
