@@ -1,8 +1,8 @@
 /* Where a statement with fewer space loops than a stencil's sits in its folded space (sched.h,
  * sj_place_of). The time tilings tile that space and take their cone from the dependences in
- * it: any place is legal, and isl checks the tiles against the dependences, but a statement
- * placed away from the elements it writes joins instances far apart (a source at the grid's
- * centre placed at 0 reached half the grid in one step: no tiling applied). */
+ * it, so any place is legal; but a statement placed away from the elements it writes joins
+ * instances far apart (a source at the grid's centre placed at 0 reached half the grid in one
+ * step: no tiling applied). */
 #include "sched/hybrid.h"
 
 #include <isl/aff.h>
