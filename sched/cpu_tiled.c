@@ -168,24 +168,11 @@ static __isl_give isl_aff *cst(tiler *t, long v) {
 /* S -> X of statement s: its folded time, then its place in space (sj_place_of); NULL where
  * it has none. */
 static __isl_give isl_pw_multi_aff *to_x(tiler *t, const sj_pstmt *s) {
-  sj_place place;
-  if (sj_place_of(t->m, s, t->n - 1, &place)) return NULL;
+  isl_multi_aff *sp = sj_place_aff(t->m, s, t->n - 1);
+  if (!sp) return NULL;
   isl_space *space = isl_set_get_space(s->domain);
   isl_map *fold = isl_union_map_extract_map(
-      t->st->folded, isl_space_map_from_domain_and_range(isl_space_copy(space),
-                                                         isl_space_set_alloc(t->ctx, 0, 1)));
-  isl_multi_aff *sp = isl_multi_aff_zero(isl_space_map_from_domain_and_range(
-      isl_space_copy(space), isl_space_set_alloc(t->ctx, 0, t->n)));
-  isl_local_space *ls = isl_local_space_from_space(space);
-  for (int f = 0; f < t->n; f++) {
-    int j = place.dim_of[f];
-    sp = isl_multi_aff_set_aff(
-        sp, f,
-        j ? isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)j)
-          : isl_aff_val_on_domain(isl_local_space_copy(ls),
-                                  isl_val_int_from_si(t->ctx, place.cst[f])));
-  }
-  isl_local_space_free(ls);
+      t->st->folded, isl_space_map_from_domain_and_range(space, isl_space_set_alloc(t->ctx, 0, 1)));
   return isl_pw_multi_aff_flat_range_product(isl_pw_multi_aff_from_map(fold),
                                              isl_pw_multi_aff_from_multi_aff(sp));
 }

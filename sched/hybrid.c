@@ -54,23 +54,11 @@ __isl_give isl_union_map *sj_fold_space(const sj_model *m, const sj_stencil *st,
   isl_union_map *out = isl_union_map_empty(isl_union_set_get_space(m->domain));
   for (int i = 0; i < m->nstmts && out; i++) {
     const sj_pstmt *s = m->stmts[i];
-    sj_place place;
-    if (sj_place_of(m, s, *n, &place)) return isl_union_map_free(out);
+    isl_multi_aff *at = sj_place_aff(m, s, *n);
+    if (!at) return isl_union_map_free(out);
     isl_space *space = isl_set_get_space(s->domain);
     isl_map *time = isl_union_map_extract_map(
-        st->folded, isl_space_map_from_domain_and_range(isl_space_copy(space),
-                                                        isl_space_set_alloc(m->ctx, 0, 1)));
-    isl_multi_aff *at = isl_multi_aff_zero(isl_space_map_from_domain_and_range(
-        isl_space_copy(space), isl_space_set_alloc(m->ctx, 0, (unsigned)*n + 1)));
-    isl_local_space *ls = isl_local_space_from_space(space);
-    for (int f = 0; f <= *n; f++) {
-      int j = place.dim_of[f];
-      isl_aff *x = j ? isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)j)
-                     : isl_aff_val_on_domain(isl_local_space_copy(ls),
-                                             isl_val_int_from_si(m->ctx, place.cst[f]));
-      at = isl_multi_aff_set_aff(at, f, x);
-    }
-    isl_local_space_free(ls);
+        st->folded, isl_space_map_from_domain_and_range(space, isl_space_set_alloc(m->ctx, 0, 1)));
     out = isl_union_map_add_map(out, isl_map_flat_range_product(time, isl_map_from_multi_aff(at)));
   }
   return out;

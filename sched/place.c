@@ -6,8 +6,10 @@
 #include "sched/hybrid.h"
 
 #include <isl/aff.h>
+#include <isl/local_space.h>
 #include <isl/map.h>
 #include <isl/set.h>
+#include <isl/space.h>
 #include <isl/val.h>
 
 #include <string.h>
@@ -78,4 +80,23 @@ int sj_place_of(const sj_model *m, const sj_pstmt *s, int n, sj_place *out) {
   }
   if (writes) *out = first;
   return 0;
+}
+
+__isl_give isl_multi_aff *sj_place_aff(const sj_model *m, const sj_pstmt *s, int n) {
+  sj_place place;
+  if (sj_place_of(m, s, n, &place)) return NULL;
+  isl_space *space = isl_set_get_space(s->domain);
+  isl_multi_aff *at = isl_multi_aff_zero(isl_space_map_from_domain_and_range(
+      isl_space_copy(space), isl_space_set_alloc(m->ctx, 0, (unsigned)n + 1)));
+  isl_local_space *ls = isl_local_space_from_space(space);
+  for (int f = 0; f <= n; f++) {
+    int j = place.dim_of[f];
+    at = isl_multi_aff_set_aff(
+        at, f,
+        j ? isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)j)
+          : isl_aff_val_on_domain(isl_local_space_copy(ls),
+                                  isl_val_int_from_si(m->ctx, place.cst[f])));
+  }
+  isl_local_space_free(ls);
+  return at;
 }

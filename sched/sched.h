@@ -214,6 +214,8 @@ typedef struct sj_place {
  * others then reach as far as theirs. Else its loops are the innermost dimensions and it sits
  * at 0 along the others. -1 where n + 1 is above SJ_PLACE_MAX or the statement has more loops. */
 int sj_place_of(const sj_model *m, const sj_pstmt *s, int n, sj_place *out);
+/* That place as a function S -> [s0, .., sn]; NULL where it has none. */
+__isl_give isl_multi_aff *sj_place_aff(const sj_model *m, const sj_pstmt *s, int n);
 
 /* An array a kernel stages in its block's shared memory (sched/stage.c): the box of what a
  * tile touches, size[d] elements along dimension d from an origin that moves with the tile.
