@@ -38,7 +38,7 @@ typedef struct builder {
   int nsites, capsites;
   int order;       /* of the next use in the statement being collected */
   sj_pstmt **decl; /* by local id: the statement of its declaration */
-  int outer_nests; /* the outermost loop being built holds loops */
+  int nest_depth;  /* of the deepest nest in the outermost loop being built, itself counted */
   int top;         /* the function's body is being built: its parts are kept */
   int failed;
 } builder;
@@ -332,12 +332,15 @@ static int reads_local(const sj_expr *e) {
   return 0;
 }
 
-/* Whether st holds a loop. */
-static int has_loop(const sj_stmt *st) {
-  if (st->kind == SJ_S_FOR) return 1;
+/* The number of loops in the deepest nest of st, st itself counted. */
+static int nest_depth(const sj_stmt *st) {
+  int deepest = 0;
   for (int i = 0; i < st->nbody; i++)
-    if (st->body[i] && has_loop(st->body[i])) return 1;
-  return 0;
+    if (st->body[i]) {
+      int d = nest_depth(st->body[i]);
+      deepest = d > deepest ? d : deepest;
+    }
+  return deepest + (st->kind == SJ_S_FOR);
 }
 
 /* Whether the assignments body[0..n) only move array elements: no local is declared, read
@@ -389,13 +392,6 @@ static int build_point(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
   return 0;
 }
 
-static int build_assignments(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n,
-                             built *out) {
-  if (b->depth == 1 && b->outer_nests && arrays_only(body, n))
-    return build_point(b, context, body, n, out);
-  return build_group(b, context, body, n, out);
-}
-
 /* The sequence of parts[0..n), merged as a balanced tree: isl copies both operands of a
  * sequence, so appending parts one by one would cost quadratically in their number. */
 static __isl_give isl_schedule *sequence_of(isl_schedule **parts, int n) {
@@ -403,6 +399,55 @@ static __isl_give isl_schedule *sequence_of(isl_schedule **parts, int n) {
   if (n == 1) return parts[0];
   isl_schedule *left = sequence_of(parts, n / 2);
   return sequence(left, sequence_of(parts + n / 2, n - n / 2));
+}
+
+/* Whether the array assignments body[0..n) write along different last `space` subscripts
+ * (`A[0][j] = ..; A[N - 1][j] = ..;`), each having that many. */
+static int writes_apart(sj_stmt *const *body, int n, int space) {
+  int apart = 0;
+  for (int i = 0; i < n; i++) {
+    const sj_expr *a = body[i]->lhs, *z = body[0]->lhs;
+    if (a->nargs < space) return 0;
+    for (int k = 1; k <= space; k++)
+      apart |= !sj_expr_same(a->args[a->nargs - k], z->args[z->nargs - k]);
+  }
+  return apart;
+}
+
+static int build_assignments(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n,
+                             built *out);
+
+/* Each of body[0..n) a statement of its own, in order. */
+static int build_each(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n, built *out) {
+  isl_schedule **parts = calloc((size_t)n, sizeof *parts);
+  int rc = parts ? 0 : -1;
+  for (int i = 0; i < n && !rc; i++) {
+    built part = {0};
+    rc = build_assignments(b, context, body + i, 1, &part);
+    if (rc)
+      built_clear(&part);
+    else
+      parts[i] = flush(&part);
+  }
+  if (rc)
+    for (int i = 0; i < n; i++) isl_schedule_free(parts[i]);
+  else
+    out->sched = sequence(out->sched, sequence_of(parts, n));
+  free(parts);
+  return rc;
+}
+
+/* Array assignments outside a time loop's deepest nest that write at different places (two
+ * sides of a grid in one loop) are one statement each: a statement sits where it writes in
+ * the time tilings (sched/place.c), which two places do not say. */
+static int build_assignments(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n,
+                             built *out) {
+  int outside = b->depth >= 1 && b->depth < b->nest_depth;
+  if (outside && n > 1 && arrays_only(body, n) && writes_apart(body, n, b->nest_depth - 1))
+    return build_each(b, context, body, n, out);
+  if (b->depth == 1 && outside && arrays_only(body, n))
+    return build_point(b, context, body, n, out);
+  return build_group(b, context, body, n, out);
 }
 
 static int build_block(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n, built *out) {
@@ -619,7 +664,7 @@ static int build_for(builder *b, __isl_keep isl_set *context, sj_stmt *loop, bui
   b->iters[d] = loop->iter;
   b->iter_pos[loop->iter->id] = d;
   b->depth = d + 1;
-  if (d == 0) b->outer_nests = has_loop(loop->body[0]);
+  if (d == 0) b->nest_depth = nest_depth(loop);
 
   isl_set *ext = isl_set_add_dims(isl_set_copy(context), isl_dim_set, 1);
   isl_space *space = isl_set_get_space(ext);
