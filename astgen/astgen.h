@@ -9,6 +9,15 @@
 #include "astgen/ir.h"
 #include "sched/sched.h"
 
+/* The annotation of a kernel mark's AST node whose grid starts at tiles that are functions of its
+ * launch (sched.h, sj_kernel.first): their values there, on the host's iterators; ids[d] the
+ * kernel's parameter. */
+typedef struct sj_first_exprs {
+  sj_id_kind tag; /* SJ_ID_FIRST_EXPRS */
+  isl_ast_expr *first[3];
+  isl_id *ids[3];
+} sj_first_exprs;
+
 /* The AST of schedule, with the band options the tree carries; NULL when isl fails. */
 __isl_give isl_ast_node *sj_ast_generate(__isl_keep isl_schedule *schedule);
 /* The AST by isl's generator alone. */

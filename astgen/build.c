@@ -5,12 +5,16 @@
 #include "astgen/astgen.h"
 #include "astgen/live_ast.h"
 
+#include <isl/aff.h>
 #include <isl/ast_build.h>
 #include <isl/id.h>
+#include <isl/local_space.h>
 #include <isl/schedule.h>
 #include <isl/schedule_node.h>
 #include <isl/set.h>
 #include <isl/space.h>
+
+#include <stdlib.h>
 
 /* An unconstrained context node above every leaf. isl (0.25) rewrites a band member whose
  * statements are strided with different offsets (folded time: 3t, 3t + 1, 3t + 2) into a
@@ -80,11 +84,66 @@ static __isl_give isl_ast_node *at_domain(__isl_take isl_ast_node *node,
   return gb->local ? sj_ast_guard_stores(node, build, gb) : node;
 }
 
+static isl_stat enter_mark(__isl_keep isl_id *mark, __isl_keep isl_ast_build *build, void *user) {
+  (void)build;
+  sj_ast_guard_mark(user, mark, 1);
+  return isl_stat_ok;
+}
+
+static void first_exprs_free(void *user) {
+  sj_first_exprs *e = user;
+  for (int d = 0; d < 3; d++) {
+    isl_ast_expr_free(e->first[d]);
+    isl_id_free(e->ids[d]);
+  }
+  free(e);
+}
+
+/* The first tile of kernel k's grid along d at the launch of build (the outermost schedule
+ * dimension), as an expression of the host's iterators. */
+static __isl_give isl_ast_expr *first_at(__isl_keep isl_ast_build *build, const sj_kernel *k,
+                                         int d) {
+  isl_space *outer = isl_ast_build_get_schedule_space(build);
+  isl_aff *launch =
+      isl_aff_var_on_domain(isl_local_space_from_space(isl_space_copy(outer)), isl_dim_set, 0);
+  isl_multi_aff *at = isl_multi_aff_zero(
+      isl_space_map_from_domain_and_range(outer, isl_aff_get_domain_space(k->first[d])));
+  at = isl_multi_aff_set_aff(at, 0, launch);
+  isl_aff *first = isl_aff_pullback_multi_aff(isl_aff_copy(k->first[d]), at);
+  return isl_ast_build_expr_from_pw_aff(build, isl_pw_aff_from_aff(first));
+}
+
+/* isl's after_each_mark callback: a kernel whose grid starts at tiles that are functions of
+ * the launch annotated with their values (sj_first_exprs), which the host passes it. */
+static __isl_give isl_ast_node *leave_mark(__isl_take isl_ast_node *node,
+                                           __isl_keep isl_ast_build *build, void *user) {
+  isl_id *mark = isl_ast_node_mark_get_id(node);
+  sj_ast_guard_mark(user, mark, 0);
+  const sj_kernel *k = mark ? isl_id_get_user(mark) : NULL;
+  isl_id_free(mark);
+  if (!k || k->tag != SJ_ID_KERNEL || !(k->first[0] || k->first[1] || k->first[2])) return node;
+  isl_ctx *ctx = isl_ast_node_get_ctx(node);
+  sj_first_exprs *e = calloc(1, sizeof *e);
+  isl_id *id = e ? sj_id_owning(ctx, "first", e, first_exprs_free) : NULL;
+  if (!id) return isl_ast_node_free(node);
+  e->tag = SJ_ID_FIRST_EXPRS;
+  for (int d = 0; d < 3; d++) {
+    if (!k->first[d]) continue;
+    e->ids[d] = sj_first_id(ctx, d);
+    if (!(e->first[d] = first_at(build, k, d))) {
+      isl_id_free(id);
+      return isl_ast_node_free(node);
+    }
+  }
+  return isl_ast_node_set_annotation(node, id);
+}
+
 __isl_give isl_ast_node *sj_ast_generate_isl(__isl_keep isl_schedule *schedule) {
   isl_ctx *ctx = isl_schedule_get_ctx(schedule);
   isl_ast_build *build = isl_ast_build_alloc(ctx);
   sj_guard_build gb = {sj_ast_local(schedule), 0};
-  if (gb.local) build = sj_ast_build_guards(build, &gb);
+  build = isl_ast_build_set_before_each_mark(build, enter_mark, &gb);
+  build = isl_ast_build_set_after_each_mark(build, leave_mark, &gb);
   build = isl_ast_build_set_at_each_domain(build, at_domain, &gb);
   isl_schedule *anchored =
       isl_schedule_map_schedule_node_bottom_up(isl_schedule_copy(schedule), anchor_leaf, NULL);

@@ -157,25 +157,7 @@ __isl_give isl_ast_node *sj_ast_guard_stores(__isl_take isl_ast_node *node,
   return isl_ast_node_set_annotation(node, id);
 }
 
-static isl_stat enter_mark(__isl_keep isl_id *mark, __isl_keep isl_ast_build *build, void *user) {
-  (void)build;
-  const sj_mapped_id *v = isl_id_get_user(mark);
-  ((sj_guard_build *)user)->in_full += v && v->tag == SJ_ID_VERSION && v->dim == 1;
-  return isl_stat_ok;
-}
-
-static __isl_give isl_ast_node *leave_mark(__isl_take isl_ast_node *node,
-                                           __isl_keep isl_ast_build *build, void *user) {
-  (void)build;
-  isl_id *mark = isl_ast_node_mark_get_id(node);
+void sj_ast_guard_mark(sj_guard_build *gb, __isl_keep isl_id *mark, int entering) {
   const sj_mapped_id *v = mark ? isl_id_get_user(mark) : NULL;
-  ((sj_guard_build *)user)->in_full -= v && v->tag == SJ_ID_VERSION && v->dim == 1;
-  isl_id_free(mark);
-  return node;
-}
-
-__isl_give isl_ast_build *sj_ast_build_guards(__isl_take isl_ast_build *build, sj_guard_build *gb) {
-  build = isl_ast_build_set_before_each_mark(build, enter_mark, gb);
-  build = isl_ast_build_set_after_each_mark(build, leave_mark, gb);
-  return isl_ast_build_set_at_each_domain(build, sj_ast_guard_stores, gb);
+  if (v && v->tag == SJ_ID_VERSION && v->dim == 1) gb->in_full += entering ? 1 : -1;
 }

@@ -25,9 +25,8 @@ typedef struct sj_guard_build {
   isl_union_set *local;
   int in_full;
 } sj_guard_build;
-/* build with the callbacks that annotate the statements of full tiles (gb kept until the AST
- * is built). */
-__isl_give isl_ast_build *sj_ast_build_guards(__isl_take isl_ast_build *build, sj_guard_build *gb);
+/* Counts the full tiles' version marks isl's generator enters and leaves (gb->in_full). */
+void sj_ast_guard_mark(sj_guard_build *gb, __isl_keep isl_id *mark, int entering);
 /* isl's at_each_domain callback (user: the instances whose results stay in their tiles):
  * annotates node where some of its instances are among them. */
 __isl_give isl_ast_node *sj_ast_guard_stores(__isl_take isl_ast_node *node,

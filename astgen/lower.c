@@ -663,6 +663,19 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   finish(&cur.kl);
 }
 
+/* A kernel mark whose grid starts at tiles that are functions of the launch (its annotation,
+ * astgen/build.c): their values, computed by the host, are parameters of the kernel. */
+static void launch_kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
+  isl_id *note = isl_ast_node_get_annotation(mark);
+  const sj_first_exprs *e = note ? isl_id_get_user(note) : NULL;
+  int bound = 0;
+  for (int d = 0; e && e->tag == SJ_ID_FIRST_EXPRS && d < 3; d++)
+    if (e->first[d]) sj_lw_bind(l, e->ids[d], sj_lw_iexpr(l, e->first[d]), 0), bound++;
+  kernel(l, mark);
+  while (bound--) sj_lw_unbind(l);
+  isl_id_free(note);
+}
+
 static void host(sj_lower *l, __isl_keep isl_ast_node *node) {
   if (l->failed) return;
   switch (isl_ast_node_get_type(node)) {
@@ -677,7 +690,7 @@ static void host(sj_lower *l, __isl_keep isl_ast_node *node) {
     break;
   case isl_ast_node_mark:
     if (mark_kind(node) == SJ_ID_KERNEL)
-      kernel(l, node);
+      launch_kernel(l, node);
     else
       lower_mark_child(l, node, host);
     break;

@@ -12,8 +12,10 @@
 #include <isl/union_set.h>
 #include <isl/val.h>
 
-static void free_kernel(void *k) {
-  free(((sj_kernel *)k)->staged);
+static void free_kernel(void *user) {
+  sj_kernel *k = user;
+  for (int d = 0; d < 3; d++) isl_aff_free(k->first[d]);
+  free(k->staged);
   free(k);
 }
 
@@ -52,6 +54,23 @@ __isl_give isl_union_set *sj_bound_to(__isl_take isl_union_pw_aff *v, long offse
   if (mod) v = isl_union_pw_aff_mod_val(v, isl_val_int_from_si(ctx, mod));
   v = isl_union_pw_aff_sub(v, isl_union_pw_aff_param_on_domain_id(dom, id));
   return isl_union_pw_aff_zero_union_set(v);
+}
+
+__isl_give isl_union_set *sj_bound_block(__isl_take isl_union_pw_aff *v, long lo,
+                                         const sj_kernel *k, int dim) {
+  isl_ctx *ctx = isl_union_pw_aff_get_ctx(v);
+  if (k->first[dim]) {
+    isl_id *first = sj_first_id(ctx, dim);
+    isl_union_set *dom = isl_union_pw_aff_domain(isl_union_pw_aff_copy(v));
+    v = isl_union_pw_aff_sub(v, isl_union_pw_aff_param_on_domain_id(dom, first));
+    lo = 0;
+  }
+  return sj_bound_to(v, lo, 0, sj_map_id(ctx, 0, dim));
+}
+
+__isl_give isl_id *sj_first_id(isl_ctx *ctx, int dim) {
+  char name[3] = {'o', (char)('0' + dim), 0};
+  return isl_id_alloc(ctx, name, (void *)&sj_first_ids[dim]);
 }
 
 __isl_give isl_id *sj_map_id(isl_ctx *ctx, int thread, int dim) {

@@ -322,15 +322,84 @@ int sj_time_tiles_staged(void) {
   return !v || strcmp(v, "0") != 0;
 }
 
-/* The grid of a phase: the range of its tiles along each space dimension (lo: the first).
- * -1 with why filled when a dimension exceeds the device's grid. */
+typedef struct first_arg {
+  isl_set *tiles; /* [L, S]: a launch and a tile coordinate */
+  isl_aff *best;  /* the first tile of a launch, a function of L, or NULL: lo */
+  long count;     /* the tiles of a launch from it */
+} first_arg;
+
+/* Tries piece f of the least tile of a launch as the first tile of every launch, shifted to
+ * bound each launch's tiles from below. */
+static isl_stat try_first(__isl_take isl_set *where, __isl_take isl_aff *f, void *user) {
+  first_arg *a = user;
+  isl_set_free(where);
+  isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(a->tiles));
+  isl_multi_aff *launch =
+      isl_multi_aff_from_aff(isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, 0));
+  isl_aff *past = isl_aff_sub(isl_aff_var_on_domain(ls, isl_dim_set, 1),
+                              isl_aff_pullback_multi_aff(isl_aff_copy(f), launch));
+  isl_set *range = isl_set_apply(isl_set_copy(a->tiles), isl_map_from_aff(past));
+  long lo, hi;
+  int rc = sj_set_dim_range(range, 0, &lo, &hi);
+  isl_set_free(range);
+  if (rc || hi - lo + 1 >= a->count) {
+    isl_aff_free(f);
+    return rc ? isl_stat_error : isl_stat_ok;
+  }
+  isl_aff_free(a->best);
+  a->best = isl_aff_add_constant_si(f, (int)lo);
+  a->count = hi - lo + 1;
+  return isl_stat_ok;
+}
+
+/* The tiles of each launch L along coordinate pos of tiles [L, p, T, S0, .., Sn]: from *lo, or
+ * where *first is set from first(L); *count of them. Where the tile coordinates are skewed by
+ * time (a parallelogram's S_i grows with its band T, and L = T + S_i), the tiles of every
+ * launch span far more than one launch's (Yee 40x48 at T = 2000: 126 along y, 4 in a launch),
+ * and a grid over them all has blocks with no work in each launch, which a GPU starts for
+ * nothing and the emulator runs thread by thread. The least tile of a launch is a function of
+ * L in pieces; each is tried as the first tile of every launch, and kept where it halves the
+ * grid at least (the parameter costs isl's AST generation: heat-2d 3072^2 with 12 tiles in a
+ * launch of the 13 along y compiled in 300 ms, not 226). -1 when isl fails. */
+static int launch_tiles(__isl_keep isl_union_set *tiles, int pos, long *lo, isl_aff **first,
+                        long *count) {
+  isl_set *set = isl_set_from_union_set(isl_union_set_copy(tiles));
+  int dims = (int)isl_set_dim(set, isl_dim_set);
+  set = isl_set_project_out(set, isl_dim_set, (unsigned)pos + 1, (unsigned)(dims - pos - 1));
+  set = isl_set_project_out(set, isl_dim_set, 1, (unsigned)pos - 1);
+  long hi;
+  if (sj_set_dim_range(set, 1, lo, &hi)) *lo = 0, hi = -1;
+  first_arg a = {set, NULL, hi - *lo + 1};
+  int rc = 0;
+  if (a.count > 2) {
+    isl_map *per_launch =
+        isl_map_move_dims(isl_map_from_range(isl_set_copy(set)), isl_dim_in, 0, isl_dim_out, 0, 1);
+    isl_pw_aff *least = isl_map_dim_min(per_launch, 0);
+    rc = isl_pw_aff_foreach_piece(least, try_first, &a);
+    isl_pw_aff_free(least);
+  }
+  isl_set_free(set);
+  if (a.best && 2 * a.count > hi - *lo + 1) { /* a few blocks fewer: not worth a parameter */
+    a.best = isl_aff_free(a.best);
+    a.count = hi - *lo + 1;
+  }
+  *first = a.best;
+  *count = a.count;
+  return rc < 0 ? -1 : 0;
+}
+
+/* The grid of kernel k over the tiles dom of a phase: the tiles of a launch along each space
+ * dimension, from lo[d] or k->first[d]. -1 with why filled when a dimension exceeds the
+ * device's grid or isl fails. */
 static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid[3],
                    const unsigned block[3], sj_kernel *k, long *lo, sj_buf *why) {
   for (int d = 0; d < 3; d++) k->grid[d] = k->block[d] = 1;
   for (int d = 0; d <= n; d++) {
-    long hi;
-    if (coordinate_range(dom, n + 1 - d, &lo[d], &hi)) lo[d] = 0, hi = -1;
-    long count = hi - lo[d] + 1;
+    long count;
+    if (launch_tiles(dom, 3 + d, &lo[d], &k->first[d], &count)) {
+      sj_buf_printf(why, "isl failed finding the grid");
+      return -1;
+    }
     if (count > (long)max_grid[d]) {
       sj_buf_printf(why, "%ld tiles along %c exceed the grid", count, "xyz"[d]);
       return -1;
@@ -339,6 +408,26 @@ static int grid_of(__isl_keep isl_union_set *dom, int n, const unsigned max_grid
     k->block[d] = block[d];
   }
   return 0;
+}
+
+/* A context node above node that introduces the parameters of k's first tiles, if any: isl's
+ * AST generator knows a parameter only from the context of the node where it appears. */
+static __isl_give isl_schedule_node *first_context(__isl_take isl_schedule_node *node,
+                                                   const sj_kernel *k) {
+  isl_ctx *ctx = isl_schedule_node_get_ctx(node);
+  isl_space *space =
+      isl_space_set_alloc(ctx, 0, (unsigned)isl_schedule_node_get_schedule_depth(node));
+  int any = 0;
+  for (int d = 0; d < 3; d++)
+    if (k->first[d]) {
+      space = isl_space_add_dims(space, isl_dim_param, 1);
+      space = isl_space_set_dim_id(space, isl_dim_param, (unsigned)any++, sj_first_id(ctx, d));
+    }
+  if (!any) {
+    isl_space_free(space);
+    return node;
+  }
+  return isl_schedule_node_insert_context(node, isl_set_universe(space));
 }
 
 /* With JIT_CHECK_TILES (the tests), isl checks local against the exact dependences
@@ -439,8 +528,7 @@ phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep i
   int dims[SJ_HYBRID_MAX_SPACE];
   for (int d = 0; d <= n; d++) {
     dims[d] = d;
-    isl_union_set *mine =
-        sj_bound_to(sj_coordinate(dom, n + 1 - d), lo[d], 0, sj_map_id(ctx, 0, d));
+    isl_union_set *mine = sj_bound_block(sj_coordinate(dom, n + 1 - d), lo[d], k, d);
     block = block ? isl_union_set_intersect(block, mine) : mine;
   }
   node = isl_schedule_node_insert_filter(node, block);
@@ -449,7 +537,7 @@ phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep i
   if (k->nstaged) node = sj_each_child(node, unroll_copies, NULL);
   if (!node) return NULL;
   node = sj_insert_kernel_context(node, n + 1, dims, k->grid, k->block);
-  return sj_mark_kernel(node, k);
+  return sj_mark_kernel(first_context(node, k), k);
 }
 
 int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tiles *sizes,
@@ -556,6 +644,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
     long lo[SJ_HYBRID_MAX_SPACE];
     if (grid_of(mine, n, max_grid, sizes->block, k, lo, why)) {
       failed = -1;
+      for (int d = 0; d < 3; d++) isl_aff_free(k->first[d]);
       free(k);
     } else {
       k->tag = SJ_ID_KERNEL;

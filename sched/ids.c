@@ -6,6 +6,7 @@
 const sj_mapped_id sj_block_ids[3] = {{SJ_ID_BLOCK, 0}, {SJ_ID_BLOCK, 1}, {SJ_ID_BLOCK, 2}};
 const sj_mapped_id sj_thread_ids[3] = {{SJ_ID_THREAD, 0}, {SJ_ID_THREAD, 1}, {SJ_ID_THREAD, 2}};
 const sj_mapped_id sj_spread_ids[3] = {{SJ_ID_SPREAD, 0}, {SJ_ID_SPREAD, 1}, {SJ_ID_SPREAD, 2}};
+const sj_mapped_id sj_first_ids[3] = {{SJ_ID_FIRST, 0}, {SJ_ID_FIRST, 1}, {SJ_ID_FIRST, 2}};
 const sj_mapped_id sj_version_ids[3] = {{SJ_ID_VERSION, 0}, {SJ_ID_VERSION, 1}, {SJ_ID_VERSION, 2}};
 const sj_id_kind sj_parallel_tag = SJ_ID_PARALLEL;
 const sj_id_kind sj_threads_tag = SJ_ID_THREADS;

@@ -50,7 +50,13 @@ typedef enum sj_id_kind {
   SJ_ID_LIVE,
   /* annotation of a statement's AST node (sj_store_guard, astgen/live_ast.c): where its staged
    * results are written through to global memory */
-  SJ_ID_STORE_GUARD
+  SJ_ID_STORE_GUARD,
+  /* parameter (sj_mapped_id): the tile of block id 0 along a grid dimension of a time-tiled
+   * kernel, a function of its launch (sj_kernel.first) that the host computes */
+  SJ_ID_FIRST,
+  /* annotation of a kernel mark's AST node (sj_first_exprs, astgen/astgen.h): the values of
+   * its SJ_ID_FIRST parameters */
+  SJ_ID_FIRST_EXPRS
 } sj_id_kind;
 
 typedef struct sj_live {
@@ -64,7 +70,8 @@ typedef struct sj_mapped_id {
 } sj_mapped_id;
 
 /* The user data of the block and thread ids and of the other tags without data. */
-extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3], sj_spread_ids[3], sj_version_ids[3];
+extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3], sj_spread_ids[3], sj_version_ids[3],
+    sj_first_ids[3];
 extern const sj_id_kind sj_parallel_tag, sj_threads_tag, sj_sync_tag, sj_spread_end_tag,
     sj_full_tag;
 
@@ -279,6 +286,9 @@ typedef struct sj_kernel {
   int unroll_partial;
   int nstaged;
   sj_staged *staged; /* malloc'd, freed with the kernel */
+  /* where not NULL, grid dimension d's block id 0 is the tile first[d](L) of launch L (the
+   * host loop, a time tiling's wavefront): the parameter sj_first_ids[d]; owned */
+  isl_aff *first[3];
 } sj_kernel;
 
 /* What a schedule decided, for jit_kernel_schedule() and jit_kernel_tile_sizes(). */
@@ -303,6 +313,12 @@ __isl_give isl_union_pw_aff *sj_coordinate(__isl_keep isl_union_set *dom, int fr
  * not 0) is 0. */
 __isl_give isl_union_set *sj_bound_to(__isl_take isl_union_pw_aff *v, long offset, long mod,
                                       __isl_take isl_id *id);
+/* The instances where v is the tile of block id dim of kernel k: v - lo - id, or where
+ * k->first[dim] is set, v - sj_first_ids[dim] - id, is 0. */
+__isl_give isl_union_set *sj_bound_block(__isl_take isl_union_pw_aff *v, long lo,
+                                         const sj_kernel *k, int dim);
+/* The parameter sj_first_ids[dim]. */
+__isl_give isl_id *sj_first_id(isl_ctx *ctx, int dim);
 /* The block (thread = 0) or thread id of dimension dim (0: x). */
 __isl_give isl_id *sj_map_id(isl_ctx *ctx, int thread, int dim);
 __isl_give isl_id *sj_id_owning(isl_ctx *ctx, const char *name, void *user,

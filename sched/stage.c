@@ -362,7 +362,7 @@ static __isl_give isl_union_set *copy_domain(__isl_take isl_map_list *pieces, co
   isl_union_set *dom = isl_union_set_from_set(inst);
   for (int d = 0; d <= n; d++) /* S_d = lo_d + block id d */
     dom = isl_union_set_intersect(
-        dom, sj_bound_to(sj_coordinate(dom, n + 1 + rank - d), lo[d], 0, sj_map_id(ctx, 0, d)));
+        dom, sj_bound_block(sj_coordinate(dom, n + 1 + rank - d), lo[d], k, d));
   isl_set *bound = isl_set_from_union_set(isl_union_set_copy(dom));
   isl_map *e = isl_map_from_domain_and_range(isl_set_copy(prefix), bound);
   e = isl_map_equate(e, isl_dim_in, 0, isl_dim_out, 0);

@@ -287,6 +287,15 @@ int main(int argc, char **argv) {
                                "stage, in global memory)",
                                NULL},
          " staged in ");
+  /* a small grid run for many steps: the parallelogram tiles of a launch are few, but their
+   * coordinates grow with time; the grid starts at a launch's first tile (126 tiles along y
+   * over every launch, 2 in one) */
+  const int yee[] = {2000, 40, 48};
+  setenv("JIT_TILE", "h=8,w=4x64", 1);
+  expect(dir, "fdtd2d.c", JIT_DEVICE_EMU, yee, 3,
+         (const char *const[]){"kernel 0: grid 3x2x1, block 64x8x1, 570 launches",
+                               "kernel 1: grid 3x2x1, block 64x8x1, 570 launches", NULL},
+         "x126x1");
   unsetenv("JIT_TILING");
   unsetenv("JIT_TILE");
   /* in exact mode, max norms (terms never -0.0) and reductions under a data if run in
