@@ -652,9 +652,12 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
       snprintf(k->why, sizeof k->why, "%s %d of %s: a block per tile, a barrier per step",
                split ? "color" : "phase", i, desc.data);
       sj_buf staged = {0};
-      sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s\n", k->id,
+      sj_buf_printf(why, "  kernel %d: grid %ux%ux%u, block %ux%ux%u, %ld launches: %s", k->id,
                     k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2],
                     last - first + 1, k->why);
+      for (int d = 0; d <= n; d++)
+        if (k->first[d]) sj_buf_printf(why, "; along %c from a launch's first tile", "xyz"[d]);
+      sj_buf_printf(why, "\n");
       double partial;
       int own = full_versions(mine, full, n, (first + last) / 2, &partial, why);
       /* a split tile the instances cut keeps most of its points (its base is a rectangle);
