@@ -171,8 +171,14 @@ int sj_hybrid_shape(const sj_cone *c, int h, const long *w, sj_hex *t, sj_buf *w
   long need_down =
       sj_floor_div(c->down_num * (h + 1) - fd * c->down_den + c->down_den - 1, c->down_den) - 1;
   if (w[0] < need_up || w[0] < need_down) {
-    sj_buf_printf(why, "w0 = %ld is too narrow for h = %d (needs %ld)", w[0], h,
-                  need_up > need_down ? need_up : need_down);
+    /* the reach says why: a dependence across the grid (a boundary or a source placed away from
+     * what it writes) reaches as far as the grid is wide */
+    double up = (double)c->up_num / (double)c->up_den,
+           down = (double)c->down_num / (double)c->down_den;
+    sj_buf_printf(why,
+                  "w0 = %ld is too narrow for h = %d: the dependences reach %g points along s0 "
+                  "in a step (needs w0 >= %ld)",
+                  w[0], h, up > down ? up : down, need_up > need_down ? need_up : need_down);
     return -1;
   }
   return 0;

@@ -80,7 +80,7 @@ typedef struct sj_tm_candidate {
 typedef struct sj_tm_cost {
   sj_tm_candidate c; /* block filled in */
   int ok;            /* 0: rejected, why says why */
-  char why[96];
+  char why[160];
   double points_per_tile;  /* of a full tile (per step: of a block) */
   long grid;               /* blocks per launch (the grid of a phase or color kernel) */
   double active;           /* blocks with work per launch, on average */
