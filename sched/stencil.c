@@ -196,15 +196,12 @@ static int not_stencil_because(sj_model *m, sj_stencil *out, sj_buf *why, const 
   return 0;
 }
 
-/* Whether two different instances of one folded step of the statements of nest c
- * conflict: only statements of one nest can share a folded step, so the conflicts are
- * composed nest by nest and the test stays linear in the number of nests. The step is a
- * parameter fixed in each statement's domain: the conflicts among those domains are those
- * of one step, for every step at once, and isl composes the accesses with their time
- * already fixed (composing them over all pairs of steps, then keeping the pairs of one
- * step, cost twice as much). */
-static void nest_conflicts(sj_model *m, const int *nest, int c, isl_map *const *fold,
-                           conflict *found) {
+/* The instances of the statements of nest c with their folded step a parameter fixed in
+ * each statement's domain: the conflicts among them are those of one step, for every step
+ * at once, and isl composes the accesses with their time already fixed (composing them over
+ * all pairs of steps, then keeping the pairs of one step, cost twice as much). */
+static __isl_give isl_union_set *one_step(sj_model *m, const int *nest, int c,
+                                          isl_map *const *fold) {
   isl_union_set *dom = isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
   isl_id *step = isl_id_alloc(m->ctx, "step", NULL);
   for (int i = 0; i < m->nstmts; i++) {
@@ -217,12 +214,111 @@ static void nest_conflicts(sj_model *m, const int *nest, int c, isl_map *const *
     dom = isl_union_set_add_set(dom, d);
   }
   isl_id_free(step);
+  return dom;
+}
+
+/* Whether two different instances of one folded step of the statements of nest c
+ * conflict: only statements of one nest can share a folded step, so the conflicts are
+ * composed nest by nest and the test stays linear in the number of nests. */
+static void nest_conflicts(sj_model *m, const int *nest, int c, isl_map *const *fold,
+                           conflict *found) {
+  isl_union_set *dom = one_step(m, nest, c, fold);
   isl_union_map *same_step = sj_model_conflicts(m, dom);
   isl_union_set_free(dom);
   if (isl_union_map_foreach_map(same_step, relates_others, found) < 0 &&
       found->found == isl_bool_false)
     found->found = isl_bool_error;
   isl_union_map_free(same_step);
+}
+
+typedef struct order_arg {
+  sj_model *m;
+  int broken; /* 1: a conflict the distribution reverses; -1: isl failed */
+} order_arg;
+
+/* Sets a->broken where map (conflicts of one step between two statements of one nest) relates
+ * an instance of the later statement to one of the earlier at a later iteration of their
+ * common loops: run statement by statement, the earlier would run first. */
+static isl_stat reversed(__isl_take isl_map *map, void *user) {
+  order_arg *a = user;
+  isl_set *in = isl_set_universe(isl_space_domain(isl_map_get_space(map)));
+  isl_set *out = isl_set_universe(isl_space_range(isl_map_get_space(map)));
+  const sj_pstmt *x = sj_model_stmt(a->m, in), *y = sj_model_stmt(a->m, out);
+  isl_set_free(in);
+  isl_set_free(out);
+  if (!x || !y || x == y) {
+    isl_map_free(map);
+    return isl_stat_ok;
+  }
+  if (x->id < y->id) { /* the later statement's instances first */
+    const sj_pstmt *z = x;
+    x = y, y = z;
+    map = isl_map_reverse(map);
+  }
+  int common = 0;
+  while (common < x->depth && common < y->depth && x->iters[common] == y->iters[common]) common++;
+  for (int j = 1; j < common && !a->broken; j++) {
+    isl_map *later = isl_map_copy(map);
+    for (int i = 1; i < j; i++) later = isl_map_equate(later, isl_dim_in, i, isl_dim_out, i);
+    later = isl_map_order_lt(later, isl_dim_in, j, isl_dim_out, j);
+    isl_bool empty = isl_map_is_empty(later);
+    isl_map_free(later);
+    a->broken = empty < 0 ? -1 : !empty;
+  }
+  isl_map_free(map);
+  return a->broken ? isl_stat_error : isl_stat_ok;
+}
+
+/* Whether the statements of each of the k nests may run one after the other in a step (loop
+ * distribution): 1 yes, 0 no, -1 when isl fails. A statement guarded by t in a stencil's nest
+ * (`if (t == T - 1) out[i] = A[..][i];`) conflicts with the stencil's in the same iteration,
+ * which keeps the loops parallel but shares a folded step; each statement a nest of its own
+ * then has its own step. Only where the outer loop carries a dependence or runs once: else it
+ * is no time loop (a 2-D map of several statements) and its iterations run in parallel. */
+static int distributable(sj_model *m, const int *nest, int k, isl_map *const *fold) {
+  order_arg a = {m, 0};
+  for (int c = 0; c < k && !a.broken; c++) {
+    isl_union_set *dom = one_step(m, nest, c, fold);
+    isl_union_map *conflicts = sj_model_conflicts(m, dom);
+    isl_union_set_free(dom);
+    if (isl_union_map_foreach_map(conflicts, reversed, &a) < 0 && !a.broken) a.broken = -1;
+    isl_union_map_free(conflicts);
+  }
+  return a.broken < 0 ? -1 : !a.broken;
+}
+
+/* Whether the outer loop runs at most once (T = 1: it carries nothing, yet is a time loop). */
+static int one_iteration(const sj_model *m) {
+  long first = 0, last = -1;
+  for (int i = 0; i < m->nstmts; i++) {
+    long lo, hi;
+    if (sj_set_dim_range(m->stmts[i]->domain, 0, &lo, &hi)) return 0;
+    if (lo > hi) continue;
+    if (last < first) first = lo, last = hi;
+    first = lo < first ? lo : first, last = hi > last ? hi : last;
+  }
+  return last - first < 1;
+}
+
+/* The folded step of every statement: k t + its nest. */
+static void fold_steps(sj_model *m, __isl_keep isl_union_pw_aff *t, const int *nest, int k,
+                       isl_map **fold) {
+  for (int i = 0; i < m->nstmts; i++) {
+    isl_space *space = isl_set_get_space(m->stmts[i]->domain);
+    isl_pw_aff *pa = isl_union_pw_aff_extract_pw_aff(
+        t, isl_space_map_from_domain_and_range(space, isl_space_set_alloc(m->ctx, 0, 1)));
+    pa = isl_pw_aff_scale_val(pa, isl_val_int_from_si(m->ctx, k));
+    pa = isl_pw_aff_add_constant_val(pa, isl_val_int_from_si(m->ctx, nest[m->stmts[i]->id]));
+    isl_map_free(fold[i]);
+    fold[i] = isl_map_from_pw_aff(pa);
+  }
+}
+
+/* The conflicts within one folded step of the k nests into found. */
+static void step_conflicts(sj_model *m, const int *nest, int k, isl_map *const *fold,
+                           conflict *found) {
+  for (int c = 0; c < k && found->found == isl_bool_false; c++)
+    nest_conflicts(m, nest, c, fold, found);
 }
 
 int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
@@ -250,20 +346,26 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
   isl_schedule_node_free(time);
 
   isl_ctx *ctx = m->ctx;
-  for (int i = 0; i < m->nstmts; i++) {
-    isl_space *space = isl_set_get_space(m->stmts[i]->domain);
-    isl_pw_aff *pa = isl_union_pw_aff_extract_pw_aff(
-        t, isl_space_map_from_domain_and_range(space, isl_space_set_alloc(ctx, 0, 1)));
-    pa = isl_pw_aff_scale_val(pa, isl_val_int_from_si(ctx, k));
-    pa = isl_pw_aff_add_constant_val(pa, isl_val_int_from_si(ctx, nest[m->stmts[i]->id]));
-    fold[i] = isl_map_from_pw_aff(pa);
-  }
-  isl_union_pw_aff_free(t);
+  fold_steps(m, t, nest, k, fold);
 
   /* conflicts between instances of one folded step, other than an instance with itself */
   conflict found = {isl_bool_false, NULL};
-  for (int c = 0; c < k && found.found == isl_bool_false; c++)
-    nest_conflicts(m, nest, c, fold, &found);
+  step_conflicts(m, nest, k, fold, &found);
+  if (found.found == isl_bool_true && m->nstmts > k && distributable(m, nest, k, fold) == 1 &&
+      (one_iteration(m) || outer_carries(m) == 1)) {
+    conflict apart = {isl_bool_false, NULL};
+    for (int i = 0; i < m->nstmts; i++) nest[m->stmts[i]->id] = i;
+    fold_steps(m, t, nest, m->nstmts, fold);
+    step_conflicts(m, nest, m->nstmts, fold, &apart);
+    if (apart.found == isl_bool_false) {
+      isl_map_free(found.pairs);
+      found = apart;
+      k = m->nstmts;
+    } else {
+      isl_map_free(apart.pairs);
+    }
+  }
+  isl_union_pw_aff_free(t);
   free(nest);
   if (found.found != isl_bool_false) {
     for (int i = 0; i < m->nstmts; i++) isl_map_free(fold[i]);
