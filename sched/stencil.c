@@ -231,60 +231,49 @@ static void nest_conflicts(sj_model *m, const int *nest, int c, isl_map *const *
   isl_union_map_free(same_step);
 }
 
-typedef struct order_arg {
+typedef struct apart_arg {
   sj_model *m;
-  int broken; /* 1: a conflict the distribution reverses; -1: isl failed */
-} order_arg;
+  int apart; /* 1: a conflict across iterations of common loops; -1: isl failed */
+} apart_arg;
 
-/* Sets a->broken where map (conflicts of one step between two statements of one nest) relates
- * an instance of the later statement to one of the earlier at a later iteration of their
- * common loops: run statement by statement, the earlier would run first. */
-static isl_stat reversed(__isl_take isl_map *map, void *user) {
-  order_arg *a = user;
+/* Sets a->apart where map (conflicts of one step between two statements of one nest) relates
+ * instances at different iterations of the statements' common loops. */
+static isl_stat across(__isl_take isl_map *map, void *user) {
+  apart_arg *a = user;
   isl_set *in = isl_set_universe(isl_space_domain(isl_map_get_space(map)));
   isl_set *out = isl_set_universe(isl_space_range(isl_map_get_space(map)));
   const sj_pstmt *x = sj_model_stmt(a->m, in), *y = sj_model_stmt(a->m, out);
   isl_set_free(in);
   isl_set_free(out);
-  if (!x || !y || x == y) {
-    isl_map_free(map);
-    return isl_stat_ok;
-  }
-  if (x->id < y->id) { /* the later statement's instances first */
-    const sj_pstmt *z = x;
-    x = y, y = z;
-    map = isl_map_reverse(map);
-  }
   int common = 0;
-  while (common < x->depth && common < y->depth && x->iters[common] == y->iters[common]) common++;
-  for (int j = 1; j < common && !a->broken; j++) {
-    isl_map *later = isl_map_copy(map);
-    for (int i = 1; i < j; i++) later = isl_map_equate(later, isl_dim_in, i, isl_dim_out, i);
-    later = isl_map_order_lt(later, isl_dim_in, j, isl_dim_out, j);
-    isl_bool empty = isl_map_is_empty(later);
-    isl_map_free(later);
-    a->broken = empty < 0 ? -1 : !empty;
-  }
+  while (x && y && x != y && common < x->depth && common < y->depth &&
+         x->iters[common] == y->iters[common])
+    common++;
+  for (int j = 1; j < common && !a->apart; j++) a->apart = differ_first_at(isl_map_copy(map), j);
   isl_map_free(map);
-  return a->broken ? isl_stat_error : isl_stat_ok;
+  return a->apart ? isl_stat_error : isl_stat_ok;
 }
 
-/* Whether the statements of each of the k nests may run one after the other in a step (loop
- * distribution): 1 yes, 0 no, -1 when isl fails. A statement guarded by t in a stencil's nest
- * (`if (t == T - 1) out[i] = A[..][i];`) conflicts with the stencil's in the same iteration,
- * which keeps the loops parallel but shares a folded step; each statement a nest of its own
- * then has its own step. Only where the outer loop carries a dependence or runs once: else it
- * is no time loop (a 2-D map of several statements) and its iterations run in parallel. */
+/* Whether the statements of each of the k nests may each be a folded step of its own: 1 yes,
+ * 0 no, -1 when isl fails. A statement guarded by t in a stencil's nest (`if (t == T - 1)
+ * out[i] = A[..][i];`) conflicts with the stencil's in the same iteration, which keeps the
+ * loops parallel but shares a folded step. Where two statements of a nest conflict only within
+ * one iteration of their common loops, running them one after the other (loop distribution)
+ * keeps every conflict in its order, and the nest as written (which the untiled schedules
+ * run) keeps its loops parallel; a conflict across iterations (`out[i] = A[..][i - 1]`) would
+ * make the nest as written carry it. Only where the outer loop carries a dependence or runs
+ * once: else it is no time loop (a 2-D map of several statements) and its iterations run in
+ * parallel. */
 static int distributable(sj_model *m, const int *nest, int k, isl_map *const *fold) {
-  order_arg a = {m, 0};
-  for (int c = 0; c < k && !a.broken; c++) {
+  apart_arg a = {m, 0};
+  for (int c = 0; c < k && !a.apart; c++) {
     isl_union_set *dom = one_step(m, nest, c, fold);
     isl_union_map *conflicts = sj_model_conflicts(m, dom);
     isl_union_set_free(dom);
-    if (isl_union_map_foreach_map(conflicts, reversed, &a) < 0 && !a.broken) a.broken = -1;
+    if (isl_union_map_foreach_map(conflicts, across, &a) < 0 && !a.apart) a.apart = -1;
     isl_union_map_free(conflicts);
   }
-  return a.broken < 0 ? -1 : !a.broken;
+  return a.apart < 0 ? -1 : !a.apart;
 }
 
 /* Whether the outer loop runs at most once (T = 1: it carries nothing, yet is a time loop). */
