@@ -2055,10 +2055,19 @@ static sj_expr *iterations(parser *p, const sj_stmt *loop, sj_expr **runs) {
   return binop(p, SJ_OP_DIV, span, int_lit(p, SJ_TY_LONG, stride, loc), loc);
 }
 
+static void swapped_in_test(parser *p, const psym *x, sj_loc loc) {
+  fail(p, UNSUP, loc,
+       "the loop's test reads '%s', which the loop swaps with another array: test a variable "
+       "the loop sets instead",
+       x->s.name);
+}
+
 /* A use of x, swapped in a loop above: the statement is versioned by the arrays the loop left
  * in its names (finish_after). */
 static void used_after(parser *p, psym *x, sj_loc loc) {
   sj_expr *runs;
+  if (x->rotated && !x->rotated->loop->cond) /* a do loop's test, read after its body swapped */
+    swapped_in_test(p, x, loc);
   if (!x->rotated || (!x->rotated->steps && !iterations(p, x->rotated->loop, &runs)))
     fail(p, UNSUP, loc,
          "'%s' was swapped with another array in the loop at %d:%d; using it after that loop is "
@@ -2853,11 +2862,7 @@ static void steps_counter(parser *p, rotation *r, sj_stmt *s) {
 static void guard_body(parser *p, sj_stmt *s, sj_expr *data) {
   if (!data) return;
   const psym *x = moved_in(data);
-  if (x)
-    fail(p, UNSUP, data->loc,
-         "the loop's test reads '%s', which the loop swaps with another array: test a "
-         "variable the loop sets instead",
-         x->s.name);
+  if (x) swapped_in_test(p, x, data->loc);
   sj_stmt *test = stmt(p, SJ_S_IF, data->loc);
   test->cond = data;
   test->nbody = 2;
