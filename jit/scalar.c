@@ -100,12 +100,37 @@ static void forward(sj_stmt *block, int k, const sj_stmt *body) {
   }
 }
 
-/* Each declaration in st of a cell that body accesses only as x[0] becomes a scalar's. */
+/* The scalar declared with its value at block->body[k] (`float l = A[i][1];`), never assigned
+ * and read once, by the statement right after it: its value written there and the declaration
+ * dropped. Two writes at two places in one loop (`A[i][0] = l; A[i][M - 1] = ..;`) are then
+ * array assignments alone, which the model makes a statement each. The declaration converted
+ * the value to the local's type, so the reader computes with the same bits. */
+static int forward_value(sj_stmt *block, int k, const sj_stmt *body) {
+  const sj_stmt *d = block->body[k];
+  int writes = 0;
+  if (d->sym->rank || k + 1 >= block->nbody || uses(body, d->sym, &writes) != 1 || writes) return 0;
+  sj_stmt *user = block->body[k + 1];
+  if (user->kind != SJ_S_ASSIGN && (user->kind != SJ_S_DECL || !user->rhs)) return 0;
+  int none = 0;
+  if (uses(user, d->sym, &none) != 1) return 0;
+  user->rhs = substitute(user->rhs, d->sym, d->rhs);
+  if (user->kind == SJ_S_ASSIGN) user->lhs = substitute(user->lhs, d->sym, d->rhs);
+  for (int i = k; i + 1 < block->nbody; i++) block->body[i] = block->body[i + 1];
+  block->nbody--;
+  return 1;
+}
+
+/* Each declaration in st of a cell that body accesses only as x[0] becomes a scalar's; each
+ * scalar's value read once right after its declaration is written where it is read. */
 static void cells(sj_stmt *st, sj_stmt *body) {
   if (!st) return;
   for (int i = 0; i < st->nbody; i++) cells(st->body[i], body);
   for (int k = 0; st->kind == SJ_S_BLOCK && k < st->nbody; k++) {
     sj_stmt *d = st->body[k];
+    if (d->kind == SJ_S_DECL && d->rhs && forward_value(st, k, body)) {
+      k--; /* the reader, now at k, may be such a declaration too */
+      continue;
+    }
     if (d->kind != SJ_S_DECL || d->rhs || !is_cell(d->sym) || !only_first_in(body, d->sym))
       continue;
     to_scalar_in(body, d->sym);
