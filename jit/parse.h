@@ -15,7 +15,7 @@ sj_program *sj_parse_for(const char *source, const char *source_name, const char
                          sj_error *err);
 
 /* Makes each local array of one element accessed only as element 0 a scalar local, and writes
- * a scalar's value read once, right after its declaration, where it is read; in place
+ * a scalar's value read right after its declaration where it is read; in place
  * (jit/scalar.c; first, before sj_fold_const_locals). */
 void sj_scalar_cells(sj_program *p);
 
