@@ -324,14 +324,6 @@ static void add_member(sj_model *m, built *inner, int first, int d, int negate) 
   inner->npending++;
 }
 
-static int reads_local(const sj_expr *e) {
-  if (e->kind == SJ_E_VAR || e->kind == SJ_E_INDEX)
-    if (e->sym->kind == SJ_SYM_LOCAL) return 1;
-  for (int i = 0; i < e->nargs; i++)
-    if (reads_local(e->args[i])) return 1;
-  return 0;
-}
-
 /* The number of loops in the deepest nest of st, st itself counted. */
 static int nest_depth(const sj_stmt *st) {
   int deepest = 0;
@@ -343,18 +335,44 @@ static int nest_depth(const sj_stmt *st) {
   return deepest + (st->kind == SJ_S_FOR);
 }
 
+/* Whether e reads a local that none of the declarations body[0..n) declares. */
+static int reads_outer_local(const sj_expr *e, sj_stmt *const *body, int n) {
+  if ((e->kind == SJ_E_VAR || e->kind == SJ_E_INDEX) && e->sym->kind == SJ_SYM_LOCAL) {
+    int declared = 0;
+    for (int i = 0; i < n && !declared; i++)
+      declared = body[i]->kind == SJ_S_DECL && body[i]->sym == e->sym;
+    if (!declared) return 1;
+  }
+  for (int i = 0; i < e->nargs; i++)
+    if (reads_outer_local(e->args[i], body, n)) return 1;
+  return 0;
+}
+
+/* Whether the statements body[0..n) move array elements through scalar locals of their own
+ * (`float l = A[1]; A[0] = l;`): every local they read or write they declare, so each run of
+ * them starts its locals afresh. */
+static int private_locals(sj_stmt *const *body, int n) {
+  for (int i = 0; i < n; i++) {
+    const sj_stmt *st = body[i];
+    if (st->kind == SJ_S_DECL) {
+      if (st->sym->rank || !st->rhs || reads_outer_local(st->rhs, body, n)) return 0;
+      continue;
+    }
+    if (st->kind != SJ_S_ASSIGN || st->lhs->kind != SJ_E_INDEX ||
+        st->lhs->sym->kind != SJ_SYM_ARRAY || reads_outer_local(st->rhs, body, n))
+      return 0;
+    for (int k = 0; k < st->lhs->nargs; k++)
+      if (reads_outer_local(st->lhs->args[k], body, n)) return 0;
+  }
+  return 1;
+}
+
 /* Whether the assignments body[0..n) only move array elements: no local is declared, read
  * or written (the locals' analysis keeps its forms of statements). */
 static int arrays_only(sj_stmt *const *body, int n) {
-  for (int i = 0; i < n; i++) {
-    const sj_stmt *st = body[i];
-    if (st->kind != SJ_S_ASSIGN || st->lhs->kind != SJ_E_INDEX ||
-        st->lhs->sym->kind != SJ_SYM_ARRAY || reads_local(st->rhs))
-      return 0;
-    for (int k = 0; k < st->lhs->nargs; k++)
-      if (reads_local(st->lhs->args[k])) return 0;
-  }
-  return 1;
+  for (int i = 0; i < n; i++)
+    if (body[i]->kind == SJ_S_DECL) return 0;
+  return private_locals(body, n);
 }
 
 /* Assignments directly in an outermost loop that holds loops (`A[t + 1][0] = A[t][0];` in a
@@ -445,7 +463,7 @@ static int build_assignments(builder *b, __isl_keep isl_set *context, sj_stmt **
   int outside = b->depth >= 1 && b->depth < b->nest_depth;
   if (outside && n > 1 && arrays_only(body, n) && writes_apart(body, n, b->nest_depth - 1))
     return build_each(b, context, body, n, out);
-  if (b->depth == 1 && outside && arrays_only(body, n))
+  if (b->depth == 1 && outside && private_locals(body, n))
     return build_point(b, context, body, n, out);
   return build_group(b, context, body, n, out);
 }

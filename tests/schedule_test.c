@@ -158,6 +158,14 @@ int main(int argc, char **argv) {
          (const char *const[]){"statements split", "host loop over 1 member (2800 iterations)",
                                "grid 22x350x1, block 32x8x1: 2 parallel loops", NULL},
          NULL);
+  /* a time step's ends set through locals of their own: still a stencil, every kernel parallel */
+  const int ends[] = {20, 4099};
+  expect(dir, "boundary_mean1d.c", JIT_DEVICE_EMU, ends, 2,
+         (const char *const[]){"stencil form: loop 't'",
+                               "kernel 2: grid 1x1x1, block 1x1x1: 1 "
+                               "parallel loop",
+                               NULL},
+         "no parallel loop");
   /* floating-point reductions keep the C order (exact mode): only the loops over the outputs are
    * mapped, the accumulation runs in order inside each thread (rows: j inside; columns: isl's
    * scheduler brings j out of i, i stays inside), and a whole-vector sum runs in one thread */
