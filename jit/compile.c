@@ -550,6 +550,8 @@ int sj_compile(jit_context *ctx, const char *source, const char *entry, const ji
   for (int i = 0; !rc && i < n; i++)
     k->shape[i] =
         k->fn->params[i]->kind == SJ_SYM_SHAPE ? sj_shape_value(k->fn->params[i], &args[i]) : 0;
+  if (!rc) /* the sizes tell more subscripts apart */
+    sj_forward_values(k->program->arena, k->fn, k->shape);
   if (!rc) rc = check_asserts(k, err);
   if (!rc) {
     k->key = sj_call_key(ctx, source, entry, args, nargs, NULL);

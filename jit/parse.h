@@ -14,10 +14,16 @@ sj_program *sj_parse(const char *source, const char *source_name, sj_error *err)
 sj_program *sj_parse_for(const char *source, const char *source_name, const char *entry,
                          sj_error *err);
 
-/* Makes each local array of one element accessed only as element 0 a scalar local, and writes
- * a scalar's value read right after its declaration where it is read; in place
- * (jit/scalar.c; first, before sj_fold_const_locals). */
+/* Makes each local array of one element accessed only as element 0 a scalar local, and
+ * writes the values of scalars read only by the statements after their declarations where they
+ * are read (sj_forward_values); in place (jit/scalar.c; first, before sj_fold_const_locals). */
 void sj_scalar_cells(sj_program *p);
+
+/* Writes the value of each scalar local that only assignments and declarations after it in its
+ * block read where they read it, and drops the declaration, where nothing before the last
+ * reader writes what the value reads; shape (the sizes by parameter index, or NULL) tells
+ * subscripts apart (`A[0]` is not `A[N - 2]` where N is 5). */
+void sj_forward_values(sj_arena *a, sj_func *fn, const long *shape);
 
 /* Replaces the locals that only name a value by their initializers, in place
  * (jit/constants.c; before sj_unroll_windows). */

@@ -101,41 +101,63 @@ static void forward(sj_stmt *block, int k, const sj_stmt *body) {
   }
 }
 
-/* The part of the subscript e that is not a constant offset (NULL for a literal), and the
- * offset (`i + 1`: i and 1). */
-static const sj_expr *offset(const sj_expr *e, long *c) {
+/* e's value (*v) where it is a literal or computed from sizes that shape gives (NULL: none). */
+static int value_of(const sj_expr *e, const long *shape, long *v) {
+  long a, b;
+  switch (e->kind) {
+  case SJ_E_INT:
+    *v = e->ival;
+    return 1;
+  case SJ_E_VAR:
+    if (!shape || e->sym->kind != SJ_SYM_SHAPE || e->sym->param < 0) return 0;
+    *v = shape[e->sym->param];
+    return 1;
+  case SJ_E_CAST:
+    return value_of(e->args[0], shape, v);
+  case SJ_E_BINARY:
+    if (e->op != SJ_OP_ADD && e->op != SJ_OP_SUB && e->op != SJ_OP_MUL) return 0;
+    if (!value_of(e->args[0], shape, &a) || !value_of(e->args[1], shape, &b)) return 0;
+    *v = e->op == SJ_OP_ADD ? a + b : e->op == SJ_OP_SUB ? a - b : a * b;
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* The part of the subscript e that is not a constant offset (NULL where all of it is), and
+ * the offset (`i + 1`: i and 1; `N - 2`: NULL and the value). */
+static const sj_expr *offset(const sj_expr *e, const long *shape, long *c) {
   while (e->kind == SJ_E_CAST) e = e->args[0];
   *c = 0;
-  if (e->kind == SJ_E_INT) {
-    *c = e->ival;
-    return NULL;
-  }
+  if (value_of(e, shape, c)) return NULL;
   if (e->kind == SJ_E_BINARY && (e->op == SJ_OP_ADD || e->op == SJ_OP_SUB) &&
-      e->args[1]->kind == SJ_E_INT) {
-    *c = e->op == SJ_OP_ADD ? e->args[1]->ival : -e->args[1]->ival;
+      value_of(e->args[1], shape, c)) {
+    *c = e->op == SJ_OP_ADD ? *c : -*c;
     return e->args[0];
   }
   return e;
 }
 
-/* Whether the elements a and b are different ones for any values of the names: of two arrays
- * (which the model too takes as apart: the arguments may not overlap), or in some dimension
- * the subscripts are one expression plus different constants. */
-static int distinct(const sj_expr *a, const sj_expr *b) {
+/* Whether the elements a and b are different ones for any values of the other names: of two
+ * arrays (which the model too takes as apart: the arguments may not overlap), or in some
+ * dimension the subscripts are one expression plus different constants. */
+static int distinct(const sj_expr *a, const sj_expr *b, const long *shape) {
   if (a->sym != b->sym) return 1;
   for (int k = 0; k < a->nargs && k < b->nargs; k++) {
     long ca, cb;
-    const sj_expr *xa = offset(a->args[k], &ca), *xb = offset(b->args[k], &cb);
+    const sj_expr *xa = offset(a->args[k], shape, &ca), *xb = offset(b->args[k], shape, &cb);
     if (ca != cb && (xa == xb || (xa && xb && sj_expr_same(xa, xb)))) return 1;
   }
   return 0;
 }
 
-/* Whether every element e reads is distinct from the element `written`. */
-static int misses(const sj_expr *e, const sj_expr *written) {
-  if (e->kind == SJ_E_INDEX && !distinct(e, written)) return 0;
+/* Whether the statement st leaves alone everything e reads. */
+static int untouched(const sj_expr *e, const sj_stmt *st, const long *shape) {
+  if (st->kind == SJ_S_DECL) return 1; /* a local e cannot name: declared after it */
+  if (st->lhs->kind == SJ_E_VAR) return !reads(e, st->lhs->sym);
+  if (e->kind == SJ_E_INDEX && !distinct(e, st->lhs, shape)) return 0;
   for (int i = 0; i < e->nargs; i++)
-    if (!misses(e->args[i], written)) return 0;
+    if (!untouched(e->args[i], st, shape)) return 0;
   return 1;
 }
 
@@ -148,34 +170,32 @@ static int work(const sj_expr *e) {
 }
 
 /* The scalar declared with its value at block->body[k] (`float l = A[i][1];`), never assigned
- * and read only by the array assignments right after it, once each: its value written in each
- * and the declaration dropped. Two writes at two places in one loop (`A[i][0] = l;
- * A[i][M - 1] = l;`) are then array assignments alone, which the model makes a statement each.
- * The value is the same bits: the declaration converted it to the local's type, and where
- * several read it (a value of little work, evaluated again), none of the elements it reads is
- * one that a reader before writes. */
-static int forward_value(sj_arena *a, sj_stmt *block, int k, const sj_stmt *body) {
+ * and read only by assignments and declarations after it in the block, once each: its value
+ * written in each and the declaration dropped. Two writes at two places in one loop
+ * (`A[i][0] = l; A[i][M - 1] = r;`) are then array assignments alone, which the model makes a
+ * statement each. The value is the same bits: the declaration converted it to the local's
+ * type, and nothing up to its last reader writes an element or local it reads (shape: the
+ * sizes, where known, tell subscripts apart). Several readers evaluate it again: only a value
+ * of little work. */
+static int forward_value(sj_arena *a, sj_stmt *block, int k, const sj_stmt *body,
+                         const long *shape) {
   const sj_stmt *d = block->body[k];
-  int writes = 0, total = uses(body, d->sym, &writes), readers = 0;
+  int writes = 0, total = uses(body, d->sym, &writes), readers = 0, last = k;
   if (d->sym->rank || writes || total < 1) return 0;
-  while (readers < total && k + 1 + readers < block->nbody) {
-    const sj_stmt *user = block->body[k + 1 + readers];
-    int none = 0;
-    if (uses(user, d->sym, &none) != 1) break;
-    if (readers && (user->kind != SJ_S_ASSIGN || user->lhs->kind != SJ_E_INDEX)) break;
-    readers++;
+  while (readers < total && ++last < block->nbody) {
+    const sj_stmt *st = block->body[last];
+    int none = 0, n = uses(st, d->sym, &none);
+    if (n > 1 || (st->kind != SJ_S_ASSIGN && (st->kind != SJ_S_DECL || !st->rhs))) return 0;
+    readers += n;
   }
-  if (readers != total) return 0;
-  sj_stmt *first = block->body[k + 1];
-  if (readers == 1
-          ? first->kind != SJ_S_ASSIGN && first->kind != SJ_S_DECL
-          : first->kind != SJ_S_ASSIGN || first->lhs->kind != SJ_E_INDEX || work(d->rhs) > 2)
-    return 0;
-  for (int r = 1; r < readers; r++)
-    if (!misses(d->rhs, block->body[k + r]->lhs)) return 0;
-  for (int r = 1; r <= readers; r++) {
-    sj_stmt *user = block->body[k + r];
-    sj_expr *value = r == readers ? d->rhs : sj_expr_copy(a, d->rhs);
+  if (readers != total || (readers > 1 && work(d->rhs) > 2)) return 0;
+  for (int j = k + 1; j < last; j++)
+    if (!untouched(d->rhs, block->body[j], shape)) return 0;
+  for (int j = k + 1, seen = 0; j <= last; j++) {
+    sj_stmt *user = block->body[j];
+    int none = 0;
+    if (!uses(user, d->sym, &none)) continue;
+    sj_expr *value = ++seen == readers ? d->rhs : sj_expr_copy(a, d->rhs);
     user->rhs = substitute(user->rhs, d->sym, value);
     if (user->kind == SJ_S_ASSIGN) user->lhs = substitute(user->lhs, d->sym, value);
   }
@@ -184,15 +204,25 @@ static int forward_value(sj_arena *a, sj_stmt *block, int k, const sj_stmt *body
   return 1;
 }
 
-/* Each declaration in st of a cell that body accesses only as x[0] becomes a scalar's; each
- * scalar's value read right after its declaration is written where it is read
- * (forward_value). Last first: the readers of a declaration are final when it is reached. */
-static void cells(sj_arena *a, sj_stmt *st, sj_stmt *body) {
+/* Every value forward_value can write where it is read, in st; last first, so that the
+ * readers of a declaration are final when it is reached. */
+static void forward_values(sj_arena *a, sj_stmt *st, const sj_stmt *body, const long *shape) {
   if (!st) return;
-  for (int i = 0; i < st->nbody; i++) cells(a, st->body[i], body);
-  for (int k = st->kind == SJ_S_BLOCK ? st->nbody - 1 : -1; k >= 0; k--) {
+  for (int i = 0; i < st->nbody; i++) forward_values(a, st->body[i], body, shape);
+  for (int k = st->kind == SJ_S_BLOCK ? st->nbody - 1 : -1; k >= 0; k--)
+    if (st->body[k]->kind == SJ_S_DECL && st->body[k]->rhs) forward_value(a, st, k, body, shape);
+}
+
+void sj_forward_values(sj_arena *a, sj_func *fn, const long *shape) {
+  forward_values(a, fn->body, fn->body, shape);
+}
+
+/* Each declaration in st of a cell that body accesses only as x[0] becomes a scalar's. */
+static void cells(sj_stmt *st, sj_stmt *body) {
+  if (!st) return;
+  for (int i = 0; i < st->nbody; i++) cells(st->body[i], body);
+  for (int k = 0; st->kind == SJ_S_BLOCK && k < st->nbody; k++) {
     sj_stmt *d = st->body[k];
-    if (d->kind == SJ_S_DECL && d->rhs && forward_value(a, st, k, body)) continue;
     if (d->kind != SJ_S_DECL || d->rhs || !is_cell(d->sym) || !only_first_in(body, d->sym))
       continue;
     to_scalar_in(body, d->sym);
@@ -203,5 +233,8 @@ static void cells(sj_arena *a, sj_stmt *st, sj_stmt *body) {
 }
 
 void sj_scalar_cells(sj_program *p) {
-  for (int i = 0; i < p->nfuncs; i++) cells(p->arena, p->funcs[i]->body, p->funcs[i]->body);
+  for (int i = 0; i < p->nfuncs; i++) {
+    cells(p->funcs[i]->body, p->funcs[i]->body);
+    sj_forward_values(p->arena, p->funcs[i], NULL);
+  }
 }
