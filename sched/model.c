@@ -375,11 +375,17 @@ static int arrays_only(sj_stmt *const *body, int n) {
   return private_locals(body, n);
 }
 
+static int build_each(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n, built *out);
+
 /* Assignments directly in an outermost loop that holds loops (`A[t + 1][0] = A[t][0];` in a
  * time loop) in a loop of one point, as if written `for (p = 0; p < 1; p++)`: every statement
  * of a time loop then has a space nest, which the stencil form and the time tilings need; the
- * order and the instances are the C function's. */
-static int build_point(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n, built *out) {
+ * order and the instances are the C function's. With `each`, a statement each under the one
+ * point (`A[0] = A[1]; A[N - 1] = A[N - 2];`): placed apart, but one nest (one kernel, one
+ * folded step). */
+
+static int build_point(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n, int each,
+                       built *out) {
   sj_model *m = b->m;
   int d = b->depth;
   if (!m->point) {
@@ -398,7 +404,7 @@ static int build_point(builder *b, __isl_keep isl_set *context, sj_stmt **body, 
       isl_set_fix_si(isl_set_add_dims(isl_set_copy(context), isl_dim_set, 1), isl_dim_set, d, 0);
   built inner = {0};
   int first = m->nstmts;
-  int rc = build_group(b, one, body, n, &inner);
+  int rc = each ? build_each(b, one, body, n, &inner) : build_group(b, one, body, n, &inner);
   isl_set_free(one);
   b->depth = d;
   if (rc) {
@@ -461,10 +467,10 @@ static int build_each(builder *b, __isl_keep isl_set *context, sj_stmt **body, i
 static int build_assignments(builder *b, __isl_keep isl_set *context, sj_stmt **body, int n,
                              built *out) {
   int outside = b->depth >= 1 && b->depth < b->nest_depth;
-  if (outside && n > 1 && arrays_only(body, n) && writes_apart(body, n, b->nest_depth - 1))
-    return build_each(b, context, body, n, out);
-  if (b->depth == 1 && outside && private_locals(body, n))
-    return build_point(b, context, body, n, out);
+  int each = outside && n > 1 && arrays_only(body, n) && writes_apart(body, n, b->nest_depth - 1);
+  if (b->depth == 1 && outside && private_locals(body, n)) /* one point, shared */
+    return build_point(b, context, body, n, each, out);
+  if (each) return build_each(b, context, body, n, out);
   return build_group(b, context, body, n, out);
 }
 

@@ -166,6 +166,9 @@ int main(int argc, char **argv) {
                                "parallel loop",
                                NULL},
          "no parallel loop");
+  /* the two ends, a statement each (placed apart when tiled), share one kernel per step */
+  expect(dir, "boundary_locals1d.c", JIT_DEVICE_EMU, ends, 2,
+         (const char *const[]){"over 3 nests folded", "kernel 2: grid 1x1x1", NULL}, "kernel 3:");
   /* floating-point reductions keep the C order (exact mode): only the loops over the outputs are
    * mapped, the accumulation runs in order inside each thread (rows: j inside; columns: isl's
    * scheduler brings j out of i, i stays inside), and a whole-vector sum runs in one thread */
