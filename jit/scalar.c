@@ -80,6 +80,17 @@ static sj_expr *substitute(sj_expr *e, const sj_sym *x, sj_expr *value) {
   return e;
 }
 
+/* value in place of the scalar x in the assignment or declaration user. */
+static void put_value(sj_stmt *user, const sj_sym *x, sj_expr *value) {
+  user->rhs = substitute(user->rhs, x, value);
+  if (user->kind == SJ_S_ASSIGN) user->lhs = substitute(user->lhs, x, value);
+}
+
+static void drop(sj_stmt *block, int k) {
+  for (int i = k; i + 1 < block->nbody; i++) block->body[i] = block->body[i + 1];
+  block->nbody--;
+}
+
 /* The scalar declared at block->body[k]: its value written into the statement that reads it,
  * where that statement comes right after its one assignment; the two statements dropped. */
 static void forward(sj_stmt *block, int k, const sj_stmt *body) {
@@ -92,11 +103,9 @@ static void forward(sj_stmt *block, int k, const sj_stmt *body) {
     if (user->kind != SJ_S_ASSIGN && (user->kind != SJ_S_DECL || !user->rhs)) return;
     int none = 0;
     if (uses(user, x, &none) != 1) return;
-    user->rhs = substitute(user->rhs, x, set->rhs);
-    if (user->kind == SJ_S_ASSIGN) user->lhs = substitute(user->lhs, x, set->rhs);
-    for (int i = j; i + 1 < block->nbody; i++) block->body[i] = block->body[i + 1];
-    for (int i = k; i + 1 < block->nbody - 1; i++) block->body[i] = block->body[i + 1];
-    block->nbody -= 2;
+    put_value(user, x, set->rhs);
+    drop(block, j);
+    drop(block, k);
     return;
   }
 }
@@ -195,12 +204,9 @@ static int forward_value(sj_arena *a, sj_stmt *block, int k, const sj_stmt *body
     sj_stmt *user = block->body[j];
     int none = 0;
     if (!uses(user, d->sym, &none)) continue;
-    sj_expr *value = ++seen == readers ? d->rhs : sj_expr_copy(a, d->rhs);
-    user->rhs = substitute(user->rhs, d->sym, value);
-    if (user->kind == SJ_S_ASSIGN) user->lhs = substitute(user->lhs, d->sym, value);
+    put_value(user, d->sym, ++seen == readers ? d->rhs : sj_expr_copy(a, d->rhs));
   }
-  for (int i = k; i + 1 < block->nbody; i++) block->body[i] = block->body[i + 1];
-  block->nbody--;
+  drop(block, k);
   return 1;
 }
 
