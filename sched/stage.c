@@ -138,8 +138,12 @@ static __isl_give isl_union_map *accesses_kept(const sj_model *m, int writes, co
     if (acc->is_write != writes) continue;
     int id = acc->ref->sym->id, mask = id < m->fn->narrays ? dd[id].mask : 0;
     isl_map *rel = isl_map_copy(acc->rel);
+    isl_id *array = isl_map_has_tuple_id(rel, isl_dim_out) == isl_bool_true
+                        ? isl_map_get_tuple_id(rel, isl_dim_out)
+                        : NULL;
     for (int d = acc->ref->sym->rank - 1; d >= 0; d--)
       if (mask >> d & 1) rel = isl_map_project_out(rel, isl_dim_out, d, 1);
+    if (array) rel = isl_map_set_tuple_id(rel, isl_dim_out, array); /* dropped with a dimension */
     res = isl_union_map_add_map(res, rel);
   }
   return res;
@@ -798,6 +802,8 @@ static void add_staged(stage_arg *a, const sj_sym *sym, __isl_keep isl_space *ar
   isl_space *kept = isl_space_copy(space);
   for (int d = s.rank - 1; d >= 0; d--)
     if (dd->mask >> d & 1) kept = isl_space_drop_dims(kept, isl_dim_out, d, 1);
+  if (isl_space_has_tuple_id(array, isl_dim_set) == isl_bool_true) /* dropped with a dimension */
+    kept = isl_space_set_tuple_id(kept, isl_dim_out, isl_space_get_tuple_id(array, isl_dim_set));
   /* the footprint (the union of every access's) only where the boxes by translation do not
    * apply */
   touch t;
