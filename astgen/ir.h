@@ -285,6 +285,9 @@ void sj_ir_foreach_use(sj_ir_ins *ins, void (*fn)(int reg, void *user), void *us
  * by a constant in an innermost loop into pointers advanced at its latch, computes common
  * values once (sj_ir_share), and removes what is no longer used. */
 void sj_ir_optimize(sj_ir_func *f);
+/* Comparisons that the ranges of loop iterators and thread ids decide, replaced by their
+ * result (astgen/range.c; part of sj_ir_optimize). */
+void sj_ir_fold_ranges(sj_ir_func *f);
 /* Elements loop reads and writes at one address, kept in a register over it (astgen/promote.c;
  * part of sj_ir_optimize): loads and stores in front of and after the loop, which lies at *at
  * of out (*at moves on past what goes in front). */

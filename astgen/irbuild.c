@@ -262,6 +262,10 @@ static int identity(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, sj_ir_v
   if ((op == SJ_IR_BOR || op == SJ_IR_XOR || op == SJ_IR_SHL || op == SJ_IR_SHR) && is_int(y, 0))
     return *out = x, 1;
   if (op == SJ_IR_BAND && y.kind == SJ_V_INT && y.i == wrap(t, -1)) return *out = x, 1;
+  /* x mod 1 (sj_lw_floor_mod) and x % 1: the low zero bits, no remainder */
+  if ((op == SJ_IR_BAND && is_int(y, 0)) ||
+      (op == SJ_IR_REM && (is_int(y, 1) || (is_int(y, -1) && !sj_ir_type_is_unsigned(t)))))
+    return *out = sj_ir_int(t, 0), 1;
   return 0;
 }
 

@@ -1,6 +1,7 @@
-/* Passes on the IR, written once for both targets: loop-invariant code motion, addresses
- * of innermost loops as pointers advanced at the latch, dead code removal, adjacent branches
- * on one condition merged; and for PTX, short guarded code as predicated instructions. */
+/* Passes on the IR, written once for both targets: tests that ranges decide dropped
+ * (astgen/range.c), loop-invariant code motion, addresses of innermost loops as pointers
+ * advanced at the latch, dead code removal, adjacent branches on one condition merged; and for
+ * PTX, short guarded code as predicated instructions. */
 #include "astgen/ir.h"
 
 #include <stdlib.h>
@@ -318,6 +319,7 @@ static void merge_ifs(sj_ir_func *f, sj_ir_block *b, char *def) {
 }
 
 void sj_ir_optimize(sj_ir_func *f) {
+  sj_ir_fold_ranges(f);
   optimize_block(f, &f->body);
   sj_ir_share(f);
   for (;;) {
