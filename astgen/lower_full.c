@@ -256,10 +256,41 @@ static int copies_only(__isl_keep isl_ast_node *node) {
   return only == 1;
 }
 
+/* The test j < x where below, else j >= x (*never set where it fails whatever j is). */
+static sj_ir_val test_below(sj_irb *b, sj_ir_val j, sj_ir_val x, int below, int *never) {
+  if (j.kind == SJ_V_INT && x.kind == SJ_V_INT) { /* decided here: PTX compares registers */
+    *never |= below ? j.i >= x.i : j.i < x.i;
+    return (sj_ir_val){0};
+  }
+  return below ? sj_irb_setp(b, SJ_CMP_LT, j, x) : sj_irb_setp(b, SJ_CMP_GE, j, x);
+}
+
+/* Copy of a group at j + off: behind a test of j against lim less off where test_lim, and of a
+ * cut's lower end lo where cut. */
+static void group_copy(sj_lower *l, __isl_keep isl_ast_node *child, __isl_keep isl_id *id,
+                       sj_ir_val j, long off, sj_ir_val lim, int test_lim, sj_ir_val lo, int cut,
+                       sj_lw_fn body) {
+  sj_irb *b = &l->b;
+  sj_ir_val o = sj_ir_int(SJ_IR_S64, off), go = {0};
+  int never = 0;
+  if (test_lim) go = test_below(b, j, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, lim, o), 1, &never);
+  if (cut) go = both(l, go, test_below(b, j, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, lo, o), 0, &never));
+  if (never) return;
+  sj_irb_pos in = {0};
+  if (go.kind != SJ_V_NONE) in = sj_irb_enter(b, &sj_irb_if(b, go)->then, 0);
+  sj_lw_bind(l, id, j, off);
+  body(l, child);
+  sj_lw_unbind(l);
+  if (go.kind != SJ_V_NONE) sj_irb_leave(b, in);
+}
+
 /* The spread loop of trip t over the width threads of block dimension dim as a loop over
  * groups of GROUP copies: thread r's iterations first + k * width, while below lim (the
  * window's end, its bound, a cut's upper end), each copy after the first behind a test of the
- * loop's value against lim less its offset (invariant: hoisted), and of a cut's lower end. */
+ * loop's value against lim less its offset (invariant: hoisted), and of a cut's lower end.
+ * A thread's window of constant ends (width 1) runs its whole groups in the loop, untested, and
+ * the rest after it, unrolled: the tests of a group's last copies fail in its last iteration
+ * only, and cost 2 instructions a copy in every other (a 2-D hybrid tile's rows). */
 static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id *id,
                     const trip *t, int dim, long width, sj_lw_fn body) {
   sj_irb *b = &l->b;
@@ -276,30 +307,27 @@ static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_i
   if (cut)
     lim = sj_irb_op(b, SJ_IR_MIN, SJ_IR_S64, lim,
                     sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, hi, sj_ir_int(SJ_IR_S64, 1)));
+  long count = width == 1 && first.kind == SJ_V_INT && lim.kind == SJ_V_INT ? lim.i - first.i : 0;
+  long whole = count > GROUP && count % GROUP ? count / GROUP * GROUP : 0;
   sj_ir_node *loop = sj_irb_loop(b, first, sj_ir_int(SJ_IR_S64, GROUP * width));
   sj_irb_pos pos = sj_irb_enter(b, &loop->head, 1);
   sj_ir_val j = sj_ir_reg_val(b->f, loop->iter);
-  loop->cond = sj_irb_setp(b, SJ_CMP_LT, j, lim);
+  loop->cond = sj_irb_setp(b, SJ_CMP_LT, j, whole ? sj_ir_int(SJ_IR_S64, first.i + whole) : lim);
   b->cur = &loop->body;
   long weight = l->weight, copies = (t->n + width - 1) / width;
   isl_ast_node *child = isl_ast_node_for_get_body(node);
   for (long g = 0; g < GROUP && !l->failed; g++) {
-    l->weight =
-        weight * ((copies - g + GROUP - 1) / GROUP); /* level 3's copies k, k % GROUP == g */
-    sj_ir_val off = sj_ir_int(SJ_IR_S64, g * width), go = {0};
-    if (g) go = sj_irb_setp(b, SJ_CMP_LT, j, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, lim, off));
-    if (cut)
-      go = both(l, go, sj_irb_setp(b, SJ_CMP_GE, j, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, lo, off)));
-    sj_irb_pos in = {0};
-    if (go.kind != SJ_V_NONE) in = sj_irb_enter(b, &sj_irb_if(b, go)->then, 0);
-    sj_lw_bind(l, id, j, g * width);
-    body(l, child);
-    sj_lw_unbind(l);
-    if (go.kind != SJ_V_NONE) sj_irb_leave(b, in);
+    /* level 3's copies k, k % GROUP == g */
+    l->weight = weight * (whole ? whole / GROUP : (copies - g + GROUP - 1) / GROUP);
+    group_copy(l, child, id, j, g * width, lim, g && !whole, lo, cut, body);
+  }
+  sj_irb_leave(b, pos);
+  for (long g = 0; whole && g < count - whole && !l->failed; g++) {
+    l->weight = weight;
+    group_copy(l, child, id, sj_ir_int(SJ_IR_S64, first.i + whole + g), 0, lim, 0, lo, cut, body);
   }
   isl_ast_node_free(child);
   l->weight = weight;
-  sj_irb_leave(b, pos);
 }
 
 /* The copies of a spread loop of trip t over the width threads of block dimension dim, bound

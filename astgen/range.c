@@ -239,6 +239,15 @@ static void iterator_range(ranges *r, const sj_ir_node *loop) {
     s = (span){bound.lo + (c->cmp == SJ_CMP_GT), first.hi};
   else
     return;
+  /* from a constant first value, the iterator takes only the values a whole number of steps
+   * from it */
+  long step = loop->step.i, gap;
+  if (first.lo == first.hi && s.lo <= s.hi && !__builtin_sub_overflow(s.hi, s.lo, &gap)) {
+    if (step > 0)
+      s.hi = s.lo + gap / step * step;
+    else
+      s.lo = s.hi - gap / -step * -step;
+  }
   if (s.lo <= s.hi) set_span(r, loop->iter, s);
 }
 

@@ -1,5 +1,6 @@
-/* Tests decided by ranges (astgen/range.c): in a loop of i = 3, 7, .. while i < 40, in a block of
- * 32 threads, the tests that i's and the thread id's ranges decide go, the others stay. */
+/* Tests decided by ranges (astgen/range.c): in loops of i = 3, 7, .. while i < 40 and j = 0, 4,
+ * .. while j < 40, in a block of 32 threads, the tests that the iterators' and the thread id's
+ * ranges decide go, the others stay. */
 #include <stdio.h>
 
 #include "astgen/irbuild.h"
@@ -72,16 +73,26 @@ int main(void) {
   store_if(&b, sj_irb_setp(&b, SJ_CMP_GT, i, sj_ir_int(SJ_IR_S64, 10)), a, 7);
   sj_irb_leave(&b, in);
   sj_irb_leave(&b, pos);
-  /* after the loop, i's range no longer holds */
+  /* j = 0, 4, .., 36 while j < 40: a whole number of steps from 0, so j < 37 always */
+  sj_ir_node *strided = sj_irb_loop(&b, sj_ir_int(SJ_IR_S64, 0), sj_ir_int(SJ_IR_S64, 4));
+  pos = sj_irb_enter(&b, &strided->head, 1);
+  sj_ir_val j = sj_ir_reg_val(f, strided->iter);
+  strided->cond = sj_irb_setp(&b, SJ_CMP_LT, j, sj_ir_int(SJ_IR_S64, 40));
+  b.cur = &strided->body;
+  store_if(&b, sj_irb_setp(&b, SJ_CMP_LT, j, sj_ir_int(SJ_IR_S64, 37)), a, 9); /* always */
+  store_if(&b, sj_irb_setp(&b, SJ_CMP_LT, j, sj_ir_int(SJ_IR_S64, 36)), a, 10);
+  sj_irb_leave(&b, pos);
+  /* after the loops, their ranges no longer hold */
   store_if(&b, sj_irb_setp(&b, SJ_CMP_LT, tid, sj_ir_int(SJ_IR_S64, 16)), a, 8);
   sj_irb_finish(&b);
-  CHECK(count_ifs(&f->body) == 9 && count_stores(&f->body) == 8, "built: %d ifs, %d stores",
+  CHECK(count_ifs(&f->body) == 11 && count_stores(&f->body) == 10, "built: %d ifs, %d stores",
         count_ifs(&f->body), count_stores(&f->body));
 
   sj_ir_fold_ranges(f);
-  /* left: the test of x, i < 20 and i > 10 inside it, tid < 16; stores 1, 2, 4, 7, 8 */
-  CHECK(count_ifs(&f->body) == 4, "%d ifs left, not 4", count_ifs(&f->body));
-  CHECK(count_stores(&f->body) == 5, "%d stores left, not 5", count_stores(&f->body));
+  /* left: the test of x, i < 20 and i > 10 inside it, j < 36, tid < 16; stores 1, 2, 4, 7, 8,
+   * 9, 10 */
+  CHECK(count_ifs(&f->body) == 5, "%d ifs left, not 5", count_ifs(&f->body));
+  CHECK(count_stores(&f->body) == 7, "%d stores left, not 7", count_stores(&f->body));
   CHECK(kept->cond.kind == SJ_V_REG && kept->cond.reg == by_x.reg,
         "the or'ed test is the test of x alone (reg %d, not %d)", kept->cond.reg, by_x.reg);
   sj_ir_func_free(f);
