@@ -61,6 +61,8 @@ void sj_irb_finish(sj_irb *b) {
   free(b->epoch);
   free(b->loads);
   free(b->param_reg);
+  free(b->lin_base);
+  free(b->lin_off);
   memset(b, 0, sizeof *b);
 }
 
@@ -320,6 +322,70 @@ sj_ir_val sj_irb_approx_div(sj_irb *b, sj_ir_val x, sj_ir_val y) {
   return make_flagged(b, SJ_IR_DIV, SJ_IR_F32, SJ_CMP_EQ, 0, 1, x, y, none);
 }
 
+/* --- base + offset --- */
+
+/* Into *base and *off: x as base + off, x itself with offset 0 where it is no such sum (0 where
+ * x is not a register that keeps its value: a variable other than a loop's iterator). */
+static int linear(const sj_irb *b, sj_ir_val x, int *base, long *off) {
+  if (x.kind != SJ_V_REG || x.type != SJ_IR_S64) return 0;
+  if (x.reg < b->caplin && b->lin_base[x.reg]) {
+    *base = b->lin_base[x.reg], *off = b->lin_off[x.reg];
+    return 1;
+  }
+  const sj_ir_reg *r = &b->f->regs[x.reg];
+  if (r->is_var && !r->is_iter) return 0;
+  *base = x.reg, *off = 0;
+  return 1;
+}
+
+static void note_linear(sj_irb *b, sj_ir_val v, int base, long off) {
+  if (v.kind != SJ_V_REG || v.reg == base) return;
+  if (v.reg >= b->caplin) {
+    int cap = b->caplin;
+    b->lin_base = grow(b->lin_base, &cap, v.reg + 1, sizeof *b->lin_base);
+    cap = b->caplin;
+    b->lin_off = grow(b->lin_off, &cap, v.reg + 1, sizeof *b->lin_off);
+    memset(b->lin_base + b->caplin, 0, (size_t)(cap - b->caplin) * sizeof *b->lin_base);
+    b->caplin = cap;
+  }
+  b->lin_base[v.reg] = base, b->lin_off[v.reg] = off;
+}
+
+/* base + off as a value (S64). */
+static sj_ir_val at_offset(sj_irb *b, int base, long off) {
+  sj_ir_val v = sj_ir_reg_val(b->f, base);
+  if (!off) return v;
+  v = make(b, SJ_IR_ADD, SJ_IR_S64, SJ_CMP_EQ, 0, v, sj_ir_int(SJ_IR_S64, off), none);
+  note_linear(b, v, base, off);
+  return v;
+}
+
+/* x op y (S64) where both are one base plus constants: (a + c) + d is a + (c + d), and of
+ * a + c and a + d the sum, difference, minimum or maximum is a plus that of c and d (index
+ * arithmetic, far from overflow: the window bounds of a tile's steps are such sums). */
+static int fold_linear(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y,
+                       sj_ir_val *out) {
+  int bx, by;
+  long cx, cy, c;
+  if (t != SJ_IR_S64 || !linear(b, x, &bx, &cx)) return 0;
+  if ((op == SJ_IR_ADD || op == SJ_IR_SUB) && y.kind == SJ_V_INT) {
+    if (cx == 0) return 0; /* x itself: nothing to fold */
+    if (__builtin_add_overflow(cx, op == SJ_IR_ADD ? y.i : -y.i, &c)) return 0;
+    return *out = at_offset(b, bx, c), 1;
+  }
+  if (!linear(b, y, &by, &cy) || bx != by) return 0;
+  switch (op) {
+  case SJ_IR_SUB:
+    return __builtin_sub_overflow(cx, cy, &c) ? 0 : (*out = sj_ir_int(t, c), 1);
+  case SJ_IR_MIN:
+    return *out = at_offset(b, bx, cx < cy ? cx : cy), 1;
+  case SJ_IR_MAX:
+    return *out = at_offset(b, bx, cx > cy ? cx : cy), 1;
+  default:
+    return 0;
+  }
+}
+
 sj_ir_val sj_irb_op(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y) {
   long v;
   if (fold(op, t, x, y, &v)) return sj_ir_int(t, v);
@@ -332,7 +398,13 @@ sj_ir_val sj_irb_op(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val
   /* x + 0 as an unsigned add of a signed x is x unsigned: the type asked for is kept, as
    * comparisons take theirs from their operands (sj_irb_setp) */
   if (identity(op, t, x, y, &out)) return sj_irb_cvt(b, t, out);
-  return make(b, op, t, SJ_CMP_EQ, 0, x, y, none);
+  if (fold_linear(b, op, t, x, y, &out)) return out;
+  out = make(b, op, t, SJ_CMP_EQ, 0, x, y, none);
+  int base;
+  long off;
+  if ((op == SJ_IR_ADD || op == SJ_IR_SUB) && y.kind == SJ_V_INT && linear(b, x, &base, &off))
+    note_linear(b, out, base, op == SJ_IR_ADD ? y.i : -y.i);
+  return out;
 }
 
 sj_ir_val sj_irb_op3(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, sj_ir_val z) {

@@ -23,6 +23,11 @@ typedef struct sj_irb {
   int world; /* bumped by barriers and loops: every array changes */
   /* the value numbers of the loads since, each dropped when a store may write its element */
   int *loads, nloads, caploads;
+  /* by register: a S64 value made as base + offset (base a value or a loop's iterator; 0:
+   * none), so that sums of sums and their minimums and maximums fold */
+  int *lin_base;
+  long *lin_off;
+  int caplin;
   /* prologue values, made once */
   int *param_reg, nparam_reg; /* by parameter position */
   int special[8];

@@ -288,9 +288,10 @@ static void group_copy(sj_lower *l, __isl_keep isl_ast_node *child, __isl_keep i
  * groups of GROUP copies: thread r's iterations first + k * width, while below lim (the
  * window's end, its bound, a cut's upper end), each copy after the first behind a test of the
  * loop's value against lim less its offset (invariant: hoisted), and of a cut's lower end.
- * A thread's window of constant ends (width 1) runs its whole groups in the loop, untested, and
- * the rest after it, unrolled: the tests of a group's last copies fail in its last iteration
- * only, and cost 2 instructions a copy in every other (a 2-D hybrid tile's rows). */
+ * The groups run untested while all their copies are in, and the rest after them: unrolled
+ * where the window's ends are constants (one thread along it), else as a loop of single
+ * copies. The tests of a group's last copies fail in its last iteration only, and cost 2
+ * instructions a copy in every other (a 2-D hybrid tile's rows). */
 static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id *id,
                     const trip *t, int dim, long width, sj_lw_fn body) {
   sj_irb *b = &l->b;
@@ -307,24 +308,44 @@ static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_i
   if (cut)
     lim = sj_irb_op(b, SJ_IR_MIN, SJ_IR_S64, lim,
                     sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, hi, sj_ir_int(SJ_IR_S64, 1)));
-  long count = width == 1 && first.kind == SJ_V_INT && lim.kind == SJ_V_INT ? lim.i - first.i : 0;
+  /* a window of constant ends (width 1): its whole groups and the rest known here; else the
+   * groups run while all their copies are in, and a loop of single copies runs the rest */
+  int known = width == 1 && first.kind == SJ_V_INT && lim.kind == SJ_V_INT;
+  long count = known ? lim.i - first.i : 0, copies = (t->n + width - 1) / width;
   long whole = count > GROUP && count % GROUP ? count / GROUP * GROUP : 0;
+  int rest = !known && copies > GROUP;
+  sj_ir_val end =
+      whole  ? sj_ir_int(SJ_IR_S64, first.i + whole)
+      : rest ? sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, lim, sj_ir_int(SJ_IR_S64, (GROUP - 1) * width))
+             : lim;
   sj_ir_node *loop = sj_irb_loop(b, first, sj_ir_int(SJ_IR_S64, GROUP * width));
   sj_irb_pos pos = sj_irb_enter(b, &loop->head, 1);
   sj_ir_val j = sj_ir_reg_val(b->f, loop->iter);
-  loop->cond = sj_irb_setp(b, SJ_CMP_LT, j, whole ? sj_ir_int(SJ_IR_S64, first.i + whole) : lim);
+  loop->cond = sj_irb_setp(b, SJ_CMP_LT, j, end);
   b->cur = &loop->body;
-  long weight = l->weight, copies = (t->n + width - 1) / width;
+  long weight = l->weight;
   isl_ast_node *child = isl_ast_node_for_get_body(node);
   for (long g = 0; g < GROUP && !l->failed; g++) {
     /* level 3's copies k, k % GROUP == g */
-    l->weight = weight * (whole ? whole / GROUP : (copies - g + GROUP - 1) / GROUP);
-    group_copy(l, child, id, j, g * width, lim, g && !whole, lo, cut, body);
+    l->weight = weight * (whole  ? whole / GROUP
+                          : rest ? copies / GROUP
+                                 : (copies - g + GROUP - 1) / GROUP);
+    group_copy(l, child, id, j, g * width, lim, g && !whole && !rest, lo, cut, body);
   }
   sj_irb_leave(b, pos);
   for (long g = 0; whole && g < count - whole && !l->failed; g++) {
     l->weight = weight;
     group_copy(l, child, id, sj_ir_int(SJ_IR_S64, first.i + whole + g), 0, lim, 0, lo, cut, body);
+  }
+  if (rest && !l->failed) {
+    l->weight = weight * (copies % GROUP);
+    sj_ir_node *tail = sj_irb_loop(b, j, sj_ir_int(SJ_IR_S64, width));
+    pos = sj_irb_enter(b, &tail->head, 1);
+    sj_ir_val k = sj_ir_reg_val(b->f, tail->iter);
+    tail->cond = sj_irb_setp(b, SJ_CMP_LT, k, lim);
+    b->cur = &tail->body;
+    group_copy(l, child, id, k, 0, lim, 0, lo, cut, body);
+    sj_irb_leave(b, pos);
   }
   isl_ast_node_free(child);
   l->weight = weight;
