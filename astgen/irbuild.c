@@ -360,8 +360,8 @@ static sj_ir_val at_offset(sj_irb *b, int base, long off) {
   return v;
 }
 
-/* x op y (S64) where both are one base plus constants: (a + c) + d is a + (c + d), and of
- * a + c and a + d the sum, difference, minimum or maximum is a plus that of c and d (index
+/* x op y (S64) where both are one base plus constants: (a + c) + d is a + (c + d), of a + c
+ * and a + d the difference is c - d, and the minimum or maximum a plus that of c and d (index
  * arithmetic, far from overflow: the window bounds of a tile's steps are such sums). */
 static int fold_linear(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y,
                        sj_ir_val *out) {
@@ -369,7 +369,7 @@ static int fold_linear(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_
   long cx, cy, c;
   if (t != SJ_IR_S64 || !linear(b, x, &bx, &cx)) return 0;
   if ((op == SJ_IR_ADD || op == SJ_IR_SUB) && y.kind == SJ_V_INT) {
-    if (cx == 0) return 0; /* x itself: nothing to fold */
+    if (cx == 0 || y.i == LONG_MIN) return 0; /* x itself, or -y beyond a long */
     if (__builtin_add_overflow(cx, op == SJ_IR_ADD ? y.i : -y.i, &c)) return 0;
     return *out = at_offset(b, bx, c), 1;
   }
@@ -402,7 +402,8 @@ sj_ir_val sj_irb_op(sj_irb *b, sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val
   out = make(b, op, t, SJ_CMP_EQ, 0, x, y, none);
   int base;
   long off;
-  if ((op == SJ_IR_ADD || op == SJ_IR_SUB) && y.kind == SJ_V_INT && linear(b, x, &base, &off))
+  if ((op == SJ_IR_ADD || op == SJ_IR_SUB) && y.kind == SJ_V_INT && y.i != LONG_MIN &&
+      linear(b, x, &base, &off) && !off)
     note_linear(b, out, base, op == SJ_IR_ADD ? y.i : -y.i);
   return out;
 }
