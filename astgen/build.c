@@ -16,6 +16,19 @@
 
 #include <stdlib.h>
 
+/* What the callbacks share: the guards' state; the host's launch band, the outermost one
+ * ({ S[..] -> [L] }), NULL where the schedule has none; and the launch of the kernel being
+ * generated where isl has dropped it from the build's schedule space (NULL otherwise): isl
+ * drops a schedule dimension whose value is fixed there (the instances of one launch that it
+ * generates apart from the others' where their ranges do not meet) and knows its value only
+ * at the leaves. */
+typedef struct build_user {
+  sj_guard_build guards;
+  isl_union_map *launch;
+  int find_launch;
+  isl_val *fixed_launch;
+} build_user;
+
 /* An unconstrained context node above every leaf. isl (0.25) rewrites a band member whose
  * statements are strided with different offsets (folded time: 3t, 3t + 1, 3t + 2) into a
  * shifted loop, with each statement's offset taken relative to one reference statement; a
@@ -67,11 +80,28 @@ static __isl_give isl_ast_node *copy_elements(__isl_take isl_ast_node *node, con
   return node;
 }
 
-/* isl's at_each_domain callback (user: the guards' sj_guard_build): a copy's loops where they
- * are apart, the write-through guards where there are some. */
+/* The launch of the instances build executes where a single one; NULL where not, or isl
+ * fails. */
+static __isl_give isl_val *fixed_launch(__isl_keep isl_ast_build *build, const build_user *u) {
+  isl_union_set *run = isl_union_map_domain(isl_ast_build_get_schedule(build));
+  run = isl_union_set_apply(run, isl_union_map_copy(u->launch));
+  if (isl_union_set_n_set(run) != 1) { /* a copy or a barrier, outside the band */
+    isl_union_set_free(run);
+    return NULL;
+  }
+  isl_set *at = isl_set_from_union_set(run);
+  isl_val *l = isl_set_plain_get_val_if_fixed(at, isl_dim_set, 0);
+  isl_set_free(at);
+  return l && !isl_val_is_int(l) ? isl_val_free(l) : l;
+}
+
+/* isl's at_each_domain callback (user: build_user): a copy's loops where they are apart, the
+ * write-through guards where there are some; the launch where isl has dropped it. */
 static __isl_give isl_ast_node *at_domain(__isl_take isl_ast_node *node,
                                           __isl_keep isl_ast_build *build, void *user) {
-  sj_guard_build *gb = user;
+  build_user *u = user;
+  sj_guard_build *gb = &u->guards;
+  if (u->find_launch && !u->fixed_launch) u->fixed_launch = fixed_launch(build, u);
   isl_ast_expr *call = isl_ast_node_user_get_expr(node);
   isl_ast_expr *fn = call ? isl_ast_expr_op_get_arg(call, 0) : NULL;
   isl_id *id = fn ? isl_ast_expr_get_id(fn) : NULL;
@@ -84,10 +114,22 @@ static __isl_give isl_ast_node *at_domain(__isl_take isl_ast_node *node,
   return gb->local ? sj_ast_guard_stores(node, build, gb) : node;
 }
 
+/* The kernel of mark where its grid starts at tiles that are functions of the launch, else NULL. */
+static const sj_kernel *kernel_with_first(__isl_keep isl_id *mark) {
+  const sj_kernel *k = mark ? isl_id_get_user(mark) : NULL;
+  return k && k->tag == SJ_ID_KERNEL && (k->first[0] || k->first[1] || k->first[2]) ? k : NULL;
+}
+
 static isl_stat enter_mark(__isl_keep isl_id *mark, __isl_keep isl_ast_build *build, void *user) {
-  (void)build;
-  sj_ast_guard_mark(user, mark, 1);
-  return isl_stat_ok;
+  build_user *u = user;
+  sj_ast_guard_mark(&u->guards, mark, 1);
+  if (!kernel_with_first(mark)) return isl_stat_ok;
+  isl_space *outer = isl_ast_build_get_schedule_space(build);
+  isl_size n = isl_space_dim(outer, isl_dim_set);
+  isl_space_free(outer);
+  u->find_launch = n == 0 && u->launch;
+  u->fixed_launch = isl_val_free(u->fixed_launch);
+  return n < 0 ? isl_stat_error : isl_stat_ok;
 }
 
 static void first_exprs_free(void *user) {
@@ -99,16 +141,31 @@ static void first_exprs_free(void *user) {
   free(e);
 }
 
-/* The first tile of kernel k's grid along d at the launch of build (the outermost schedule
- * dimension), as an expression of the host's iterators. */
-static __isl_give isl_ast_expr *first_at(__isl_keep isl_ast_build *build, const sj_kernel *k,
-                                         int d) {
+/* The launch at build as a function of the build's schedule space: its first dimension, or
+ * the launch isl has dropped from it. NULL when isl fails or neither is known. */
+static __isl_give isl_multi_aff *launch_at(__isl_keep isl_ast_build *build, const build_user *u) {
   isl_space *outer = isl_ast_build_get_schedule_space(build);
-  isl_aff *launch =
-      isl_aff_var_on_domain(isl_local_space_from_space(isl_space_copy(outer)), isl_dim_set, 0);
-  isl_multi_aff *at = isl_multi_aff_zero(
-      isl_space_map_from_domain_and_range(outer, isl_aff_get_domain_space(k->first[d])));
-  at = isl_multi_aff_set_aff(at, 0, launch);
+  isl_size n = isl_space_dim(outer, isl_dim_set);
+  isl_multi_aff *at = isl_multi_aff_zero(isl_space_map_from_domain_and_range(
+      isl_space_copy(outer), isl_space_set_alloc(isl_space_get_ctx(outer), 0, 1)));
+  if (n > 0) {
+    isl_aff *l = isl_aff_var_on_domain(isl_local_space_from_space(outer), isl_dim_set, 0);
+    return isl_multi_aff_set_aff(at, 0, l);
+  }
+  isl_space_free(outer);
+  if (n < 0 || !u->fixed_launch) return isl_multi_aff_free(at);
+  isl_aff *l =
+      isl_aff_add_constant_val(isl_multi_aff_get_aff(at, 0), isl_val_copy(u->fixed_launch));
+  return isl_multi_aff_set_aff(at, 0, l);
+}
+
+/* The first tile of kernel k's grid along d at the launch of build, as an expression of the
+ * host's iterators. */
+static __isl_give isl_ast_expr *first_at(__isl_keep isl_ast_build *build, const build_user *u,
+                                         const sj_kernel *k, int d) {
+  isl_multi_aff *at = launch_at(build, u);
+  if (!at) return NULL;
+  at = isl_multi_aff_align_params(at, isl_aff_get_space(k->first[d]));
   isl_aff *first = isl_aff_pullback_multi_aff(isl_aff_copy(k->first[d]), at);
   return isl_ast_build_expr_from_pw_aff(build, isl_pw_aff_from_aff(first));
 }
@@ -118,10 +175,11 @@ static __isl_give isl_ast_expr *first_at(__isl_keep isl_ast_build *build, const 
 static __isl_give isl_ast_node *leave_mark(__isl_take isl_ast_node *node,
                                            __isl_keep isl_ast_build *build, void *user) {
   isl_id *mark = isl_ast_node_mark_get_id(node);
-  sj_ast_guard_mark(user, mark, 0);
-  const sj_kernel *k = mark ? isl_id_get_user(mark) : NULL;
+  build_user *u = user;
+  sj_ast_guard_mark(&u->guards, mark, 0);
+  const sj_kernel *k = kernel_with_first(mark);
   isl_id_free(mark);
-  if (!k || k->tag != SJ_ID_KERNEL || !(k->first[0] || k->first[1] || k->first[2])) return node;
+  if (!k) return node;
   isl_ctx *ctx = isl_ast_node_get_ctx(node);
   sj_first_exprs *e = calloc(1, sizeof *e);
   isl_id *id = e ? sj_id_owning(ctx, "first", e, first_exprs_free) : NULL;
@@ -130,7 +188,7 @@ static __isl_give isl_ast_node *leave_mark(__isl_take isl_ast_node *node,
   for (int d = 0; d < 3; d++) {
     if (!k->first[d]) continue;
     e->ids[d] = sj_first_id(ctx, d);
-    if (!(e->first[d] = first_at(build, k, d))) {
+    if (!(e->first[d] = first_at(build, u, k, d))) {
       isl_id_free(id);
       return isl_ast_node_free(node);
     }
@@ -138,18 +196,30 @@ static __isl_give isl_ast_node *leave_mark(__isl_take isl_ast_node *node,
   return isl_ast_node_set_annotation(node, id);
 }
 
+/* The partial schedule of schedule's outermost band if it is the root's child, else NULL. */
+static __isl_give isl_union_map *launch_band(__isl_keep isl_schedule *schedule) {
+  isl_schedule_node *top = isl_schedule_node_child(isl_schedule_get_root(schedule), 0);
+  isl_union_map *launch = isl_schedule_node_get_type(top) == isl_schedule_node_band
+                              ? isl_schedule_node_band_get_partial_schedule_union_map(top)
+                              : NULL;
+  isl_schedule_node_free(top);
+  return launch;
+}
+
 __isl_give isl_ast_node *sj_ast_generate_isl(__isl_keep isl_schedule *schedule) {
   isl_ctx *ctx = isl_schedule_get_ctx(schedule);
   isl_ast_build *build = isl_ast_build_alloc(ctx);
-  sj_guard_build gb = {sj_ast_local(schedule), 0};
-  build = isl_ast_build_set_before_each_mark(build, enter_mark, &gb);
-  build = isl_ast_build_set_after_each_mark(build, leave_mark, &gb);
-  build = isl_ast_build_set_at_each_domain(build, at_domain, &gb);
+  build_user u = {{sj_ast_local(schedule), 0}, launch_band(schedule), 0, NULL};
+  build = isl_ast_build_set_before_each_mark(build, enter_mark, &u);
+  build = isl_ast_build_set_after_each_mark(build, leave_mark, &u);
+  build = isl_ast_build_set_at_each_domain(build, at_domain, &u);
   isl_schedule *anchored =
       isl_schedule_map_schedule_node_bottom_up(isl_schedule_copy(schedule), anchor_leaf, NULL);
   isl_ast_node *tree = isl_ast_build_node_from_schedule(build, anchored);
   isl_ast_build_free(build);
-  isl_union_set_free(gb.local);
+  isl_union_set_free(u.guards.local);
+  isl_union_map_free(u.launch);
+  isl_val_free(u.fixed_launch);
   return tree;
 }
 

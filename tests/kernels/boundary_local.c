@@ -6,6 +6,7 @@
 // refused them ('not a small constant set') once M passed the tiles.
 // run: T=0 N=3 M=3
 // run: T=1 N=3 M=3
+// run: T=1 N=3 M=4
 // run: T=2 N=4 M=5
 // run: T=5 N=9 M=12
 // run: T=13 N=37 M=131
