@@ -99,6 +99,7 @@ typedef struct sj_access {
   const sj_expr *ref; /* the SJ_E_INDEX node (of a local: the element that replaces it) */
   int is_write;
   isl_map *rel; /* owned; statement instance -> array element */
+  int again;    /* rel is an earlier access's (the same reference again in its statement) */
 } sj_access;
 
 typedef struct sj_model {
@@ -121,7 +122,8 @@ typedef struct sj_model {
   int nstmts;
   sj_pstmt **stmts;
   int naccesses;
-  sj_access *accesses;
+  sj_access *accesses;    /* one by reference and use: a use of a local's value again (x * x with
+                           * x = A[i]) shares the relation of the one before it */
   isl_union_set *domain;  /* owned: all statement instances */
   isl_union_map *reads;   /* owned */
   isl_union_map *writes;  /* owned: every write is a must-write in this subset */
