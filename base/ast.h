@@ -204,7 +204,8 @@ typedef struct sj_func {
 
 typedef struct sj_assert {
   sj_expr *cond;
-  sj_loc loc; /* of `assert` */
+  sj_loc loc;       /* of `assert`, or of the call it checks */
+  const char *what; /* NULL: the user's assert; else what fails (a check of a call's count) */
 } sj_assert;
 
 typedef struct sj_arena sj_arena;

@@ -419,8 +419,9 @@ static int check_asserts(const jit_kernel *k, sj_error *err) {
     if (!sj_const_value(a->cond, k->shape, &v) && v) continue;
     sj_buf b = {0};
     describe_sizes(&b, k);
-    int rc = sj_error_at(err, JIT_ERR_ARGS, k->settings.source_name, a->loc,
-                         "assertion fails for these arguments:%s", b.data ? b.data : "");
+    int rc =
+        sj_error_at(err, JIT_ERR_ARGS, k->settings.source_name, a->loc, "%s for these arguments:%s",
+                    a->what ? a->what : "assertion fails", b.data ? b.data : "");
     free(b.data);
     return rc;
   }

@@ -3535,7 +3535,21 @@ static void assert_statement(parser *p) {
          "assert is supported on the sizes only (integer parameters, literals, enumeration "
          "constants): the arguments must meet it before anything runs");
   sj_assert *a = alloc(p, sizeof *a);
-  *a = (sj_assert){c, name.loc};
+  *a = (sj_assert){c, name.loc, NULL};
+  push(p, &p->asserts, a);
+}
+
+/* The element count of a call of memset, memcpy or memmove on the body's top level, over the
+ * sizes: C converts a negative one to a huge size_t and runs past the arrays, so the call is
+ * refused for such arguments, as a failed assert is (elsewhere the copy's loops do not run). */
+static void check_count(parser *p, const sj_token *name, const sj_expr *count) {
+  if (p->nest != 1 || p->returns.n || !on_sizes(count)) return;
+  sj_expr *zero = int_lit(p, SJ_TY_LONG, 0, name->loc);
+  sj_assert *a = alloc(p, sizeof *a);
+  *a = (sj_assert){binop(p, SJ_OP_GE, copy(p, count), zero, name->loc), name->loc,
+                   name->len == 6 && !memcmp(name->text, "memset", 6)
+                       ? "memset's byte count is negative"
+                       : "the copy's byte count is negative"};
   push(p, &p->asserts, a);
 }
 
@@ -3556,6 +3570,7 @@ static void fill_statement(parser *p, vec *out) {
   close_with(p, ')');
   close_with(p, ';');
   if (to->is_const) fail(p, SYNTAX, dst.rows->loc, "memset of const array '%s'", to->name);
+  check_count(p, &name, count);
   sj_expr *zero = conv(p, int_lit(p, SJ_TY_INT, 0, vat), to->type);
   push(p, out, flat_copy(p, &name, dst, (copy_end){0}, count, zero));
 }
@@ -3578,6 +3593,7 @@ static void copy_statement(parser *p, vec *out) {
   close_with(p, ')');
   close_with(p, ';');
   if (to->is_const) fail(p, SYNTAX, dst->loc, "copy into const array '%s'", to->name);
+  check_count(p, &name, count);
   if (dst_end.flat || src_end.flat) {
     push(p, out, flat_copy(p, &name, dst_end, src_end, count, NULL));
     return;
@@ -4315,11 +4331,12 @@ static void inline_call(parser *p, pfunc *caller, const sj_expr *c, vec *out) {
     p->syms = syms;
   }
   sj_func *g = pg->f;
-  if (g->nasserts)
-    fail(p, UNSUP, c->loc,
-         "'%s' asserts (at %d:%d): assert is supported in the body of the function called "
-         "through the API only",
-         g->name, g->asserts[0].loc.line, g->asserts[0].loc.col);
+  for (int i = 0; i < g->nasserts; i++) /* its checks of counts are not kept */
+    if (!g->asserts[i].what)
+      fail(p, UNSUP, c->loc,
+           "'%s' asserts (at %d:%d): assert is supported in the body of the function called "
+           "through the API only",
+           g->name, g->asserts[i].loc.line, g->asserts[i].loc.col);
   if (c->nargs != g->nparams)
     fail(p, SYNTAX, c->loc, "function '%s' takes %d argument%s, %d given", g->name, g->nparams,
          g->nparams == 1 ? "" : "s", c->nargs);
