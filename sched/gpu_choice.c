@@ -211,6 +211,12 @@ int sj_schedule_gpu(sj_model *m, const sj_stencil *st, sj_tiling tiling, const c
   }
   weighed w;
   int rc = weigh(m, st, sizes, dev, forced, &w, &why, err);
+  if (rc == 0 && sized && spec.nw > w.input.n + 1) { /* fewer: the others are searched */
+    sj_buf_free(&why);
+    return sj_error_at(err, JIT_ERR_ARGS, m->source_name, m->fn->loc,
+                       "the tile sizes '%s' give %d widths; '%s' has %d space dimension%s", tile,
+                       spec.nw, m->fn->name, w.input.n + 1, w.input.n ? "s" : "");
+  }
   if (rc == 0 && !forced && pointwise(&w.input.cone)) {
     sj_buf_puts(&note, "time tiling not needed: every dependence stays at one space point, so "
                        "the untiled schedule may run the time loop inside the kernel\n");
