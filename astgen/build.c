@@ -45,6 +45,46 @@ static __isl_give isl_schedule_node *anchor_leaf(__isl_take isl_schedule_node *n
   return isl_schedule_node_insert_context(node, isl_set_universe(outer));
 }
 
+/* The statement instances that reach node: the domain through the filters above it (isl's
+ * own stops at the extensions that add the copies). */
+static __isl_give isl_union_set *reaching(__isl_keep isl_schedule_node *node) {
+  isl_schedule_node *up = isl_schedule_node_copy(node);
+  isl_union_set *dom = NULL;
+  while (up && isl_schedule_node_has_parent(up)) {
+    if (isl_schedule_node_get_type(up) == isl_schedule_node_filter)
+      dom = dom ? isl_union_set_intersect(dom, isl_schedule_node_filter_get_filter(up))
+                : isl_schedule_node_filter_get_filter(up);
+    up = isl_schedule_node_parent(up);
+  }
+  isl_union_set *all = up ? isl_schedule_node_domain_get_domain(up) : NULL;
+  isl_schedule_node_free(up);
+  return dom ? isl_union_set_intersect(all, dom) : all;
+}
+
+/* A guard above the full tiles' version (sched/full_tiles.c): the launches and blocks where it
+ * has instances, exactly. A thread runs the full tiles' version where isl's guards let it reach
+ * the version's mark, and any tile's only where not; isl hoists above the mark only the hull of
+ * the full tiles of a launch where they differ along time (the skewed tiles of several bands
+ * share a launch, full along y in each at other blocks), and the rest of the test below it: a
+ * block that reached the mark and ran none of its steps ran no step at all (jacobi2d_polybench
+ * T=2 N=23 at h=2 w=2x2, with the tiles cut by the run's end counted as full). */
+static __isl_give isl_schedule_node *guard_full(__isl_take isl_schedule_node *node, void *user) {
+  isl_union_map *launch = user; /* the only band above */
+  if (!launch || isl_schedule_node_get_type(node) != isl_schedule_node_mark ||
+      isl_schedule_node_get_schedule_depth(node) != 1)
+    return node;
+  isl_id *mark = isl_schedule_node_mark_get_id(node);
+  const sj_mapped_id *v = mark ? isl_id_get_user(mark) : NULL;
+  isl_id_free(mark);
+  if (!v || v->tag != SJ_ID_VERSION || v->dim != 1) return node;
+  isl_union_set *at = isl_union_set_apply(reaching(node), isl_union_map_copy(launch));
+  if (isl_union_set_n_set(at) != 1) { /* none: isl generates nothing below */
+    isl_union_set_free(at);
+    return node;
+  }
+  return isl_schedule_node_insert_guard(node, isl_set_coalesce(isl_set_from_union_set(at)));
+}
+
 /* A call of a copy's elements (copy(a..)) as a call of the copy's instance (user: its call,
  * copy(L, S..)) at that element: copy(L, S.., a..). */
 static __isl_give isl_ast_node *at_element(__isl_take isl_ast_node *node,
@@ -214,7 +254,8 @@ __isl_give isl_ast_node *sj_ast_generate_isl(__isl_keep isl_schedule *schedule) 
   build = isl_ast_build_set_after_each_mark(build, leave_mark, &u);
   build = isl_ast_build_set_at_each_domain(build, at_domain, &u);
   isl_schedule *anchored =
-      isl_schedule_map_schedule_node_bottom_up(isl_schedule_copy(schedule), anchor_leaf, NULL);
+      isl_schedule_map_schedule_node_bottom_up(isl_schedule_copy(schedule), guard_full, u.launch);
+  anchored = isl_schedule_map_schedule_node_bottom_up(anchored, anchor_leaf, NULL);
   isl_ast_node *tree = isl_ast_build_node_from_schedule(build, anchored);
   isl_ast_build_free(build);
   isl_union_set_free(u.guards.local);

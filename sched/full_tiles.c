@@ -3,8 +3,7 @@
  * lowering unrolls (astgen/lower.c); partial tiles run the general code.
  *
  * A tile is full when it lies inside the box of the folded instances along the dimensions
- * that are loops in its code (and along time in a run shorter than two bands: sched/hybrid.c):
- * along time, the union of the statements' folded steps; along
+ * that are loops in its code: along time, the union of the statements' folded steps; along
  * space, what every statement with all the space loops runs (fdtd-2d's boundary row, with
  * fewer loops, keeps its guards). The other dimensions keep their guards in the full tiles'
  * code: a tile's steps cut by the first or last step are a guard per step, a dimension bound

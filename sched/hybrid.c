@@ -590,18 +590,14 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
     return -1;
   }
   /* full along the space dimensions its points loop over (the others, time and those bound to
-   * the threads, guard whole steps of a thread); along time too in a run shorter than two
-   * bands: there the full tiles' code with a guard per step computed wrong values for some
-   * cuts (jacobi2d_polybench at T=4 with h=6, fdtd2d at T=1 with h=1, ptr_reshape at T=2 with
-   * h=1; every cut tile then runs the code of any tile). Longer runs with such cuts passed
-   * every test and fuzz run; the guarded steps' fault is not yet found. */
-  long blo[SJ_HYBRID_MAX_SPACE + 1], bhi[SJ_HYBRID_MAX_SPACE + 1];
-  int boxed = sj_folded_box(m, fold, n, blo, bhi) == 0;
-  unsigned loops = boxed && bhi[0] - blo[0] + 1 < 2 * (split ? h : 2L * h + 2);
+   * the threads, guard whole steps of a thread) */
+  unsigned loops = 0;
   for (int i = 0; i <= n; i++)
     if (box[i] != (long)sizes->block[n - i]) loops |= 2u << i;
-  isl_set *full = !boxed ? isl_set_empty(isl_space_range(isl_map_get_space(ftiles)))
-                         : sj_full_tiles(ftiles, n, blo, bhi, loops);
+  long blo[SJ_HYBRID_MAX_SPACE + 1], bhi[SJ_HYBRID_MAX_SPACE + 1];
+  isl_set *full = sj_folded_box(m, fold, n, blo, bhi)
+                      ? isl_set_empty(isl_space_range(isl_map_get_space(ftiles)))
+                      : sj_full_tiles(ftiles, n, blo, bhi, loops);
   /* where staged tiles store only their live-out values (sched/liveout.c) */
   isl_union_set *stays = NULL;
   if (sj_time_tiles_staged() && sj_live_out_enabled()) stays = sj_tile_local(m, fold, ftiles);
