@@ -35,8 +35,8 @@ static int index_place(__isl_keep isl_aff *aff, int depth, long *cst) {
   return loop;
 }
 
-/* The place of s from its write acc into p; 0, or -1 where the write does not say one. */
-static int place_of_write(const sj_pstmt *s, const sj_access *acc, int n, sj_place *p) {
+/* The place of s from its access acc into p; 0, or -1 where the access does not say one. */
+static int place_of_access(const sj_pstmt *s, const sj_access *acc, int n, sj_place *p) {
   isl_multi_aff *ma = sj_one_piece(isl_pw_multi_aff_from_map(isl_map_copy(acc->rel)));
   int rank = ma ? (int)isl_multi_aff_dim(ma, isl_dim_out) : 0, ok = ma && rank >= n + 1;
   int used[SJ_PLACE_MAX + 1] = {0};
@@ -67,18 +67,29 @@ int sj_place_of(const sj_model *m, const sj_pstmt *s, int n, sj_place *out) {
   int point = 0;
   for (int j = 1; j < s->depth; j++) point |= m->point && s->iters[j] == m->point;
   if (pad == 0 && !point) return 0;
-  /* the place every write of s says, if they say the same */
+  /* the place every write of s says, if they say the same; else the first that a read says
+   * (a row's sum S[i] += A[t % 2][i][1] at (i, 1), beside what it reads) */
   sj_place first, mine;
   memset(&first, 0, sizeof first);
   memset(&mine, 0, sizeof mine);
-  int writes = 0;
-  for (int a = 0; a < m->naccesses; a++) {
+  int writes = 0, agree = 1;
+  for (int a = 0; a < m->naccesses && agree; a++) {
     const sj_access *acc = &m->accesses[a];
     if (acc->stmt != s || !acc->is_write) continue;
-    if (place_of_write(s, acc, n, writes ? &mine : &first)) return 0;
-    if (writes++ && memcmp(&first, &mine, sizeof mine)) return 0;
+    agree = !place_of_access(s, acc, n, writes ? &mine : &first) &&
+            !(writes++ && memcmp(&first, &mine, sizeof mine));
   }
-  if (writes) *out = first;
+  if (writes && agree) {
+    *out = first;
+    return 0;
+  }
+  for (int a = 0; a < m->naccesses; a++) {
+    const sj_access *acc = &m->accesses[a];
+    if (acc->stmt == s && !acc->is_write && !place_of_access(s, acc, n, &first)) {
+      *out = first;
+      return 0;
+    }
+  }
   return 0;
 }
 

@@ -220,8 +220,10 @@ typedef struct sj_place {
  * the one point of an assignment directly in the time loop: a 1-D source) sits where it writes,
  * where its write is each loop or a constant along the space dimensions (a boundary column
  * A[i][M - 1] at (i, M - 1), a source A[N / 2][M / 2] at that point): its dependences on the
- * others then reach as far as theirs. Else its loops are the innermost dimensions and it sits
- * at 0 along the others. -1 where n + 1 is above SJ_PLACE_MAX or the statement has more loops. */
+ * others then reach as far as theirs. Where its writes do not say one (S[i] += A[t % 2][i][1]),
+ * it sits where its first read that says one reads. Else its loops are the innermost
+ * dimensions and it sits at 0 along the others. -1 where n + 1 is above SJ_PLACE_MAX or the
+ * statement has more loops. */
 int sj_place_of(const sj_model *m, const sj_pstmt *s, int n, sj_place *out);
 /* That place as a function S -> [s0, .., sn]; NULL where it has none. */
 __isl_give isl_multi_aff *sj_place_aff(const sj_model *m, const sj_pstmt *s, int n);
