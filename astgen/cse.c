@@ -22,6 +22,7 @@ typedef struct entry {
   sj_ir_ins key; /* dst: the value */
   int next;      /* the bucket's previous head */
   unsigned bucket;
+  int pos; /* of its instruction, in program order */
 } entry;
 
 typedef struct table {
@@ -29,7 +30,43 @@ typedef struct table {
   int n, cap;
   int buckets[NBUCKETS];
   int *rename; /* by register: the register its uses read instead, or 0 */
+  int pos;     /* of the instruction at hand */
 } table;
+
+/* With sj_ir_func.share_near, an integer instruction of one cycle is computed again rather
+ * than shared with an equal more than FAR instructions before it: a hybrid tile's steps are
+ * symmetric (step k's window bounds are step 2h + 1 - k's), and each kept for its mirror held
+ * 100 of a 1-D tile's 131 estimated registers (jacobi-1d at h=24: its steps stayed a loop).
+ * Elsewhere sharing saves more than it holds: fdtd-2d hybrid ran 19% more instructions. */
+enum { FAR = 128 };
+
+static int cheap(const sj_ir_ins *ins) {
+  if (sj_ir_type_is_float(ins->type) || (ins->op == SJ_IR_SETP && sj_ir_type_is_float(ins->a.type)))
+    return 0;
+  switch (ins->op) {
+  case SJ_IR_MOV:
+  case SJ_IR_ADD:
+  case SJ_IR_SUB:
+  case SJ_IR_MIN:
+  case SJ_IR_MAX:
+  case SJ_IR_NEG:
+  case SJ_IR_AND:
+  case SJ_IR_OR:
+  case SJ_IR_NOT:
+  case SJ_IR_SETP:
+  case SJ_IR_SELP:
+  case SJ_IR_PTRADD:
+  case SJ_IR_BAND:
+  case SJ_IR_BOR:
+  case SJ_IR_XOR:
+  case SJ_IR_SHL:
+  case SJ_IR_SHR:
+  case SJ_IR_CVT:
+    return 1;
+  default:
+    return 0;
+  }
+}
 
 static void rename_val(const table *t, sj_ir_val *v) {
   if (v->kind == SJ_V_REG && t->rename[v->reg]) v->reg = t->rename[v->reg];
@@ -279,6 +316,9 @@ static void number_block(sj_ir_func *f, sj_ir_block *b, table *t) {
     unsigned h = hash(ins);
     int e = t->buckets[h];
     while (e >= 0 && !same(&t->v[e].key, ins)) e = t->v[e].next;
+    t->pos++;
+    if (e >= 0 && f->share_near && t->pos - t->v[e].pos > FAR && cheap(ins))
+      e = -1; /* this one, nearer, from here on */
     if (e >= 0) {
       t->rename[ins->dst] = t->v[e].key.dst;
       sj_ir_node_free(n);
@@ -291,7 +331,7 @@ static void number_block(sj_ir_func *f, sj_ir_block *b, table *t) {
       t->v = realloc(t->v, (size_t)t->cap * sizeof *t->v);
       if (!t->v) abort();
     }
-    t->v[t->n] = (entry){*ins, t->buckets[h], h};
+    t->v[t->n] = (entry){*ins, t->buckets[h], h, t->pos};
     t->buckets[h] = t->n++;
   }
 }
@@ -316,7 +356,7 @@ void sj_ir_share(sj_ir_func *f) {
   s->f = f;
   for (int round = 0; round < ROUNDS; round++) {
     for (int i = 0; i < NBUCKETS; i++) t->buckets[i] = -1;
-    t->n = 0;
+    t->n = t->pos = 0;
     number_block(f, &f->body, t);
     memset(&s->all, 0, sizeof s->all);
     count_block(f, s->fixed, &f->body, &s->all);

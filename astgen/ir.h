@@ -228,7 +228,8 @@ typedef struct sj_ir_func {
   sj_ir_block body;
   unsigned grid[3], block[3]; /* kernels */
   int max_regs;               /* kernels: registers per thread ptxas may use; 0: its choice */
-  int nshared;                /* kernels: arrays in shared memory */
+  int share_near; /* kernels: cheap integer values computed again where shared far (cse.c) */
+  int nshared;    /* kernels: arrays in shared memory */
   sj_ir_shared *shared;
   int traps; /* some TRAP may fire */
   char *why; /* kernels: a line for the explanation */

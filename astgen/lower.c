@@ -534,6 +534,7 @@ static sj_ir_func *kernel_func(sj_lower *l, __isl_keep isl_ast_node *mark, int l
   kl->kernel = k;
   kl->full_level = level;
   kl->plain_spread = l->plain_spread;
+  f->share_near = l->share_near;
   kl->reanchor = l->reanchor;
   kl->unroll_any = l->unroll_any;
   kl->max_stmts = MAX_STMTS;
@@ -601,16 +602,28 @@ static int prefer(sj_lower *l, lowered *cur, lowered *alt, int ntraps, int keep)
  * level 2 first (a tile's steps), which counts what level 3 (their rows too) would make; level
  * 3 where that fits, else level 2 with its spread loops plain and levels 1 and 0 where level 2
  * does not (sj_lower.full_level). */
+/* Level 2, and where its grouped spread loops do not fit, every spread loop a loop; ntraps is
+ * the count before. */
+static void lower_level2(sj_lower *l, __isl_keep isl_ast_node *mark, lowered *c, int ntraps) {
+  lower_at(l, mark, 2, c);
+  if (!c->kl.failed && c->kl.grouped && !fits(c)) {
+    drop(l, c, ntraps);
+    l->plain_spread = 1;
+    lower_at(l, mark, 2, c);
+    l->plain_spread = 0;
+  }
+}
+
 static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   const sj_kernel *k = mark_kernel(mark);
   int index = l->mod->nfuncs, ntraps = l->mod->ntraps, level = 2;
   lowered cur, alt;
-  lower_at(l, mark, level, &cur);
-  if (!cur.kl.failed && cur.kl.grouped && !fits(&cur)) { /* level 2, every spread loop a loop */
-    drop(l, &cur, ntraps);
-    l->plain_spread = 1;
-    lower_at(l, mark, level, &cur);
-    l->plain_spread = 0;
+  lower_level2(l, mark, &cur, ntraps);
+  if (!cur.kl.failed && cur.kl.unrollable && !cur.kl.too_big && !fits(&cur)) {
+    int ntraps2 = l->mod->ntraps; /* too many registers: cheap values computed again */
+    l->share_near = 1;
+    lower_level2(l, mark, &alt, ntraps2);
+    if (!prefer(l, &cur, &alt, ntraps2, !alt.kl.failed && fits(&alt))) l->share_near = 0;
   }
   if (!cur.kl.failed && cur.kl.unrollable && fits(&cur) && cur.kl.predicted <= MAX_STMTS) {
     int ntraps2 = l->mod->ntraps;
@@ -653,6 +666,7 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   }
   cur.f->why = sj_buf_take(&why);
   add_func(l->mod, cur.f);
+  l->share_near = 0;
   sj_ir_ins *launch = sj_irb_emit(&l->b, SJ_IR_LAUNCH, SJ_IR_PRED);
   launch->imm = index;
   launch->nargs = cur.kl.nhost_ids;

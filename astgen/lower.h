@@ -70,6 +70,7 @@ typedef struct sj_lower {
   /* level 2: spread loops it unrolled or grouped (lower_full.c), and, plain_spread, none: the
    * kernel lowered again so where those do not fit the registers */
   int grouped, plain_spread;
+  int share_near;    /* the kernel lowered again so, with sj_ir_func.share_near */
   sj_irb b;          /* the function being built */
   sj_binding *binds; /* loop iterators in scope, innermost last */
   int nbinds, capbinds;
