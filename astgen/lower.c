@@ -597,11 +597,6 @@ static int prefer(sj_lower *l, lowered *cur, lowered *alt, int ntraps, int keep)
   return keep;
 }
 
-/* A kernel mark: a function of its own, and a launch passing the host iterators it uses. The
- * code of full tiles is unrolled as far as the registers and the size allow, never spilled:
- * level 2 first (a tile's steps), which counts what level 3 (their rows too) would make; level
- * 3 where that fits, else level 2 with its spread loops plain and levels 1 and 0 where level 2
- * does not (sj_lower.full_level). */
 /* Level 2, and where its grouped spread loops do not fit, every spread loop a loop; ntraps is
  * the count before. */
 static void lower_level2(sj_lower *l, __isl_keep isl_ast_node *mark, lowered *c, int ntraps) {
@@ -614,6 +609,12 @@ static void lower_level2(sj_lower *l, __isl_keep isl_ast_node *mark, lowered *c,
   }
 }
 
+/* A kernel mark: a function of its own, and a launch passing the host iterators it uses. The
+ * code of full tiles is unrolled as far as the registers and the size allow, never spilled:
+ * level 2 first (a tile's steps), which counts what level 3 (their rows too) would make; level
+ * 3 where that fits, else level 2 with its spread loops plain and levels 1 and 0 where level 2
+ * does not (sj_lower.full_level). Where level 2 holds too many registers it is tried again
+ * with cheap values computed anew (sj_lower.share_near) before a level less. */
 static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   const sj_kernel *k = mark_kernel(mark);
   int index = l->mod->nfuncs, ntraps = l->mod->ntraps, level = 2;
