@@ -29,8 +29,8 @@ typedef struct index_memo {
 
 /* An access already added for the statement being collected: a local's value used again
  * (x * x + x with x = A[i - 1] + A[i + 1], inlined) makes the same accesses again, whose
- * relation is built once (a helper inlined 9 times over read A[i] 20000 times: a compile of
- * a second became one of a tenth). */
+ * relation is built once (`x = x * x + x;` ten times over x = A[i] reads A[i] 59049 times:
+ * its compile took 1.2 s, now 0.12 s). */
 typedef struct access_memo {
   int access;     /* in m->accesses */
   isl_set *guard; /* its guard, held so that its address stays its own */
