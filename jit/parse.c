@@ -1065,7 +1065,7 @@ static sj_expr *table_element(parser *p, const psym *x, const vec *idx, sj_loc l
       fail(p, SYNTAX, ((sj_expr *)idx->v[d])->loc,
            "subscript %ld of table '%s' is outside its extent %ld", v, x->s.name, ext);
     }
-    flat = flat * ext + v;
+    if (literal) flat = flat * ext + v; /* v is not set where a subscript is not a literal */
   }
   if (literal) return select_element(p, x, NULL, flat, flat + 1, loc);
   if (n > MAX_TABLE_SELECT)
@@ -1140,10 +1140,13 @@ static void table(parser *p, psym *x, const vec *ext, sj_loc loc) {
   for (int d = 0; d < ext->n; d++) {
     long v = 0;
     if (d > 0 || ext->v[0]) {
+      sj_loc at = ((sj_expr *)ext->v[d])->loc;
       if (!literal_value(ext->v[d], &v))
-        fail(p, UNSUP, ((sj_expr *)ext->v[d])->loc,
+        fail(p, UNSUP, at,
              "the extents of table '%s' (an array with an initializer) must be constants",
              x->s.name);
+      if (v > MAX_TABLE / span)
+        fail(p, UNSUP, at, "table '%s' has more than %d elements", x->s.name, MAX_TABLE);
       span *= v;
     }
     e[d] = v;
