@@ -28,6 +28,13 @@ typedef struct sj_range {
   long lo, hi;
 } sj_range;
 
+/* Level 2 runs an innermost spread loop of more copies than this in a loop over groups of
+ * this many copies (lower_full.c): a split tile's rows lie between a color's bounds, 16 to 31
+ * of them a thread at h=16, more than the code may unroll at each step, and as a plain loop each
+ * row cost its test, latch and pointers (8 instructions beside a 13-instruction point,
+ * jacobi-2d). */
+enum { SJ_LW_GROUP = 4 };
+
 typedef struct sj_lower {
   const sj_model *m;
   sj_ir_module *mod;
@@ -70,6 +77,10 @@ typedef struct sj_lower {
   /* level 2: spread loops it unrolled or grouped (lower_full.c), and, plain_spread, none: the
    * kernel lowered again so where those do not fit the registers */
   int grouped, plain_spread;
+  /* of them, innermost loops of more than group copies, run as a loop over groups of that many:
+   * SJ_LW_GROUP, or more where level 3 is too long (astgen/lower.c) */
+  int ngroups;
+  long group;
   int share_near;    /* the kernel lowered again so, with sj_ir_func.share_near */
   sj_irb b;          /* the function being built */
   sj_binding *binds; /* loop iterators in scope, innermost last */

@@ -34,12 +34,6 @@
  * hybrid h=32); the kernel's statement count (astgen/lower.c) still bounds the code. */
 enum { MAX_COPIES = 64, MAX_STEP_COPIES = 160 };
 
-/* Level 2 runs an innermost spread loop of more copies than this in a loop over groups of
- * GROUP copies: a split tile's rows lie between a color's bounds, 16 to 31 of them a thread at
- * h=16, more than the code may unroll at each step, and as a plain loop each row cost its test,
- * latch and pointers (8 instructions beside a 13-instruction point, jacobi-2d). */
-enum { GROUP = 4 };
-
 /* The most copies of staged elements a thread runs in one line: ptxas issues their loads
  * together, a register each (a 3072^2 hybrid tile's 152, unrolled, spilled at 128 registers);
  * a loop a thread runs alone that would make more stays a loop of a few copies an iteration
@@ -285,7 +279,7 @@ static void group_copy(sj_lower *l, __isl_keep isl_ast_node *child, __isl_keep i
 }
 
 /* The spread loop of trip t over the width threads of block dimension dim as a loop over
- * groups of GROUP copies: thread r's iterations first + k * width, while below lim (the
+ * groups of sj_lower.group copies: thread r's iterations first + k * width, while below lim (the
  * window's end, its bound, a cut's upper end), each copy after the first behind a test of the
  * loop's value against lim less its offset (invariant: hoisted), and of a cut's lower end.
  * The groups run untested while all their copies are in, and the rest after them: unrolled
@@ -295,6 +289,7 @@ static void group_copy(sj_lower *l, __isl_keep isl_ast_node *child, __isl_keep i
 static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id *id,
                     const trip *t, int dim, long width, sj_lw_fn body) {
   sj_irb *b = &l->b;
+  long group = l->group;
   sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + dim));
   sj_ir_val r, first = sj_lw_spread_first(l, tid, t->start, sj_ir_int(SJ_IR_S64, 1), width, &r);
   sj_ir_val lim = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, t->start, sj_ir_int(SJ_IR_S64, t->n));
@@ -312,24 +307,24 @@ static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_i
    * groups run while all their copies are in, and a loop of single copies runs the rest */
   int known = width == 1 && first.kind == SJ_V_INT && lim.kind == SJ_V_INT;
   long count = known ? lim.i - first.i : 0, copies = (t->n + width - 1) / width;
-  long whole = count > GROUP && count % GROUP ? count / GROUP * GROUP : 0;
-  int rest = !known && copies > GROUP;
+  long whole = count >= group ? count / group * group : 0;
+  int rest = !known && copies > group;
   sj_ir_val end =
       whole  ? sj_ir_int(SJ_IR_S64, first.i + whole)
-      : rest ? sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, lim, sj_ir_int(SJ_IR_S64, (GROUP - 1) * width))
+      : rest ? sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, lim, sj_ir_int(SJ_IR_S64, (group - 1) * width))
              : lim;
-  sj_ir_node *loop = sj_irb_loop(b, first, sj_ir_int(SJ_IR_S64, GROUP * width));
+  sj_ir_node *loop = sj_irb_loop(b, first, sj_ir_int(SJ_IR_S64, group * width));
   sj_irb_pos pos = sj_irb_enter(b, &loop->head, 1);
   sj_ir_val j = sj_ir_reg_val(b->f, loop->iter);
   loop->cond = sj_irb_setp(b, SJ_CMP_LT, j, end);
   b->cur = &loop->body;
   long weight = l->weight;
   isl_ast_node *child = isl_ast_node_for_get_body(node);
-  for (long g = 0; g < GROUP && !l->failed; g++) {
-    /* level 3's copies k, k % GROUP == g */
-    l->weight = weight * (whole  ? whole / GROUP
-                          : rest ? copies / GROUP
-                                 : (copies - g + GROUP - 1) / GROUP);
+  for (long g = 0; g < group && !l->failed; g++) {
+    /* level 3's copies k, k % group == g */
+    l->weight = weight * (whole  ? whole / group
+                          : rest ? copies / group
+                                 : (copies - g + group - 1) / group);
     group_copy(l, child, id, j, g * width, lim, g && !whole && !rest, lo, cut, body);
   }
   sj_irb_leave(b, pos);
@@ -338,7 +333,7 @@ static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_i
     group_copy(l, child, id, sj_ir_int(SJ_IR_S64, first.i + whole + g), 0, lim, 0, lo, cut, body);
   }
   if (rest && !l->failed) {
-    l->weight = weight * (copies % GROUP);
+    l->weight = weight * (copies % group);
     sj_ir_node *tail = sj_irb_loop(b, j, sj_ir_int(SJ_IR_S64, width));
     pos = sj_irb_enter(b, &tail->head, 1);
     sj_ir_val k = sj_ir_reg_val(b->f, tail->iter);
@@ -425,8 +420,9 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
              (t.n + width - 1) / width <= (width == 1 ? MAX_STEP_COPIES : MAX_COPIES);
   /* level 2 keeps spread loops, but unrolls one a thread runs at most once (a split tile's row
    * of 158 points over 160 threads: its body behind a guard, no more code than the loop) and,
-   * innermost, those of up to GROUP copies; innermost ones of more run grouped (plain_spread:
-   * none of this, where it needs more registers than the kernel may hold: astgen/lower.c) */
+   * innermost, those of up to sj_lower.group copies; innermost ones of more run grouped
+   * (plain_spread: none of this, where it needs more registers than the kernel may hold:
+   * astgen/lower.c) */
   long copies = (t.n + width - 1) / width;
   int group = 0, copy = done && copies_only(node);
   if (copy && threads_dim < 0 && l->copy_run * copies > COPY_BATCH) done = 0, l->roll_copies = 1;
@@ -437,10 +433,11 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
       innermost = !holds_loop(child);
       isl_ast_node_free(child);
     }
-    group = innermost && copies > GROUP;
+    group = innermost && copies > l->group;
     done = !l->plain_spread && (copies == 1 || innermost) && !group;
     l->spread_copies = done || group ? 0 : copies;
     l->grouped += done || group;
+    l->ngroups += group;
   }
   if (group) grouped(l, node, id, &t, threads_dim, width, body);
   /* a window of a statement's points, not cut: its copies bound to the tile */

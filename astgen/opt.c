@@ -275,18 +275,56 @@ static int plain_if(const sj_ir_func *f, const sj_ir_node *n) {
          !f->regs[n->cond.reg].is_var;
 }
 
+/* Whether every instruction of b stores to global memory. */
+static int global_stores(const sj_ir_func *f, const sj_ir_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const sj_ir_node *n = b->v[i];
+    if (n->kind != SJ_IR_INS || n->ins.op != SJ_IR_ST || n->ins.guard ||
+        n->ins.a.kind != SJ_V_REG || f->regs[n->ins.a.reg].space != SJ_SPACE_GLOBAL)
+      return 0;
+  }
+  return 1;
+}
+
+/* Whether ins may move in front of a then block of global stores, which assign nothing: a
+ * value, or a load or store of shared memory (which cannot touch what they write). */
+static int movable_over_stores(const sj_ir_func *f, const sj_ir_ins *ins) {
+  if (ins->dst && f->regs[ins->dst].is_var) return 0;
+  if (sj_ir_is_pure(ins)) return !ins->nargs;
+  return (ins->op == SJ_IR_LD || ins->op == SJ_IR_ST) && ins->a.kind == SJ_V_REG &&
+         f->regs[ins->a.reg].space == SJ_SPACE_SHARED;
+}
+
+/* The most global stores one branch gathers past shared memory accesses (each holds its value
+ * in a register until the branch), and the fewest that stay a branch rather than predicated
+ * instructions: a thread that stores none of them skips them at the cost of one. A staged
+ * tile's live-out stores are each guarded by the thread's place in the tile, false for most
+ * threads: heat-2d's full tiles issued one such store per update. */
+enum { STORE_GROUP = 8, STORE_BRANCH = 3 };
+
 /* The position of the if on b->v[i]'s condition that follows it past instructions that may
  * move in front of it, or -1. */
 static int next_if(const loop_defs *d, const sj_ir_block *b, int i) {
-  int j = i + 1;
-  while (j < b->n && b->v[j]->kind == SJ_IR_INS && movable_over(d, &b->v[j]->ins)) j++;
-  return j < b->n && plain_if(d->f, b->v[j]) && b->v[j]->cond.reg == b->v[i]->cond.reg ? j : -1;
+  const sj_ir_node *n = b->v[i];
+  /* past_more: past what may move in front of any then block */
+  int stores = global_stores(d->f, &n->then), past_more = 0, j = i + 1;
+  for (; j < b->n && b->v[j]->kind == SJ_IR_INS; j++) {
+    if (movable_over(d, &b->v[j]->ins)) continue;
+    if (!stores || !movable_over_stores(d->f, &b->v[j]->ins)) break;
+    past_more = 1;
+  }
+  if (j == b->n || !plain_if(d->f, b->v[j]) || b->v[j]->cond.reg != n->cond.reg) return -1;
+  const sj_ir_node *m = b->v[j];
+  if (past_more && (!global_stores(d->f, &m->then) || n->then.n + m->then.n > STORE_GROUP))
+    return -1;
+  return j;
 }
 
 /* if (c) A; X; if (c) B, X pure values of neither A's results nor variables, becomes
  * X; if (c) { A B }: the copies of a tile's elements are each guarded by the block's bound
  * on the thread and by the element's own bounds, one branch each, and the thread's bound
- * is then tested once for all of them. */
+ * is then tested once for all of them. Where A and B store to global memory, X may access
+ * shared memory too (a few stores at a time: STORE_GROUP). */
 static void merge_ifs(sj_ir_func *f, sj_ir_block *b, char *def) {
   for (int i = 0; i < b->n; i++) {
     sj_ir_node *n = b->v[i];
@@ -341,9 +379,9 @@ void sj_ir_optimize(sj_ir_func *f) {
  * (never executed) where the second ran: an if and its else reading the same element gave
  * garbage on an H200, though the PTX is right (red_guarded, fe_break_swap). ptxas predicates
  * a short branch itself, after its value numbering. */
-static int predicable(const sj_ir_node *n, int max) {
+static int predicable(const sj_ir_func *f, const sj_ir_node *n, int max) {
   if (n->kind != SJ_IR_IF || n->other.n || !n->then.n || n->then.n > max ||
-      n->cond.kind != SJ_V_REG)
+      n->cond.kind != SJ_V_REG || (n->then.n >= STORE_BRANCH && global_stores(f, &n->then)))
     return 0;
   for (int i = 0; i < n->then.n; i++) {
     const sj_ir_node *c = n->then.v[i];
@@ -354,13 +392,13 @@ static int predicable(const sj_ir_node *n, int max) {
   return 1;
 }
 
-static void predicate_block(sj_ir_block *b, int max) {
+static void predicate_block(const sj_ir_func *f, sj_ir_block *b, int max) {
   for (int i = 0; i < b->n; i++) {
     sj_ir_node *n = b->v[i];
     if (n->kind == SJ_IR_INS) continue;
     sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
-    for (int k = 0; k < 5; k++) predicate_block(blocks[k], max);
-    if (!predicable(n, max)) continue;
+    for (int k = 0; k < 5; k++) predicate_block(f, blocks[k], max);
+    if (!predicable(f, n, max)) continue;
     int count = n->then.n;
     for (int k = 0; k < count; k++) n->then.v[k]->ins.guard = n->cond.reg;
     b->v[i] = n->then.v[0];
@@ -372,5 +410,5 @@ static void predicate_block(sj_ir_block *b, int max) {
 }
 
 void sj_ir_predicate(sj_ir_func *f, int max) {
-  predicate_block(&f->body, max);
+  predicate_block(f, &f->body, max);
 }

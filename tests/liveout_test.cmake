@@ -2,14 +2,16 @@
 # (sched/liveout.c): runs a kernel on the emulator with the CLI (checked against the C
 # function) and fails if its launches store more than LIMIT bytes to global memory (the sum of
 # global_store_bytes in JIT_EMU_STATS), or if it is not bit-identical. With FIELD, the sum of
-# that counter of JIT_EMU_STATS instead (l2_model_dram_bytes: the DRAM bytes of the L2 model);
-# with TILE, those tile sizes (JIT_TILE).
+# that counter of JIT_EMU_STATS instead (l2_model_dram_bytes: the DRAM bytes of the L2 model; a
+# member of an object as its path, instructions_by_class^^mem_global); with TILE, those tile
+# sizes (JIT_TILE).
 #   cmake -DCLI=path -DKERNEL=file.c -DTILING=hybrid|split -DLIMIT=bytes -DSTATS=file
 #         -DARGS=a^^b [-DFIELD=counter] [-DTILE=sizes] -P liveout_test.cmake
 string(REPLACE "^^" ";" args "${ARGS}")
 if(NOT FIELD)
   set(FIELD global_store_bytes)
 endif()
+string(REPLACE "^^" ";" field "${FIELD}")
 file(REMOVE ${STATS})
 set(ENV{JIT_TILING} ${TILING})
 if(TILE)
@@ -27,7 +29,7 @@ file(STRINGS ${STATS} lines)
 set(stored 0)
 set(launches 0)
 foreach(line IN LISTS lines)
-  string(JSON bytes GET "${line}" ${FIELD})
+  string(JSON bytes GET "${line}" ${field})
   math(EXPR stored "${stored} + ${bytes}")
   math(EXPR launches "${launches} + 1")
 endforeach()
