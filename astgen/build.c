@@ -61,6 +61,18 @@ static __isl_give isl_union_set *reaching(__isl_keep isl_schedule_node *node) {
   return dom ? isl_union_set_intersect(all, dom) : all;
 }
 
+/* The launches of instances (taken) as one set through the launch band's schedule, or NULL
+ * where they lie in none or several spaces (none: a copy or a barrier, outside the band). */
+static __isl_give isl_set *launches_of(__isl_take isl_union_set *instances,
+                                       __isl_keep isl_union_map *launch) {
+  isl_union_set *at = isl_union_set_apply(instances, isl_union_map_copy(launch));
+  if (isl_union_set_n_set(at) != 1) {
+    isl_union_set_free(at);
+    return NULL;
+  }
+  return isl_set_from_union_set(at);
+}
+
 /* A guard above the full tiles' version (sched/full_tiles.c): the launches and blocks where it
  * has instances, exactly. A thread runs the full tiles' version where isl's guards let it reach
  * the version's mark, and any tile's only where not; isl hoists above the mark only the hull of
@@ -77,12 +89,9 @@ static __isl_give isl_schedule_node *guard_full(__isl_take isl_schedule_node *no
   const sj_mapped_id *v = mark ? isl_id_get_user(mark) : NULL;
   isl_id_free(mark);
   if (!v || v->tag != SJ_ID_VERSION || v->dim != 1) return node;
-  isl_union_set *at = isl_union_set_apply(reaching(node), isl_union_map_copy(launch));
-  if (isl_union_set_n_set(at) != 1) { /* none: isl generates nothing below */
-    isl_union_set_free(at);
-    return node;
-  }
-  return isl_schedule_node_insert_guard(node, isl_set_coalesce(isl_set_from_union_set(at)));
+  isl_set *at = launches_of(reaching(node), launch);
+  if (!at) return node; /* none: isl generates nothing below */
+  return isl_schedule_node_insert_guard(node, isl_set_coalesce(at));
 }
 
 /* A call of a copy's elements (copy(a..)) as a call of the copy's instance (user: its call,
@@ -123,13 +132,8 @@ static __isl_give isl_ast_node *copy_elements(__isl_take isl_ast_node *node, con
 /* The launch of the instances build executes where a single one; NULL where not, or isl
  * fails. */
 static __isl_give isl_val *fixed_launch(__isl_keep isl_ast_build *build, const build_user *u) {
-  isl_union_set *run = isl_union_map_domain(isl_ast_build_get_schedule(build));
-  run = isl_union_set_apply(run, isl_union_map_copy(u->launch));
-  if (isl_union_set_n_set(run) != 1) { /* a copy or a barrier, outside the band */
-    isl_union_set_free(run);
-    return NULL;
-  }
-  isl_set *at = isl_set_from_union_set(run);
+  isl_set *at = launches_of(isl_union_map_domain(isl_ast_build_get_schedule(build)), u->launch);
+  if (!at) return NULL;
   isl_val *l = isl_set_plain_get_val_if_fixed(at, isl_dim_set, 0);
   isl_set_free(at);
   return l && !isl_val_is_int(l) ? isl_val_free(l) : l;

@@ -76,7 +76,7 @@ static int lower_unrolled(sj_lower *l, __isl_keep isl_ast_node *node, int any_de
     b->cur = &wide->body;
     long copy_run = l->copy_run;
     l->copy_run = UNROLL; /* a line of its own */
-    for (int k = 0; k < UNROLL && !l->failed; k++) {
+    for (int k = 0; k < UNROLL && sj_lw_going(l); k++) {
       sj_lw_bind(l, id, sj_ir_reg_val(b->f, wide->iter), k * step.i);
       body(l, child);
       sj_lw_unbind(l);
@@ -180,7 +180,7 @@ static void lower_if(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_fn branch
 static void lower_children(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_fn each) {
   isl_ast_node_list *list = isl_ast_node_block_get_children(node);
   int n = isl_ast_node_list_n_ast_node(list);
-  for (int i = 0; i < n && !l->failed && !l->too_big; i++) {
+  for (int i = 0; i < n && sj_lw_going(l); i++) {
     isl_ast_node *child = isl_ast_node_list_get_ast_node(list, i);
     each(l, child);
     isl_ast_node_free(child);
@@ -631,7 +631,10 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
     lower_level2(l, mark, &alt, ntraps2);
     if (!prefer(l, &cur, &alt, ntraps2, !alt.kl.failed && fits(&alt))) l->share_near = 0;
   }
-  if (!cur.kl.failed && cur.kl.unrollable && fits(&cur) && cur.kl.predicted <= MAX_STMTS) {
+  if (!cur.kl.failed && cur.kl.unrollable && fits(&cur) && !cur.kl.plain_spread &&
+      !cur.kl.ngroups && !cur.kl.rolled) {
+    level = 3; /* level 2 unrolled every spread loop: level 3's code */
+  } else if (!cur.kl.failed && cur.kl.unrollable && fits(&cur) && cur.kl.predicted <= MAX_STMTS) {
     int ntraps2 = l->mod->ntraps;
     lower_at(l, mark, 3, &alt);
     if (!alt.kl.failed && alt.kl.too_big && alt.kl.grew) { /* the fewest copies windows need */
@@ -642,10 +645,12 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
     }
     if (prefer(l, &cur, &alt, ntraps2, alt.kl.failed || fits(&alt))) level = 3;
   }
-  /* level 3 too long: level 2's grouped loops run more copies an iteration while the kernel
-   * fits (heat-2d hybrid h=5, 40 rows a step: 8 rows, 22.8 -> 20.9 instructions per update) */
-  for (long g = 2 * cur.kl.group;
-       level == 2 && !cur.kl.failed && fits(&cur) && cur.kl.ngroups && g <= MAX_GROUP; g *= 2) {
+  /* level 3 too long: level 2's grouped loops run twice the copies an iteration while the
+   * kernel fits (heat-2d hybrid h=5, 40 rows a step: 8 rows, 22.8 -> 20.9 instructions per
+   * update), tried where twice its statements would (a lowering costs some 30 us a statement) */
+  for (long g = 2 * cur.kl.group; level == 2 && !cur.kl.failed && fits(&cur) && cur.kl.ngroups &&
+                                  g <= MAX_GROUP && 2 * cur.kl.stmts <= MAX_STMTS;
+       g *= 2) {
     int ntraps2 = l->mod->ntraps;
     l->group = g;
     lower_at(l, mark, 2, &alt);

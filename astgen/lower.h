@@ -81,8 +81,9 @@ typedef struct sj_lower {
    * SJ_LW_GROUP, or more where level 3 is too long (astgen/lower.c) */
   int ngroups;
   long group;
-  int share_near;    /* the kernel lowered again so, with sj_ir_func.share_near */
-  sj_irb b;          /* the function being built */
+  int rolled;     /* level 2: spread loops kept as loops (level 3 unrolls them, and the groups) */
+  int share_near; /* the kernel lowered again so, with sj_ir_func.share_near */
+  sj_irb b;       /* the function being built */
   sj_binding *binds; /* loop iterators in scope, innermost last */
   int nbinds, capbinds;
   int free_ids_are_params; /* in a kernel: an unbound id is a host iterator passed in */
@@ -110,6 +111,11 @@ typedef struct sj_lower {
 } sj_lower;
 
 typedef void (*sj_lw_fn)(sj_lower *l, __isl_keep isl_ast_node *node);
+
+/* Whether lowering goes on: it failed, or its code is too long and will be dropped. */
+static inline int sj_lw_going(const sj_lower *l) {
+  return !l->failed && !l->too_big;
+}
 
 /* lower_expr.c */
 sj_ir_type sj_lw_type(sj_type t);                               /* the IR type of a C type */

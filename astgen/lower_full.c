@@ -320,7 +320,7 @@ static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_i
   b->cur = &loop->body;
   long weight = l->weight;
   isl_ast_node *child = isl_ast_node_for_get_body(node);
-  for (long g = 0; g < group && !l->failed; g++) {
+  for (long g = 0; g < group && sj_lw_going(l); g++) {
     /* level 3's copies k, k % group == g */
     l->weight = weight * (whole  ? whole / group
                           : rest ? copies / group
@@ -328,11 +328,11 @@ static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_i
     group_copy(l, child, id, j, g * width, lim, g && !whole && !rest, lo, cut, body);
   }
   sj_irb_leave(b, pos);
-  for (long g = 0; whole && g < count - whole && !l->failed; g++) {
+  for (long g = 0; whole && g < count - whole && sj_lw_going(l); g++) {
     l->weight = weight;
     group_copy(l, child, id, sj_ir_int(SJ_IR_S64, first.i + whole + g), 0, lim, 0, lo, cut, body);
   }
-  if (rest && !l->failed) {
+  if (rest && sj_lw_going(l)) {
     l->weight = weight * (copies % group);
     sj_ir_node *tail = sj_irb_loop(b, j, sj_ir_int(SJ_IR_S64, width));
     pos = sj_irb_enter(b, &tail->head, 1);
@@ -386,7 +386,7 @@ static void anchored(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_
   }
   long last = c + t->n - 1; /* r + k * width lies in c .. last */
   isl_ast_node *child = isl_ast_node_for_get_body(node);
-  for (long k = sj_floor_div(c, width); k * width <= last && !l->failed; k++) {
+  for (long k = sj_floor_div(c, width); k * width <= last && sj_lw_going(l); k++) {
     sj_ir_val go = {0};
     if (c - k * width > 0) go = sj_irb_setp(b, SJ_CMP_GE, r, sj_ir_int(SJ_IR_S64, c - k * width));
     if (last - k * width < width - 1)
@@ -438,6 +438,7 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
     l->spread_copies = done || group ? 0 : copies;
     l->grouped += done || group;
     l->ngroups += group;
+    l->rolled += !done && !group;
   }
   if (group) grouped(l, node, id, &t, threads_dim, width, body);
   /* a window of a statement's points, not cut: its copies bound to the tile */
@@ -466,7 +467,7 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
     long copy_run = l->copy_run;
     if (copy) l->copy_run *= copies;
     isl_ast_node *child = isl_ast_node_for_get_body(node);
-    for (long k = 0; k * width < t.n && !l->failed; k++) {
+    for (long k = 0; k * width < t.n && sj_lw_going(l); k++) {
       sj_ir_val v = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, first, sj_ir_int(SJ_IR_S64, k * width));
       sj_ir_cmp below = t.strict ? SJ_CMP_LT : SJ_CMP_LE;
       sj_ir_val go =

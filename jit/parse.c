@@ -3542,17 +3542,15 @@ static void assert_statement(parser *p) {
   push(p, &p->asserts, a);
 }
 
-/* The element count of a call of memset, memcpy or memmove on the body's top level, over the
- * sizes: C converts a negative one to a huge size_t and runs past the arrays, so the call is
- * refused for such arguments, as a failed assert is (elsewhere the copy's loops do not run). */
-static void check_count(parser *p, const sj_token *name, const sj_expr *count) {
+/* The element count of a call of memset, memcpy or memmove at loc on the body's top level, over
+ * the sizes: C converts a negative one to a huge size_t and runs past the arrays, so the call is
+ * refused for such arguments with message what, as a failed assert is (elsewhere the copy's
+ * loops do not run). */
+static void check_count(parser *p, sj_loc loc, const sj_expr *count, const char *what) {
   if (p->nest != 1 || p->returns.n || !on_sizes(count)) return;
-  sj_expr *zero = int_lit(p, SJ_TY_LONG, 0, name->loc);
+  sj_expr *zero = int_lit(p, SJ_TY_LONG, 0, loc);
   sj_assert *a = alloc(p, sizeof *a);
-  *a = (sj_assert){binop(p, SJ_OP_GE, copy(p, count), zero, name->loc), name->loc,
-                   name->len == 6 && !memcmp(name->text, "memset", 6)
-                       ? "memset's byte count is negative"
-                       : "the copy's byte count is negative"};
+  *a = (sj_assert){binop(p, SJ_OP_GE, copy(p, count), zero, loc), loc, what};
   push(p, &p->asserts, a);
 }
 
@@ -3573,7 +3571,7 @@ static void fill_statement(parser *p, vec *out) {
   close_with(p, ')');
   close_with(p, ';');
   if (to->is_const) fail(p, SYNTAX, dst.rows->loc, "memset of const array '%s'", to->name);
-  check_count(p, &name, count);
+  check_count(p, name.loc, count, "memset's byte count is negative");
   sj_expr *zero = conv(p, int_lit(p, SJ_TY_INT, 0, vat), to->type);
   push(p, out, flat_copy(p, &name, dst, (copy_end){0}, count, zero));
 }
@@ -3596,7 +3594,7 @@ static void copy_statement(parser *p, vec *out) {
   close_with(p, ')');
   close_with(p, ';');
   if (to->is_const) fail(p, SYNTAX, dst->loc, "copy into const array '%s'", to->name);
-  check_count(p, &name, count);
+  check_count(p, name.loc, count, "the copy's byte count is negative");
   if (dst_end.flat || src_end.flat) {
     push(p, out, flat_copy(p, &name, dst_end, src_end, count, NULL));
     return;
