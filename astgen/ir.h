@@ -293,6 +293,11 @@ void sj_ir_fold_ranges(sj_ir_func *f);
  * part of sj_ir_optimize): loads and stores in front of and after the loop, which lies at *at
  * of out (*at moves on past what goes in front). */
 void sj_ir_promote(sj_ir_func *f, sj_ir_node *loop, sj_ir_block *out, int *at);
+/* In a kernel, a value a loop's iteration loads through a pointer its latch advances by a
+ * constant, which the next iteration loads again, kept in a register (astgen/promote.c; part of
+ * sj_ir_optimize, after sj_ir_share has made equal pointers one): the first iteration's load in
+ * front of the loop, as for sj_ir_promote. */
+void sj_ir_carry(sj_ir_func *f);
 /* Integer work of branches moved before them, and values computed once where an equal one
  * dominates them (astgen/cse.c; part of sj_ir_optimize). */
 void sj_ir_share(sj_ir_func *f);

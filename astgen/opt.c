@@ -286,10 +286,21 @@ static int global_stores(const sj_ir_func *f, const sj_ir_block *b) {
   return 1;
 }
 
-/* Whether ins may move in front of a then block of global stores, which assign nothing: a
- * value, or a load or store of shared memory (which cannot touch what they write). */
-static int movable_over_stores(const sj_ir_func *f, const sj_ir_ins *ins) {
-  if (ins->dst && f->regs[ins->dst].is_var) return 0;
+/* Whether store ins reads register r. */
+static int store_reads(const sj_ir_ins *ins, int r) {
+  const sj_ir_val *v[] = {&ins->a, &ins->b};
+  for (int k = 0; k < 2; k++)
+    if (v[k]->kind == SJ_V_REG && v[k]->reg == r) return 1;
+  return ins->guard == r;
+}
+
+/* Whether ins may move in front of then, a block of global stores, which assign nothing: a
+ * value, or a load or store of shared memory (which cannot touch what they write); a variable
+ * it assigns (a value carried to the next iteration, astgen/promote.c) read by none of them. */
+static int movable_over_stores(const sj_ir_func *f, const sj_ir_ins *ins, const sj_ir_block *then) {
+  if (ins->dst && f->regs[ins->dst].is_var)
+    for (int i = 0; i < then->n; i++)
+      if (store_reads(&then->v[i]->ins, ins->dst)) return 0;
   if (sj_ir_is_pure(ins)) return !ins->nargs;
   return (ins->op == SJ_IR_LD || ins->op == SJ_IR_ST) && ins->a.kind == SJ_V_REG &&
          f->regs[ins->a.reg].space == SJ_SPACE_SHARED;
@@ -310,7 +321,7 @@ static int next_if(const loop_defs *d, const sj_ir_block *b, int i) {
   int stores = global_stores(d->f, &n->then), past_more = 0, j = i + 1;
   for (; j < b->n && b->v[j]->kind == SJ_IR_INS; j++) {
     if (movable_over(d, &b->v[j]->ins)) continue;
-    if (!stores || !movable_over_stores(d->f, &b->v[j]->ins)) break;
+    if (!stores || !movable_over_stores(d->f, &b->v[j]->ins, &n->then)) break;
     past_more = 1;
   }
   if (j == b->n || !plain_if(d->f, b->v[j]) || b->v[j]->cond.reg != n->cond.reg) return -1;
@@ -360,6 +371,7 @@ void sj_ir_optimize(sj_ir_func *f) {
   sj_ir_fold_ranges(f);
   optimize_block(f, &f->body);
   sj_ir_share(f);
+  sj_ir_carry(f);
   for (;;) {
     int *uses = sj_ir_count_uses(f);
     int removed = remove_dead(f, &f->body, uses);

@@ -13,7 +13,16 @@
  * set to 0 first, which the loop's moves may be hoisted to read) and, if the loop writes it, stored
  * after it; in the loop, loads and stores become moves, each under the guard it had. Other threads
  * do not touch the element while the loop runs: that would be a dependence between parallel
- * instances, which the mappings never make. */
+ * instances, which the mappings never make.
+ *
+ * Values carried to the next iteration (sj_ir_carry): a loop whose latch advances a pointer p by
+ * a constant s loads [p + o] where its previous iteration loaded [p + o + s] (the rows of a
+ * stencil a thread runs down in groups, astgen/lower_full.c: 9 loads for a group's first point,
+ * 3 for the others). The later load then writes a register of its own, which the next
+ * iteration reads in place of its load, and the first iteration's value is loaded in front of
+ * the loop (under its first test). Only where nothing in the loop stores to either address,
+ * nor to the array through another register, and the first value is read no more once the
+ * second is loaded: one register holds both, without a move. */
 #include "astgen/ir.h"
 
 #include <stdlib.h>
@@ -196,4 +205,180 @@ void sj_ir_promote(sj_ir_func *f, sj_ir_node *loop, sj_ir_block *out, int *at) {
     st->ins.guard = first;
     sj_ir_block_insert(out, *at + 1, st);
   }
+}
+
+/* --- values carried to the next iteration --- */
+
+static void note_use(int reg, void *user) {
+  int *r = user;
+  if (reg == r[0]) r[1] = 1;
+}
+
+/* Whether node n (an instruction, or any in a loop or an if, or its control) reads r. */
+static int reads(sj_ir_node *n, int r) {
+  int found[2] = {r, 0};
+  if (n->kind == SJ_IR_INS) {
+    sj_ir_foreach_use(&n->ins, note_use, found);
+    return found[1];
+  }
+  const sj_ir_val *v[] = {&n->init, &n->step, &n->cond};
+  for (int k = 0; k < 3; k++)
+    if (v[k]->kind == SJ_V_REG && v[k]->reg == r) return 1;
+  sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+  for (int k = 0; k < 5; k++)
+    for (int i = 0; i < blocks[k]->n; i++)
+      if (reads(blocks[k]->v[i], r)) return 1;
+  return 0;
+}
+
+static void rename_use(sj_ir_val *v, int from, int to) {
+  if (v->kind == SJ_V_REG && v->reg == from) v->reg = to;
+}
+
+static void rename_in(sj_ir_node *n, int from, int to) {
+  if (n->kind == SJ_IR_INS) {
+    sj_ir_ins *ins = &n->ins;
+    rename_use(&ins->a, from, to), rename_use(&ins->b, from, to), rename_use(&ins->c, from, to);
+    for (int i = 0; i < ins->nargs; i++) rename_use(&ins->args[i], from, to);
+    if (ins->guard == from) ins->guard = to;
+    return;
+  }
+  rename_use(&n->init, from, to), rename_use(&n->step, from, to), rename_use(&n->cond, from, to);
+  sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+  for (int k = 0; k < 5; k++)
+    for (int i = 0; i < blocks[k]->n; i++) rename_in(blocks[k]->v[i], from, to);
+}
+
+/* The stride of pointer p over the loop: the constant its latch adds, p assigned nowhere else
+ * (assigned: by register, in the head or body); 0 where it is no such pointer. */
+static long stride(const sj_ir_func *f, sj_ir_node *loop, int p, const char *assigned) {
+  if (!f->regs[p].is_var || assigned[p]) return 0;
+  long s = 0;
+  for (int i = 0; i < loop->latch.n; i++) {
+    const sj_ir_node *n = loop->latch.v[i];
+    if (n->kind != SJ_IR_INS || n->ins.dst != p) continue;
+    if (s || n->ins.op != SJ_IR_PTRADD || n->ins.guard || n->ins.a.kind != SJ_V_REG ||
+        n->ins.a.reg != p || n->ins.b.kind != SJ_V_INT || !n->ins.b.i)
+      return 0;
+    s = n->ins.b.i;
+  }
+  return s;
+}
+
+typedef struct access_scan {
+  const sj_ir_func *f;
+  int p, array;
+  int other; /* a store to p's array not through p, an unknown address, work with other threads */
+  long stores[8]; /* the offsets of stores through p */
+  int nstores;
+} access_scan;
+
+static void note_array_access(sj_ir_ins *ins, void *user) {
+  access_scan *s = user;
+  if (ins->op == SJ_IR_BARRIER || ins->op == SJ_IR_LAUNCH || ins->op == SJ_IR_SHFL) s->other = 1;
+  if (ins->op != SJ_IR_LD && ins->op != SJ_IR_ST && ins->op != SJ_IR_ATOM) return;
+  if (ins->a.kind != SJ_V_REG) {
+    s->other = 1;
+    return;
+  }
+  /* shared memory holds no array ids: one array */
+  const sj_ir_reg *r = &s->f->regs[ins->a.reg];
+  if (r->space != s->f->regs[s->p].space) return;
+  if (r->space == SJ_SPACE_GLOBAL && r->array != s->array) {
+    s->other |= r->array < 0;
+    return;
+  }
+  if (ins->op == SJ_IR_LD) return; /* loads change nothing */
+  if (ins->a.reg != s->p || ins->op == SJ_IR_ATOM ||
+      s->nstores == (int)(sizeof s->stores / sizeof *s->stores))
+    s->other = 1;
+  else
+    s->stores[s->nstores++] = ins->imm;
+}
+
+static int stored(const access_scan *s, long imm) {
+  for (int i = 0; i < s->nstores; i++)
+    if (s->stores[i] == imm) return 1;
+  return 0;
+}
+
+/* The top-level unguarded load of [p + imm] in body at or after from, or -1. */
+static int load_at(const sj_ir_block *body, int from, int p, long imm) {
+  for (int i = from; i < body->n; i++) {
+    const sj_ir_ins *in = &body->v[i]->ins;
+    if (body->v[i]->kind == SJ_IR_INS && in->op == SJ_IR_LD && !in->guard &&
+        in->a.kind == SJ_V_REG && in->a.reg == p && in->imm == imm)
+      return i;
+  }
+  return -1;
+}
+
+static void note_def(sj_ir_ins *ins, void *user) {
+  if (ins->dst) ((char *)user)[ins->dst] = 1;
+}
+
+/* The values loop carries, where it lies at *at of out (*at moves on past what goes in front). */
+static void carry_loop(sj_ir_func *f, sj_ir_node *loop, sj_ir_block *out, int *at) {
+  if (loop->step.kind != SJ_V_INT) return;
+  char *assigned = calloc((size_t)f->nregs + 1, 1);
+  if (!assigned) abort();
+  sj_ir_foreach_ins(&loop->head, note_def, assigned);
+  sj_ir_foreach_ins(&loop->body, note_def, assigned);
+  int first = 0;
+  sj_ir_block *body = &loop->body;
+  for (int i = 0; i < body->n; i++) {
+    sj_ir_node *n1 = body->v[i];
+    sj_ir_ins *l1 = &n1->ins;
+    if (n1->kind != SJ_IR_INS || l1->op != SJ_IR_LD || l1->guard || l1->a.kind != SJ_V_REG ||
+        f->regs[l1->dst].is_var || load_at(body, 0, l1->a.reg, l1->imm) != i)
+      continue;
+    int p = l1->a.reg;
+    long s = stride(f, loop, p, assigned);
+    if (!s) continue;
+    int j = load_at(body, i + 1, p, l1->imm + s);
+    if (j < 0 || body->v[j]->ins.type != l1->type || f->regs[body->v[j]->ins.dst].is_var) continue;
+    access_scan scan = {f, p, f->regs[p].array, 0, {0}, 0};
+    sj_ir_block *parts[] = {&loop->head, body, &loop->latch};
+    for (int k = 0; k < 3; k++) sj_ir_foreach_ins(parts[k], note_array_access, &scan);
+    if (scan.other || stored(&scan, l1->imm) || stored(&scan, l1->imm + s)) continue;
+    /* the value this iteration loads at j is the next one's at i: in one register, where i's is
+     * read no more at j (no move then) */
+    int late = 0, l2 = body->v[j]->ins.dst;
+    for (int k = j; k < body->n && !late; k++) late = reads(body->v[k], l1->dst);
+    for (int k = 0; k < loop->head.n && !late; k++)
+      late = reads(loop->head.v[k], l1->dst) || reads(loop->head.v[k], l2);
+    for (int k = 0; k < loop->latch.n && !late; k++) late = reads(loop->latch.v[k], l1->dst);
+    if (late) continue;
+    if (!first && !(first = first_test(f, loop, out, at))) break;
+    int v = sj_ir_new_reg(f, l1->type, 0);
+    f->regs[v] = f->regs[l1->dst];
+    f->regs[v].is_var = 1;
+    sj_ir_node *pre = sj_ir_ins_node(SJ_IR_LD, l1->type, v, l1->a, (sj_ir_val){0});
+    pre->ins.imm = l1->imm;
+    pre->ins.guard = first;
+    sj_ir_block_insert(out, (*at)++, pre);
+    for (int k = i + 1; k < body->n; k++) rename_in(body->v[k], l1->dst, v);
+    for (int k = j + 1; k < body->n; k++) rename_in(body->v[k], l2, v);
+    for (int k = 0; k < loop->latch.n; k++) rename_in(loop->latch.v[k], l2, v);
+    body->v[j]->ins.dst = v;
+    sj_ir_node_free(n1);
+    memmove(body->v + i, body->v + i + 1, (size_t)(body->n - i - 1) * sizeof *body->v);
+    body->n--;
+    i--;
+  }
+  free(assigned);
+}
+
+static void carry_block(sj_ir_func *f, sj_ir_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_INS) continue;
+    sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+    for (int k = 0; k < 5; k++) carry_block(f, blocks[k]);
+    if (n->kind == SJ_IR_LOOP) carry_loop(f, n, b, &i);
+  }
+}
+
+void sj_ir_carry(sj_ir_func *f) {
+  if (f->kind == SJ_FUNC_KERNEL) carry_block(f, &f->body);
 }
