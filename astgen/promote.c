@@ -326,6 +326,7 @@ static void carry_loop(sj_ir_func *f, sj_ir_node *loop, sj_ir_block *out, int *a
   sj_ir_foreach_ins(&loop->body, note_def, assigned);
   int first = 0;
   sj_ir_block *body = &loop->body;
+  access_scan scan = {.p = 0};
   for (int i = 0; i < body->n; i++) {
     sj_ir_node *n1 = body->v[i];
     sj_ir_ins *l1 = &n1->ins;
@@ -337,9 +338,11 @@ static void carry_loop(sj_ir_func *f, sj_ir_node *loop, sj_ir_block *out, int *a
     if (!s) continue;
     int j = load_at(body, i + 1, p, l1->imm + s);
     if (j < 0 || body->v[j]->ins.type != l1->type || f->regs[body->v[j]->ins.dst].is_var) continue;
-    access_scan scan = {f, p, f->regs[p].array, 0, {0}, 0};
-    sj_ir_block *parts[] = {&loop->head, body, &loop->latch};
-    for (int k = 0; k < 3; k++) sj_ir_foreach_ins(parts[k], note_array_access, &scan);
+    if (scan.p != p) { /* the loop's accesses, once for each pointer */
+      scan = (access_scan){f, p, f->regs[p].array, 0, {0}, 0};
+      sj_ir_block *parts[] = {&loop->head, body, &loop->latch};
+      for (int k = 0; k < 3; k++) sj_ir_foreach_ins(parts[k], note_array_access, &scan);
+    }
     if (scan.other || stored(&scan, l1->imm) || stored(&scan, l1->imm + s)) continue;
     /* the value this iteration loads at j is the next one's at i: in one register, where i's is
      * read no more at j (no move then) */
