@@ -686,8 +686,11 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
                   : cur.kl.unroll_any ? "full and partial tiles' code"
                                       : "full tiles' code",
                   level, cur.pressure);
-    if (level == 2 && cur.kl.ngroups && cur.kl.group != SJ_LW_GROUP)
-      sj_buf_printf(&why, ", inner loops %ld copies an iteration", cur.kl.group);
+    if (level == 2 && cur.kl.group != SJ_LW_GROUP)
+      sj_buf_printf(&why,
+                    cur.kl.ngroups ? ", inner loops %ld copies an iteration"
+                                   : ", inner loops of up to %ld copies unrolled",
+                    cur.kl.group);
   }
   cur.f->why = sj_buf_take(&why);
   add_func(l->mod, cur.f);
