@@ -1,7 +1,9 @@
 /* Passes on the IR, written once for both targets: tests that ranges decide dropped
  * (astgen/range.c), loop-invariant code motion, addresses of innermost loops as pointers
- * advanced at the latch, dead code removal, adjacent branches on one condition merged; and for
- * PTX, short guarded code as predicated instructions. */
+ * advanced at the latch, values kept in registers over loops (astgen/promote.c), common values
+ * computed once (astgen/cse.c), dead code removal, adjacent branches on one condition merged
+ * (a few global stores to a branch); and for PTX, short guarded code as predicated
+ * instructions. */
 #include "astgen/ir.h"
 
 #include <stdlib.h>
