@@ -70,7 +70,8 @@ typedef enum sj_ir_op {
   SJ_IR_OR,
   SJ_IR_NOT,
   SJ_IR_CVT,     /* to type from a's type: to floats rounded to nearest, to integers truncated */
-  SJ_IR_SETP,    /* dst (pred) = a cmp b at a's type; floats: NE is unordered, others ordered */
+  SJ_IR_SETP,    /* dst (pred) = a cmp b at a's type; floats: NE is unordered, others ordered;
+                    red AND or OR (sj_ir_fuse_compares): that of it and c, a predicate */
   SJ_IR_SELP,    /* dst = c ? a : b, c a predicate */
   SJ_IR_PTRADD,  /* dst (pointer) = a (pointer) + b (S64 elements) */
   SJ_IR_ARRAY,   /* dst (pointer) = the array parameter of the function with index imm */
@@ -173,7 +174,8 @@ typedef struct sj_ir_ins {
   int nargs;  /* LAUNCH */
   sj_ir_val *args;
   sj_ir_op red; /* ATOM: how the element combines with b (SJ_IR_ADD, SJ_IR_MIN, SJ_IR_MAX); a
-                   float MIN or MAX with imm 1: b replaces the element only where b cmp it */
+                   float MIN or MAX with imm 1: b replaces the element only where b cmp it;
+                   SETP: 0, or how it joins c */
 } sj_ir_ins;
 
 typedef struct sj_ir_node sj_ir_node;
@@ -301,9 +303,18 @@ void sj_ir_carry(sj_ir_func *f);
 /* Integer work of branches moved before them, and values computed once where an equal one
  * dominates them (astgen/cse.c; part of sj_ir_optimize). */
 void sj_ir_share(sj_ir_func *f);
+/* In a kernel, loads of an element loaded or stored before with nothing between that may write
+ * it removed: their uses read the value known, also one loaded in an earlier branch on a
+ * predicate that holds again where it is used (astgen/reload.c; after sj_ir_optimize, which
+ * merges adjacent branches on one condition, as the printer's last passes: a value so used
+ * does not dominate its use, which the passes of sj_ir_optimize assume). */
+void sj_ir_reload(sj_ir_func *f);
 /* Ifs without else whose code is at most max plain instructions become guarded
  * instructions (PTX predication instead of a branch). */
 void sj_ir_predicate(sj_ir_func *f, int max);
+/* A comparison whose only use is an and or an or later in its block joined to it: SETP with
+ * red (PTX's setp with a boolean operation; for targets that print it). */
+void sj_ir_fuse_compares(sj_ir_func *f);
 /* The 32-bit registers the function's values hold at most at once (astgen/pressure.c): an
  * estimate of what ptxas allocates. */
 int sj_ir_pressure(const sj_ir_func *f);

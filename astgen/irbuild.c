@@ -552,10 +552,11 @@ sj_ir_val sj_irb_param(sj_irb *b, int pos) {
   return sj_ir_reg_val(b->f, r);
 }
 
-sj_ir_val sj_irb_shared(sj_irb *b, int index) {
+sj_ir_val sj_irb_shared(sj_irb *b, int index, int array) {
   int r = sj_ir_new_reg(b->f, SJ_IR_PTR, 0);
   b->f->regs[r].elem = b->f->shared[index].elem;
   b->f->regs[r].space = SJ_SPACE_SHARED;
+  b->f->regs[r].array = array;
   sj_ir_node *n = append(&b->prologue, SJ_IR_SHARED, SJ_IR_PTR);
   n->ins.dst = r;
   n->ins.imm = index;

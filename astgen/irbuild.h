@@ -63,8 +63,9 @@ sj_ir_ins *sj_irb_emit(sj_irb *b, sj_ir_op op, sj_ir_type type);
 /* Prologue values: the parameter at position pos of the function (arrays: a pointer to
  * their first element), and special values. */
 sj_ir_val sj_irb_param(sj_irb *b, int pos);
-/* A pointer to the start of the function's shared array index (in the prologue). */
-sj_ir_val sj_irb_shared(sj_irb *b, int index);
+/* A pointer to the start of the function's shared array index (in the prologue), the staged
+ * copy of the model's array (or -1: an array of its own). The shared arrays do not overlap. */
+sj_ir_val sj_irb_shared(sj_irb *b, int index, int array);
 sj_ir_val sj_irb_special(sj_irb *b, sj_ir_special which);
 
 /* Control: loop and if nodes appended where the builder stands; the builder moves into

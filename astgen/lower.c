@@ -468,8 +468,10 @@ typedef struct access_scan {
 
 static void find_stores(sj_ir_ins *ins, void *user) {
   access_scan *s = user;
-  if ((ins->op == SJ_IR_ST || ins->op == SJ_IR_ATOM) && s->f->regs[ins->a.reg].array >= 0)
-    s->written[s->f->regs[ins->a.reg].array] = 1;
+  const sj_ir_reg *p = &s->f->regs[ins->a.reg];
+  if ((ins->op == SJ_IR_ST || ins->op == SJ_IR_ATOM) && p->space == SJ_SPACE_GLOBAL &&
+      p->array >= 0)
+    s->written[p->array] = 1;
 }
 
 static void set_nc(sj_ir_ins *ins, void *user) {

@@ -21,6 +21,7 @@ typedef struct sj_binding {
   isl_ast_expr *base;
   long base_const, span;
   sj_ir_val r;
+  int copies; /* of an unrolled loop of several copies: what reads it differs from copy to copy */
 } sj_binding;
 
 typedef struct sj_range {

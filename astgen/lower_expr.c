@@ -31,7 +31,7 @@ void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val, long offset) 
     l->binds = realloc(l->binds, (size_t)l->capbinds * sizeof *l->binds);
     if (!l->binds) abort();
   }
-  l->binds[l->nbinds++] = (sj_binding){id, val, offset, NULL, 0, 0, {0}};
+  l->binds[l->nbinds++] = (sj_binding){id, val, offset, NULL, 0, 0, {0}, 0};
 }
 
 void sj_lw_bind_range(sj_lower *l, __isl_keep isl_ast_expr *base, long base_const, sj_ir_val r,
@@ -476,7 +476,8 @@ static int staged_index(const sj_lower *l, int array) {
 }
 
 static sj_ir_val staged_base(sj_lower *l, int i) {
-  if (l->staged_base[i].kind == SJ_V_NONE) l->staged_base[i] = sj_irb_shared(&l->b, i);
+  if (l->staged_base[i].kind == SJ_V_NONE)
+    l->staged_base[i] = sj_irb_shared(&l->b, i, l->kernel->staged[i].array);
   return l->staged_base[i];
 }
 
@@ -1111,7 +1112,71 @@ static int decide(sj_lower *l, __isl_keep isl_ast_expr *e, enum isl_ast_expr_op_
   }
 }
 
-/* Condition e (comparisons joined by and and or) with what is known per copy folded. */
+static int is_junction(__isl_keep isl_ast_expr *e, int conj) {
+  if (isl_ast_expr_get_type(e) != isl_ast_expr_op) return 0;
+  enum isl_ast_expr_op_type op = isl_ast_expr_op_get_type(e);
+  return conj ? op == isl_ast_expr_op_and || op == isl_ast_expr_op_and_then
+              : op == isl_ast_expr_op_or || op == isl_ast_expr_op_or_else;
+}
+
+/* The innermost binding of an iterator to one of several unrolled copies that e reads, plus 1
+ * (0: none): the copies of that loop differ in e, those of loops around it do not. */
+static int copy_depth(const sj_lower *l, __isl_keep isl_ast_expr *e) {
+  if (isl_ast_expr_get_type(e) == isl_ast_expr_id) {
+    isl_id *id = isl_ast_expr_get_id(e);
+    const sj_binding *bound = binding(l, id);
+    isl_id_free(id);
+    return bound && bound->copies ? (int)(bound - l->binds) + 1 : 0;
+  }
+  int depth = 0;
+  for (int i = 0; isl_ast_expr_get_type(e) == isl_ast_expr_op && i < isl_ast_expr_op_get_n_arg(e);
+       i++) {
+    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+    int d = copy_depth(l, a);
+    isl_ast_expr_free(a);
+    if (d > depth) depth = d;
+  }
+  return depth;
+}
+
+static known_cond guard_cond(sj_lower *l, __isl_keep isl_ast_expr *e);
+
+typedef struct junction {
+  int conj, decided, n;
+  sj_ir_val v[64];
+  int depth[64]; /* of v[i]: copy_depth */
+} junction;
+
+/* The operands of a chain of one junction into j, each with what is known folded: where one
+ * decides the whole, j->decided. */
+static void junction_terms(sj_lower *l, __isl_keep isl_ast_expr *e, junction *j) {
+  if (j->decided) return;
+  if (is_junction(e, j->conj)) {
+    for (int i = 0; i < 2; i++) {
+      isl_ast_expr *a = isl_ast_expr_op_get_arg(e, i);
+      junction_terms(l, a, j);
+      isl_ast_expr_free(a);
+    }
+    return;
+  }
+  known_cond c = guard_cond(l, e);
+  if (c.known == !j->conj) j->decided = 1;
+  if (c.known >= 0) return; /* the neutral value */
+  int depth = copy_depth(l, e);
+  if (j->n == (int)(sizeof j->v / sizeof *j->v)) { /* folded into the last */
+    j->v[j->n - 1] =
+        sj_irb_op(&l->b, j->conj ? SJ_IR_AND : SJ_IR_OR, SJ_IR_PRED, j->v[j->n - 1], c.v);
+    if (depth > j->depth[j->n - 1]) j->depth[j->n - 1] = depth;
+    return;
+  }
+  j->depth[j->n] = depth;
+  j->v[j->n++] = c.v;
+}
+
+/* Condition e (comparisons joined by and and or) with what is known per copy folded. The
+ * operands of a chain are joined from those on outer copies' iterators to those on inner
+ * ones: the copies of a loop share what reads none of its iterators (a column's faces, once a
+ * step), and each adds only its own (its row's faces). */
 static known_cond guard_cond(sj_lower *l, __isl_keep isl_ast_expr *e) {
   known_cond res = {-1, {0}};
   if (isl_ast_expr_get_type(e) != isl_ast_expr_op || isl_ast_expr_op_get_n_arg(e) != 2) {
@@ -1119,17 +1184,23 @@ static known_cond guard_cond(sj_lower *l, __isl_keep isl_ast_expr *e) {
     return res;
   }
   enum isl_ast_expr_op_type op = isl_ast_expr_op_get_type(e);
-  int conj = op == isl_ast_expr_op_and || op == isl_ast_expr_op_and_then;
-  if (conj || op == isl_ast_expr_op_or || op == isl_ast_expr_op_or_else) {
-    isl_ast_expr *a = isl_ast_expr_op_get_arg(e, 0), *b = isl_ast_expr_op_get_arg(e, 1);
-    known_cond x = guard_cond(l, a);
-    known_cond y = x.known == !conj ? x : guard_cond(l, b); /* decided by x alone */
-    isl_ast_expr_free(a);
-    isl_ast_expr_free(b);
-    if (x.known == !conj || y.known == !conj) return x.known == !conj ? x : y;
-    if (x.known >= 0) return y; /* x is the neutral value */
-    if (y.known >= 0) return x;
-    res.v = sj_irb_op(&l->b, conj ? SJ_IR_AND : SJ_IR_OR, SJ_IR_PRED, x.v, y.v);
+  int conj = is_junction(e, 1);
+  if (conj || is_junction(e, 0)) {
+    junction j = {conj, 0, 0, {{0}}, {0}};
+    junction_terms(l, e, &j);
+    if (j.decided || !j.n) {
+      res.known = j.decided ? !conj : conj;
+      return res;
+    }
+    for (int done = 0; done < j.n; done++) { /* the shallowest left, the first of those */
+      int next = -1;
+      for (int i = 0; i < j.n; i++)
+        if (j.depth[i] >= 0 && (next < 0 || j.depth[i] < j.depth[next])) next = i;
+      res.v = res.v.kind == SJ_V_NONE
+                  ? j.v[next]
+                  : sj_irb_op(&l->b, conj ? SJ_IR_AND : SJ_IR_OR, SJ_IR_PRED, res.v, j.v[next]);
+      j.depth[next] = -1;
+    }
     return res;
   }
   res.known = decide(l, e, op);

@@ -16,8 +16,9 @@
  *   0  the full tile's version dropped: every tile runs the general code.
  * An unrolled copy binds the iterator to one value plus a constant, so its addresses are one
  * pointer plus constant offsets (lower_expr.c). A loop spread over the n threads of a block
- * dimension becomes ceil(trip / n) copies, each thread's k-th iteration, the last ones guarded
- * where the trip count is not a multiple of n (short guards become predicates, astgen/opt.c);
+ * dimension becomes ceil(trip / n) copies, each thread's k-th iteration (or, blocked, its k-th
+ * of a block of consecutive ones), the last ones guarded where the trip count is not a multiple
+ * of n (short guards become predicates, astgen/opt.c);
  * the points of a statement count from the tile, not from each step's window (anchored).
  * A copy is guarded too where the window is cut (see trip). */
 #include "astgen/lower.h"
@@ -259,6 +260,10 @@ static sj_ir_val test_below(sj_irb *b, sj_ir_val j, sj_ir_val x, int below, int 
   return below ? sj_irb_setp(b, SJ_CMP_LT, j, x) : sj_irb_setp(b, SJ_CMP_GE, j, x);
 }
 
+static sj_ir_val thread_id(sj_irb *b, int dim) {
+  return sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + dim));
+}
+
 /* Copy of a group at j + off: behind a test of j against lim less off where test_lim, and of a
  * cut's lower end lo where cut. */
 static void group_copy(sj_lower *l, __isl_keep isl_ast_node *child, __isl_keep isl_id *id,
@@ -273,6 +278,7 @@ static void group_copy(sj_lower *l, __isl_keep isl_ast_node *child, __isl_keep i
   sj_irb_pos in = {0};
   if (go.kind != SJ_V_NONE) in = sj_irb_enter(b, &sj_irb_if(b, go)->then, 0);
   sj_lw_bind(l, id, j, off);
+  l->binds[l->nbinds - 1].copies = 1;
   body(l, child);
   sj_lw_unbind(l);
   if (go.kind != SJ_V_NONE) sj_irb_leave(b, in);
@@ -287,12 +293,20 @@ static void group_copy(sj_lower *l, __isl_keep isl_ast_node *child, __isl_keep i
  * copies. The tests of a group's last copies fail in its last iteration only, and cost 2
  * instructions a copy in every other (a 2-D hybrid tile's rows). */
 static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id *id,
-                    const trip *t, int dim, long width, sj_lw_fn body) {
+                    const trip *t, int dim, long width, int blocked, sj_lw_fn body) {
   sj_irb *b = &l->b;
-  long group = l->group;
-  sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + dim));
-  sj_ir_val r, first = sj_lw_spread_first(l, tid, t->start, sj_ir_int(SJ_IR_S64, 1), width, &r);
-  sj_ir_val lim = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, t->start, sj_ir_int(SJ_IR_S64, t->n));
+  long group = l->group, copies = (t->n + width - 1) / width;
+  sj_ir_val r, first,
+      lim = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, t->start, sj_ir_int(SJ_IR_S64, t->n));
+  if (blocked) { /* thread r's block of copies: from the window's start + r * copies */
+    r = sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, thread_id(b, dim), sj_ir_int(SJ_IR_S64, copies));
+    first = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, t->start, r);
+    lim = sj_irb_op(b, SJ_IR_MIN, SJ_IR_S64, lim,
+                    sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, first, sj_ir_int(SJ_IR_S64, copies)));
+    width = 1; /* the copies' distance from here on */
+  } else {
+    first = sj_lw_spread_first(l, thread_id(b, dim), t->start, sj_ir_int(SJ_IR_S64, 1), width, &r);
+  }
   if (t->bound.kind != SJ_V_NONE)
     lim = sj_irb_op(b, SJ_IR_MIN, SJ_IR_S64, lim,
                     t->strict
@@ -306,7 +320,7 @@ static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_i
   /* a window of constant ends (width 1): its whole groups and the rest known here; else the
    * groups run while all their copies are in, and a loop of single copies runs the rest */
   int known = width == 1 && first.kind == SJ_V_INT && lim.kind == SJ_V_INT;
-  long count = known ? lim.i - first.i : 0, copies = (t->n + width - 1) / width;
+  long count = known ? lim.i - first.i : 0;
   long whole = count >= group ? count / group * group : 0;
   int rest = !known && copies > group;
   sj_ir_val end =
@@ -375,8 +389,7 @@ static void anchored(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_
   if (i < l->nanchors) l->anchors[i].c = c0;
   a = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, a, sj_ir_int(SJ_IR_S64, c0));
   c -= c0;
-  sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + dim));
-  sj_ir_val r = sj_lw_floor_mod(l, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, tid, a), width);
+  sj_ir_val r = sj_lw_floor_mod(l, sj_irb_op(b, SJ_IR_SUB, SJ_IR_S64, thread_id(b, dim), a), width);
   sj_ir_val first = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, a, r);
   isl_ast_expr *base = NULL; /* A + c0, for the ranges of the write-through's guards */
   if (t->base) {
@@ -398,6 +411,7 @@ static void anchored(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_
     sj_irb_pos pos = {0};
     if (go.kind != SJ_V_NONE) pos = sj_irb_enter(b, &sj_irb_if(b, go)->then, 0);
     sj_lw_bind(l, id, first, k * width);
+    l->binds[l->nbinds - 1].copies = sj_floor_div(last, width) > sj_floor_div(c, width);
     sj_lw_bind_range(l, base, c0, r, width - 1);
     body(l, child);
     sj_lw_unbind(l);
@@ -425,6 +439,13 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
    * astgen/lower.c) */
   long copies = (t.n + width - 1) / width;
   int group = 0, copy = done && copies_only(node);
+  /* a statement's points along a dimension other than x (a warp's threads all along x) in
+   * blocks of consecutive ones (sj_kernel.blocked_rows), where a thread runs several and the
+   * window is not cut: the neighbours a point reads are its thread's others' (a split tile's
+   * rows over 8 threads: 9 shared loads a point of a 9-point stencil become 4); each copy's
+   * guard then implies the one before, and what they load stays known to the next (nested) */
+  int blocked = l->kernel && l->kernel->blocked_rows && done && width > 1 && copies > 1 &&
+                threads_dim > 0 && !copy && !t.lower && !t.upper && b->f->block[0] % 32 == 0;
   if (copy && threads_dim < 0 && l->copy_run * copies > COPY_BATCH) done = 0, l->roll_copies = 1;
   if (done && spread_later) {
     int innermost = 0;
@@ -440,52 +461,75 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
     l->ngroups += group;
     l->rolled += !done && !group;
   }
-  if (group) grouped(l, node, id, &t, threads_dim, width, body);
+  if (group) grouped(l, node, id, &t, threads_dim, width, blocked, body);
   /* a window of a statement's points, not cut: its copies bound to the tile */
-  int anchor = done && width > 1 && !copy && !t.lower && !t.upper &&
+  int anchor = done && width > 1 && !copy && !t.lower && !t.upper && !blocked &&
                l->spread_align.kind == SJ_V_NONE && (t.base || t.start.kind == SJ_V_INT);
   if (anchor) {
     anchored(l, node, id, &t, threads_dim, width, body);
   } else if (done) {
-    /* this thread's first iteration r from the window's start: the values congruent to its id */
+    /* this thread's first iteration from the window's start, r: the values congruent to its id,
+     * or its block of consecutive ones; the copies stride apart */
     sj_ir_val r = sj_ir_int(SJ_IR_S64, 0), first = t.start;
-    if (width > 1) {
-      sj_ir_val tid = sj_irb_special(b, (sj_ir_special)(SJ_SPECIAL_TID_X + threads_dim));
-      first = sj_lw_spread_first(l, tid, first, sj_ir_int(SJ_IR_S64, 1), width, &r);
+    long stride = blocked ? 1 : width, span = blocked ? (width - 1) * copies : width - 1;
+    long c = 0; /* the start's constant, in the copies' offsets (blocked) */
+    isl_ast_expr *base = isl_ast_expr_copy(t.base); /* of first - r */
+    if (blocked) { /* first from the start's terms: the same in steps whose windows move */
+      if (t.base) {
+        first = sj_lw_iexpr_terms(l, t.base, &c);
+        base = isl_ast_expr_sub(
+            base, isl_ast_expr_from_val(isl_val_int_from_si(isl_ast_expr_get_ctx(base), c)));
+      } else if (t.start.kind == SJ_V_INT) {
+        c = t.start.i, first = sj_ir_int(SJ_IR_S64, 0);
+      }
+      r = sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, thread_id(b, threads_dim),
+                    sj_ir_int(SJ_IR_S64, copies));
+      first = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, first, r);
+    } else if (width > 1) {
+      first = sj_lw_spread_first(l, thread_id(b, threads_dim), first, sj_ir_int(SJ_IR_S64, 1),
+                                 width, &r);
     }
     /* where bounds cut a constant window: nothing when they leave it empty (the blocks of a
      * launch without work), else a value v passes when v - lo <= hi - lo, unsigned */
-    sj_ir_val lo, hi, span = {0}, minus_lo = {0};
+    sj_ir_val lo, hi, window = {0}, minus_lo = {0};
     sj_irb_pos outer = {0};
     int cut = window_bounds(l, &t, &lo, &hi);
     if (cut) {
       outer = sj_irb_enter(b, &sj_irb_if(b, sj_irb_setp(b, SJ_CMP_LE, lo, hi))->then, 0);
-      span = sj_irb_op(b, SJ_IR_SUB, SJ_IR_U64, hi, lo);
+      window = sj_irb_op(b, SJ_IR_SUB, SJ_IR_U64, hi, lo);
       minus_lo =
           sj_irb_op(b, SJ_IR_NEG, SJ_IR_U64, lo, (sj_ir_val){0}); /* unsigned even as v + 0 */
     }
     long copy_run = l->copy_run;
     if (copy) l->copy_run *= copies;
     isl_ast_node *child = isl_ast_node_for_get_body(node);
-    for (long k = 0; k * width < t.n && sj_lw_going(l); k++) {
-      sj_ir_val v = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, first, sj_ir_int(SJ_IR_S64, k * width));
+    int nested = 0;
+    sj_irb_pos open[MAX_COPIES];
+    for (long k = 0; k < copies && sj_lw_going(l); k++) {
+      sj_ir_val v = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, first, sj_ir_int(SJ_IR_S64, c + k * stride));
       sj_ir_cmp below = t.strict ? SJ_CMP_LT : SJ_CMP_LE;
       sj_ir_val go =
           t.bound.kind != SJ_V_NONE ? sj_irb_setp(b, below, v, t.bound)
-          : cut ? sj_irb_setp(b, SJ_CMP_LE, sj_irb_op(b, SJ_IR_ADD, SJ_IR_U64, minus_lo, v), span)
+          : cut ? sj_irb_setp(b, SJ_CMP_LE, sj_irb_op(b, SJ_IR_ADD, SJ_IR_U64, minus_lo, v), window)
                 : (sj_ir_val){0};
-      if ((k + 1) * width > t.n && t.bound.kind == SJ_V_NONE) /* past the window for some */
-        go = both(l, go, sj_irb_setp(b, SJ_CMP_LT, r, sj_ir_int(SJ_IR_S64, t.n - k * width)));
+      if (span + k * stride >= t.n && t.bound.kind == SJ_V_NONE) /* past the window for some */
+        go = both(l, go, sj_irb_setp(b, SJ_CMP_LT, r, sj_ir_int(SJ_IR_S64, t.n - k * stride)));
       sj_irb_pos pos = {0};
       if (go.kind != SJ_V_NONE) pos = sj_irb_enter(b, &sj_irb_if(b, go)->then, 0);
-      sj_lw_bind(l, id, first, k * width);
+      sj_lw_bind(l, id, first, c + k * stride);
+      l->binds[l->nbinds - 1].copies = copies > 1;
       if (width > 1 && (t.base || t.start.kind == SJ_V_INT))
-        sj_lw_bind_range(l, t.base, t.start.i, r, width - 1);
+        sj_lw_bind_range(l, base, t.start.i - c, r, span);
       body(l, child);
       sj_lw_unbind(l);
-      if (go.kind != SJ_V_NONE) sj_irb_leave(b, pos);
+      if (go.kind != SJ_V_NONE && blocked)
+        open[nested++] = pos;
+      else if (go.kind != SJ_V_NONE)
+        sj_irb_leave(b, pos);
     }
+    while (nested) sj_irb_leave(b, open[--nested]);
     isl_ast_node_free(child);
+    isl_ast_expr_free(base);
     l->copy_run = copy_run;
     if (cut) sj_irb_leave(b, outer);
   }

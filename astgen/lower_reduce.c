@@ -112,8 +112,8 @@ static void block_combine(sj_lower *l, int i, long nwarps, sj_ir_val warp, sj_ir
   int addrs = sj_ir_add_shared(b->f, (sj_ir_shared){SJ_IR_PTR, nwarps});
   sj_ir_node *n = sj_irb_if(b, first);
   sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
-  sj_irb_store(b, sj_irb_ptradd(b, sj_irb_shared(b, vals), warp), 0, total);
-  sj_irb_store(b, sj_irb_ptradd(b, sj_irb_shared(b, addrs), warp), 0, where);
+  sj_irb_store(b, sj_irb_ptradd(b, sj_irb_shared(b, vals, -1), warp), 0, total);
+  sj_irb_store(b, sj_irb_ptradd(b, sj_irb_shared(b, addrs, -1), warp), 0, where);
   sj_irb_leave(b, pos);
   sj_irb_barrier(b);
   n = sj_irb_if(b, sj_irb_setp(b, SJ_CMP_EQ, warp, sj_ir_int(SJ_IR_S64, 0)));
@@ -121,14 +121,14 @@ static void block_combine(sj_lower *l, int i, long nwarps, sj_ir_val warp, sj_ir
   /* lane k holds warp k's total and element (lanes beyond the warps: the identity and none) */
   sj_ir_val in = sj_irb_setp(b, SJ_CMP_LT, lane, sj_ir_int(SJ_IR_S64, nwarps));
   sj_ir_val at = sj_irb_op(b, SJ_IR_MIN, SJ_IR_S64, lane, sj_ir_int(SJ_IR_S64, nwarps - 1));
-  sj_ir_val v = sj_irb_load(b, sj_irb_ptradd(b, sj_irb_shared(b, vals), at), 0);
+  sj_ir_val v = sj_irb_load(b, sj_irb_ptradd(b, sj_irb_shared(b, vals, -1), at), 0);
   v = sj_irb_op3(b, SJ_IR_SELP, t, v, sj_lw_red_identity(r->op, t), in);
-  sj_ir_val a = sj_irb_load(b, sj_irb_ptradd(b, sj_irb_shared(b, addrs), at), 0);
+  sj_ir_val a = sj_irb_load(b, sj_irb_ptradd(b, sj_irb_shared(b, addrs, -1), at), 0);
   a = as_target(l, sj_irb_op3(b, SJ_IR_SELP, SJ_IR_PTR, a, sj_ir_int(SJ_IR_PTR, 0), in), i);
   sj_ir_val some = sj_irb_setp(b, SJ_CMP_NE, a, sj_ir_int(SJ_IR_PTR, 0));
   /* one element: warp 0's, where every warp that ran an instance has it (a warp's lanes agree
    * when the least of their flags is 1) */
-  sj_ir_val a0 = as_target(l, sj_irb_load(b, sj_irb_shared(b, addrs), 0), i);
+  sj_ir_val a0 = as_target(l, sj_irb_load(b, sj_irb_shared(b, addrs, -1), 0), i);
   sj_ir_val agree =
       sj_irb_op3(b, SJ_IR_SELP, SJ_IR_S32, sj_ir_int(SJ_IR_S32, 0), sj_ir_int(SJ_IR_S32, 1),
                  sj_irb_op(b, SJ_IR_AND, SJ_IR_PRED, some, sj_irb_setp(b, SJ_CMP_NE, a, a0)));

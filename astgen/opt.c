@@ -3,7 +3,8 @@
  * advanced at the latch, values kept in registers over loops (astgen/promote.c), common values
  * computed once (astgen/cse.c), dead code removal, adjacent branches on one condition merged
  * (a few global stores to a branch); and for PTX, short guarded code as predicated
- * instructions. */
+ * instructions and comparisons joined to the and or or that reads them (the printer runs
+ * these last, after astgen/reload.c). */
 #include "astgen/ir.h"
 
 #include <stdlib.h>
@@ -425,4 +426,70 @@ static void predicate_block(const sj_ir_func *f, sj_ir_block *b, int max) {
 
 void sj_ir_predicate(sj_ir_func *f, int max) {
   predicate_block(f, &f->body, max);
+}
+
+/* --- comparisons joined to a predicate --- */
+
+typedef struct fusing {
+  const sj_ir_func *f;
+  int *uses;
+  sj_ir_block **block; /* by register: the block of its SETP (NULL: none to fuse) */
+  int *at;             /* and its place there */
+} fusing;
+
+static int fixed(const sj_ir_func *f, sj_ir_val v) {
+  return v.kind != SJ_V_REG || !f->regs[v.reg].is_var;
+}
+
+/* p = a cmp b used once, by q = p and|or r later in its block: q = (a cmp b) and|or r, one PTX
+ * setp. a and b never change, so the comparison may move to q. */
+static void fuse_block(fusing *s, sj_ir_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind != SJ_IR_INS) {
+      sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+      for (int k = 0; k < 5; k++) fuse_block(s, blocks[k]);
+      continue;
+    }
+    sj_ir_ins *q = &n->ins;
+    for (int side = 0; side < 2 && (q->op == SJ_IR_AND || q->op == SJ_IR_OR) && !q->guard &&
+                       !s->f->regs[q->dst].is_var;
+         side++) {
+      sj_ir_val p = side ? q->b : q->a, r = side ? q->a : q->b;
+      if (p.kind != SJ_V_REG || r.kind != SJ_V_REG || s->block[p.reg] != b || s->uses[p.reg] != 1)
+        continue;
+      sj_ir_node *cmp = b->v[s->at[p.reg]];
+      b->v[s->at[p.reg]] = NULL;
+      s->block[p.reg] = NULL;
+      sj_ir_ins fused = cmp->ins;
+      fused.dst = q->dst;
+      fused.red = q->op;
+      fused.c = r;
+      *q = fused;
+      sj_ir_node_free(cmp);
+    }
+    if (q->op == SJ_IR_SETP && !q->red && !q->guard && !s->f->regs[q->dst].is_var &&
+        fixed(s->f, q->a) && fixed(s->f, q->b)) {
+      s->block[q->dst] = b;
+      s->at[q->dst] = i;
+    }
+  }
+  int kept = 0;
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (!n) continue;
+    if (n->kind == SJ_IR_INS && n->ins.op == SJ_IR_SETP) s->block[n->ins.dst] = NULL;
+    b->v[kept++] = n;
+  }
+  b->n = kept;
+}
+
+void sj_ir_fuse_compares(sj_ir_func *f) {
+  fusing s = {f, sj_ir_count_uses(f), calloc((size_t)f->nregs + 1, sizeof(sj_ir_block *)),
+              calloc((size_t)f->nregs + 1, sizeof(int))};
+  if (!s.block || !s.at) abort();
+  fuse_block(&s, &f->body);
+  free(s.uses);
+  free(s.block);
+  free(s.at);
 }

@@ -281,14 +281,10 @@ static void note_array_access(sj_ir_ins *ins, void *user) {
     s->other = 1;
     return;
   }
-  /* shared memory holds no array ids: one array */
   const sj_ir_reg *r = &s->f->regs[ins->a.reg];
   if (r->space != s->f->regs[s->p].space) return;
-  if (r->space == SJ_SPACE_GLOBAL && r->array != s->array) {
-    s->other |= r->array < 0;
-    return;
-  }
-  if (ins->op == SJ_IR_LD) return; /* loads change nothing */
+  if (r->array != s->array && r->array >= 0 && s->array >= 0) return; /* another array */
+  if (ins->op == SJ_IR_LD) return;                                    /* loads change nothing */
   if (ins->a.reg != s->p || ins->op == SJ_IR_ATOM ||
       s->nstores == (int)(sizeof s->stores / sizeof *s->stores))
     s->other = 1;

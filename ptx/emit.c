@@ -16,7 +16,7 @@ const char *const sj_px_class_prefix[PX_NCLASS] = {"%p", "%r", "%rd", "%f", "%fd
 
 /* Formats: %d destination, %a %b %c operands, %t the type suffix, %w the bit type of the
  * same size, %m the comparison, %s the state space of a load or store, %o its byte offset,
- * %P the parameter's name.
+ * %P the parameter's name, %j a setp's joined predicate.
  * Operand %a is a register except for mov and selp (an immediate is moved first). */
 typedef struct px_format {
   const char *ints, *floats;
@@ -38,7 +38,7 @@ static const px_format formats[SJ_IR_NOPS] = {
     [SJ_IR_AND] = {"and.pred %d, %a, %b", NULL},
     [SJ_IR_OR] = {"or.pred %d, %a, %b", NULL},
     [SJ_IR_NOT] = {"not.pred %d, %a", NULL},
-    [SJ_IR_SETP] = {"setp%m%t %d, %a, %b", "setp%m%t %d, %a, %b"},
+    [SJ_IR_SETP] = {"setp%m%t %d, %a, %b%j", "setp%m%t %d, %a, %b%j"},
     [SJ_IR_SELP] = {"selp%t %d, %a, %b, %c", "selp%t %d, %a, %b, %c"},
     [SJ_IR_PARAM] = {"ld.param%t %d, [%P]", "ld.param%t %d, [%P]"},
     [SJ_IR_LD] = {"ld%s%t %d, [%a%o]", "ld%s%t %d, [%a%o]"},
@@ -185,8 +185,15 @@ static void format(px *x, const char *guard, const char *fmt, const sj_ir_ins *i
       snprintf(operand, sizeof operand, ".b%d",
                8 * sj_ir_type_size(t) < 32 ? 32 : 8 * sj_ir_type_size(t));
       break;
-    case 'm':
+    case 'm': /* and a setp's boolean operation */
       strcpy(operand, compare_name(ins->cmp, t));
+      if (ins->red) strcat(operand, ins->red == SJ_IR_AND ? ".and" : ".or");
+      break;
+    case 'j': /* the predicate a setp's boolean operation joins */
+      if (ins->red) {
+        strcpy(operand, ", ");
+        value(x, ins->c, operand + 2, sizeof operand - 2);
+      }
       break;
     case 's':
       strcpy(operand, ptr->space == SJ_SPACE_SHARED ? ".shared" : ".global");

@@ -182,7 +182,9 @@ int sj_print_ptx(sj_ir_module *mod, const char *version, const char *target, cha
   int rc = 0;
   for (int i = 0; i < mod->nfuncs && !rc; i++) {
     if (mod->funcs[i]->kind != SJ_FUNC_KERNEL) continue;
+    sj_ir_reload(mod->funcs[i]);
     sj_ir_predicate(mod->funcs[i], MAX_PREDICATED);
+    sj_ir_fuse_compares(mod->funcs[i]);
     rc = kernel(&text, mod->funcs[i], err);
   }
   if (rc) {

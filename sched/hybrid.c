@@ -665,6 +665,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
        * instructions than their loops (bench/results/full-tiles.md). Where few tiles are
        * partial the gain is small beside the compile time of a second unrolled version. */
       k->unroll_partial = own && split && partial >= UNROLL_PARTIAL_SHARE;
+      k->blocked_rows = split;
       isl_union_set *inst = isl_schedule_node_get_domain(node); /* the phase's instances */
       node = phase_kernel(node, m, inst, point, back, box, n, k, lo, sizes->shared,
                           own ? full : NULL, split || n <= 1, stays, &staged);

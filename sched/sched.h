@@ -288,6 +288,11 @@ typedef struct sj_kernel {
   /* its partial tiles' version (sj_full_versions) unrolled too where the kernel fits: split
    * tiles, cut along whole faces by the instances (astgen/lower.c) */
   int unroll_partial;
+  /* a step's points along y and z go to the threads in blocks of consecutive ones, which read
+   * each other's neighbours (astgen/lower_full.c): split tiles, whose rows change by the
+   * cone's slope from step to step. A hybrid tile's rows change in number, and a thread's
+   * block with them: each size its own addresses (fdtd-2d ran 4% more instructions). */
+  int blocked_rows;
   int nstaged;
   sj_staged *staged; /* malloc'd, freed with the kernel */
   /* where not NULL, grid dimension d's block id 0 is the tile first[d](L) of launch L (the
