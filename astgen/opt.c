@@ -370,6 +370,77 @@ static void merge_ifs(sj_ir_func *f, sj_ir_block *b, char *def) {
   }
 }
 
+/* How a block's code lies under branches on predicate c: -1 some of it not (an instruction that
+ * is not pure, or assigns a variable or c, a loop, an else), else whether a branch on c holds
+ * some (the rest, nested in branches without else, is pure values). */
+static int under(const sj_ir_func *f, const sj_ir_block *b, int c) {
+  int some = 0;
+  for (int i = 0; i < b->n; i++) {
+    const sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_INS) {
+      const sj_ir_ins *ins = &n->ins;
+      if (ins->dst == c || !sj_ir_is_pure(ins) || (ins->dst && f->regs[ins->dst].is_var)) return -1;
+      continue;
+    }
+    if (n->kind != SJ_IR_IF || n->other.n) return -1;
+    int inner = n->cond.kind == SJ_V_REG && n->cond.reg == c ? 1 : under(f, &n->then, c);
+    if (inner < 0) return -1;
+    some |= inner;
+  }
+  return some;
+}
+
+/* b with the branches on c inlined (they hold). */
+static void strip(sj_ir_block *b, int c) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind != SJ_IR_IF) continue;
+    strip(&n->then, c);
+    if (n->cond.kind != SJ_V_REG || n->cond.reg != c) continue;
+    sj_ir_block code = n->then;
+    n->then = (sj_ir_block){0};
+    sj_ir_node_free(n);
+    memmove(b->v + i, b->v + i + 1, (size_t)(b->n - i - 1) * sizeof *b->v);
+    b->n--;
+    for (int k = 0; k < code.n; k++) sj_ir_block_insert(b, i + k, code.v[k]);
+    i += code.n - 1;
+    free(code.v);
+  }
+}
+
+/* The predicate of the first branch directly in b, or 0. */
+static int first_cond(const sj_ir_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const sj_ir_node *n = b->v[i];
+    if (n->kind != SJ_IR_IF) continue;
+    return n->cond.kind == SJ_V_REG ? n->cond.reg : 0;
+  }
+  return 0;
+}
+
+/* if (r) { X; if (c) A; if (s) { Y; if (c) B; ... } }, X and Y pure values, becomes
+ * if (c) { if (r) { X; A; if (s) { Y; B; ... } } }: a thread's block of a step's rows, each
+ * nested in the row before's guard and each guarded by the column's place in the window
+ * (astgen/lower_full.c), tests the column once. */
+static void hoist_guards(sj_ir_func *f, sj_ir_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_IF && !n->other.n && n->cond.kind == SJ_V_REG) {
+      int c = first_cond(&n->then);
+      if (c && c != n->cond.reg && under(f, &n->then, c) > 0) {
+        strip(&n->then, c);
+        sj_ir_node *guard = sj_ir_node_new(SJ_IR_IF);
+        guard->cond = sj_ir_reg_val(f, c);
+        sj_ir_block_push(&guard->then, n);
+        b->v[i] = n = guard;
+      }
+    }
+    if (n->kind == SJ_IR_INS) continue;
+    sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+    for (int k = 0; k < 5; k++) hoist_guards(f, blocks[k]);
+  }
+}
+
 void sj_ir_optimize(sj_ir_func *f) {
   sj_ir_fold_ranges(f);
   optimize_block(f, &f->body);
@@ -385,6 +456,7 @@ void sj_ir_optimize(sj_ir_func *f) {
   if (!def) abort();
   merge_ifs(f, &f->body, def);
   free(def);
+  hoist_guards(f, &f->body);
 }
 
 /* --- predication --- */
