@@ -1,0 +1,119 @@
+/* The printer's last passes on a kernel (astgen/reload.c, astgen/opt.c): loads of an element
+ * known from before go, unless something between may write it; a guard common to a nest of
+ * branches moves above it; a comparison read only by an or joins it. */
+#include <stdio.h>
+
+#include "astgen/irbuild.h"
+#include "test_common.h"
+
+/* Instructions of operation op (joined by red: SETP), or with op -1 branches. */
+static int count_as(const sj_ir_block *b, int op, sj_ir_op red) {
+  int n = 0;
+  for (int i = 0; i < b->n; i++) {
+    const sj_ir_node *x = b->v[i];
+    if (x->kind == SJ_IR_INS) {
+      n += (int)x->ins.op == op && x->ins.red == red;
+      continue;
+    }
+    n += op < 0 && x->kind == SJ_IR_IF;
+    const sj_ir_block *in[] = {&x->head, &x->body, &x->latch, &x->then, &x->other};
+    for (int k = 0; k < 5; k++) n += count_as(in[k], op, red);
+  }
+  return n;
+}
+
+static int count(const sj_ir_block *b, int op) {
+  return count_as(b, op, 0);
+}
+
+/* if (cond) B[at] = A[0]; the if */
+static sj_ir_node *copy_if(sj_irb *b, sj_ir_val cond, sj_ir_val a, sj_ir_val out, long at) {
+  sj_ir_node *n = sj_irb_if(b, cond);
+  sj_irb_pos pos = sj_irb_enter(b, &n->then, 0);
+  sj_irb_store(b, out, at, sj_irb_load(b, a, 0));
+  sj_irb_leave(b, pos);
+  return n;
+}
+
+static sj_ir_func *kernel(sj_irb *b, sj_ir_val *a, sj_ir_val *out, sj_ir_val *tid) {
+  sj_ir_func *f = sj_ir_func_new(SJ_FUNC_KERNEL, "reload");
+  f->block[0] = 32;
+  sj_ir_add_param(f, (sj_ir_param){SJ_PARAM_ARRAY, SJ_IR_F32, 0, 0, "A"});
+  sj_ir_add_param(f, (sj_ir_param){SJ_PARAM_ARRAY, SJ_IR_F32, 1, 0, "B"});
+  sj_irb_init(b, f, 2);
+  *a = sj_irb_param(b, 0);
+  *out = sj_irb_param(b, 1);
+  *tid = sj_irb_special(b, SJ_SPECIAL_TID_X);
+  return f;
+}
+
+static void reloads(void) {
+  sj_irb b;
+  sj_ir_val a, out, tid;
+  sj_ir_func *f = kernel(&b, &a, &out, &tid);
+  sj_ir_val p = sj_irb_setp(&b, SJ_CMP_LT, tid, sj_ir_int(SJ_IR_S64, 5));
+  sj_ir_val q = sj_irb_setp(&b, SJ_CMP_LT, tid, sj_ir_int(SJ_IR_S64, 3));
+  copy_if(&b, p, a, out, 0); /* loads A[0] under p */
+  sj_ir_node *outer = sj_irb_if(&b, q);
+  sj_irb_pos pos = sj_irb_enter(&b, &outer->then, 0);
+  copy_if(&b, p, a, out, 1); /* p holds again: the value known */
+  sj_irb_leave(&b, pos);
+  copy_if(&b, q, a, out, 2);                       /* q alone: A[0] not known here */
+  sj_irb_store(&b, out, 3, sj_irb_load(&b, a, 0)); /* nor here, outside the branches */
+  sj_irb_store(&b, a, 0, sj_ir_float(SJ_IR_F32, 7));
+  copy_if(&b, p, a, out, 4); /* written since: loaded again */
+  sj_irb_barrier(&b);
+  copy_if(&b, p, a, out, 5); /* another thread may have written it: loaded again */
+  sj_irb_finish(&b);
+  CHECK(count(&f->body, SJ_IR_LD) == 6, "built: %d loads", count(&f->body, SJ_IR_LD));
+  sj_ir_reload(f);
+  CHECK(count(&f->body, SJ_IR_LD) == 5, "%d loads left, not 5", count(&f->body, SJ_IR_LD));
+  sj_ir_func_free(f);
+}
+
+static void hoists_and_fuses(void) {
+  sj_irb b;
+  sj_ir_val a, out, tid;
+  sj_ir_func *f = kernel(&b, &a, &out, &tid);
+  sj_ir_val c = sj_irb_setp(&b, SJ_CMP_LT, tid, sj_ir_int(SJ_IR_S64, 20));
+  sj_ir_val r = sj_irb_setp(&b, SJ_CMP_GT, tid, sj_ir_int(SJ_IR_S64, 2));
+  sj_ir_val s = sj_irb_setp(&b, SJ_CMP_GT, tid, sj_ir_int(SJ_IR_S64, 4));
+  /* if (r) { if (c) B[0] = A[0]; if (s) { if (c) B[1] = A[0] } } */
+  sj_ir_node *rows = sj_irb_if(&b, r);
+  sj_irb_pos pos = sj_irb_enter(&b, &rows->then, 0);
+  copy_if(&b, c, a, out, 0);
+  sj_irb_pos inner = sj_irb_enter(&b, &sj_irb_if(&b, s)->then, 0);
+  copy_if(&b, c, a, out, 1);
+  sj_irb_leave(&b, inner);
+  sj_irb_leave(&b, pos);
+  /* B[2] = 1 where tid < 9 or tid > 30 */
+  sj_ir_val either =
+      sj_irb_op(&b, SJ_IR_OR, SJ_IR_PRED, sj_irb_setp(&b, SJ_CMP_LT, tid, sj_ir_int(SJ_IR_S64, 9)),
+                sj_irb_setp(&b, SJ_CMP_GT, tid, sj_ir_int(SJ_IR_S64, 30)));
+  sj_irb_pos last = sj_irb_enter(&b, &sj_irb_if(&b, either)->then, 0);
+  sj_irb_store(&b, out, 2, sj_ir_float(SJ_IR_F32, 1));
+  sj_irb_leave(&b, last);
+  sj_irb_finish(&b);
+  CHECK(count(&f->body, SJ_IR_OR) == 1 && count(&f->body, SJ_IR_SETP) == 5, "built: %d or, %d setp",
+        count(&f->body, SJ_IR_OR), count(&f->body, SJ_IR_SETP));
+  sj_ir_optimize(f);
+  const sj_ir_node *top = NULL;
+  for (int i = 0; i < f->body.n && !top; i++)
+    if (f->body.v[i]->kind == SJ_IR_IF) top = f->body.v[i];
+  CHECK(top && top->cond.reg == c.reg && top->then.n == 1 && top->then.v[0]->cond.reg == r.reg,
+        "the column's guard c is not above the rows' nest");
+  CHECK(count(&f->body, -1) == 4, "%d branches, not 4 (c, r, s, the or)", count(&f->body, -1));
+  sj_ir_fuse_compares(f);
+  CHECK(count(&f->body, SJ_IR_OR) == 0 && count(&f->body, SJ_IR_SETP) == 4 &&
+            count_as(&f->body, SJ_IR_SETP, SJ_IR_OR) == 1,
+        "fused: %d or, %d setp and %d setp.or, not 0, 4 and 1", count(&f->body, SJ_IR_OR),
+        count(&f->body, SJ_IR_SETP), count_as(&f->body, SJ_IR_SETP, SJ_IR_OR));
+  sj_ir_func_free(f);
+}
+
+int main(void) {
+  reloads();
+  hoists_and_fuses();
+  if (!g_fail) printf("reload: ok\n");
+  return g_fail;
+}
