@@ -61,10 +61,11 @@ typedef struct sj_lower {
    * issues all their loads before the first store, a register each */
   long copy_run;
   int roll_copies; /* the loop at hand: such copies, run UNROLL to an iteration (lower.c) */
-  /* the spread loops bound to the tile (lower_full.c): by block dimension and register of the
-   * terms of their starts, the constant of the first window, where the threads' values start */
+  /* the spread loops bound to the tile (lower_full.c): by block dimension and the terms of
+   * their starts, the constant of the first window, where the threads' values start */
   struct sj_anchor {
-    int dim, reg;
+    int dim;
+    unsigned long terms; /* a hash of the terms (sj_lw_iexpr_terms) */
     long c;
   } anchors[8];
   int nanchors;
@@ -123,8 +124,10 @@ sj_ir_type sj_lw_type(sj_type t);                               /* the IR type o
 sj_ir_val sj_lw_iexpr(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl integer, S64 */
 sj_ir_val sj_lw_icond(sj_lower *l, __isl_keep isl_ast_expr *e); /* an isl condition */
 sj_ir_val sj_lw_floor_mod(sj_lower *l, sj_ir_val x, long m);    /* x mod m in 0 .. m - 1 */
-/* An isl integer as its terms (the same terms give the same register) and *constant. */
-sj_ir_val sj_lw_iexpr_terms(sj_lower *l, __isl_keep isl_ast_expr *e, long *constant);
+/* An isl integer as its terms (the same terms give the same register) and *constant; where key
+ * is not NULL, a hash of the terms (FNV-1a, from *key's value). */
+sj_ir_val sj_lw_iexpr_terms(sj_lower *l, __isl_keep isl_ast_expr *e, long *constant,
+                            unsigned long *key);
 /* The first value a thread of id tid takes of a loop from start by step spread over width
  * threads: start + step * r, r in 0 .. width - 1 (into *r) congruent to tid less start (and
  * l->spread_align). */

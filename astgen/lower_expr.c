@@ -379,23 +379,28 @@ static sj_ir_val sum(sj_lower *l, const lin *f, int from, int to) {
 }
 
 /* The terms of f, those that did not cancel, in a canonical order (the same terms give the
- * same register); frees f's terms. */
-static sj_ir_val terms(sj_lower *l, lin *f) {
+ * same register), and where key is not NULL a hash of them: the same in sibling branches,
+ * where the sums are registers of their own; frees f's terms. */
+static sj_ir_val terms(sj_lower *l, lin *f, unsigned long *key) {
   int kept = 0;
   for (int i = 0; i < f->n; i++)
     if (f->t[i].coef) f->t[kept++] = f->t[i];
   f->n = kept;
   sort_terms(f, l->b.f->regs);
+  for (int i = 0; key && i < f->n; i++)
+    *key =
+        (*key ^ (unsigned long)f->t[i].reg ^ (unsigned long)f->t[i].coef << 24) * 1099511628211ul;
   sj_ir_val v = sum(l, f, 0, f->n);
   free(f->t);
   return v;
 }
 
-sj_ir_val sj_lw_iexpr_terms(sj_lower *l, __isl_keep isl_ast_expr *e, long *constant) {
+sj_ir_val sj_lw_iexpr_terms(sj_lower *l, __isl_keep isl_ast_expr *e, long *constant,
+                            unsigned long *key) {
   lin f = {0, 0, 0, NULL};
   lin_isl(l, &f, e, 1);
   *constant = f.constant;
-  return terms(l, &f);
+  return terms(l, &f, key);
 }
 
 /* The comparison e (a cmp b) as (a - b without its constant) cmp -constant, in unrolled code:
@@ -408,7 +413,7 @@ static sj_ir_val compare(sj_lower *l, sj_ir_cmp cmp, __isl_keep isl_ast_expr *e)
   lin_isl(l, &f, c, -1);
   isl_ast_expr_free(a);
   isl_ast_expr_free(c);
-  sj_ir_val v = terms(l, &f);
+  sj_ir_val v = terms(l, &f, NULL);
   return sj_irb_setp(&l->b, cmp, v, sj_ir_int(SJ_IR_S64, -f.constant));
 }
 

@@ -372,14 +372,17 @@ static void anchored(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_
                      const trip *t, int dim, long width, sj_lw_fn body) {
   sj_irb *b = &l->b;
   long c = t->start.i;
-  sj_ir_val a = t->base ? sj_lw_iexpr_terms(l, t->base, &c) : sj_ir_int(SJ_IR_S64, 0);
-  /* from A + c0, c0 the constant of the first window: the windows of a split tile's steps
-   * shrink, and those that grow take a copy more at most (guarded); where the kernel's
-   * statements would then be too many (reanchor), from this window where it would */
-  int reg = a.kind == SJ_V_REG ? a.reg : 0, i = 0;
-  while (i < l->nanchors && (l->anchors[i].dim != dim || l->anchors[i].reg != reg)) i++;
+  unsigned long terms = 0;
+  sj_ir_val a = t->base ? sj_lw_iexpr_terms(l, t->base, &c, &terms) : sj_ir_int(SJ_IR_S64, 0);
+  /* from A + c0, c0 the constant of the first window with the same terms A (each step's in a
+   * register of its own where the step is behind a guard: common values computed once later,
+   * astgen/cse.c): the windows of a split tile's steps shrink, and those that grow take a copy
+   * more at most (guarded); where the kernel's statements would then be too many (reanchor),
+   * from this window where it would */
+  int i = 0;
+  while (i < l->nanchors && (l->anchors[i].dim != dim || l->anchors[i].terms != terms)) i++;
   if (i == l->nanchors && i < (int)(sizeof l->anchors / sizeof *l->anchors))
-    l->anchors[l->nanchors++] = (struct sj_anchor){dim, reg, c};
+    l->anchors[l->nanchors++] = (struct sj_anchor){dim, terms, c};
   long c0 = i < l->nanchors ? l->anchors[i].c : c;
   if (sj_floor_div(c - c0 + t->n - 1, width) - sj_floor_div(c - c0, width) >=
       (t->n + width - 1) / width) {
@@ -476,7 +479,7 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
     isl_ast_expr *base = isl_ast_expr_copy(t.base); /* of first - r */
     if (blocked) { /* first from the start's terms: the same in steps whose windows move */
       if (t.base) {
-        first = sj_lw_iexpr_terms(l, t.base, &c);
+        first = sj_lw_iexpr_terms(l, t.base, &c, NULL);
         base = isl_ast_expr_sub(
             base, isl_ast_expr_from_val(isl_val_int_from_si(isl_ast_expr_get_ctx(base), c)));
       } else if (t.start.kind == SJ_V_INT) {
