@@ -146,6 +146,12 @@ int sj_ir_new_reg(sj_ir_func *f, sj_ir_type type, int level) {
   return f->nregs++;
 }
 
+int sj_ir_may_alias(const sj_ir_func *f, int ptr, long offset, int load_ptr, long load_offset) {
+  const sj_ir_reg *p = &f->regs[ptr], *q = &f->regs[load_ptr];
+  if (p->space != q->space || (p->array >= 0 && q->array >= 0 && p->array != q->array)) return 0;
+  return ptr != load_ptr || offset == load_offset;
+}
+
 sj_ir_node *sj_ir_node_new(sj_ir_node_kind kind) {
   sj_ir_node *n = calloc(1, sizeof *n);
   if (!n) abort();

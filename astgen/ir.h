@@ -260,6 +260,11 @@ int sj_ir_math_nargs(sj_ir_math m);
 /* Whether the instruction only computes its destination and cannot fail: it may move
  * (unless its destination is a variable). */
 int sj_ir_is_pure(const sj_ir_ins *ins);
+/* Whether a store through register ptr at offset may write what a load through load_ptr at
+ * load_offset read: the same space, the same array (or one unknown), another pointer or the same
+ * one at the same offset. Only this thread's stores count: another thread writing the element
+ * before the next barrier would be a race, and the schedules run none. */
+int sj_ir_may_alias(const sj_ir_func *f, int ptr, long offset, int load_ptr, long load_offset);
 
 /* --- functions and blocks --- */
 sj_ir_func *sj_ir_func_new(sj_ir_func_kind kind, const char *name);

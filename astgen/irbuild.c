@@ -470,16 +470,6 @@ sj_ir_val sj_irb_load(sj_irb *b, sj_ir_val ptr, long offset) {
   return v;
 }
 
-/* Whether a store through ptr at offset may write the element a load (its value number e)
- * read: the same address space, and the same array (or one unknown), through another pointer
- * or at the same offset. Another thread writing it before the next barrier would be a race:
- * the schedules run none. */
-static int may_write(const sj_irb *b, const sj_vn_entry *e, sj_ir_val ptr, long offset) {
-  const sj_ir_reg *p = &b->f->regs[ptr.reg], *q = &b->f->regs[e->key.v[0].reg];
-  if (p->space != q->space || (p->array >= 0 && q->array >= 0 && p->array != q->array)) return 0;
-  return e->key.v[0].reg != ptr.reg || e->key.imm == offset;
-}
-
 void sj_irb_store(sj_irb *b, sj_ir_val ptr, long offset, sj_ir_val value) {
   /* a variable's value as it is now: a later read of the element gets this value, not what
    * the variable holds by then (an in-place update unrolled: A[i + 1] reads A[i]'s new value
@@ -495,7 +485,7 @@ void sj_irb_store(sj_irb *b, sj_ir_val ptr, long offset, sj_ir_val value) {
     int e = b->loads[i];
     sj_vn_entry *entry = e < b->nvn ? &b->vn[e] : NULL;
     if (!entry || entry->key.op != SJ_IR_LD) continue; /* gone with its scope, or dropped */
-    if (may_write(b, entry, ptr, offset))
+    if (sj_ir_may_alias(b->f, ptr.reg, offset, entry->key.v[0].reg, entry->key.imm))
       entry->key.op = -1; /* never matches again */
     else
       b->loads[kept++] = e;

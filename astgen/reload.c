@@ -33,18 +33,12 @@ typedef struct reload {
   int *holds;  /* by register: the predicate holds here (within a branch on it) */
 } reload;
 
-static int may_write(const sj_ir_func *f, const known *k, const sj_ir_ins *st) {
-  const sj_ir_reg *p = &f->regs[st->a.reg], *q = &f->regs[k->ptr];
-  if (p->space != q->space || (p->array >= 0 && q->array >= 0 && p->array != q->array)) return 0;
-  return st->a.reg != k->ptr || st->imm == k->imm;
-}
-
 static void forget(sj_ir_ins *ins, void *user) {
   reload *s = user;
   int all = ins->op == SJ_IR_BARRIER || ins->op == SJ_IR_LAUNCH;
   if (!all && ins->op != SJ_IR_ST && ins->op != SJ_IR_ATOM) return;
   for (int i = 0; i < s->n; i++)
-    if (all || may_write(s->f, &s->v[i], ins)) s->v[i].live = 0;
+    if (all || sj_ir_may_alias(s->f, ins->a.reg, ins->imm, s->v[i].ptr, s->v[i].imm)) s->v[i].live = 0;
 }
 
 static int plain(const sj_ir_func *f, sj_ir_val v) {
