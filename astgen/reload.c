@@ -38,7 +38,8 @@ static void forget(sj_ir_ins *ins, void *user) {
   int all = ins->op == SJ_IR_BARRIER || ins->op == SJ_IR_LAUNCH;
   if (!all && ins->op != SJ_IR_ST && ins->op != SJ_IR_ATOM) return;
   for (int i = 0; i < s->n; i++)
-    if (all || sj_ir_may_alias(s->f, ins->a.reg, ins->imm, s->v[i].ptr, s->v[i].imm)) s->v[i].live = 0;
+    if (all || sj_ir_may_alias(s->f, ins->a.reg, ins->imm, s->v[i].ptr, s->v[i].imm))
+      s->v[i].live = 0;
 }
 
 static int plain(const sj_ir_func *f, sj_ir_val v) {
