@@ -633,10 +633,15 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
     lower_level2(l, mark, &alt, ntraps2);
     if (!prefer(l, &cur, &alt, ntraps2, !alt.kl.failed && fits(&alt))) l->share_near = 0;
   }
-  if (!cur.kl.failed && cur.kl.unrollable && fits(&cur) && !cur.kl.plain_spread &&
-      !cur.kl.ngroups && !cur.kl.rolled) {
-    level = 3; /* level 2 unrolled every spread loop: level 3's code */
-  } else if (!cur.kl.failed && cur.kl.unrollable && fits(&cur) && cur.kl.predicted <= MAX_STMTS) {
+  /* level 2 unrolled every spread loop: level 3's code. Else level 3 is tried also where level
+   * 2 holds too many registers: its loops over a step's rows may hold more than their copies
+   * unrolled (jacobi-1d hybrid h=24 w=384 at T=100, phase 1: about 124 at level 2, 48 at level
+   * 3, which ran 23.6 -> 12.3 instructions per update where level 1 took its place) */
+  int same = !cur.kl.plain_spread && !cur.kl.ngroups && !cur.kl.rolled;
+  if (!cur.kl.failed && cur.kl.unrollable && fits(&cur) && same) {
+    level = 3;
+  } else if (!cur.kl.failed && cur.kl.unrollable && !cur.kl.too_big && !same &&
+             cur.kl.predicted <= MAX_STMTS) {
     int ntraps2 = l->mod->ntraps;
     lower_at(l, mark, 3, &alt);
     if (!alt.kl.failed && alt.kl.too_big && alt.kl.grew) { /* the fewest copies windows need */
