@@ -213,17 +213,27 @@ void sj_ir_foreach_ins(sj_ir_block *b, void (*fn)(sj_ir_ins *ins, void *user), v
   }
 }
 
-void sj_ir_foreach_use(sj_ir_ins *ins, void (*fn)(int reg, void *user), void *user) {
-  const sj_ir_val *v[3] = {&ins->a, &ins->b, &ins->c};
+void sj_ir_foreach_use(sj_ir_ins *ins, void (*fn)(int *reg, void *user), void *user) {
+  sj_ir_val *v[3] = {&ins->a, &ins->b, &ins->c};
   for (int i = 0; i < 3; i++)
-    if (v[i]->kind == SJ_V_REG) fn(v[i]->reg, user);
+    if (v[i]->kind == SJ_V_REG) fn(&v[i]->reg, user);
   for (int i = 0; i < ins->nargs; i++)
-    if (ins->args[i].kind == SJ_V_REG) fn(ins->args[i].reg, user);
-  if (ins->guard) fn(ins->guard, user);
+    if (ins->args[i].kind == SJ_V_REG) fn(&ins->args[i].reg, user);
+  if (ins->guard) fn(&ins->guard, user);
 }
 
-static void count_use(int reg, void *user) {
-  ((int *)user)[reg]++;
+static void rename_reg(int *reg, void *user) {
+  const int *from_to = user;
+  if (*reg == from_to[0]) *reg = from_to[1];
+}
+
+void sj_ir_rename_uses(sj_ir_ins *ins, int from, int to) {
+  int from_to[2] = {from, to};
+  sj_ir_foreach_use(ins, rename_reg, from_to);
+}
+
+static void count_use(int *reg, void *user) {
+  ((int *)user)[*reg]++;
 }
 
 static void count_ins(sj_ir_ins *ins, void *user) {

@@ -285,8 +285,11 @@ void sj_ir_block_clear(sj_ir_block *b); /* frees the nodes */
 
 /* Visits every instruction of a block and the blocks inside it, in program order. */
 void sj_ir_foreach_ins(sj_ir_block *b, void (*fn)(sj_ir_ins *ins, void *user), void *user);
-/* Calls fn on each register operand of ins (a, b, c, args, guard). */
-void sj_ir_foreach_use(sj_ir_ins *ins, void (*fn)(int reg, void *user), void *user);
+/* Calls fn on each register operand of ins (a, b, c, args, guard), by address: fn may put
+ * another register in its place. */
+void sj_ir_foreach_use(sj_ir_ins *ins, void (*fn)(int *reg, void *user), void *user);
+/* Makes ins read register to where it reads from. */
+void sj_ir_rename_uses(sj_ir_ins *ins, int from, int to);
 
 /* --- passes (astgen/opt.c) --- */
 /* Moves pure loop-invariant instructions before their loops, turns addresses that move

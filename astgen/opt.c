@@ -72,20 +72,16 @@ static void loop_assignments(const sj_ir_func *f, sj_ir_node *loop, char *in_loo
 
 /* --- strength reduction --- */
 
-typedef struct rename {
-  int from, to;
-} rename;
-
-static void rename_val(sj_ir_val *v, const rename *r) {
-  if (v->kind == SJ_V_REG && v->reg == r->from) v->reg = r->to;
+static void rename_ins(sj_ir_ins *ins, void *user) {
+  const int *from_to = user;
+  sj_ir_rename_uses(ins, from_to[0], from_to[1]);
 }
 
-static void rename_ins(sj_ir_ins *ins, void *user) {
-  const rename *r = user;
-  rename_val(&ins->a, r);
-  rename_val(&ins->b, r);
-  rename_val(&ins->c, r);
-  for (int i = 0; i < ins->nargs; i++) rename_val(&ins->args[i], r);
+/* The loop's head and body read register to where they read from. */
+static void rename_in_loop(sj_ir_node *loop, int from, int to) {
+  int from_to[2] = {from, to};
+  sj_ir_foreach_ins(&loop->body, rename_ins, from_to);
+  sj_ir_foreach_ins(&loop->head, rename_ins, from_to);
 }
 
 static sj_ir_ins *find_def(sj_ir_block *b, int reg) {
@@ -156,9 +152,7 @@ static void reduce(sj_ir_func *f, sj_ir_block *out, int *at, sj_ir_node *loop, c
     int k = 0;
     while (k < seen->n && !(seen->v[k].c == c && same_val(out, seen->v[k].base, n->ins.a, 4))) k++;
     if (k < seen->n && f->regs[seen->v[k].q].array == f->regs[n->ins.dst].array) {
-      rename r = {n->ins.dst, seen->v[k].q};
-      sj_ir_foreach_ins(&loop->body, rename_ins, &r);
-      sj_ir_foreach_ins(&loop->head, rename_ins, &r);
+      rename_in_loop(loop, n->ins.dst, seen->v[k].q);
       n->ins.dst = 0; /* dead: removed below */
       continue;
     }
@@ -185,9 +179,7 @@ static void reduce(sj_ir_func *f, sj_ir_block *out, int *at, sj_ir_node *loop, c
                                                   sj_ir_int(SJ_IR_S64, loop->step.i * c)));
     if (seen->n < (int)(sizeof seen->v / sizeof seen->v[0]))
       seen->v[seen->n].base = n->ins.a, seen->v[seen->n].c = c, seen->v[seen->n++].q = q;
-    rename r = {n->ins.dst, q};
-    sj_ir_foreach_ins(&loop->body, rename_ins, &r);
-    sj_ir_foreach_ins(&loop->head, rename_ins, &r);
+    rename_in_loop(loop, n->ins.dst, q);
     n->ins.dst = 0; /* dead: removed below */
   }
 }

@@ -209,9 +209,9 @@ void sj_ir_promote(sj_ir_func *f, sj_ir_node *loop, sj_ir_block *out, int *at) {
 
 /* --- values carried to the next iteration --- */
 
-static void note_use(int reg, void *user) {
+static void note_use(int *reg, void *user) {
   int *r = user;
-  if (reg == r[0]) r[1] = 1;
+  if (*reg == r[0]) r[1] = 1;
 }
 
 /* Whether node n (an instruction, or any in a loop or an if, or its control) reads r. */
@@ -237,10 +237,7 @@ static void rename_use(sj_ir_val *v, int from, int to) {
 
 static void rename_in(sj_ir_node *n, int from, int to) {
   if (n->kind == SJ_IR_INS) {
-    sj_ir_ins *ins = &n->ins;
-    rename_use(&ins->a, from, to), rename_use(&ins->b, from, to), rename_use(&ins->c, from, to);
-    for (int i = 0; i < ins->nargs; i++) rename_use(&ins->args[i], from, to);
-    if (ins->guard == from) ins->guard = to;
+    sj_ir_rename_uses(&n->ins, from, to);
     return;
   }
   rename_use(&n->init, from, to), rename_use(&n->step, from, to), rename_use(&n->cond, from, to);

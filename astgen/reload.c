@@ -70,13 +70,13 @@ static void rename_val(const reload *s, sj_ir_val *v) {
   if (v->kind == SJ_V_REG && s->rename[v->reg]) v->reg = s->rename[v->reg];
 }
 
-static void rename_use(sj_ir_ins *ins, void *user) {
+static void rename_reg(int *reg, void *user) {
   const reload *s = user;
-  rename_val(s, &ins->a);
-  rename_val(s, &ins->b);
-  rename_val(s, &ins->c);
-  for (int k = 0; k < ins->nargs; k++) rename_val(s, &ins->args[k]);
-  if (ins->guard && s->rename[ins->guard]) ins->guard = s->rename[ins->guard];
+  if (s->rename[*reg]) *reg = s->rename[*reg];
+}
+
+static void rename_use(sj_ir_ins *ins, void *user) {
+  sj_ir_foreach_use(ins, rename_reg, user);
 }
 
 static void walk(reload *s, sj_ir_block *b);

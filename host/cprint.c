@@ -247,9 +247,9 @@ typedef struct site_scan {
   int index;
 } site_scan;
 
-static void note_reg(int reg, void *user) {
+static void note_reg(int *reg, void *user) {
   site_scan *s = user;
-  s->p->site[reg] = (use_site){s->block, s->index};
+  s->p->site[*reg] = (use_site){s->block, s->index};
 }
 
 static void find_sites(cprint *p, const sj_ir_block *b) {
