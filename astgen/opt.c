@@ -184,6 +184,92 @@ static void reduce(sj_ir_func *f, sj_ir_block *out, int *at, sj_ir_node *loop, c
   }
 }
 
+/* --- pointer variables merged --- */
+
+static void count_reg(int *reg, void *user) {
+  int *r = user;
+  if (*reg == r[0]) r[1]++;
+}
+
+/* The reads of register reg in node n, its control and the blocks inside it included. */
+static int reads_of(sj_ir_node *n, int reg) {
+  int r[2] = {reg, 0};
+  if (n->kind == SJ_IR_INS) {
+    sj_ir_foreach_use(&n->ins, count_reg, r);
+    return r[1];
+  }
+  const sj_ir_val *v[3] = {&n->init, &n->step, &n->cond};
+  for (int k = 0; k < 3; k++) r[1] += v[k]->kind == SJ_V_REG && v[k]->reg == reg;
+  sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+  for (int k = 0; k < 5; k++)
+    for (int i = 0; i < blocks[k]->n; i++) r[1] += reads_of(blocks[k]->v[i], reg);
+  return r[1];
+}
+
+static void count_def(sj_ir_ins *ins, void *user) {
+  ((int *)user)[ins->dst]++;
+}
+
+/* Operands that hold one value wherever they are read: constants, and registers that are not
+ * variables. */
+static int same_operand(const sj_ir_func *f, sj_ir_val a, sj_ir_val b) {
+  if (a.kind != b.kind) return 0;
+  if (a.kind != SJ_V_REG) return a.i == b.i && a.f == b.f;
+  return a.reg == b.reg && !f->regs[a.reg].is_var;
+}
+
+static int same_pointer(const sj_ir_reg *p, const sj_ir_reg *q) {
+  return p->type == q->type && p->elem == q->elem && p->space == q->space && p->array == q->array;
+}
+
+/* Pointer q of the loop at b->v[at] as strength reduction leaves it: set once before the loop
+ * (its instruction in *init), advanced by a constant in the latch (*step), assigned nowhere
+ * else and read only within the loop, its latch increment aside. */
+static int loop_pointer(const sj_ir_func *f, sj_ir_block *b, int at, int q, const int *defs,
+                        const int *uses, sj_ir_ins **init, sj_ir_ins **step) {
+  sj_ir_node *loop = b->v[at];
+  if (!q || !f->regs[q].is_var || defs[q] != 2 || reads_of(loop, q) != uses[q]) return 0;
+  *init = *step = NULL;
+  for (int i = at - 1; i >= 0 && !*init; i--)
+    if (b->v[i]->kind == SJ_IR_INS && b->v[i]->ins.dst == q) *init = &b->v[i]->ins;
+  for (int i = 0; i < loop->latch.n; i++) {
+    sj_ir_node *n = loop->latch.v[i];
+    if (reads_of(n, q) && (n->kind != SJ_IR_INS || n->ins.dst != q)) return 0;
+    if (n->kind == SJ_IR_INS && n->ins.dst == q) *step = &n->ins;
+  }
+  return *init && *step && !(*init)->guard && !(*step)->guard && (*step)->op == SJ_IR_PTRADD &&
+         (*step)->a.kind == SJ_V_REG && (*step)->a.reg == q && (*step)->b.kind == SJ_V_INT;
+}
+
+/* Strength reduction gives each address base + iter * c a variable of its own where the bases
+ * are not yet known equal; sj_ir_share finds them equal afterwards. Variables of a loop with
+ * the same start and the same step are one: the others' reads take the first (the box copy of
+ * a heat-2d hybrid tile's general code advanced 8 equal pointers an iteration for 4 copies). */
+static void merge_pointers(sj_ir_func *f, sj_ir_block *b, const int *defs, const int *uses) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_INS) continue;
+    sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+    for (int k = 0; k < 5; k++) merge_pointers(f, blocks[k], defs, uses);
+    if (n->kind != SJ_IR_LOOP) continue;
+    for (int j = 0; j < n->latch.n; j++) {
+      sj_ir_ins *init, *step, *init2, *step2;
+      int q = n->latch.v[j]->kind == SJ_IR_INS ? n->latch.v[j]->ins.dst : 0;
+      if (!loop_pointer(f, b, i, q, defs, uses, &init, &step)) continue;
+      for (int k = j + 1; k < n->latch.n; k++) {
+        int q2 = n->latch.v[k]->kind == SJ_IR_INS ? n->latch.v[k]->ins.dst : 0;
+        if (q2 == q || !loop_pointer(f, b, i, q2, defs, uses, &init2, &step2) ||
+            !same_pointer(&f->regs[q2], &f->regs[q]) || step2->b.i != step->b.i ||
+            init2->op != init->op || init2->type != init->type || init2->imm != init->imm ||
+            !same_operand(f, init2->a, init->a) || !same_operand(f, init2->b, init->b))
+          continue;
+        rename_in_loop(n, q2, q);
+        init2->dst = step2->dst = 0; /* dead: removed below */
+      }
+    }
+  }
+}
+
 static int has_loop(const sj_ir_block *b) {
   for (int i = 0; i < b->n; i++) {
     const sj_ir_node *n = b->v[i];
@@ -438,6 +524,12 @@ void sj_ir_optimize(sj_ir_func *f) {
   optimize_block(f, &f->body);
   sj_ir_share(f);
   sj_ir_carry(f);
+  int *defs = calloc((size_t)f->nregs + 1, sizeof *defs), *uses = sj_ir_count_uses(f);
+  if (!defs) abort();
+  sj_ir_foreach_ins(&f->body, count_def, defs);
+  merge_pointers(f, &f->body, defs, uses);
+  free(defs);
+  free(uses);
   for (;;) {
     int *uses = sj_ir_count_uses(f);
     int removed = remove_dead(f, &f->body, uses);

@@ -1,6 +1,7 @@
 /* The printer's last passes on a kernel (astgen/reload.c, astgen/opt.c): loads of an element
  * known from before go, unless something between may write it; a guard common to a nest of
- * branches moves above it; a comparison read only by an or joins it. */
+ * branches moves above it; a comparison read only by an or joins it; a loop's pointer variables
+ * with the same start and step are one. */
 #include <stdio.h>
 
 #include "astgen/irbuild.h"
@@ -111,9 +112,54 @@ static void hoists_and_fuses(void) {
   sj_ir_func_free(f);
 }
 
+/* A pointer variable of the loop, set to start before it and advanced by step in its latch, as
+ * strength reduction leaves it. */
+static int loop_pointer(sj_irb *b, sj_ir_node *loop, sj_ir_val start, long step) {
+  int p = sj_irb_var(b, SJ_IR_PTR, NULL);
+  b->f->regs[p].elem = b->f->regs[start.reg].elem;
+  b->f->regs[p].space = b->f->regs[start.reg].space;
+  b->f->regs[p].array = b->f->regs[start.reg].array;
+  sj_ir_block_insert(b->cur, b->cur->n - 1,
+                     sj_ir_ins_node(SJ_IR_MOV, SJ_IR_PTR, p, start, (sj_ir_val){0}));
+  sj_ir_block_push(&loop->latch, sj_ir_ins_node(SJ_IR_PTRADD, SJ_IR_PTR, p, sj_ir_reg_val(b->f, p),
+                                                sj_ir_int(SJ_IR_S64, step)));
+  return p;
+}
+
+static int latch_adds(const sj_ir_node *loop) {
+  return count(&loop->latch, SJ_IR_PTRADD);
+}
+
+/* Pointer variables of a loop with the same start and step are one; another step is not. */
+static void merges_pointers(void) {
+  sj_irb b;
+  sj_ir_val a, out, tid;
+  sj_ir_func *f = kernel(&b, &a, &out, &tid);
+  sj_ir_val start = sj_irb_ptradd(&b, a, tid);
+  sj_ir_node *loop = sj_irb_loop(&b, sj_ir_int(SJ_IR_S64, 0), sj_ir_int(SJ_IR_S64, 4));
+  int p = loop_pointer(&b, loop, start, 64), q = loop_pointer(&b, loop, start, 64);
+  int r = loop_pointer(&b, loop, start, 32);
+  sj_irb_pos pos = sj_irb_enter(&b, &loop->head, 1);
+  sj_ir_val i = sj_ir_reg_val(f, loop->iter);
+  loop->cond = sj_irb_setp(&b, SJ_CMP_LT, i, sj_ir_int(SJ_IR_S64, 40));
+  b.cur = &loop->body;
+  sj_ir_val x = sj_irb_load(&b, sj_ir_reg_val(f, p), 0),
+            y = sj_irb_load(&b, sj_ir_reg_val(f, q), 4);
+  sj_ir_val z = sj_irb_load(&b, sj_ir_reg_val(f, r), 8);
+  sj_ir_val sum = sj_irb_op(&b, SJ_IR_ADD, SJ_IR_F32, sj_irb_op(&b, SJ_IR_ADD, SJ_IR_F32, x, y), z);
+  sj_irb_store(&b, out, 0, sum);
+  sj_irb_leave(&b, pos);
+  sj_irb_finish(&b);
+  CHECK(latch_adds(loop) == 3, "built: %d pointers advanced", latch_adds(loop));
+  sj_ir_optimize(f);
+  CHECK(latch_adds(loop) == 2, "%d pointers advanced, not 2 (p and q one)", latch_adds(loop));
+  sj_ir_func_free(f);
+}
+
 int main(void) {
   reloads();
   hoists_and_fuses();
+  merges_pointers();
   if (!g_fail) printf("reload: ok\n");
   return g_fail;
 }
