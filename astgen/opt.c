@@ -191,15 +191,14 @@ static void count_reg(int *reg, void *user) {
   if (*reg == r[0]) r[1]++;
 }
 
-/* The reads of register reg in node n, its control and the blocks inside it included. */
+/* The reads of register reg by the instructions of node n and the blocks inside it (not by the
+ * control of its loops and ifs). */
 static int reads_of(sj_ir_node *n, int reg) {
   int r[2] = {reg, 0};
   if (n->kind == SJ_IR_INS) {
     sj_ir_foreach_use(&n->ins, count_reg, r);
     return r[1];
   }
-  const sj_ir_val *v[3] = {&n->init, &n->step, &n->cond};
-  for (int k = 0; k < 3; k++) r[1] += v[k]->kind == SJ_V_REG && v[k]->reg == reg;
   sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
   for (int k = 0; k < 5; k++)
     for (int i = 0; i < blocks[k]->n; i++) r[1] += reads_of(blocks[k]->v[i], reg);
@@ -218,27 +217,40 @@ static int same_operand(const sj_ir_func *f, sj_ir_val a, sj_ir_val b) {
   return a.reg == b.reg && !f->regs[a.reg].is_var;
 }
 
-static int same_pointer(const sj_ir_reg *p, const sj_ir_reg *q) {
-  return p->type == q->type && p->elem == q->elem && p->space == q->space && p->array == q->array;
+/* A pointer variable of a loop as strength reduction leaves it: set once before the loop, advanced
+ * by a constant in its latch, assigned nowhere else and read only by the loop's instructions (in
+ * its latch, by its increment alone). */
+typedef struct loop_ptr {
+  int q;
+  sj_ir_ins *init, *step;
+} loop_ptr;
+
+/* Latch instruction latch of the loop at b->v[at] as such a pointer into *p; 0 where it is none. */
+static int loop_pointer(const sj_ir_func *f, sj_ir_block *b, int at, sj_ir_node *latch,
+                        const int *defs, const int *uses, loop_ptr *p) {
+  sj_ir_node *loop = b->v[at];
+  p->q = latch->kind == SJ_IR_INS ? latch->ins.dst : 0;
+  p->step = latch->kind == SJ_IR_INS ? &latch->ins : NULL;
+  p->init = NULL;
+  int q = p->q;
+  if (!q || !f->regs[q].is_var || defs[q] != 2 || reads_of(loop, q) != uses[q] ||
+      p->step->op != SJ_IR_PTRADD || p->step->guard || p->step->a.kind != SJ_V_REG ||
+      p->step->a.reg != q || p->step->b.kind != SJ_V_INT)
+    return 0;
+  for (int i = 0; i < loop->latch.n; i++)
+    if (loop->latch.v[i] != latch && reads_of(loop->latch.v[i], q)) return 0;
+  for (int i = at - 1; i >= 0 && !p->init; i--)
+    if (b->v[i]->kind == SJ_IR_INS && b->v[i]->ins.dst == q) p->init = &b->v[i]->ins;
+  return p->init && !p->init->guard;
 }
 
-/* Pointer q of the loop at b->v[at] as strength reduction leaves it: set once before the loop
- * (its instruction in *init), advanced by a constant in the latch (*step), assigned nowhere
- * else and read only within the loop, its latch increment aside. */
-static int loop_pointer(const sj_ir_func *f, sj_ir_block *b, int at, int q, const int *defs,
-                        const int *uses, sj_ir_ins **init, sj_ir_ins **step) {
-  sj_ir_node *loop = b->v[at];
-  if (!q || !f->regs[q].is_var || defs[q] != 2 || reads_of(loop, q) != uses[q]) return 0;
-  *init = *step = NULL;
-  for (int i = at - 1; i >= 0 && !*init; i--)
-    if (b->v[i]->kind == SJ_IR_INS && b->v[i]->ins.dst == q) *init = &b->v[i]->ins;
-  for (int i = 0; i < loop->latch.n; i++) {
-    sj_ir_node *n = loop->latch.v[i];
-    if (reads_of(n, q) && (n->kind != SJ_IR_INS || n->ins.dst != q)) return 0;
-    if (n->kind == SJ_IR_INS && n->ins.dst == q) *step = &n->ins;
-  }
-  return *init && *step && !(*init)->guard && !(*step)->guard && (*step)->op == SJ_IR_PTRADD &&
-         (*step)->a.kind == SJ_V_REG && (*step)->a.reg == q && (*step)->b.kind == SJ_V_INT;
+/* Whether pointers p and q hold the same value at every point of their loop. */
+static int same_pointer(const sj_ir_func *f, const loop_ptr *p, const loop_ptr *q) {
+  const sj_ir_reg *a = &f->regs[p->q], *c = &f->regs[q->q];
+  const sj_ir_ins *x = p->init, *y = q->init;
+  return a->type == c->type && a->elem == c->elem && a->space == c->space && a->array == c->array &&
+         p->step->b.i == q->step->b.i && x->op == y->op && x->type == y->type && x->imm == y->imm &&
+         same_operand(f, x->a, y->a) && same_operand(f, x->b, y->b);
 }
 
 /* Strength reduction gives each address base + iter * c a variable of its own where the bases
@@ -252,21 +264,19 @@ static void merge_pointers(sj_ir_func *f, sj_ir_block *b, const int *defs, const
     sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
     for (int k = 0; k < 5; k++) merge_pointers(f, blocks[k], defs, uses);
     if (n->kind != SJ_IR_LOOP) continue;
-    for (int j = 0; j < n->latch.n; j++) {
-      sj_ir_ins *init, *step, *init2, *step2;
-      int q = n->latch.v[j]->kind == SJ_IR_INS ? n->latch.v[j]->ins.dst : 0;
-      if (!loop_pointer(f, b, i, q, defs, uses, &init, &step)) continue;
-      for (int k = j + 1; k < n->latch.n; k++) {
-        int q2 = n->latch.v[k]->kind == SJ_IR_INS ? n->latch.v[k]->ins.dst : 0;
-        if (q2 == q || !loop_pointer(f, b, i, q2, defs, uses, &init2, &step2) ||
-            !same_pointer(&f->regs[q2], &f->regs[q]) || step2->b.i != step->b.i ||
-            init2->op != init->op || init2->type != init->type || init2->imm != init->imm ||
-            !same_operand(f, init2->a, init->a) || !same_operand(f, init2->b, init->b))
-          continue;
-        rename_in_loop(n, q2, q);
-        init2->dst = step2->dst = 0; /* dead: removed below */
-      }
-    }
+    loop_ptr *p = malloc(((size_t)n->latch.n + 1) * sizeof *p);
+    if (!p) abort();
+    int np = 0;
+    for (int j = 0; j < n->latch.n; j++)
+      if (loop_pointer(f, b, i, n->latch.v[j], defs, uses, &p[np])) np++;
+    for (int j = 0; j < np; j++)
+      for (int k = j + 1; p[j].q && k < np; k++)
+        if (p[k].q && same_pointer(f, &p[j], &p[k])) {
+          rename_in_loop(n, p[k].q, p[j].q);
+          p[k].init->dst = p[k].step->dst = 0; /* dead: removed below */
+          p[k].q = 0;
+        }
+    free(p);
   }
 }
 
