@@ -225,7 +225,7 @@ typedef struct loop_ptr {
   sj_ir_ins *init, *step;
 } loop_ptr;
 
-/* Latch instruction latch of the loop at b->v[at] as such a pointer into *p; 0 where it is none. */
+/* Whether node latch of the latch of the loop at b->v[at] advances such a pointer (into *p). */
 static int loop_pointer(const sj_ir_func *f, sj_ir_block *b, int at, sj_ir_node *latch,
                         const int *defs, const int *uses, loop_ptr *p) {
   sj_ir_node *loop = b->v[at];
