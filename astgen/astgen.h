@@ -9,14 +9,22 @@
 #include "astgen/ir.h"
 #include "sched/sched.h"
 
-/* The annotation of a kernel mark's AST node whose grid starts at tiles that are functions of its
- * launch (sched.h, sj_kernel.first): their values there, on the host's iterators; ids[d] the
- * kernel's parameter. */
-typedef struct sj_first_exprs {
-  sj_id_kind tag; /* SJ_ID_FIRST_EXPRS */
-  isl_ast_expr *first[3];
-  isl_id *ids[3];
-} sj_first_exprs;
+/* Parameters of the code below an AST node and their values there (values[i] NULL: ids[i] is
+ * none of them). SJ_ID_FIRST_EXPRS: the annotation of a kernel mark whose grid starts at tiles
+ * that are functions of its launch (sched.h, sj_kernel.first), values[d] on the host's
+ * iterators, ids[d] the kernel's parameter sj_first_ids[d]. SJ_ID_ORIGIN_EXPRS: a mark above
+ * a copy's loops kept to the array (sj_copy.clamp), ids[d] sj_origin_ids[d]. */
+enum { SJ_PARAM_EXPRS_MAX = 4 };
+typedef struct sj_param_exprs {
+  sj_id_kind tag;
+  isl_ast_expr *values[SJ_PARAM_EXPRS_MAX];
+  isl_id *ids[SJ_PARAM_EXPRS_MAX];
+} sj_param_exprs;
+
+/* offset plus the origin o of a copy (sj_copy.origin[d]: affine in the ncoords arguments of
+ * call after its callee, L, S0, ..). */
+__isl_give isl_ast_expr *sj_ast_plus_origin(__isl_take isl_ast_expr *offset, const long *o,
+                                            int ncoords, __isl_keep isl_ast_expr *call);
 
 /* The AST of schedule, with the band options the tree carries; NULL when isl fails. */
 __isl_give isl_ast_node *sj_ast_generate(__isl_keep isl_schedule *schedule);

@@ -111,9 +111,43 @@ static __isl_give isl_ast_node *at_element(__isl_take isl_ast_node *node,
   return isl_ast_node_alloc_user(isl_ast_expr_call(isl_ast_expr_op_get_arg(tile, 0), args));
 }
 
+static void param_exprs_free(void *user) {
+  sj_param_exprs *e = user;
+  for (int i = 0; i < SJ_PARAM_EXPRS_MAX; i++) {
+    isl_ast_expr_free(e->values[i]);
+    isl_id_free(e->ids[i]);
+  }
+  free(e);
+}
+
+/* An id that owns a new sj_param_exprs of tag, none of its values set (*e), or NULL. */
+static __isl_give isl_id *param_exprs(isl_ctx *ctx, const char *name, sj_id_kind tag,
+                                      sj_param_exprs **e) {
+  *e = calloc(1, sizeof **e);
+  isl_id *id = *e ? sj_id_owning(ctx, name, *e, param_exprs_free) : NULL;
+  if (id) (*e)->tag = tag;
+  return id;
+}
+
+static __isl_give isl_ast_expr *int_expr(isl_ctx *ctx, long v) {
+  return isl_ast_expr_from_val(isl_val_int_from_si(ctx, v));
+}
+
+__isl_give isl_ast_expr *sj_ast_plus_origin(__isl_take isl_ast_expr *offset, const long *o,
+                                            int ncoords, __isl_keep isl_ast_expr *call) {
+  isl_ctx *ctx = isl_ast_expr_get_ctx(offset);
+  if (o[0]) offset = isl_ast_expr_add(offset, int_expr(ctx, o[0]));
+  for (int k = 0; k < ncoords; k++)
+    if (o[1 + k])
+      offset = isl_ast_expr_add(
+          offset, isl_ast_expr_mul(int_expr(ctx, o[1 + k]), isl_ast_expr_op_get_arg(call, 1 + k)));
+  return offset;
+}
+
 /* The loops of a copy whose elements are apart from its instances (sched/sched.h, sj_copy), in
  * place of node, the call of its instance; isl builds them from the elements' own schedule, with
- * iterators of their own (the instance's arguments are in the kernel's). */
+ * iterators of their own (the instance's arguments are in the kernel's). Where they keep to the
+ * array (c->clamp), below a mark with the values of the origins that bound them. */
 static __isl_give isl_ast_node *copy_elements(__isl_take isl_ast_node *node, const sj_copy *c) {
   static const char *const names[] = {"e0", "e1", "e2", "e3", "e4", "e5", "e6", "e7"};
   isl_ctx *ctx = isl_ast_node_get_ctx(node);
@@ -121,9 +155,25 @@ static __isl_give isl_ast_node *copy_elements(__isl_take isl_ast_node *node, con
   for (int i = 0; i < 8; i++) iters = isl_id_list_add(iters, isl_id_alloc(ctx, names[i], NULL));
   isl_ast_expr *tile = isl_ast_node_user_get_expr(node);
   isl_ast_node_free(node);
+  isl_schedule *elements = isl_schedule_copy(c->elements);
+  if (c->clamp) {
+    sj_param_exprs *e;
+    isl_id *id = param_exprs(ctx, "origins", SJ_ID_ORIGIN_EXPRS, &e);
+    int ncoords = (int)isl_ast_expr_op_get_n_arg(tile) - 1; /* L, S0, .. */
+    for (int d = 0; id && d < SJ_STAGE_MAX_RANK; d++) {
+      if (!(c->clamp >> d & 1)) continue;
+      e->ids[d] = sj_origin_id(ctx, d);
+      e->values[d] = sj_ast_plus_origin(int_expr(ctx, 0), c->origin[d], ncoords, tile);
+    }
+    isl_schedule_node *top = isl_schedule_node_child(isl_schedule_get_root(elements), 0);
+    isl_schedule_free(elements);
+    top = isl_schedule_node_insert_mark(top, id);
+    elements = isl_schedule_node_get_schedule(top);
+    isl_schedule_node_free(top);
+  }
   isl_ast_build *build = isl_ast_build_set_iterators(isl_ast_build_alloc(ctx), iters);
   build = isl_ast_build_set_at_each_domain(build, at_element, tile);
-  node = isl_ast_build_node_from_schedule(build, isl_schedule_copy(c->elements));
+  node = isl_ast_build_node_from_schedule(build, elements);
   isl_ast_build_free(build);
   isl_ast_expr_free(tile);
   return node;
@@ -176,15 +226,6 @@ static isl_stat enter_mark(__isl_keep isl_id *mark, __isl_keep isl_ast_build *bu
   return n < 0 ? isl_stat_error : isl_stat_ok;
 }
 
-static void first_exprs_free(void *user) {
-  sj_first_exprs *e = user;
-  for (int d = 0; d < 3; d++) {
-    isl_ast_expr_free(e->first[d]);
-    isl_id_free(e->ids[d]);
-  }
-  free(e);
-}
-
 /* The launch at build as a function of the build's schedule space: its first dimension, or
  * the launch isl has dropped from it. NULL when isl fails or neither is known. */
 static __isl_give isl_multi_aff *launch_at(__isl_keep isl_ast_build *build, const build_user *u) {
@@ -215,7 +256,7 @@ static __isl_give isl_ast_expr *first_at(__isl_keep isl_ast_build *build, const 
 }
 
 /* isl's after_each_mark callback: a kernel whose grid starts at tiles that are functions of
- * the launch annotated with their values (sj_first_exprs), which the host passes it. */
+ * the launch annotated with their values (sj_param_exprs), which the host passes it. */
 static __isl_give isl_ast_node *leave_mark(__isl_take isl_ast_node *node,
                                            __isl_keep isl_ast_build *build, void *user) {
   isl_id *mark = isl_ast_node_mark_get_id(node);
@@ -225,14 +266,13 @@ static __isl_give isl_ast_node *leave_mark(__isl_take isl_ast_node *node,
   isl_id_free(mark);
   if (!k) return node;
   isl_ctx *ctx = isl_ast_node_get_ctx(node);
-  sj_first_exprs *e = calloc(1, sizeof *e);
-  isl_id *id = e ? sj_id_owning(ctx, "first", e, first_exprs_free) : NULL;
+  sj_param_exprs *e;
+  isl_id *id = param_exprs(ctx, "first", SJ_ID_FIRST_EXPRS, &e);
   if (!id) return isl_ast_node_free(node);
-  e->tag = SJ_ID_FIRST_EXPRS;
   for (int d = 0; d < 3; d++) {
     if (!k->first[d]) continue;
     e->ids[d] = sj_first_id(ctx, d);
-    if (!(e->first[d] = first_at(build, u, k, d))) {
+    if (!(e->values[d] = first_at(build, u, k, d))) {
       isl_id_free(id);
       return isl_ast_node_free(node);
     }

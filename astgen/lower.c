@@ -188,6 +188,14 @@ static void lower_children(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_fn 
   isl_ast_node_list_free(list);
 }
 
+/* Binds the parameters of e to their values; returns how many. */
+static int bind_params(sj_lower *l, const sj_param_exprs *e) {
+  int bound = 0;
+  for (int i = 0; i < SJ_PARAM_EXPRS_MAX; i++)
+    if (e->values[i]) sj_lw_bind(l, e->ids[i], sj_lw_iexpr(l, e->values[i]), 0), bound++;
+  return bound;
+}
+
 static void lower_mark_child(sj_lower *l, __isl_keep isl_ast_node *node, sj_lw_fn fn) {
   isl_ast_node *child = isl_ast_node_mark_get_node(node);
   fn(l, child);
@@ -293,7 +301,9 @@ static void plain(sj_lower *l, __isl_keep isl_ast_node *node) {
       break;
     }
     if (mark_kind(node) == SJ_ID_REDUCE) sj_lw_reduce_start(l, mark_reduce(node));
+    int bound = mark_kind(node) == SJ_ID_ORIGIN_EXPRS ? bind_params(l, mark_data(node)) : 0;
     lower_mark_child(l, node, plain);
+    while (bound--) sj_lw_unbind(l);
     break;
   case isl_ast_node_user:
     lower_user(l, node);
@@ -716,10 +726,8 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
  * astgen/build.c): their values, computed by the host, are parameters of the kernel. */
 static void launch_kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   isl_id *note = isl_ast_node_get_annotation(mark);
-  const sj_first_exprs *e = note ? isl_id_get_user(note) : NULL;
-  int bound = 0;
-  for (int d = 0; e && e->tag == SJ_ID_FIRST_EXPRS && d < 3; d++)
-    if (e->first[d]) sj_lw_bind(l, e->ids[d], sj_lw_iexpr(l, e->first[d]), 0), bound++;
+  const sj_param_exprs *e = note ? isl_id_get_user(note) : NULL;
+  int bound = e && e->tag == SJ_ID_FIRST_EXPRS ? bind_params(l, e) : 0;
   kernel(l, mark);
   while (bound--) sj_lw_unbind(l);
   isl_id_free(note);

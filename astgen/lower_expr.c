@@ -2,6 +2,7 @@
  * types, and array addresses as linear forms whose terms are grouped by the loop depth
  * where they change, so that each group's pointer is computed outside the loops it does
  * not depend on and unrolled copies share one pointer with constant offsets. */
+#include "astgen/astgen.h"
 #include "astgen/live_ast.h"
 #include "astgen/lower.h"
 
@@ -530,13 +531,7 @@ static __isl_give isl_ast_expr *int_expr(isl_ctx *ctx, long v) {
 /* offset plus the origin o (affine in the call's L, S0, .., its first arguments). */
 static __isl_give isl_ast_expr *plus_origin(sj_lower *l, __isl_take isl_ast_expr *offset,
                                             const long *o, int ncoords) {
-  isl_ctx *ctx = isl_ast_expr_get_ctx(offset);
-  if (o[0]) offset = isl_ast_expr_add(offset, int_expr(ctx, o[0]));
-  for (int k = 0; k < ncoords; k++)
-    if (o[1 + k])
-      offset = isl_ast_expr_add(offset, isl_ast_expr_mul(int_expr(ctx, o[1 + k]),
-                                                         isl_ast_expr_op_get_arg(l->call, 1 + k)));
-  return offset;
+  return sj_ast_plus_origin(offset, o, ncoords, l->call);
 }
 
 /* 0 <= e < ext as e < ext unsigned, and'ed into *inside: e's terms, which unrolled copies
@@ -614,10 +609,9 @@ void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c) {
     if (d == 0 && c->mod) { /* a time step: its plane */
       arg = isl_ast_expr_add(arg, int_expr(ctx, c->shift));
       arg = isl_ast_expr_pdiv_r(arg, int_expr(ctx, c->mod));
-    } else if (c->clip) { /* unless the window stays in the array whatever the tile */
-      int moves = 0;
-      for (int k = 0; k < s->ncoords; k++) moves |= o[1 + k] != 0;
-      if ((moves || o[0] < 0 || o[0] + s->size[d] > ext[d]) && !in_array(l, arg, ext[d], &inside))
+    } else if (c->clip && !(c->clamp >> d & 1)) { /* unless the window or its loop keeps in */
+      if (sj_window_may_leave(o, s->ncoords, s->size[d], ext[d]) &&
+          !in_array(l, arg, ext[d], &inside))
         outside = 1;
     }
     lin_isl(l, &global, arg, gstride);

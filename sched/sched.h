@@ -54,9 +54,15 @@ typedef enum sj_id_kind {
   /* parameter (sj_mapped_id): the tile of block id 0 along a grid dimension of a time-tiled
    * kernel, a function of its launch (sj_kernel.first) that the host computes */
   SJ_ID_FIRST,
-  /* annotation of a kernel mark's AST node (sj_first_exprs, astgen/astgen.h): the values of
+  /* annotation of a kernel mark's AST node (sj_param_exprs, astgen/astgen.h): the values of
    * its SJ_ID_FIRST parameters */
-  SJ_ID_FIRST_EXPRS
+  SJ_ID_FIRST_EXPRS,
+  /* parameter (sj_mapped_id, dim: an array dimension): a copy's origin along it, which bounds
+   * the loops of its elements to the array (sj_copy.clamp) */
+  SJ_ID_ORIGIN,
+  /* mark in the AST (sj_param_exprs, astgen/build.c): the values of the SJ_ID_ORIGIN
+   * parameters of a copy's loops below it */
+  SJ_ID_ORIGIN_EXPRS
 } sj_id_kind;
 
 typedef struct sj_live {
@@ -275,9 +281,22 @@ typedef struct sj_copy {
   int staged;
   int mod, shift;
   int offsets, clip;
+  /* the dimensions (a mask) along which the loops of `elements` keep to the array, bounded by
+   * the copy's origin there (parameters sj_origin_ids[d]): the elements need no test there */
+  int clamp;
   long origin[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS];
   isl_schedule *elements; /* owned by the statement's id; NULL: a in the instance */
 } sj_copy;
+extern const sj_mapped_id sj_origin_ids[SJ_STAGE_MAX_RANK];
+/* Whether a window of size elements from the origin o (sj_copy.origin[d]: affine in ncoords
+ * tile coordinates) may leave the array's extent ext for some tile. */
+static inline int sj_window_may_leave(const long *o, int ncoords, long size, long ext) {
+  for (int k = 0; k < ncoords; k++)
+    if (o[1 + k]) return 1;
+  return o[0] < 0 || o[0] + size > ext;
+}
+/* The parameter sj_origin_ids[d]. */
+__isl_give isl_id *sj_origin_id(isl_ctx *ctx, int d);
 
 /* A GPU kernel: the user data of its kernel mark (freed with the mark's id). */
 typedef struct sj_kernel {
