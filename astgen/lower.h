@@ -133,8 +133,9 @@ sj_ir_val sj_lw_iexpr_terms(sj_lower *l, __isl_keep isl_ast_expr *e, long *const
  * l->spread_align). */
 sj_ir_val sj_lw_spread_first(sj_lower *l, sj_ir_val tid, sj_ir_val start, sj_ir_val step,
                              long width, sj_ir_val *r);
-/* The origin along the last dimension of the copy that is body's (a spread loop's body: marks,
- * then the call), where its values are offsets from it; none otherwise. */
+/* The origin along the last dimension of the copy that is body's (a spread loop's body: marks
+ * and the copy's inner loops, then the call), where its values are offsets from it; none
+ * otherwise. */
 sj_ir_val sj_lw_copy_align(sj_lower *l, __isl_keep isl_ast_node *body);
 /* one statement instance, node its AST node (its annotation: sj_store_guard) */
 /* What a user node's call calls (a statement, a copy, a barrier: sched/sched.h), or NULL. */

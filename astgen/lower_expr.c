@@ -565,8 +565,14 @@ sj_ir_val sj_lw_spread_first(sj_lower *l, sj_ir_val tid, sj_ir_val start, sj_ir_
 
 sj_ir_val sj_lw_copy_align(sj_lower *l, __isl_keep isl_ast_node *body) {
   isl_ast_node *node = isl_ast_node_copy(body);
-  while (isl_ast_node_get_type(node) == isl_ast_node_mark) {
-    isl_ast_node *child = isl_ast_node_mark_get_node(node);
+  for (;;) {
+    isl_ast_node *child;
+    if (isl_ast_node_get_type(node) == isl_ast_node_mark)
+      child = isl_ast_node_mark_get_node(node);
+    else if (isl_ast_node_get_type(node) == isl_ast_node_for)
+      child = isl_ast_node_for_get_body(node);
+    else
+      break;
     isl_ast_node_free(node);
     node = child;
   }

@@ -242,7 +242,15 @@ static __isl_give isl_map *box_offsets(__isl_take isl_space *space, __isl_take i
 
 /* Below node (a leaf over dom, copies of rank dimensions) the copies the threads share out:
  * mark "threads" - filter - band [a]; returns the mark. The innermost dimension is spread along
- * x, the next along y and z; with steps, the first (a tile's steps) along x instead. */
+ * x, the next along y and z; with steps, the first (a tile's steps) along x instead. Where only
+ * the innermost dimension is spread (a block one row high) and the kernel's code for partial
+ * tiles stays in loops (k->unroll_partial not set), the loops run in reverse, the innermost
+ * dimension's outermost: a box a little wider than the block (a tile's row and its halo) has a
+ * second copy along x for a few threads, which then guards one loop over the rows rather than
+ * each row, and a double buffer's planes are copied in one pass (heat-2d hybrid 1024^2 x 32,
+ * h=5 w=32x256: 19.19 -> 18.57 instructions per update). With the rows spread too, their
+ * unrolled copies each ran a loop over the planes (h=3 w=8x256, block 256x2: 27.34 -> 30.18);
+ * unrolled partial tiles ran more as well (split heat-2d: 27.35 -> 29.15). */
 static __isl_give isl_schedule_node *copy_bands(__isl_take isl_schedule_node *node,
                                                 __isl_take isl_union_set *dom, int rank, int steps,
                                                 const sj_kernel *k) {
@@ -250,7 +258,9 @@ static __isl_give isl_schedule_node *copy_bands(__isl_take isl_schedule_node *no
   /* a band per element dimension, the innermost along x (coalesced), each spread over the
    * threads of its block dimension by the lowering (cheaper for isl than a filter of
    * congruences, see sched/hybrid.c); thread dimensions beyond the rank stay at 0 */
-  for (int r = rank - 1; r >= 0; r--) {
+  int reverse = !steps && !k->unroll_partial && k->block[1] == 1 && k->block[2] == 1;
+  for (int i = 0; i < rank; i++) {
+    int r = reverse ? i : rank - 1 - i;
     int d = steps ? (r == 0 ? 0 : 3) : rank - 1 - r;
     node = isl_schedule_node_insert_mark(
         node, isl_id_alloc(ctx, "spread_end", (void *)&sj_spread_end_tag));
@@ -438,14 +448,17 @@ static __isl_give isl_schedule_node *copy_graft(__isl_take isl_map *elems,
                                                 sj_copy fc, const long *extents, int n,
                                                 const long *lo, const sj_kernel *k) {
   int rank = (int)isl_map_dim(elems, isl_dim_out), npieces = flow ? isl_map_list_n_map(flow) : 0;
-  /* The box of a tile that is not full runs in loops (unless the kernel unrolls that version
-   * too): there, rows kept to the array cost nothing per element, where each element's test
-   * cost 4 instructions beside its copy (heat-2d hybrid: 0.85 of 20 per update). The innermost
-   * dimension's test is the same for every row. Unrolled, a clamped loop's copies are each
-   * guarded anyway, at more cost than the test (split jacobi-2d: +0.1). */
+  /* The box of a tile that is not full: its loops a thread runs alone (those of dimensions
+   * not spread over the threads, where the kernel does not unroll that version) kept to the
+   * array, since there each element's test cost 4 instructions beside its copy (heat-2d hybrid
+   * 1024^2 h=5 w=32x256: 0.85 of 20 per update). The innermost dimension's test is the same for
+   * every row. The copies of an unrolled loop are each guarded anyway, by two tests where its
+   * bounds are clamped: more than the one of the array (heat-2d hybrid h=3 w=8x256, rows spread
+   * over 2 threads: +0.54; split jacobi-2d: +0.1). */
   const sj_staged *s = &k->staged[box_copy.staged];
   for (int d = 0; d < rank - 1 && npieces && !k->unroll_partial; d++)
-    if (sj_window_may_leave(s->origin[d], s->ncoords, s->size[d], extents[d]))
+    if ((rank - 1 - d >= 3 || k->block[rank - 1 - d] == 1) &&
+        sj_window_may_leave(s->origin[d], s->ncoords, s->size[d], extents[d]))
       box_copy.clamp |= 1 << d;
   isl_union_map *ext = NULL;
   int apart[SJ_FLOW_MAX_PIECES], steps[SJ_FLOW_MAX_PIECES];
