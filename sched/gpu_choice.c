@@ -213,9 +213,15 @@ int sj_schedule_gpu(sj_model *m, const sj_stencil *st, sj_tiling tiling, const c
   int rc = weigh(m, st, sizes, dev, forced, &w, &why, err);
   if (rc == 0 && sized && spec.nw > w.input.n + 1) { /* fewer: the others are searched */
     sj_buf_free(&why);
-    return sj_error_at(err, JIT_ERR_ARGS, m->source_name, m->fn->loc,
-                       "the tile sizes '%s' give %d widths; '%s' has %d space dimension%s", tile,
-                       spec.nw, m->fn->name, w.input.n + 1, w.input.n ? "s" : "");
+    char what[128];
+    snprintf(what, sizeof what,
+             "the tile sizes '%s' give %d widths; %s'%s' has %d space dimension%s", tile, spec.nw,
+             m->whole ? "this part of " : "", m->fn->name, w.input.n + 1, w.input.n ? "s" : "");
+    if (!m->whole) return sj_error_at(err, JIT_ERR_ARGS, m->source_name, m->fn->loc, "%s", what);
+    /* a part (sched/parts.c): the sizes may be another part's */
+    if (forced) return refuse(m, tiling, what, err);
+    sj_buf_printf(&note, "time tiling not used: %s\n", what);
+    return untiled(m, dev, &note, plan, err);
   }
   if (rc == 0 && !forced && pointwise(&w.input.cone)) {
     sj_buf_puts(&note, "time tiling not needed: every dependence stays at one space point, so "
