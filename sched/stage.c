@@ -240,17 +240,49 @@ static __isl_give isl_map *box_offsets(__isl_take isl_space *space, __isl_take i
   return isl_map_intersect_domain(m, isl_set_from_basic_set(isl_set_simple_hull(tiles)));
 }
 
+/* The rows of a box at least this high stay a loop in the lowering (astgen/lower_full.c
+ * unrolls a line of a few dozen copies): there a copy's loops kept to the array and run in
+ * reverse save instructions, where the copies of an unrolled box each needed a guard of their
+ * own and a loop over the planes (heat-2d hybrid 3072^2 x 16, h=1, boxes of 2 x 13 rows: +0.16
+ * and +2.8 instructions per update; at 64 rows the flow-in's pieces of 45 stayed in order:
+ * 18.68 against 18.55 at 1024^2, h=5). */
+enum { MANY_ROWS = 32 };
+
+/* The rows of the box dom (copies of rank dimensions: the points of all but the last), 0 where
+ * not known. */
+static long rows_of(__isl_keep isl_union_set *dom, int rank) {
+  if (isl_union_set_n_set(dom) != 1) return 0;
+  isl_set *set = isl_set_from_union_set(isl_union_set_copy(dom));
+  int n = (int)isl_set_dim(set, isl_dim_set);
+  isl_fixed_box *box = isl_set_get_simple_fixed_box_hull(set);
+  long rows = 0;
+  if (isl_fixed_box_is_valid(box) == isl_bool_true) {
+    isl_multi_val *size = isl_fixed_box_get_size(box);
+    rows = 1;
+    for (int d = n - rank; d < n - 1; d++) {
+      isl_val *v = isl_multi_val_get_val(size, d);
+      rows *= isl_val_get_num_si(v);
+      isl_val_free(v);
+    }
+    isl_multi_val_free(size);
+  }
+  isl_fixed_box_free(box);
+  isl_set_free(set);
+  return rows;
+}
+
 /* Below node (a leaf over dom, copies of rank dimensions) the copies the threads share out:
  * mark "threads" - filter - band [a]; returns the mark. The innermost dimension is spread along
  * x, the next along y and z; with steps, the first (a tile's steps) along x instead. Where only
- * the innermost dimension is spread (a block one row high) and the kernel's code for partial
- * tiles stays in loops (k->unroll_partial not set), the loops run in reverse, the innermost
- * dimension's outermost: a box a little wider than the block (a tile's row and its halo) has a
- * second copy along x for a few threads, which then guards one loop over the rows rather than
- * each row, and a double buffer's planes are copied in one pass (heat-2d hybrid 1024^2 x 32,
- * h=5 w=32x256: 19.19 -> 18.57 instructions per update). With the rows spread too, their
- * unrolled copies each ran a loop over the planes (h=3 w=8x256, block 256x2: 27.34 -> 30.18);
- * unrolled partial tiles ran more as well (split heat-2d: 27.35 -> 29.15). */
+ * the innermost dimension is spread (a block one row high), the rows are many (MANY_ROWS) and
+ * the kernel's code for partial tiles stays in loops (k->unroll_partial not set), the loops run
+ * in reverse, the innermost dimension's outermost: a box a little wider than the block (a
+ * tile's row and its halo) has a second copy along x for a few threads, which then guards one
+ * loop over the rows rather than each row, and a double buffer's planes are copied in one pass
+ * (heat-2d hybrid 1024^2 x 32, h=5 w=32x256: 19.19 -> 18.55 instructions per update). With the
+ * rows spread too, or few, their unrolled copies each ran a loop over the planes (h=3 w=8x256,
+ * block 256x2: 27.34 -> 30.18); unrolled partial tiles ran more as well (split heat-2d: 27.35
+ * -> 29.15). */
 static __isl_give isl_schedule_node *copy_bands(__isl_take isl_schedule_node *node,
                                                 __isl_take isl_union_set *dom, int rank, int steps,
                                                 const sj_kernel *k) {
@@ -258,7 +290,8 @@ static __isl_give isl_schedule_node *copy_bands(__isl_take isl_schedule_node *no
   /* a band per element dimension, the innermost along x (coalesced), each spread over the
    * threads of its block dimension by the lowering (cheaper for isl than a filter of
    * congruences, see sched/hybrid.c); thread dimensions beyond the rank stay at 0 */
-  int reverse = !steps && !k->unroll_partial && k->block[1] == 1 && k->block[2] == 1;
+  int reverse = !steps && !k->unroll_partial && k->block[1] == 1 && k->block[2] == 1 &&
+                rows_of(dom, rank) >= MANY_ROWS;
   for (int i = 0; i < rank; i++) {
     int r = reverse ? i : rank - 1 - i;
     int d = steps ? (r == 0 ? 0 : 3) : rank - 1 - r;
@@ -449,14 +482,16 @@ static __isl_give isl_schedule_node *copy_graft(__isl_take isl_map *elems,
                                                 const long *lo, const sj_kernel *k) {
   int rank = (int)isl_map_dim(elems, isl_dim_out), npieces = flow ? isl_map_list_n_map(flow) : 0;
   /* The box of a tile that is not full: its loops a thread runs alone (those of dimensions
-   * not spread over the threads, where the kernel does not unroll that version) kept to the
-   * array, since there each element's test cost 4 instructions beside its copy (heat-2d hybrid
-   * 1024^2 h=5 w=32x256: 0.85 of 20 per update). The innermost dimension's test is the same for
-   * every row. The copies of an unrolled loop are each guarded anyway, by two tests where its
-   * bounds are clamped: more than the one of the array (heat-2d hybrid h=3 w=8x256, rows spread
-   * over 2 threads: +0.54; split jacobi-2d: +0.1). */
+   * not spread over the threads, where the kernel does not unroll that version, of many rows)
+   * kept to the array, since there each element's test cost 4 instructions beside its copy
+   * (heat-2d hybrid 1024^2 h=5 w=32x256: 0.85 of 20 per update). The innermost dimension's test
+   * is the same for every row. The copies of an unrolled loop are each guarded anyway, more
+   * dearly where its bounds are clamped (heat-2d hybrid h=3 w=8x256, rows spread over 2
+   * threads: +0.54; split jacobi-2d: +0.1). */
   const sj_staged *s = &k->staged[box_copy.staged];
-  for (int d = 0; d < rank - 1 && npieces && !k->unroll_partial; d++)
+  long rows = 1;
+  for (int d = 0; d < rank - 1; d++) rows *= s->size[d];
+  for (int d = 0; d < rank - 1 && npieces && !k->unroll_partial && rows >= MANY_ROWS; d++)
     if ((rank - 1 - d >= 3 || k->block[rank - 1 - d] == 1) &&
         sj_window_may_leave(s->origin[d], s->ncoords, s->size[d], extents[d]))
       box_copy.clamp |= 1 << d;
