@@ -300,10 +300,14 @@ static void plain(sj_lower *l, __isl_keep isl_ast_node *node) {
       sj_lw_version(l, node, ((const sj_mapped_id *)mark_data(node))->dim, plain);
       break;
     }
+    if (mark_kind(node) == SJ_ID_ORIGIN_EXPRS) {
+      int bound = bind_params(l, mark_data(node));
+      lower_mark_child(l, node, plain);
+      while (bound--) sj_lw_unbind(l);
+      break;
+    }
     if (mark_kind(node) == SJ_ID_REDUCE) sj_lw_reduce_start(l, mark_reduce(node));
-    int bound = mark_kind(node) == SJ_ID_ORIGIN_EXPRS ? bind_params(l, mark_data(node)) : 0;
     lower_mark_child(l, node, plain);
-    while (bound--) sj_lw_unbind(l);
     break;
   case isl_ast_node_user:
     lower_user(l, node);
