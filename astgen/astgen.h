@@ -21,6 +21,8 @@ typedef struct sj_param_exprs {
   isl_id *ids[SJ_PARAM_EXPRS_MAX];
 } sj_param_exprs;
 
+/* The integer v as an expression. */
+__isl_give isl_ast_expr *sj_ast_int(isl_ctx *ctx, long v);
 /* offset plus the origin o of a copy (sj_copy.origin[d]: affine in the ncoords arguments of
  * call after its callee, L, S0, ..). */
 __isl_give isl_ast_expr *sj_ast_plus_origin(__isl_take isl_ast_expr *offset, const long *o,

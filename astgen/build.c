@@ -129,18 +129,18 @@ static __isl_give isl_id *param_exprs(isl_ctx *ctx, const char *name, sj_id_kind
   return id;
 }
 
-static __isl_give isl_ast_expr *int_expr(isl_ctx *ctx, long v) {
+__isl_give isl_ast_expr *sj_ast_int(isl_ctx *ctx, long v) {
   return isl_ast_expr_from_val(isl_val_int_from_si(ctx, v));
 }
 
 __isl_give isl_ast_expr *sj_ast_plus_origin(__isl_take isl_ast_expr *offset, const long *o,
                                             int ncoords, __isl_keep isl_ast_expr *call) {
   isl_ctx *ctx = isl_ast_expr_get_ctx(offset);
-  if (o[0]) offset = isl_ast_expr_add(offset, int_expr(ctx, o[0]));
+  if (o[0]) offset = isl_ast_expr_add(offset, sj_ast_int(ctx, o[0]));
   for (int k = 0; k < ncoords; k++)
     if (o[1 + k])
-      offset = isl_ast_expr_add(
-          offset, isl_ast_expr_mul(int_expr(ctx, o[1 + k]), isl_ast_expr_op_get_arg(call, 1 + k)));
+      offset = isl_ast_expr_add(offset, isl_ast_expr_mul(sj_ast_int(ctx, o[1 + k]),
+                                                         isl_ast_expr_op_get_arg(call, 1 + k)));
   return offset;
 }
 
@@ -163,7 +163,7 @@ static __isl_give isl_ast_node *copy_elements(__isl_take isl_ast_node *node, con
     for (int d = 0; id && d < SJ_STAGE_MAX_RANK; d++) {
       if (!(c->clamp >> d & 1)) continue;
       e->ids[d] = sj_origin_id(ctx, d);
-      e->values[d] = sj_ast_plus_origin(int_expr(ctx, 0), c->origin[d], ncoords, tile);
+      e->values[d] = sj_ast_plus_origin(sj_ast_int(ctx, 0), c->origin[d], ncoords, tile);
     }
     isl_schedule_node *top = isl_schedule_node_child(isl_schedule_get_root(elements), 0);
     isl_schedule_free(elements);

@@ -524,10 +524,6 @@ static sj_ir_val element(sj_lower *l, const sj_expr *ref, long *offset) {
   return address(l, &f, staged_base(l, staged), offset);
 }
 
-static __isl_give isl_ast_expr *int_expr(isl_ctx *ctx, long v) {
-  return isl_ast_expr_from_val(isl_val_int_from_si(ctx, v));
-}
-
 /* offset plus the origin o (affine in the call's L, S0, .., its first arguments). */
 static __isl_give isl_ast_expr *plus_origin(sj_lower *l, __isl_take isl_ast_expr *offset,
                                             const long *o, int ncoords) {
@@ -585,7 +581,7 @@ sj_ir_val sj_lw_copy_align(sj_lower *l, __isl_keep isl_ast_node *body) {
       isl_ctx *ctx = isl_ast_expr_get_ctx(call);
       lin f = {0, 0, 0, NULL};
       l->call = call;
-      isl_ast_expr *o = plus_origin(l, int_expr(ctx, 0), c->origin[s->rank - 1], s->ncoords);
+      isl_ast_expr *o = plus_origin(l, sj_ast_int(ctx, 0), c->origin[s->rank - 1], s->ncoords);
       lin_isl(l, &f, o, 1);
       isl_ast_expr_free(o);
       l->call = NULL;
@@ -613,8 +609,8 @@ void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c) {
     const long *o = c->origin[d];
     if (c->offsets) arg = plus_origin(l, arg, o, s->ncoords);
     if (d == 0 && c->mod) { /* a time step: its plane */
-      arg = isl_ast_expr_add(arg, int_expr(ctx, c->shift));
-      arg = isl_ast_expr_pdiv_r(arg, int_expr(ctx, c->mod));
+      arg = isl_ast_expr_add(arg, sj_ast_int(ctx, c->shift));
+      arg = isl_ast_expr_pdiv_r(arg, sj_ast_int(ctx, c->mod));
     } else if (c->clip && !(c->clamp >> d & 1)) { /* unless the window or its loop keeps in */
       if (sj_window_may_leave(o, s->ncoords, s->size[d], ext[d]) &&
           !in_array(l, arg, ext[d], &inside))

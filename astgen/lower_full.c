@@ -27,6 +27,7 @@
 
 #include <string.h>
 
+#include "astgen/astgen.h"
 #include "base/arith.h"
 
 /* More copies than this keep their loop: the code would outgrow the instruction cache. A loop a
@@ -397,8 +398,7 @@ static void anchored(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_
   isl_ast_expr *base = NULL; /* A + c0, for the ranges of the write-through's guards */
   if (t->base) {
     isl_ctx *ctx = isl_ast_expr_get_ctx(t->base);
-    base = isl_ast_expr_sub(isl_ast_expr_copy(t->base),
-                            isl_ast_expr_from_val(isl_val_int_from_si(ctx, c)));
+    base = isl_ast_expr_sub(isl_ast_expr_copy(t->base), sj_ast_int(ctx, c));
   }
   long last = c + t->n - 1; /* r + k * width lies in c .. last */
   isl_ast_node *child = isl_ast_node_for_get_body(node);
@@ -480,8 +480,7 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
     if (blocked) { /* first from the start's terms: the same in steps whose windows move */
       if (t.base) {
         first = sj_lw_iexpr_terms(l, t.base, &c, NULL);
-        base = isl_ast_expr_sub(
-            base, isl_ast_expr_from_val(isl_val_int_from_si(isl_ast_expr_get_ctx(base), c)));
+        base = isl_ast_expr_sub(base, sj_ast_int(isl_ast_expr_get_ctx(base), c));
       } else if (t.start.kind == SJ_V_INT) {
         c = t.start.i, first = sj_ir_int(SJ_IR_S64, 0);
       }
