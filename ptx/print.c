@@ -81,8 +81,18 @@ static int is_int(sj_ir_type t) {
   return t == SJ_IR_S32 || t == SJ_IR_S64 || t == SJ_IR_U32 || t == SJ_IR_U64;
 }
 
+/* Whether v is a register one of the instructions between (after, before) assigns. */
+static int assigned_between(const sj_ir_block *b, int after, int before, sj_ir_val v) {
+  for (int k = after + 1; k < before && v.kind == SJ_V_REG; k++)
+    if (b->v[k]->ins.dst == v.reg) return 1;
+  return 0;
+}
+
 /* Integer adds whose operand is a product made just before in the same block and used only
- * there become one mad.lo (exact for integers): fewer instructions, same values. */
+ * there become one mad.lo (exact for integers): fewer instructions, same values. The product
+ * is then computed where the add is: not where an instruction between assigns one of its
+ * factors (a value a loop carries in one register, astgen/promote.c, loaded anew between a
+ * product of the last iteration's value and its add). */
 static void find_multiply_adds(px *x, const sj_ir_block *b, const int *uses) {
   for (int i = 0; i < b->n; i++) {
     const sj_ir_node *n = b->v[i];
@@ -100,7 +110,8 @@ static void find_multiply_adds(px *x, const sj_ir_block *b, const int *uses) {
       int operand = (add->a.kind == SJ_V_REG && add->a.reg == mul->dst) ||
                     (add->b.kind == SJ_V_REG && add->b.reg == mul->dst);
       if (mul->op == SJ_IR_MUL && mul->type == add->type && !mul->guard && operand &&
-          uses[mul->dst] == 1 && !x->folded[mul->dst]) {
+          uses[mul->dst] == 1 && !x->folded[mul->dst] && !assigned_between(b, j, i, mul->a) &&
+          !assigned_between(b, j, i, mul->b)) {
         x->mad[add->dst] = mul;
         x->folded[mul->dst] = 1;
         break;
