@@ -19,6 +19,7 @@
  * them, so the DRAM sees about one write per element and band. */
 #include "sched/hybrid.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include <isl/constraint.h>
 #include <isl/fixed_box.h>
 #include <isl/id.h>
+#include <isl/ilp.h>
 #include <isl/local_space.h>
 #include <isl/map.h>
 #include <isl/schedule_node.h>
@@ -166,33 +168,164 @@ static __isl_give isl_union_map *footprint(__isl_keep isl_union_set *dom,
  * under one. */
 enum { BOX_MS = 100 };
 
-/* The box of the elements foot ([L, S..] -> A, without the dimensions dd leaves out)
- * touches, in s, those dimensions from dd; -1 when it is not one of a fixed size at an integer
- * affine origin, or isl did not find it in BOX_MS. */
-static int box_of(__isl_keep isl_map *foot, const div_dims *dd, sj_staged *s) {
+/* A box of nk dimensions over [L, S..]: row[d] its origin's coefficients (constant first),
+ * size[d] its extent. */
+typedef struct {
+  long row[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS];
+  long size[SJ_STAGE_MAX_RANK];
+} coef_box;
+
+/* isl's box of foot's range into b; -1 when there is none of a fixed size at an integer affine
+ * origin, or isl did not find it in BOX_MS. */
+static int isl_box(__isl_keep isl_map *foot, int ncoords, coef_box *b) {
   sj_watchdog *dog = sj_watchdog_start(isl_map_get_ctx(foot), BOX_MS);
   isl_fixed_box *box = isl_map_get_range_simple_fixed_box_hull(foot);
   int late = sj_watchdog_stop(dog);
   int rc = !late && isl_fixed_box_is_valid(box) == isl_bool_true ? 0 : -1;
   isl_multi_aff *origin = rc ? NULL : isl_fixed_box_get_offset(box);
   isl_multi_val *size = rc ? NULL : isl_fixed_box_get_size(box);
-  for (int d = 0, k = 0; d < s->rank && !rc; d++) {
-    if (dd->mask >> d & 1) {
-      for (int c = 0; c <= s->ncoords; c++) s->origin[d][c] = c ? 0 : dd->lo[d];
-      s->size[d] = dd->hi[d] - dd->lo[d] + 1;
-      continue;
-    }
-    isl_aff *aff = isl_multi_aff_get_aff(origin, k);
-    rc = sj_aff_row(aff, s->ncoords, s->origin[d]);
+  isl_size nk = rc ? 0 : isl_multi_val_size(size);
+  for (int d = 0; d < nk && !rc; d++) {
+    isl_aff *aff = isl_multi_aff_get_aff(origin, d);
+    rc = sj_aff_row(aff, ncoords, b->row[d]);
     isl_aff_free(aff);
-    isl_val *v = isl_multi_val_get_val(size, k++);
-    s->size[d] = isl_val_get_num_si(v);
+    isl_val *v = isl_multi_val_get_val(size, d);
+    b->size[d] = isl_val_get_num_si(v);
     isl_val_free(v);
   }
   isl_multi_aff_free(origin);
   isl_multi_val_free(size);
   isl_fixed_box_free(box);
   return rc;
+}
+
+/* One piece (basic map) of a footprint: its elements ([L, S..] -> x, wrapped) and, where isl
+ * finds one, its own box. */
+typedef struct {
+  isl_set *elements;
+  int boxed;
+  coef_box own;
+} piece;
+
+/* Whether p's own box along d has the slope (its coefficients of [L, S..]). */
+static int same_slope(const piece *p, const long *slope, int d, int ncoords) {
+  return p->boxed && !memcmp(p->own.row[d] + 1, slope + 1, (size_t)ncoords * sizeof *slope);
+}
+
+/* The range of x[d] - slope·[L, S..] over a piece's elements into *lo and *hi (slope[0], the
+ * constant, unused); 1 when the piece is empty, -1 when it is unbounded. A piece whose own box
+ * has that slope gives it without an integer program. */
+static int offset_range(const piece *p, const long *slope, int d, int ncoords, long *lo, long *hi) {
+  if (same_slope(p, slope, d, ncoords)) {
+    *lo = p->own.row[d][0];
+    *hi = *lo + p->own.size[d] - 1;
+    return 0;
+  }
+  isl_aff *off = isl_aff_var_on_domain(isl_local_space_from_space(isl_set_get_space(p->elements)),
+                                       isl_dim_set, ncoords + d);
+  for (int k = 0; k < ncoords; k++)
+    off = isl_aff_set_coefficient_si(off, isl_dim_in, k, -slope[1 + k]);
+  isl_val *a = isl_set_min_val(p->elements, off), *b = isl_set_max_val(p->elements, off);
+  isl_aff_free(off);
+  int rc = isl_val_is_infty(a) == isl_bool_true                                       ? 1
+           : isl_val_is_int(a) == isl_bool_true && isl_val_is_int(b) == isl_bool_true ? 0
+                                                                                      : -1;
+  if (!rc) *lo = isl_val_get_num_si(a), *hi = isl_val_get_num_si(b);
+  isl_val_free(a);
+  isl_val_free(b);
+  return rc;
+}
+
+/* The extent along d of every piece's elements from an origin of the given slope: its size,
+ * and the origin's constant into *origin; LONG_MAX when it is unbounded or not below bound.
+ * The pieces whose own boxes have the slope come first: the integer programs of the others
+ * are skipped once the extent reaches bound. */
+static long extent_along(const piece *pieces, int n, const long *slope, int d, int ncoords,
+                         long bound, long *origin) {
+  long lo = LONG_MAX, hi = LONG_MIN;
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < n; i++) {
+      if (same_slope(&pieces[i], slope, d, ncoords) == pass) continue;
+      if (lo <= hi && hi - lo + 1 >= bound) return LONG_MAX;
+      long a, z;
+      int got = offset_range(&pieces[i], slope, d, ncoords, &a, &z);
+      if (got < 0) return LONG_MAX;
+      if (got) continue;
+      lo = a < lo ? a : lo;
+      hi = z > hi ? z : hi;
+    }
+  *origin = lo;
+  return lo > hi || hi - lo + 1 >= bound ? LONG_MAX : hi - lo + 1;
+}
+
+/* The box of foot's range from its pieces: along each dimension, the narrowest extent of every
+ * piece's elements from an origin of the slope of some piece's own box, the slopes that most
+ * pieces share tried first. isl's box of the union first takes a simple hull of every piece:
+ * up to a hundred milliseconds where a stencil's sides are set in statements of their own (13
+ * pieces), close enough to BOX_MS that the machine's load chose the staging. -1 where no
+ * piece has a box. */
+static int box_by_pieces(__isl_keep isl_map *foot, int nk, int ncoords, coef_box *b) {
+  isl_basic_map_list *list = isl_map_get_basic_map_list(foot);
+  isl_size n = isl_basic_map_list_size(list);
+  piece *pieces = n > 0 ? calloc((size_t)n, sizeof *pieces) : NULL;
+  int *order = n > 0 ? calloc(2 * (size_t)n, sizeof *order) : NULL, rc = pieces && order ? 0 : -1;
+  for (int i = 0; i < n && !rc; i++) {
+    isl_basic_map *bmap = isl_basic_map_list_get_at(list, i);
+    isl_map *map = isl_map_from_basic_map(isl_basic_map_copy(bmap));
+    pieces[i].boxed = !isl_box(map, ncoords, &pieces[i].own);
+    isl_map_free(map);
+    pieces[i].elements = isl_set_from_basic_set(isl_basic_map_wrap(bmap));
+  }
+  for (int d = 0; d < nk && !rc; d++) {
+    /* order: the first piece of each slope, by how many pieces share it */
+    int nslopes = 0, *sharing = order + n;
+    for (int r = 0; r < n; r++) {
+      int q = 0;
+      while (q < r && !same_slope(&pieces[q], pieces[r].own.row[d], d, ncoords)) q++;
+      if (!pieces[r].boxed || q < r) continue;
+      int count = 0;
+      for (int i = 0; i < n; i++) count += same_slope(&pieces[i], pieces[r].own.row[d], d, ncoords);
+      int at = nslopes++;
+      for (; at > 0 && sharing[at - 1] < count; at--)
+        sharing[at] = sharing[at - 1], order[at] = order[at - 1];
+      sharing[at] = count, order[at] = r;
+    }
+    long best = LONG_MAX;
+    for (int k = 0; k < nslopes; k++) {
+      const long *slope = pieces[order[k]].own.row[d];
+      long origin, size = extent_along(pieces, n, slope, d, ncoords, best, &origin);
+      if (size >= best) continue;
+      best = b->size[d] = size;
+      memcpy(b->row[d], slope, sizeof b->row[d]);
+      b->row[d][0] = origin;
+    }
+    rc = best < LONG_MAX ? 0 : -1;
+  }
+  for (int i = 0; pieces && i < n; i++) isl_set_free(pieces[i].elements);
+  free(pieces);
+  free(order);
+  isl_basic_map_list_free(list);
+  return rc;
+}
+
+/* The box of the elements foot ([L, S..] -> A, without the dimensions dd leaves out)
+ * touches, in s, those dimensions from dd; -1 when it is not one of a fixed size at an integer
+ * affine origin, or isl did not find it in BOX_MS. */
+static int box_of(__isl_keep isl_map *foot, const div_dims *dd, sj_staged *s) {
+  coef_box b = {{{0}}, {0}};
+  int nk = (int)isl_map_dim(foot, isl_dim_out);
+  if (nk < 0 || nk > SJ_STAGE_MAX_RANK) return -1;
+  if (box_by_pieces(foot, nk, s->ncoords, &b) && isl_box(foot, s->ncoords, &b)) return -1;
+  for (int d = 0, k = 0; d < s->rank; d++) {
+    if (dd->mask >> d & 1) {
+      for (int c = 0; c <= s->ncoords; c++) s->origin[d][c] = c ? 0 : dd->lo[d];
+      s->size[d] = dd->hi[d] - dd->lo[d] + 1;
+      continue;
+    }
+    memcpy(s->origin[d], b.row[k], sizeof b.row[k]);
+    s->size[d] = b.size[k++];
+  }
+  return 0;
 }
 
 /* { x : aff(x) >= 0 } */
