@@ -618,18 +618,26 @@ static int prefer(sj_lower *l, lowered *cur, lowered *alt, int ntraps, int keep)
   return keep;
 }
 
-/* Level 2, and where its grouped spread loops do not fit, every spread loop a loop; ntraps is
- * the count before. Too long only for windows anchored to the tile's first (a split color
- * growing along a row), it is lowered again with windows anchored anew before that: split
- * jacobi-2d with a copy back at 3072^2 x 16 ran its two growing colors' spread loops plain,
- * 36.75 instructions per update against 23.18 grouped. */
-static void lower_level2(sj_lower *l, __isl_keep isl_ast_node *mark, lowered *c, int ntraps) {
-  lower_at(l, mark, 2, c);
-  if (!c->kl.failed && c->kl.too_big && c->kl.grew) {
+/* A lowering at level, lowered again with windows anchored anew (l->reanchor, left set) where
+ * it is too long only for windows anchored to the tile's first: a split color growing along a
+ * row (its window starts a point lower each step) takes two copies a row from one anchor where
+ * one covers it. ntraps is the count before. */
+static void lower_anchored(sj_lower *l, __isl_keep isl_ast_node *mark, int level, lowered *c,
+                           int ntraps) {
+  lower_at(l, mark, level, c);
+  if (!l->reanchor && !c->kl.failed && c->kl.too_big && c->kl.grew) {
     drop(l, c, ntraps);
     l->reanchor = 1;
-    lower_at(l, mark, 2, c);
+    lower_at(l, mark, level, c);
   }
+}
+
+/* Level 2, and where its grouped spread loops do not fit, every spread loop a loop; ntraps is
+ * the count before. Anchored anew first where that makes it fit: split jacobi-2d with a copy
+ * back at 3072^2 x 16 ran its two growing colors' spread loops plain, 36.75 instructions per
+ * update against 23.18 grouped. */
+static void lower_level2(sj_lower *l, __isl_keep isl_ast_node *mark, lowered *c, int ntraps) {
+  lower_anchored(l, mark, 2, c, ntraps);
   if (!c->kl.failed && c->kl.grouped && !fits(c)) {
     drop(l, c, ntraps);
     l->plain_spread = 1;
@@ -672,12 +680,7 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
      * ran 34.8 -> 18.4 instructions per point at level 3 */
     int ntraps2 = l->mod->ntraps;
     l->reanchor = cur.kl.reanchor || cur.kl.predicted > MAX_STMTS;
-    lower_at(l, mark, 3, &alt);
-    if (!l->reanchor && !alt.kl.failed && alt.kl.too_big && alt.kl.grew) {
-      drop(l, &alt, ntraps2);
-      l->reanchor = 1;
-      lower_at(l, mark, 3, &alt);
-    }
+    lower_anchored(l, mark, 3, &alt, ntraps2);
     l->reanchor = 0;
     if (prefer(l, &cur, &alt, ntraps2, alt.kl.failed || fits(&alt))) level = 3;
   }
