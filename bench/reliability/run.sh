@@ -6,6 +6,7 @@
 #   - the stress and api tests under ThreadSanitizer, reports counted;
 #   - memory of one context after 10^4 distinct shapes against the cache bound (cache_bench);
 #   - the compile time of the slowest fuzz input known (also under ASan when build-asan/ is built);
+#   - the PTX of every test kernel (split and hybrid) on an idle machine and under load, compared;
 #   - the fuzzing counts recorded in tests/fuzz/README.md.
 # Needs build/ (normal) and build-tsan/ (SJ_SANITIZE_THREAD=ON) built.
 #
@@ -129,6 +130,41 @@ ARGS
     st=$?
     echo "- \`$b\`: exit $st, $(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }') s"
   done
+  echo
+  echo "## The same PTX under load (every test kernel, split and hybrid)"
+  echo
+  cat <<'TXT'
+Each test kernel at its last run line, split and hybrid tiling forced, its PTX (`stenciljit ptx`,
+on-disk cache off) on this machine as it is, then again with a busy loop on every core: the
+compile's choices must not depend on the machine's speed or load, only its deadlines for
+runaway computations may (sched/watchdog.c). Until d39281c isl's box of one staged footprint
+(boundary_sides.c, split, 13 pieces) took 70-94 ms of its 100 ms deadline: that kernel's PTX
+then differed in 8 of 10 compiles under load and in 1 of 12 on an idle machine.
+
+TXT
+  load
+  echo
+  ptx_sums() {
+    for tiling in split hybrid; do
+      for k in tests/kernels/*.c; do
+        sizes=$(grep '^// run:' "$k" | tail -1 | sed 's|^// run:||; s/\([A-Za-z_][A-Za-z_0-9]*\)=/-D \1=/g')
+        [ -n "$sizes" ] || continue
+        # shellcheck disable=SC2086
+        echo "$tiling $k $(JIT_CACHE=off timeout 300 build/stenciljit ptx "$k" $sizes --tiling "$tiling" 2>&1 | md5sum)"
+      done
+    done
+  }
+  ptx_sums >"$tmp/idle.txt"
+  busy=()
+  for _ in $(seq "$(nproc)"); do
+    (while :; do :; done) &
+    busy+=($!)
+  done
+  ptx_sums >"$tmp/loaded.txt"
+  kill "${busy[@]}"
+  differ=$(diff "$tmp/idle.txt" "$tmp/loaded.txt" | grep -c '^>')
+  echo "Kernels and tilings whose PTX differed: **$differ of $(wc -l <"$tmp/idle.txt")**."
+  diff "$tmp/idle.txt" "$tmp/loaded.txt" | grep '^>' | cut -d' ' -f2-3 | sed 's/^/- /'
   echo
   echo "## Fuzzing"
   echo
