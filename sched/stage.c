@@ -162,10 +162,11 @@ static __isl_give isl_union_map *footprint(__isl_keep isl_union_set *dom,
   return isl_union_map_apply_domain(acc, isl_union_map_copy(coords));
 }
 
-/* CPU milliseconds for isl's box hull of one footprint. A flat array's footprint (the rows of
- * a 3-D tile, a plane apart: Parboil's stencil) took it seconds, which isl's operation budget
- * does not bound, for a box far beyond any block's shared memory; ordinary ones take well
- * under one. */
+/* CPU milliseconds for the box of one footprint (box_of). isl's box hull of a flat array's
+ * footprint (the rows of a 3-D tile, a plane apart: Parboil's stencil) took seconds, which
+ * isl's operation budget does not bound, for a box far beyond any block's shared memory;
+ * ordinary ones take a few milliseconds, far enough below that the machine's load does not
+ * choose. */
 enum { BOX_MS = 100 };
 
 /* A box of nk dimensions over [L, S..]: row[d] its origin's coefficients (constant first),
@@ -176,12 +177,10 @@ typedef struct {
 } coef_box;
 
 /* isl's box of foot's range into b; -1 when there is none of a fixed size at an integer affine
- * origin, or isl did not find it in BOX_MS. */
+ * origin. */
 static int isl_box(__isl_keep isl_map *foot, int ncoords, coef_box *b) {
-  sj_watchdog *dog = sj_watchdog_start(isl_map_get_ctx(foot), BOX_MS);
   isl_fixed_box *box = isl_map_get_range_simple_fixed_box_hull(foot);
-  int late = sj_watchdog_stop(dog);
-  int rc = !late && isl_fixed_box_is_valid(box) == isl_bool_true ? 0 : -1;
+  int rc = isl_fixed_box_is_valid(box) == isl_bool_true ? 0 : -1;
   isl_multi_aff *origin = rc ? NULL : isl_fixed_box_get_offset(box);
   isl_multi_val *size = rc ? NULL : isl_fixed_box_get_size(box);
   isl_size nk = rc ? 0 : isl_multi_val_size(size);
@@ -310,12 +309,14 @@ static int box_by_pieces(__isl_keep isl_map *foot, int nk, int ncoords, coef_box
 
 /* The box of the elements foot ([L, S..] -> A, without the dimensions dd leaves out)
  * touches, in s, those dimensions from dd; -1 when it is not one of a fixed size at an integer
- * affine origin, or isl did not find it in BOX_MS. */
+ * affine origin, or it was not found in BOX_MS. */
 static int box_of(__isl_keep isl_map *foot, const div_dims *dd, sj_staged *s) {
   coef_box b = {{{0}}, {0}};
   int nk = (int)isl_map_dim(foot, isl_dim_out);
   if (nk < 0 || nk > SJ_STAGE_MAX_RANK) return -1;
-  if (box_by_pieces(foot, nk, s->ncoords, &b) && isl_box(foot, s->ncoords, &b)) return -1;
+  sj_watchdog *dog = sj_watchdog_start(isl_map_get_ctx(foot), BOX_MS);
+  int rc = box_by_pieces(foot, nk, s->ncoords, &b) && isl_box(foot, s->ncoords, &b) ? -1 : 0;
+  if (sj_watchdog_stop(dog) || rc) return -1;
   for (int d = 0, k = 0; d < s->rank; d++) {
     if (dd->mask >> d & 1) {
       for (int c = 0; c <= s->ncoords; c++) s->origin[d][c] = c ? 0 : dd->lo[d];
