@@ -84,10 +84,13 @@ static unsigned hash_val(unsigned h, sj_ir_val v) {
                                                                : bits);
 }
 
-static unsigned hash(const sj_ir_ins *ins) {
+static unsigned full_hash(const sj_ir_ins *ins) {
   unsigned h = mix(mix(mix(mix(2166136261u, ins->op), ins->type), ins->cmp), ins->imm);
-  h = hash_val(hash_val(hash_val(mix(h, ins->approx), ins->a), ins->b), ins->c);
-  return h % NBUCKETS;
+  return hash_val(hash_val(hash_val(mix(h, ins->approx), ins->a), ins->b), ins->c);
+}
+
+static unsigned hash(const sj_ir_ins *ins) {
+  return full_hash(ins) % NBUCKETS;
 }
 
 static int same_val(sj_ir_val x, sj_ir_val y) {
@@ -132,9 +135,48 @@ static int movable(const sj_ir_func *f, const char *fixed, const sj_ir_ins *ins)
   return fixed[ins->dst] ? 2 : 0;
 }
 
+/* Movable instructions counted by their whole hash (open addressing; a key whose count fell to
+ * 0 stays): counted by a hash of a few thousand buckets, an unrolled kernel's every bucket
+ * held some instruction, so that nearly all integer work seemed to have an equal and left its
+ * branch (the 70 step bounds of a split tile's partial code, all live from its top). */
 typedef struct counts {
-  int n[NBUCKETS]; /* movable instructions by hash */
+  unsigned *key;
+  int *n;
+  unsigned mask; /* slots - 1 */
 } counts;
+
+static void counts_init(counts *c, int nins) {
+  unsigned slots = 64;
+  while (slots < 2u * (unsigned)nins) slots *= 2;
+  free(c->key);
+  free(c->n);
+  c->key = calloc(slots, sizeof *c->key);
+  c->n = calloc(slots, sizeof *c->n);
+  if (!c->key || !c->n) abort();
+  c->mask = slots - 1;
+}
+
+static void count_ins(sj_ir_ins *ins, void *user) {
+  (void)ins;
+  (*(int *)user)++;
+}
+
+/* The slot of ins's hash in c, made where it has none. */
+static int *slot(counts *c, const sj_ir_ins *ins) {
+  unsigned h = full_hash(ins) | 1; /* 0 marks an empty slot */
+  unsigned i = h & c->mask;
+  while (c->key[i] && c->key[i] != h) i = (i + 1) & c->mask;
+  c->key[i] = h;
+  return &c->n[i];
+}
+
+/* How many instructions of ins's hash c counts. */
+static int count(const counts *c, const sj_ir_ins *ins) {
+  unsigned h = full_hash(ins) | 1;
+  unsigned i = h & c->mask;
+  while (c->key[i] && c->key[i] != h) i = (i + 1) & c->mask;
+  return c->key[i] ? c->n[i] : 0;
+}
 
 typedef struct counting {
   const sj_ir_func *f;
@@ -144,12 +186,12 @@ typedef struct counting {
 
 static void count_movable(sj_ir_ins *ins, void *user) {
   const counting *k = user;
-  if (movable(k->f, k->fixed, ins)) k->c->n[hash(ins)]++;
+  if (movable(k->f, k->fixed, ins)) (*slot(k->c, ins))++;
 }
 
 static void uncount_movable(sj_ir_ins *ins, void *user) {
   const counting *k = user;
-  if (movable(k->f, k->fixed, ins)) k->c->n[hash(ins)]--;
+  if (movable(k->f, k->fixed, ins)) (*slot(k->c, ins))--;
 }
 
 /* c (all zero) counts b's movable instructions by hash; undone by uncount, so that a branch's
@@ -208,7 +250,7 @@ typedef struct lifting {
   char *in;         /* by register: defined in the branch at hand */
   char *fixed;      /* by register: computed from parameters and constants alone */
   counts all;       /* over the function */
-  counts *branch;   /* scratch */
+  counts branch;    /* scratch */
   int moved;
 } lifting;
 
@@ -238,18 +280,18 @@ static void lift(lifting *s, sj_ir_block *branch, const sj_ir_block *sibling, sj
   int any = 0;
   for (int i = 0; i < branch->n && !any; i++) {
     const sj_ir_node *n = branch->v[i];
-    any = n->kind == SJ_IR_INS && movable(s->f, s->fixed, &n->ins) && s->all.n[hash(&n->ins)] > 1;
+    any = n->kind == SJ_IR_INS && movable(s->f, s->fixed, &n->ins) && count(&s->all, &n->ins) > 1;
   }
   if (!any) return;
   int at0 = *at;
   sj_ir_foreach_ins(branch, mark_def, s->in);
-  count_block(s->f, s->fixed, branch, s->branch);
+  count_block(s->f, s->fixed, branch, &s->branch);
   for (int i = 0; i < branch->n;) {
     sj_ir_node *n = branch->v[i];
     const sj_ir_ins *ins = &n->ins;
     int how = n->kind == SJ_IR_INS ? movable(s->f, s->fixed, ins) : 0;
     if (how && !defined_in(s->in, ins->a) && !defined_in(s->in, ins->b) &&
-        !defined_in(s->in, ins->c) && s->all.n[hash(ins)] > s->branch->n[hash(ins)] &&
+        !defined_in(s->in, ins->c) && count(&s->all, ins) > count(&s->branch, ins) &&
         (how == 1 || holds_equal(sibling, ins))) {
       s->in[ins->dst] = 0;
       memmove(branch->v + i, branch->v + i + 1, (size_t)(branch->n - i - 1) * sizeof *branch->v);
@@ -261,8 +303,8 @@ static void lift(lifting *s, sj_ir_block *branch, const sj_ir_block *sibling, sj
     i++;
   }
   /* the counts and marks back to zero: what stayed, and what moved (out's nodes from at0) */
-  uncount_block(s->f, s->fixed, branch, s->branch);
-  for (int i = at0; i < *at; i++) s->branch->n[hash(&out->v[i]->ins)]--;
+  uncount_block(s->f, s->fixed, branch, &s->branch);
+  for (int i = at0; i < *at; i++) (*slot(&s->branch, &out->v[i]->ins))--;
   sj_ir_foreach_ins(branch, unmark_def, s->in);
 }
 
@@ -348,8 +390,7 @@ void sj_ir_share(sj_ir_func *f) {
   s->in = calloc((size_t)f->nregs + 1, 1);
   s->per_thread = calloc((size_t)f->nregs + 1, 1);
   s->fixed = calloc((size_t)f->nregs + 1, 1);
-  s->branch = calloc(1, sizeof *s->branch);
-  if (!t->rename || !s->in || !s->per_thread || !s->fixed || !s->branch) abort();
+  if (!t->rename || !s->in || !s->per_thread || !s->fixed) abort();
   sj_ir_foreach_ins(&f->body, note_thread, s->per_thread); /* definitions come before uses */
   const void *arg[] = {f, s->fixed};
   sj_ir_foreach_ins(&f->body, note_fixed, arg);
@@ -358,7 +399,10 @@ void sj_ir_share(sj_ir_func *f) {
     for (int i = 0; i < NBUCKETS; i++) t->buckets[i] = -1;
     t->n = t->pos = 0;
     number_block(f, &f->body, t);
-    memset(&s->all, 0, sizeof s->all);
+    int nins = 0;
+    sj_ir_foreach_ins(&f->body, count_ins, &nins);
+    counts_init(&s->all, nins);
+    counts_init(&s->branch, nins);
     count_block(f, s->fixed, &f->body, &s->all);
     s->moved = 0;
     lift_block(s, &f->body);
@@ -367,7 +411,10 @@ void sj_ir_share(sj_ir_func *f) {
   free(s->in);
   free(s->per_thread);
   free(s->fixed);
-  free(s->branch);
+  free(s->all.key);
+  free(s->all.n);
+  free(s->branch.key);
+  free(s->branch.n);
   free(s);
   free(t->v);
   free(t->rename);
