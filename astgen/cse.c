@@ -161,20 +161,27 @@ static void count_ins(sj_ir_ins *ins, void *user) {
   (*(int *)user)++;
 }
 
-/* The slot of ins's hash in c, made where it has none. */
+/* Where key is in c, or the empty slot where it would go. */
+static unsigned probe(const counts *c, unsigned key) {
+  unsigned i = key & c->mask;
+  while (c->key[i] && c->key[i] != key) i = (i + 1) & c->mask;
+  return i;
+}
+
+static unsigned key_of(const sj_ir_ins *ins) {
+  return full_hash(ins) | 1; /* 0 marks an empty slot */
+}
+
+/* The count of ins's hash in c, its slot made where it has none. */
 static int *slot(counts *c, const sj_ir_ins *ins) {
-  unsigned h = full_hash(ins) | 1; /* 0 marks an empty slot */
-  unsigned i = h & c->mask;
-  while (c->key[i] && c->key[i] != h) i = (i + 1) & c->mask;
-  c->key[i] = h;
+  unsigned key = key_of(ins), i = probe(c, key);
+  c->key[i] = key;
   return &c->n[i];
 }
 
 /* How many instructions of ins's hash c counts. */
 static int count(const counts *c, const sj_ir_ins *ins) {
-  unsigned h = full_hash(ins) | 1;
-  unsigned i = h & c->mask;
-  while (c->key[i] && c->key[i] != h) i = (i + 1) & c->mask;
+  unsigned i = probe(c, key_of(ins));
   return c->key[i] ? c->n[i] : 0;
 }
 
