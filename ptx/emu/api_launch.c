@@ -90,9 +90,13 @@ static CUresult launch(emu_func *f, const unsigned grid[3], const unsigned block
     free(params);
     return rc;
   }
-  const char *path = getenv("JIT_EMU_STATS");
+  const char *path = getenv("JIT_EMU_STATS"), *profile = getenv("JIT_EMU_PROFILE");
   emu_stats st;
   emu_stats_init(&st, path && *path);
+  if (profile && *profile) {
+    st.by_insn = calloc((size_t)f->ncode + 1, sizeof *st.by_insn);
+    if (!st.by_insn) abort();
+  }
   emu_launch L;
   memset(&L, 0, sizeof L);
   L.fn = f;
@@ -103,6 +107,7 @@ static CUresult launch(emu_func *f, const unsigned grid[3], const unsigned block
   L.st = &st;
   rc = emu_execute(&L);
   if (path && *path) emu_stats_write(&st, path, f->name, grid, block);
+  if (st.by_insn) emu_stats_write_profile(&st, profile, f);
   emu_stats_free(&st);
   free(params);
   if (rc) {

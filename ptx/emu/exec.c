@@ -258,6 +258,7 @@ static CUresult run_warp(ctx *c, warp *w) {
       int n = __builtin_popcount(mask);
       st->instructions += (uint64_t)n;
       st->by_class[in->cls] += (uint64_t)n;
+      if (st->by_insn) st->by_insn[pc] += (uint64_t)n;
     }
     if (in->guard >= 0) {
       const uint64_t *G = R + (size_t)in->guard * 32;

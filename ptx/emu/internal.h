@@ -311,6 +311,7 @@ typedef struct emu_stats {
   emu_l2 *l2;                                  /* the L2 model, when the counters are written */
   uint32_t wave_blocks;                        /* blocks resident together */
   uint32_t shared_bytes, dynamic_shared_bytes; /* a block's shared memory; of it, the launch's */
+  uint64_t *by_insn; /* JIT_EMU_PROFILE: threads that ran each instruction of the kernel */
 } emu_stats;
 /* model: also run the L2 model (it costs time: only when the counters are wanted) */
 void emu_stats_init(emu_stats *st, int model);
@@ -321,6 +322,8 @@ void emu_stats_block(emu_stats *st, uint64_t instructions, uint64_t barriers);
 void emu_stats_sectors(emu_stats *st, const uint64_t *sectors, int n, int kind);
 void emu_stats_write(emu_stats *st, const char *path, const char *kernel, const unsigned grid[3],
                      const unsigned block[3]);
+/* The launch's instructions by PTX line (st->by_insn), one JSON object appended to path. */
+void emu_stats_write_profile(const emu_stats *st, const char *path, const emu_func *f);
 
 /* ---- shared-memory race detector (race.c) ---- */
 typedef struct emu_race_cell {

@@ -19,6 +19,8 @@ void emu_stats_init(emu_stats *st, int model) {
 }
 
 void emu_stats_free(emu_stats *st) {
+  free(st->by_insn);
+  st->by_insn = NULL;
   free(st->block_instructions);
   st->block_instructions = NULL;
   free(st->set);
@@ -97,15 +99,38 @@ void emu_stats_sectors(emu_stats *st, const uint64_t *sectors, int n, int kind) 
   }
 }
 
+static void write_name(FILE *f, const char *name) {
+  for (const char *c = name; *c; c++) {
+    if (*c == '"' || *c == '\\') fputc('\\', f);
+    if ((unsigned char)*c >= 0x20) fputc(*c, f);
+  }
+}
+
+void emu_stats_write_profile(const emu_stats *st, const char *path, const emu_func *f) {
+  FILE *out = fopen(path, "a");
+  if (!out) return;
+  fprintf(out, "{\"kernel\":\"");
+  write_name(out, f->name);
+  fprintf(out, "\",\"lines\":{");
+  /* several instructions may share a line: the lines' counts are summed */
+  int first = 1;
+  for (int k = 0; k < f->ncode; k++) {
+    uint64_t n = st->by_insn[k];
+    while (k + 1 < f->ncode && f->code[k + 1].line == f->code[k].line) n += st->by_insn[++k];
+    if (!n) continue;
+    fprintf(out, "%s\"%d\":%llu", first ? "" : ",", f->code[k].line, (unsigned long long)n);
+    first = 0;
+  }
+  fprintf(out, "}}\n");
+  fclose(out);
+}
+
 void emu_stats_write(emu_stats *st, const char *path, const char *kernel, const unsigned grid[3],
                      const unsigned block[3]) {
   FILE *f = fopen(path, "a");
   if (!f) return;
   fprintf(f, "{\"kernel\":\"");
-  for (const char *c = kernel; *c; c++) {
-    if (*c == '"' || *c == '\\') fputc('\\', f);
-    if ((unsigned char)*c >= 0x20) fputc(*c, f);
-  }
+  write_name(f, kernel);
   fprintf(f, "\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u]", grid[0], grid[1], grid[2], block[0],
           block[1], block[2]);
   fprintf(f, ",\"instructions\":%llu,\"instructions_by_class\":{",

@@ -1,8 +1,8 @@
 /* The L2 traffic model (JIT_EMU_STATS' l2_model_dram_bytes) on small kernels with a small L2
  * (JIT_EMU_L2_BYTES), against counts worked out by hand: a stream read twice that fits and one
  * that does not, stores written back once, the blocks of a wave advancing together between
- * barriers, as many as their shared memory lets a multiprocessor hold. Usage: test_l2 LIB SRCDIR
- * (SRCDIR holds l2.ptx) */
+ * barriers, as many as their shared memory lets a multiprocessor hold. And the instructions by
+ * PTX line (JIT_EMU_PROFILE). Usage: test_l2 LIB SRCDIR (SRCDIR holds l2.ptx) */
 #include <unistd.h>
 #include "emu_test.h"
 
@@ -51,6 +51,58 @@ static void stream(CUfunction f, CUdeviceptr in, CUdeviceptr out) {
     CHECK(stat_of("l2_model_bytes") == cases[k].l2);
     CHECK(stat_of("unique_sectors") == (long long)(n + 7) / 8 + 1);
   }
+}
+
+/* The line of ptx that starts with text (after its indent), counted from 1; 0 if none. */
+static int line_of(const char *ptx, const char *text) {
+  int line = 1;
+  for (const char *p = ptx; *p; p++) {
+    if (p == ptx || p[-1] == '\n') {
+      const char *q = p;
+      while (*q == '\t' || *q == ' ') q++;
+      if (!strncmp(q, text, strlen(text))) return line;
+    }
+    if (*p == '\n') line++;
+  }
+  return 0;
+}
+
+/* A line's count in the last launch's profile line, -1 if absent. */
+static long long profiled(const char *path, int line) {
+  FILE *f = fopen(path, "r");
+  char buf[8192], last[8192] = "", pat[32];
+  while (f && fgets(buf, sizeof buf, f)) strcpy(last, buf);
+  if (f) fclose(f);
+  snprintf(pat, sizeof pat, "\"%d\":", line);
+  const char *p = strstr(last, pat);
+  return p ? atoll(p + strlen(pat)) : -1;
+}
+
+/* JIT_EMU_PROFILE: the threads that ran each line, which sum to the launch's instructions: one
+ * thread reads n floats twice (the loop's load 2n times, the final store once); a line that
+ * never ran is left out. */
+static void profile(CUfunction f, const char *ptx, CUdeviceptr in, CUdeviceptr out) {
+  char path[] = "/tmp/emu_profile_XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0) abort();
+  close(fd);
+  setenv("JIT_EMU_PROFILE", path, 1);
+  unsigned n = 100;
+  void *args[] = {&in, &out, &n};
+  CU(cu.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
+  unsetenv("JIT_EMU_PROFILE");
+  CHECK(profiled(path, line_of(ptx, "ld.global.f32 %f2, [%rd4];")) == 2 * n);
+  CHECK(profiled(path, line_of(ptx, "st.global.f32 [%rd2], %f1;")) == 1);
+  CHECK(profiled(path, line_of(ptx, "mov.u32 %r3, 0;")) == 1);
+  CHECK(profiled(path, line_of(ptx, ".visible .entry fill")) == -1);
+  FILE *p = fopen(path, "r");
+  char buf[8192] = "";
+  CHECK(p && fgets(buf, sizeof buf, p));
+  if (p) fclose(p);
+  long long sum = 0;
+  for (const char *c = strstr(buf, "\"lines\":{"); c && (c = strchr(c, ':'));) sum += atoll(++c);
+  CHECK(sum == stat_of("instructions"));
+  unlink(path);
 }
 
 /* Stores only: every written sector goes to DRAM once, at eviction or at the end. */
@@ -138,6 +190,7 @@ int main(int argc, char **argv) {
   CU(cu.cuMemAlloc_v2(&out, 64 * 1024));
   CU(cu.cuMemcpyHtoD_v2(in, host, 64 * 1024));
   stream(twice, in, out);
+  profile(twice, ptx, in, out);
   stores(fill, out);
   wave(chunk2, in, out);
   shared_wave(fill, out);
