@@ -199,8 +199,9 @@ static __isl_give isl_ast_node *at_domain(__isl_take isl_ast_node *node,
   isl_ast_expr *call = isl_ast_node_user_get_expr(node);
   isl_ast_expr *fn = call ? isl_ast_expr_op_get_arg(call, 0) : NULL;
   isl_id *id = fn ? isl_ast_expr_get_id(fn) : NULL;
-  const sj_copy *c = id ? isl_id_get_user(id) : NULL;
-  int apart = c && c->tag == SJ_ID_COPY && c->elements;
+  const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL;
+  const sj_copy *c = tag && *tag == SJ_ID_COPY ? (const sj_copy *)tag : NULL;
+  int apart = c && c->elements;
   isl_id_free(id);
   isl_ast_expr_free(fn);
   isl_ast_expr_free(call);
@@ -210,8 +211,9 @@ static __isl_give isl_ast_node *at_domain(__isl_take isl_ast_node *node,
 
 /* The kernel of mark where its grid starts at tiles that are functions of the launch, else NULL. */
 static const sj_kernel *kernel_with_first(__isl_keep isl_id *mark) {
-  const sj_kernel *k = mark ? isl_id_get_user(mark) : NULL;
-  return k && k->tag == SJ_ID_KERNEL && (k->first[0] || k->first[1] || k->first[2]) ? k : NULL;
+  const sj_id_kind *tag = mark ? isl_id_get_user(mark) : NULL; /* the tag first: any mark's */
+  const sj_kernel *k = tag && *tag == SJ_ID_KERNEL ? (const sj_kernel *)tag : NULL;
+  return k && (k->first[0] || k->first[1] || k->first[2]) ? k : NULL;
 }
 
 static isl_stat enter_mark(__isl_keep isl_id *mark, __isl_keep isl_ast_build *build, void *user) {

@@ -26,8 +26,8 @@ static isl_bool find_live(__isl_keep isl_schedule_node *node, void *user) {
   if (*local) return isl_bool_false;
   if (isl_schedule_node_get_type(node) != isl_schedule_node_mark) return isl_bool_true;
   isl_id *id = isl_schedule_node_mark_get_id(node);
-  const sj_live *l = id ? isl_id_get_user(id) : NULL;
-  if (l && l->tag == SJ_ID_LIVE) *local = isl_union_set_copy(l->local);
+  const sj_id_kind *tag = id ? isl_id_get_user(id) : NULL; /* the tag first: any mark's */
+  if (tag && *tag == SJ_ID_LIVE) *local = isl_union_set_copy(((const sj_live *)tag)->local);
   isl_id_free(id);
   return isl_bool_true;
 }

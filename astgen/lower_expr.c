@@ -575,8 +575,9 @@ sj_ir_val sj_lw_copy_align(sj_lower *l, __isl_keep isl_ast_node *body) {
   sj_ir_val align = {0};
   if (isl_ast_node_get_type(node) == isl_ast_node_user) {
     isl_ast_expr *call = isl_ast_node_user_get_expr(node);
-    const sj_copy *c = (const sj_copy *)sj_lw_callee(call);
-    if (c && c->tag == SJ_ID_COPY && c->offsets) {
+    const sj_id_kind *tag = sj_lw_callee(call);
+    const sj_copy *c = tag && *tag == SJ_ID_COPY ? (const sj_copy *)tag : NULL;
+    if (c && c->offsets) {
       const sj_staged *s = &l->kernel->staged[c->staged];
       isl_ctx *ctx = isl_ast_expr_get_ctx(call);
       lin f = {0, 0, 0, NULL};
