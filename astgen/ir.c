@@ -253,10 +253,14 @@ static void count_control(const sj_ir_block *b, int *uses) {
   }
 }
 
+void sj_ir_add_uses(const sj_ir_block *b, int *uses) {
+  sj_ir_foreach_ins((sj_ir_block *)b, count_ins, uses);
+  count_control(b, uses);
+}
+
 int *sj_ir_count_uses(const sj_ir_func *f) {
   int *uses = calloc((size_t)f->nregs + 1, sizeof *uses);
   if (!uses) abort();
-  sj_ir_foreach_ins((sj_ir_block *)&f->body, count_ins, uses);
-  count_control(&f->body, uses);
+  sj_ir_add_uses(&f->body, uses);
   return uses;
 }

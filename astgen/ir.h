@@ -328,6 +328,8 @@ void sj_ir_fuse_compares(sj_ir_func *f);
 int sj_ir_pressure(const sj_ir_func *f);
 /* Uses of each register, for printers that fold single-use values into expressions. */
 int *sj_ir_count_uses(const sj_ir_func *f);
+/* Adds the uses of each register by the code of b to uses. */
+void sj_ir_add_uses(const sj_ir_block *b, int *uses);
 /* For targets without a math library (astgen/mathexp.c): every SJ_IR_MATH but floor, ceil
  * and trunc becomes plain arithmetic on the function's own registers. */
 void sj_ir_expand_math(sj_ir_func *f);

@@ -124,6 +124,8 @@ static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distribute
   isl_ast_expr *cond_e = isl_ast_node_for_get_cond(node);
   isl_id *id = isl_ast_expr_get_id(it);
   sj_ir_val init = sj_lw_iexpr(l, init_e), step = sj_lw_iexpr(l, inc_e);
+  int once = distributed >= SHARE_THREADS && l->spread_once;
+  l->spread_once = 0;
   if (distributed >= SHARE_THREADS) {
     int d = distributed - SHARE_THREADS;
     sj_ir_val width = sj_ir_int(SJ_IR_S64, (long)b->f->block[d]), r;
@@ -136,11 +138,17 @@ static void lower_for(sj_lower *l, __isl_keep isl_ast_node *node, int distribute
     init = sj_irb_op(b, SJ_IR_ADD, SJ_IR_S64, init, sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, tid, step));
     step = sj_irb_op(b, SJ_IR_MUL, SJ_IR_S64, nth, step);
   }
-  sj_ir_node *loop = sj_irb_loop(b, init, step);
-  sj_irb_pos pos = sj_irb_enter(b, &loop->head, 1);
-  sj_lw_bind(l, id, sj_ir_reg_val(b->f, loop->iter), 0);
-  loop->cond = sj_lw_icond(l, cond_e);
-  b->cur = &loop->body;
+  sj_irb_pos pos;
+  if (once) { /* the thread's first iteration, if any: a branch, not a loop */
+    sj_lw_bind(l, id, init, 0);
+    pos = sj_irb_enter(b, &sj_irb_if(b, sj_lw_icond(l, cond_e))->then, 0);
+  } else {
+    sj_ir_node *loop = sj_irb_loop(b, init, step);
+    pos = sj_irb_enter(b, &loop->head, 1);
+    sj_lw_bind(l, id, sj_ir_reg_val(b->f, loop->iter), 0);
+    loop->cond = sj_lw_icond(l, cond_e);
+    b->cur = &loop->body;
+  }
   isl_ast_node *child = isl_ast_node_for_get_body(node);
   long weight = l->weight, copy_run = l->copy_run;
   if (l->spread_copies) l->weight *= l->spread_copies, l->spread_copies = 0;
@@ -259,7 +267,9 @@ static void spread_over(sj_lower *l, __isl_keep isl_ast_node *node, int d) {
 /* A `spread` mark: its loop over the threads of the mark's block dimension. */
 static void lower_spread(sj_lower *l, __isl_keep isl_ast_node *mark) {
   isl_id *id = isl_ast_node_mark_get_id(mark);
-  int d = ((const sj_mapped_id *)isl_id_get_user(id))->dim;
+  const sj_mapped_id *spread = isl_id_get_user(id);
+  int d = spread->dim, once = l->spread_once;
+  l->spread_once = spread->once;
   isl_id_free(id);
   isl_ast_node *child = isl_ast_node_mark_get_node(mark);
   sj_ir_val outer = l->spread_align;
@@ -271,6 +281,7 @@ static void lower_spread(sj_lower *l, __isl_keep isl_ast_node *mark) {
   }
   spread_over(l, child, d);
   l->spread_align = outer;
+  l->spread_once = once;
   isl_ast_node_free(child);
 }
 

@@ -75,7 +75,8 @@ typedef struct sj_lower {
    * origin of a copy whose values are offsets from it (sj_copy.offsets), so that a warp's
    * threads copy elements aligned as their addresses are; none elsewhere */
   sj_ir_val spread_align;
-  int spread_dim; /* the block dimension of the spread loop being lowered (astgen/lower.c) */
+  int spread_dim;  /* the block dimension of the spread loop being lowered (astgen/lower.c) */
+  int spread_once; /* and whether each thread runs at most one of its iterations */
   /* level 2: spread loops it unrolled or grouped (lower_full.c), and, plain_spread, none: the
    * kernel lowered again so where those do not fit the registers */
   int grouped, plain_spread;

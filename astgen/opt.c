@@ -529,6 +529,177 @@ static void hoist_guards(sj_ir_func *f, sj_ir_block *b) {
   }
 }
 
+/* --- loops skipped where their body does nothing --- */
+
+/* A loop whose body is pure values and one inner node, a loop or a branch, that is the same in
+ * every iteration (the inner loop's start and bounds, the branch's condition) does nothing where
+ * the inner loop runs no iteration or the branch is not taken: it goes in a branch on that test,
+ * and an inner branch's code takes the branch's place. A thread of a partial split tile went
+ * over all its rows (their addresses, test and latch: 11 instructions a row) to find no column
+ * of the row in its window, which the first row already said (split heat-2d 2048^2 x 64: two
+ * thirds of the rows a thread visited). */
+
+/* Whether b holds only pure values (each assigning a register). */
+static int only_pure(const sj_ir_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const sj_ir_node *n = b->v[i];
+    if (n->kind != SJ_IR_INS || !sj_ir_is_pure(&n->ins) || n->ins.nargs || !n->ins.dst) return 0;
+  }
+  return 1;
+}
+
+/* The position in b of its only node but pure instructions, a loop or a branch without else,
+ * or -1. */
+static int sole_inner(const sj_ir_block *b) {
+  int at = -1;
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_INS && sj_ir_is_pure(&n->ins)) continue;
+    if (n->kind == SJ_IR_INS || at >= 0 || (n->kind == SJ_IR_IF && (n->other.n || !n->then.n)))
+      return -1;
+    at = i;
+  }
+  return at;
+}
+
+/* Whether the code of b holds an instruction every thread of a block or warp must reach. */
+static int collective(const sj_ir_block *b) {
+  for (int i = 0; i < b->n; i++) {
+    const sj_ir_node *n = b->v[i];
+    if (n->kind == SJ_IR_INS) {
+      if (n->ins.op == SJ_IR_BARRIER || n->ins.op == SJ_IR_SHFL) return 1;
+      continue;
+    }
+    const sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+    for (int k = 0; k < 5; k++)
+      if (collective(blocks[k])) return 1;
+  }
+  return 0;
+}
+
+/* Whether the registers the instructions of b assign are read only where inside counts. */
+static int read_inside(const sj_ir_block *b, const int *uses, const int *inside) {
+  for (int i = 0; i < b->n; i++) {
+    int r = b->v[i]->kind == SJ_IR_INS ? b->v[i]->ins.dst : 0;
+    if (r && uses[r] != inside[r]) return 0;
+  }
+  return 1;
+}
+
+/* Whether inner's test is the same in every iteration of loop (in_loop: what loop assigns): a
+ * branch's condition, or an inner loop's start and the operands of its head but its iterator. */
+static int same_test(const loop_defs *d, const sj_ir_node *inner) {
+  if (inner->kind == SJ_IR_IF) return !varies(d, inner->cond);
+  if (varies(d, inner->init)) return 0;
+  for (int i = 0; i < inner->head.n; i++) {
+    const sj_ir_ins *ins = &inner->head.v[i]->ins;
+    const sj_ir_val *v[3] = {&ins->a, &ins->b, &ins->c};
+    if (ins->guard) return 0;
+    for (int k = 0; k < 3; k++) {
+      int own = v[k]->kind != SJ_V_REG || v[k]->reg == inner->iter;
+      for (int j = 0; j < i && !own; j++) own = inner->head.v[j]->ins.dst == v[k]->reg;
+      if (!own && varies(d, *v[k])) return 0;
+    }
+  }
+  return 1;
+}
+
+/* The test of inner loop's first iteration, its head's instructions at its start appended to
+ * out; none where its condition is not of its head. */
+static sj_ir_val first_test(sj_ir_func *f, const sj_ir_node *inner, sj_ir_block *out) {
+  sj_ir_val test = {0};
+  int *to = calloc((size_t)inner->head.n + 1, sizeof *to);
+  if (!to) abort();
+  for (int i = 0; i < inner->head.n; i++) {
+    sj_ir_ins ins = inner->head.v[i]->ins;
+    sj_ir_val *v[3] = {&ins.a, &ins.b, &ins.c};
+    for (int k = 0; k < 3; k++) {
+      if (v[k]->kind != SJ_V_REG) continue;
+      if (v[k]->reg == inner->iter) *v[k] = inner->init;
+      for (int j = 0; j < i; j++)
+        if (v[k]->reg == inner->head.v[j]->ins.dst) *v[k] = sj_ir_reg_val(f, to[j]);
+    }
+    to[i] = ins.dst = sj_ir_new_reg(f, f->regs[ins.dst].type, f->regs[ins.dst].level);
+    sj_ir_node *copy = sj_ir_node_new(SJ_IR_INS);
+    copy->ins = ins;
+    sj_ir_block_push(out, copy);
+    if (inner->head.v[i]->ins.dst == inner->cond.reg) test = sj_ir_reg_val(f, ins.dst);
+  }
+  free(to);
+  return test;
+}
+
+/* Whether loop does nothing where its inner node's test fails (at *at of its body). */
+static int skippable(sj_ir_func *f, sj_ir_node *loop, const int *uses, int *at) {
+  *at = sole_inner(&loop->body);
+  if (*at < 0) return 0;
+  sj_ir_node *inner = loop->body.v[*at];
+  if (inner->cond.kind != SJ_V_REG || !only_pure(&loop->head) || !only_pure(&loop->latch) ||
+      (inner->kind == SJ_IR_LOOP && !only_pure(&inner->head)))
+    return 0;
+  sj_ir_block whole = {&loop, 1, 1};
+  if (collective(&whole)) return 0;
+  char *in_loop = calloc((size_t)f->nregs + 1, 1);
+  int *inside = calloc((size_t)f->nregs + 1, sizeof *inside);
+  if (!in_loop || !inside) abort();
+  loop_assignments(f, loop, in_loop);
+  sj_ir_add_uses(&whole, inside);
+  loop_defs d = {f, in_loop};
+  int ok = same_test(&d, inner) && uses[loop->iter] == inside[loop->iter] &&
+           read_inside(&loop->head, uses, inside) && read_inside(&loop->body, uses, inside) &&
+           read_inside(&loop->latch, uses, inside);
+  if (ok && inner->kind == SJ_IR_LOOP)
+    ok = uses[inner->iter] == inside[inner->iter] && read_inside(&inner->head, uses, inside);
+  free(in_loop);
+  free(inside);
+  return ok;
+}
+
+static void skip_empty(sj_ir_func *f, sj_ir_block *b, int **uses);
+
+static void skip_inside(sj_ir_func *f, sj_ir_node *n, int **uses) {
+  sj_ir_block *blocks[] = {&n->head, &n->body, &n->latch, &n->then, &n->other};
+  for (int k = 0; k < 5; k++) skip_empty(f, blocks[k], uses);
+}
+
+/* uses: of each register, counted again after each change (its new registers). A loop alone
+ * in a branch is left as it is: the pass runs again on optimized code (jit/compile.c). */
+static void skip_empty(sj_ir_func *f, sj_ir_block *b, int **uses) {
+  for (int i = 0; i < b->n; i++) {
+    sj_ir_node *n = b->v[i], *inner;
+    int at;
+    if (n->kind == SJ_IR_INS) continue;
+    if (n->kind == SJ_IR_IF && !n->other.n && n->then.n == 1 && n->then.v[0]->kind == SJ_IR_LOOP) {
+      skip_inside(f, n->then.v[0], uses);
+      continue;
+    }
+    skip_inside(f, n, uses);
+    if (n->kind != SJ_IR_LOOP || !skippable(f, n, *uses, &at)) continue;
+    inner = n->body.v[at];
+    sj_ir_block tests = {0};
+    sj_ir_val test = inner->kind == SJ_IR_IF ? inner->cond : first_test(f, inner, &tests);
+    if (test.kind != SJ_V_REG) {
+      sj_ir_block_clear(&tests);
+      continue;
+    }
+    for (int k = 0; k < tests.n; k++) sj_ir_block_insert(b, i++, tests.v[k]);
+    free(tests.v);
+    if (inner->kind == SJ_IR_IF) { /* it holds in the loop: its code in its place */
+      n->body.v[at] = inner->then.v[0];
+      for (int k = 1; k < inner->then.n; k++)
+        sj_ir_block_insert(&n->body, at + k, inner->then.v[k]);
+      inner->then.n = 0;
+      sj_ir_node_free(inner);
+    }
+    sj_ir_node *branch = sj_ir_node_new(SJ_IR_IF);
+    branch->cond = test;
+    sj_ir_block_push(&branch->then, n);
+    b->v[i] = branch;
+    free(*uses);
+    *uses = sj_ir_count_uses(f);
+  }
+}
+
 void sj_ir_optimize(sj_ir_func *f) {
   sj_ir_fold_ranges(f);
   optimize_block(f, &f->body);
@@ -551,6 +722,9 @@ void sj_ir_optimize(sj_ir_func *f) {
   merge_ifs(f, &f->body, def);
   free(def);
   hoist_guards(f, &f->body);
+  uses = sj_ir_count_uses(f);
+  skip_empty(f, &f->body, &uses);
+  free(uses);
 }
 
 /* --- predication --- */

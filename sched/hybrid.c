@@ -77,16 +77,19 @@ __isl_give isl_union_map *sj_fold_deps(const sj_model *m, __isl_keep isl_union_m
 }
 
 /* The tiles of every color (hybrid: phase) of the tiling: F -> [L, color, T, S0, .., Sn];
- * *ncolors, and what they are in desc. NULL with why filled when the sizes do not fit. */
+ * *ncolors, and what they are in desc; box as for sj_hybrid_local, reach[d] the most values
+ * space coordinate d takes in a tile at one step, 0 where not known. NULL with why filled when
+ * the sizes do not fit. */
 static __isl_give isl_map *tiles_of(isl_ctx *ctx, int split, const sj_cone *c, int h, const long *w,
                                     unsigned x_block, int *ncolors, isl_multi_aff **local,
-                                    long *box, sj_buf *desc, sj_buf *why) {
+                                    long *box, long *reach, sj_buf *desc, sj_buf *why) {
   isl_map *all = NULL;
   if (!split) {
     sj_hex t;
     if (sj_hybrid_shape(c, h, w, &t, why)) return NULL;
     *ncolors = 2;
     *local = sj_hybrid_local(ctx, c, &t, x_block, box);
+    memcpy(reach, box, (size_t)(c->n + 1) * sizeof *reach);
     for (int p = 0; p < 2; p++) {
       isl_map *mine = sj_hybrid_tiles(ctx, c, &t, p);
       all = all ? isl_map_union(all, mine) : mine;
@@ -103,6 +106,7 @@ static __isl_give isl_map *tiles_of(isl_ctx *ctx, int split, const sj_cone *c, i
   sj_split_shape(c, h, w, &t);
   *ncolors = 2 << c->n;
   *local = sj_split_local(ctx, &t, box);
+  for (int d = 0; d <= c->n; d++) reach[d] = t.base[d]; /* a trapezoid's widest step */
   for (int k = 0; k < *ncolors; k++) {
     isl_map *mine = sj_split_tiles(ctx, c, &t, k);
     all = all ? isl_map_union(all, mine) : mine;
@@ -486,25 +490,28 @@ static __isl_give isl_schedule_node *steps(__isl_take isl_schedule_node *node,
 static __isl_give isl_schedule_node *
 phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep isl_union_set *dom,
              __isl_keep isl_multi_union_pw_aff *point, __isl_keep isl_union_map *back,
-             const long *box, int n, sj_kernel *k, const long *lo, long budget,
+             const long *box, const long *reach, int n, sj_kernel *k, const long *lo, long budget,
              __isl_keep isl_set *full, int flow, __isl_keep isl_union_set *local, sj_buf *desc) {
   isl_ctx *ctx = isl_schedule_node_get_ctx(node);
   /* a band per space dimension, innermost (along x) last, each loop spread over the threads of
    * its block dimension by the lowering: isl generates it whole, far cheaper than a filter of
    * congruences; the end mark keeps an inner loop from taking a dropped loop's place. Where a
-   * tile is as wide as the block in every step the thread is the point: a filter binds it. */
+   * tile is as wide as the block in every step the thread is the point: a filter binds it;
+   * where it is at most as wide (reach: its widest step), a thread runs at most one point. */
   for (int i = n; i >= 0; i--) {
     int d = n - i;
     node = isl_schedule_node_insert_mark(
         node, isl_id_alloc(ctx, "spread_end", (void *)&sj_spread_end_tag));
     node = insert_upa(node, member(point, 1 + i));
     node = isl_schedule_node_band_member_set_ast_loop_type(node, 0, isl_ast_loop_atomic);
+    int once = reach[i] && reach[i] <= (long)k->block[d];
     if (box[i] == (long)k->block[d])
       node = isl_schedule_node_insert_filter(
           node, sj_bound_to(member(point, 1 + i), 0, 0, sj_map_id(ctx, 1, d)));
     else
-      node = isl_schedule_node_insert_mark(node,
-                                           isl_id_alloc(ctx, "spread", (void *)&sj_spread_ids[d]));
+      node = isl_schedule_node_insert_mark(
+          node,
+          isl_id_alloc(ctx, "spread", (void *)(once ? &sj_spread_once_ids[d] : &sj_spread_ids[d])));
   }
   node = isl_schedule_node_insert_mark(node, isl_id_alloc(ctx, "threads", (void *)&sj_threads_tag));
   if (local) node = sj_live_mark(node, isl_union_set_copy(local));
@@ -563,11 +570,11 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
   const long *w = sizes->w;
   sj_buf desc = {0};
   isl_multi_aff *local = NULL;
-  long box[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
-  isl_map *ftiles =
-      sj_hybrid_cone(deps, n, &c, why)
-          ? NULL
-          : tiles_of(ctx, split, &c, h, w, sizes->block[0], &ncolors, &local, box, &desc, why);
+  long box[SJ_HYBRID_MAX_SPACE] = {0, 0, 0}, reach[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
+  isl_map *ftiles = sj_hybrid_cone(deps, n, &c, why)
+                        ? NULL
+                        : tiles_of(ctx, split, &c, h, w, sizes->block[0], &ncolors, &local, box,
+                                   reach, &desc, why);
   if (!ftiles) {
     isl_multi_aff_free(local);
     sj_buf_free(&desc);
@@ -667,7 +674,7 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
       k->unroll_partial = own && split && partial >= UNROLL_PARTIAL_SHARE;
       k->blocked_rows = split;
       isl_union_set *inst = isl_schedule_node_get_domain(node); /* the phase's instances */
-      node = phase_kernel(node, m, inst, point, back, box, n, k, lo, sizes->shared,
+      node = phase_kernel(node, m, inst, point, back, box, reach, n, k, lo, sizes->shared,
                           own ? full : NULL, split || n <= 1, stays, &staged);
       isl_union_set_free(inst);
       if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);

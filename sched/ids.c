@@ -3,13 +3,20 @@
 
 #include <isl/id.h>
 
-const sj_mapped_id sj_block_ids[3] = {{SJ_ID_BLOCK, 0}, {SJ_ID_BLOCK, 1}, {SJ_ID_BLOCK, 2}};
-const sj_mapped_id sj_thread_ids[3] = {{SJ_ID_THREAD, 0}, {SJ_ID_THREAD, 1}, {SJ_ID_THREAD, 2}};
-const sj_mapped_id sj_spread_ids[3] = {{SJ_ID_SPREAD, 0}, {SJ_ID_SPREAD, 1}, {SJ_ID_SPREAD, 2}};
-const sj_mapped_id sj_first_ids[3] = {{SJ_ID_FIRST, 0}, {SJ_ID_FIRST, 1}, {SJ_ID_FIRST, 2}};
+const sj_mapped_id sj_block_ids[3] = {
+    {SJ_ID_BLOCK, 0, 0}, {SJ_ID_BLOCK, 1, 0}, {SJ_ID_BLOCK, 2, 0}};
+const sj_mapped_id sj_thread_ids[3] = {
+    {SJ_ID_THREAD, 0, 0}, {SJ_ID_THREAD, 1, 0}, {SJ_ID_THREAD, 2, 0}};
+const sj_mapped_id sj_spread_ids[3] = {
+    {SJ_ID_SPREAD, 0, 0}, {SJ_ID_SPREAD, 1, 0}, {SJ_ID_SPREAD, 2, 0}};
+const sj_mapped_id sj_spread_once_ids[3] = {
+    {SJ_ID_SPREAD, 0, 1}, {SJ_ID_SPREAD, 1, 1}, {SJ_ID_SPREAD, 2, 1}};
+const sj_mapped_id sj_first_ids[3] = {
+    {SJ_ID_FIRST, 0, 0}, {SJ_ID_FIRST, 1, 0}, {SJ_ID_FIRST, 2, 0}};
 const sj_mapped_id sj_origin_ids[SJ_STAGE_MAX_RANK] = {
-    {SJ_ID_ORIGIN, 0}, {SJ_ID_ORIGIN, 1}, {SJ_ID_ORIGIN, 2}, {SJ_ID_ORIGIN, 3}};
-const sj_mapped_id sj_version_ids[3] = {{SJ_ID_VERSION, 0}, {SJ_ID_VERSION, 1}, {SJ_ID_VERSION, 2}};
+    {SJ_ID_ORIGIN, 0, 0}, {SJ_ID_ORIGIN, 1, 0}, {SJ_ID_ORIGIN, 2, 0}, {SJ_ID_ORIGIN, 3, 0}};
+const sj_mapped_id sj_version_ids[3] = {
+    {SJ_ID_VERSION, 0, 0}, {SJ_ID_VERSION, 1, 0}, {SJ_ID_VERSION, 2, 0}};
 const sj_id_kind sj_parallel_tag = SJ_ID_PARALLEL;
 const sj_id_kind sj_threads_tag = SJ_ID_THREADS;
 const sj_id_kind sj_sync_tag = SJ_ID_SYNC;

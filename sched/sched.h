@@ -72,12 +72,13 @@ typedef struct sj_live {
 
 typedef struct sj_mapped_id {
   sj_id_kind tag;
-  int dim; /* 0: x, 1: y, 2: z */
+  int dim;  /* 0: x, 1: y, 2: z */
+  int once; /* a `spread` mark: its loop has at most as many iterations as threads */
 } sj_mapped_id;
 
 /* The user data of the block and thread ids and of the other tags without data. */
-extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3], sj_spread_ids[3], sj_version_ids[3],
-    sj_first_ids[3];
+extern const sj_mapped_id sj_block_ids[3], sj_thread_ids[3], sj_spread_ids[3],
+    sj_spread_once_ids[3], sj_version_ids[3], sj_first_ids[3];
 extern const sj_id_kind sj_parallel_tag, sj_threads_tag, sj_sync_tag, sj_spread_end_tag,
     sj_full_tag;
 

@@ -1,7 +1,8 @@
 /* The printer's last passes on a kernel (astgen/reload.c, astgen/opt.c): loads of an element
  * known from before go, unless something between may write it; a guard common to a nest of
  * branches moves above it; a comparison read only by an or joins it; a loop's pointer variables
- * with the same start and step are one. */
+ * with the same start and step are one; a loop that only runs an inner loop the same in every
+ * iteration is skipped where that loop is empty. */
 #include <stdio.h>
 
 #include "astgen/irbuild.h"
@@ -156,8 +157,68 @@ static void merges_pointers(void) {
   sj_ir_func_free(f);
 }
 
+enum { NEST_PLAIN, NEST_MOVING, NEST_STORE, NEST_BARRIER, NEST_BRANCH, NEST_ROW_BRANCH };
+
+/* for (i = 0; i < 8; i++) { [B[i] = 0;] for (j = tid [+ i]; j < 40; j += 32) { B[64 i + j] =
+ * A[j]; [barrier] } }, as kind says, or with a branch if (tid [+ i] < 20) in place of the inner
+ * loop: whether the outer loop was put in a branch on the inner node's test, after optimizing
+ * (twice: jit/compile.c optimizes kernels again), the inner branch gone. */
+static int skipped(int kind) {
+  sj_irb b;
+  sj_ir_val a, out, tid;
+  sj_ir_func *f = kernel(&b, &a, &out, &tid);
+  sj_ir_node *rows = sj_irb_loop(&b, sj_ir_int(SJ_IR_S64, 0), sj_ir_int(SJ_IR_S64, 1));
+  sj_irb_pos pos = sj_irb_enter(&b, &rows->head, 1);
+  sj_ir_val i = sj_ir_reg_val(f, rows->iter);
+  rows->cond = sj_irb_setp(&b, SJ_CMP_LT, i, sj_ir_int(SJ_IR_S64, 8));
+  b.cur = &rows->body;
+  if (kind == NEST_STORE) sj_irb_store(&b, sj_irb_ptradd(&b, out, i), 0, sj_ir_float(SJ_IR_F32, 0));
+  int moving = kind == NEST_MOVING || kind == NEST_ROW_BRANCH;
+  sj_ir_val start = moving ? sj_irb_op(&b, SJ_IR_ADD, SJ_IR_S64, tid, i) : tid;
+  sj_ir_val row = sj_irb_op(&b, SJ_IR_MUL, SJ_IR_S64, i, sj_ir_int(SJ_IR_S64, 64)), j = start;
+  sj_irb_pos inner;
+  if (kind >= NEST_BRANCH) {
+    inner = sj_irb_enter(
+        &b, &sj_irb_if(&b, sj_irb_setp(&b, SJ_CMP_LT, start, sj_ir_int(SJ_IR_S64, 20)))->then, 0);
+  } else {
+    sj_ir_node *cols = sj_irb_loop(&b, start, sj_ir_int(SJ_IR_S64, 32));
+    inner = sj_irb_enter(&b, &cols->head, 1);
+    j = sj_ir_reg_val(f, cols->iter);
+    cols->cond = sj_irb_setp(&b, SJ_CMP_LT, j, sj_ir_int(SJ_IR_S64, 40));
+    b.cur = &cols->body;
+  }
+  sj_ir_val at = sj_irb_op(&b, SJ_IR_ADD, SJ_IR_S64, row, j);
+  sj_irb_store(&b, sj_irb_ptradd(&b, out, at), 0, sj_irb_load(&b, sj_irb_ptradd(&b, a, j), 0));
+  if (kind == NEST_BARRIER) sj_irb_barrier(&b);
+  sj_irb_leave(&b, inner);
+  sj_irb_leave(&b, pos);
+  sj_irb_finish(&b);
+  sj_ir_optimize(f);
+  sj_ir_optimize(f);
+  int branches = count(&f->body, -1), top = -1;
+  for (int k = 0; k < f->body.n; k++)
+    if (f->body.v[k]->kind != SJ_IR_INS) top = f->body.v[k]->kind;
+  sj_ir_func_free(f);
+  int skips = top == SJ_IR_IF;
+  CHECK(branches == skips || (kind >= NEST_BRANCH && !skips && branches == 1),
+        "%d branches, the outer loop %s one", branches, skips ? "in" : "not in");
+  return skips;
+}
+
+/* The outer loop put in a branch where its body does nothing but its inner node, which the
+ * test of the first iteration says is empty. */
+static void skips_empty_rows(void) {
+  CHECK(skipped(NEST_PLAIN), "the rows' loop is not skipped where its columns' loop is empty");
+  CHECK(!skipped(NEST_MOVING), "skipped on the first row's test, though the columns move");
+  CHECK(!skipped(NEST_STORE), "skipped, though each row stores outside the columns' loop");
+  CHECK(!skipped(NEST_BARRIER), "skipped around a barrier");
+  CHECK(skipped(NEST_BRANCH), "the rows' loop is not skipped where its one branch is not taken");
+  CHECK(!skipped(NEST_ROW_BRANCH), "skipped on the first row's branch, though it moves");
+}
+
 int main(void) {
   reloads();
+  skips_empty_rows();
   hoists_and_fuses();
   merges_pointers();
   if (!g_fail) printf("reload: ok\n");
