@@ -31,6 +31,13 @@ typedef struct define {
   int used;
 } define;
 
+/* --fill NAME=LO..HI: the values of an array's elements */
+typedef struct fill_range {
+  const char *name; /* points into argv, name_len long */
+  size_t name_len;
+  long lo, hi;
+} fill_range;
+
 typedef struct cli {
   const char *cmd, *file, *entry;
   jit_device device;
@@ -38,6 +45,8 @@ typedef struct cli {
   const char *tile;
   define defs[MAX_DEFINES];
   int ndefs;
+  fill_range fills[MAX_PARAMS];
+  int nfills;
 } cli;
 
 /* The message, then the help of the command at fault (the overview before one is known). */
@@ -109,6 +118,25 @@ static int parse_int(const char *s, long lo, long hi, long *out) {
   return 1;
 }
 
+/* NAME=LO..HI, LO <= HI, into *f; 0 if malformed. */
+static int parse_fill(const char *s, fill_range *f) {
+  const char *eq = strchr(s, '='), *dots = eq ? strstr(eq, "..") : NULL;
+  if (!eq || eq == s || !dots) return 0;
+  char lo[32], *end;
+  size_t n = (size_t)(dots - eq - 1);
+  if (n == 0 || n >= sizeof lo) return 0;
+  memcpy(lo, eq + 1, n);
+  lo[n] = '\0';
+  errno = 0;
+  f->lo = strtol(lo, &end, 10);
+  if (errno || *end) return 0;
+  f->hi = strtol(dots + 2, &end, 10);
+  if (errno || *end || end == dots + 2 || f->hi < f->lo) return 0;
+  f->name = s;
+  f->name_len = (size_t)(eq - s);
+  return 1;
+}
+
 static int parse_args(int argc, char **argv, cli *c) {
   memset(c, 0, sizeof *c);
   c->repeat = 1;
@@ -162,6 +190,11 @@ static int parse_args(int argc, char **argv, cli *c) {
     } else if (strcmp(a, "--tile") == 0) {
       if (!next) return usage_error(c, "--tile needs h=H,w=W0xW1... or none", NULL);
       c->tile = argv[++i];
+    } else if (strcmp(a, "--fill") == 0) {
+      if (!next || c->nfills == MAX_PARAMS || !parse_fill(next, &c->fills[c->nfills]))
+        return usage_error(c, "--fill needs NAME=LO..HI (integers, LO <= HI)", next);
+      c->nfills++;
+      i++;
     } else if (strcmp(a, "--check") == 0) {
       c->check = 1;
     } else if (strcmp(a, "--fast-math") == 0) {
@@ -182,8 +215,8 @@ static int parse_args(int argc, char **argv, cli *c) {
     }
   }
   if (!c->file) return usage_error(c, "no input file", NULL);
-  if (strcmp(c->cmd, "run") && (c->check || c->repeat != 1 || c->corrupt))
-    return usage_error(c, "--check, --repeat and --corrupt-result apply to run only", NULL);
+  if (strcmp(c->cmd, "run") && (c->check || c->repeat != 1 || c->corrupt || c->nfills))
+    return usage_error(c, "--check, --repeat, --fill and --corrupt-result apply to run only", NULL);
   return 0;
 }
 
@@ -200,21 +233,34 @@ static uint64_t splitmix(uint64_t *s) {
   return z ^ (z >> 31);
 }
 
-/* Deterministic data: integers 0..9 (of any element size), floating values in [-1, 1). */
-static void fill(void *p, jit_arg_kind k, size_t n, uint64_t seed) {
+/* Deterministic data: integers lo..hi (of any element size), floating values in [lo, hi);
+ * range NULL: integers 0..9 (a bool 0..1), floating values in [-1, 1). */
+static void fill(void *p, jit_arg_kind k, size_t n, uint64_t seed, const fill_range *range) {
   size_t es = jit_elem_size(k);
+  double lo = range ? (double)range->lo : -1.0,
+         span = range ? (double)(range->hi - range->lo) : 2.0;
   for (size_t i = 0; i < n; i++) {
     uint64_t r = splitmix(&seed);
     if (k == JIT_ARG_FLOAT) {
-      ((float *)p)[i] = (float)(r >> 40) * 0x1p-23f - 1.0f;
+      ((float *)p)[i] = (float)(lo + span * (double)(r >> 40) * 0x1p-24);
     } else if (k == JIT_ARG_DOUBLE) {
-      ((double *)p)[i] = (double)(r >> 11) * 0x1p-52 - 1.0;
+      ((double *)p)[i] = lo + span * (double)(r >> 11) * 0x1p-53;
     } else {
-      uint64_t v = r % (k == JIT_ELEM_BOOL ? 2 : 10); /* a bool holds 0 or 1 */
+      uint64_t count = range ? (uint64_t)(range->hi - range->lo) + 1 : k == JIT_ELEM_BOOL ? 2 : 10;
+      uint64_t v = (range ? (uint64_t)range->lo : 0) + (count ? r % count : r);
       unsigned char *e = (unsigned char *)p + i * es;
       for (size_t b = 0; b < es; b++) e[b] = (unsigned char)(v >> (8 * b)); /* little-endian */
     }
   }
+}
+
+/* The --fill range of the parameter named name, or NULL. */
+static const fill_range *fill_of(const cli *c, const char *name) {
+  for (int i = 0; i < c->nfills; i++)
+    if (strlen(name) == c->fills[i].name_len &&
+        !strncmp(name, c->fills[i].name, c->fills[i].name_len))
+      return &c->fills[i];
+  return NULL;
 }
 
 static double elem_value(const void *p, jit_arg_kind k, size_t i) {
@@ -351,6 +397,17 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
   size_t bytes[MAX_PARAMS] = {0};
   int code = 0;
   size_t total_bytes = 0;
+  for (int f = 0; f < c->nfills; f++) {
+    int found = 0;
+    for (int i = 0; i < np && !found; i++)
+      found = jit_kernel_param(k, i)->kind == JIT_ARG_PTR &&
+              fill_of(c, jit_kernel_param(k, i)->name) == &c->fills[f];
+    if (!found) {
+      fprintf(stderr, "stenciljit: --fill: the kernel has no array %.*s\n",
+              (int)c->fills[f].name_len, c->fills[f].name);
+      return SJ_EXIT_USAGE;
+    }
+  }
   for (int i = 0; i < np; i++) {
     const jit_param_info *p = jit_kernel_param(k, i);
     if (p->kind != JIT_ARG_PTR) continue;
@@ -363,7 +420,7 @@ static int do_run(const cli *c, jit_context *ctx, const char *src, jit_kernel *k
       code = SJ_EXIT_DEVICE;
       goto out;
     }
-    fill(data[i], p->elem_kind, p->elems, 0x5eed0000u + (uint64_t)i);
+    fill(data[i], p->elem_kind, p->elems, 0x5eed0000u + (uint64_t)i, fill_of(c, p->name));
     if (c->check) memcpy(ref[i], data[i], bytes[i]);
     args[i] = JIT_PTR(data[i]);
   }

@@ -23,12 +23,12 @@ static const char overview[] =
   "  -D NAME=VALUE   value of a parameter (every int/long one; float/double default 0.75)\n"       \
   "  --entry F       function to use when FILE.c holds several\n"                                  \
   "  --device D      auto|cpu|emu|cuda (default auto; $JIT_DEVICE overrides auto)\n"               \
-  "  --threads N     CPU worker threads (default: $JIT_THREADS, else one per CPU)\n"            \
-  "  --tier T        CPU code: tcc (TinyCC only), cc (the system compiler only) or auto\n"       \
-  "                  (TinyCC's first, the system compiler's once ready; $JIT_TIER)\n"             \
-  "  --tiling M      time tiling: auto, time, hybrid, split or none ($JIT_TILING)\n"          \
-  "  --tile SPEC     time tile sizes h=H,w=W0xW1..., or none ($JIT_TILE)\n"                      \
-  "  --fast-math     allow contraction and approximate division (implies --reassociate)\n"      \
+  "  --threads N     CPU worker threads (default: $JIT_THREADS, else one per CPU)\n"               \
+  "  --tier T        CPU code: tcc (TinyCC only), cc (the system compiler only) or auto\n"         \
+  "                  (TinyCC's first, the system compiler's once ready; $JIT_TIER)\n"              \
+  "  --tiling M      time tiling: auto, time, hybrid, split or none ($JIT_TILING)\n"               \
+  "  --tile SPEC     time tile sizes h=H,w=W0xW1..., or none ($JIT_TILE)\n"                        \
+  "  --fast-math     allow contraction and approximate division (implies --reassociate)\n"         \
   "  --reassociate   reductions may run in parallel, rounding differently ($JIT_REASSOCIATE)\n"
 
 static const struct {
@@ -41,6 +41,8 @@ static const struct {
             "  --check         also run the reference (the function itself, compiled by TinyCC)\n"
             "                  as often on the same data: updates/s side by side, and the\n"
             "                  largest difference; exit code 4 unless bit-identical\n"
+            "  --fill NAME=LO..HI  array NAME's elements: integers LO..HI, floating values in\n"
+            "                  [LO, HI) (default 0..9, a bool 0..1, and [-1, 1)); repeatable\n"
             "  --corrupt-result  testing aid: flip one bit of the result before --check\n"},
     {"c", "usage: stenciljit c FILE.c [options]\n"
           "Prints the C the CPU device compiles (nothing on a GPU device: see ptx).\n"
