@@ -568,6 +568,8 @@ static sj_ir_func *kernel_func(sj_lower *l, __isl_keep isl_ast_node *mark, int l
   kl->group = l->group ? l->group : SJ_LW_GROUP;
   f->share_near = l->share_near;
   kl->reanchor = l->reanchor;
+  memcpy(kl->seen, l->seen, sizeof kl->seen);
+  kl->nseen = l->nseen;
   kl->unroll_any = l->unroll_any;
   kl->max_stmts = MAX_STMTS;
   kl->weight = 1;
@@ -669,6 +671,9 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   int index = l->mod->nfuncs, ntraps = l->mod->ntraps, level = 2;
   lowered cur, alt;
   lower_level2(l, mark, &cur, ntraps);
+  /* the windows it saw anchor the lowerings after it */
+  memcpy(l->seen, cur.kl.reach, sizeof l->seen);
+  l->nseen = cur.kl.nreach;
   if (!cur.kl.failed && cur.kl.unrollable && !cur.kl.too_big && !fits(&cur)) {
     int ntraps2 = l->mod->ntraps; /* too many registers: cheap values computed again */
     l->share_near = 1;
@@ -745,6 +750,7 @@ static void kernel(sj_lower *l, __isl_keep isl_ast_node *mark) {
   cur.f->why = sj_buf_take(&why);
   add_func(l->mod, cur.f);
   l->share_near = 0;
+  l->nseen = 0;
   sj_ir_ins *launch = sj_irb_emit(&l->b, SJ_IR_LAUNCH, SJ_IR_PRED);
   launch->imm = index;
   launch->nargs = cur.kl.nhost_ids;

@@ -69,6 +69,16 @@ typedef struct sj_lower {
     long c;
   } anchors[8];
   int nanchors;
+  /* the windows of full tiles' spread loops a lowering saw, by block dimension and the terms of
+   * their starts: the constants of their least first and greatest last values (lower_full.c);
+   * reach, this lowering's, and seen, the kernel's first lowering's: where all of a dimension's
+   * windows fit in its threads, the anchor is their least first value (astgen/lower.c) */
+  struct sj_reach {
+    int dim;
+    unsigned long terms;
+    long lo, hi;
+  } reach[8], seen[8];
+  int nreach, nseen;
   int reanchor; /* a window that would take a copy more from its anchor is one */
   int grew;     /* a window took a copy more than it needs */
   /* added to a spread loop's start for the congruence of its values with the thread ids: the

@@ -361,6 +361,29 @@ static void grouped(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_i
   l->weight = weight;
 }
 
+/* Notes the window of values c .. last of a spread loop along block dimension dim whose start
+ * has the terms given (sj_lower.reach). */
+static void note_reach(sj_lower *l, int dim, unsigned long terms, long c, long last) {
+  int i = 0;
+  while (i < l->nreach && (l->reach[i].dim != dim || l->reach[i].terms != terms)) i++;
+  if (i == (int)(sizeof l->reach / sizeof *l->reach)) return;
+  if (i == l->nreach) l->reach[l->nreach++] = (struct sj_reach){dim, terms, c, last};
+  if (c < l->reach[i].lo) l->reach[i].lo = c;
+  if (last > l->reach[i].hi) l->reach[i].hi = last;
+}
+
+/* The anchor of the windows along dim whose starts have these terms: the least first value
+ * the kernel's first lowering saw where all of them fit in the width threads (every window one
+ * copy from it, its thread's value the same register in every step: a split tile's window,
+ * which moves by the slope from step to step, cost 4 instructions a step anchored anew), else
+ * c, this window's. */
+static long fitting_anchor(const sj_lower *l, int dim, unsigned long terms, long width, long c) {
+  for (int i = 0; i < l->nseen; i++)
+    if (l->seen[i].dim == dim && l->seen[i].terms == terms)
+      return l->seen[i].hi - l->seen[i].lo < width && l->seen[i].lo <= c ? l->seen[i].lo : c;
+  return c;
+}
+
 /* The copies of a spread loop of trip t over the width threads of block dimension dim, bound
  * to the tile rather than to the window: the window starts at A + c, A the terms of its start
  * (in a full tile's steps the same in every step, the step's offset in c) and thread r's
@@ -383,7 +406,8 @@ static void anchored(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_
   int i = 0;
   while (i < l->nanchors && (l->anchors[i].dim != dim || l->anchors[i].terms != terms)) i++;
   if (i == l->nanchors && i < (int)(sizeof l->anchors / sizeof *l->anchors))
-    l->anchors[l->nanchors++] = (struct sj_anchor){dim, terms, c};
+    l->anchors[l->nanchors++] =
+        (struct sj_anchor){dim, terms, fitting_anchor(l, dim, terms, width, c)};
   long c0 = i < l->nanchors ? l->anchors[i].c : c;
   if (sj_floor_div(c - c0 + t->n - 1, width) - sj_floor_div(c - c0, width) >=
       (t->n + width - 1) / width) {
@@ -442,6 +466,12 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
    * astgen/lower.c) */
   long copies = (t.n + width - 1) / width;
   int group = 0, copy = done && copies_only(node);
+  if (done && width > 1 && !copy && !t.lower && !t.upper && (t.base || t.start.kind == SJ_V_INT)) {
+    long c = t.start.i;
+    unsigned long terms = 0;
+    if (t.base) sj_lw_iexpr_terms(l, t.base, &c, &terms);
+    note_reach(l, threads_dim, terms, c, c + t.n - 1);
+  }
   /* a statement's points along a dimension other than x (a warp's threads all along x) in
    * blocks of consecutive ones (sj_kernel.blocked_rows), where a thread runs several and the
    * window is not cut: the neighbours a point reads are its thread's others' (a split tile's
