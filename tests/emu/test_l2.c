@@ -8,15 +8,20 @@
 
 static char stats[] = "/tmp/emu_l2_XXXXXX";
 
-/* A counter of the last launch's JSON line. */
-static long long stat_of(const char *key) {
-  FILE *f = fopen(stats, "r");
+/* The number after "key": in the last line of the file at path, -1 if absent. */
+static long long last_field(const char *path, const char *key) {
+  FILE *f = fopen(path, "r");
   char line[8192], last[8192] = "", pat[128];
   while (f && fgets(line, sizeof line, f)) strcpy(last, line);
   if (f) fclose(f);
   snprintf(pat, sizeof pat, "\"%s\":", key);
   const char *p = strstr(last, pat);
   return p ? atoll(p + strlen(pat)) : -1;
+}
+
+/* A counter of the last launch's JSON line. */
+static long long stat_of(const char *key) {
+  return last_field(stats, key);
 }
 
 static void l2_size(long bytes) {
@@ -69,13 +74,9 @@ static int line_of(const char *ptx, const char *text) {
 
 /* A line's count in the last launch's profile line, -1 if absent. */
 static long long profiled(const char *path, int line) {
-  FILE *f = fopen(path, "r");
-  char buf[8192], last[8192] = "", pat[32];
-  while (f && fgets(buf, sizeof buf, f)) strcpy(last, buf);
-  if (f) fclose(f);
-  snprintf(pat, sizeof pat, "\"%d\":", line);
-  const char *p = strstr(last, pat);
-  return p ? atoll(p + strlen(pat)) : -1;
+  char key[32];
+  snprintf(key, sizeof key, "%d", line);
+  return last_field(path, key);
 }
 
 /* JIT_EMU_PROFILE: the threads that ran each line, which sum to the launch's instructions: one
