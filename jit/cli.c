@@ -237,8 +237,9 @@ static uint64_t splitmix(uint64_t *s) {
  * range NULL: integers 0..9 (a bool 0..1), floating values in [-1, 1). */
 static void fill(void *p, jit_arg_kind k, size_t n, uint64_t seed, const fill_range *range) {
   size_t es = jit_elem_size(k);
+  /* the span in doubles and the count in unsigned: hi - lo may not fit in a long */
   double lo = range ? (double)range->lo : -1.0,
-         span = range ? (double)(range->hi - range->lo) : 2.0;
+         span = range ? (double)range->hi - (double)range->lo : 2.0;
   for (size_t i = 0; i < n; i++) {
     uint64_t r = splitmix(&seed);
     if (k == JIT_ARG_FLOAT) {
@@ -246,7 +247,9 @@ static void fill(void *p, jit_arg_kind k, size_t n, uint64_t seed, const fill_ra
     } else if (k == JIT_ARG_DOUBLE) {
       ((double *)p)[i] = lo + span * (double)(r >> 11) * 0x1p-53;
     } else {
-      uint64_t count = range ? (uint64_t)(range->hi - range->lo) + 1 : k == JIT_ELEM_BOOL ? 2 : 10;
+      uint64_t count = range                ? (uint64_t)range->hi - (uint64_t)range->lo + 1
+                       : k == JIT_ELEM_BOOL ? 2
+                                            : 10;
       uint64_t v = (range ? (uint64_t)range->lo : 0) + (count ? r % count : r);
       unsigned char *e = (unsigned char *)p + i * es;
       for (size_t b = 0; b < es; b++) e[b] = (unsigned char)(v >> (8 * b)); /* little-endian */
