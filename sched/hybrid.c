@@ -571,10 +571,11 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
   sj_buf desc = {0};
   isl_multi_aff *local = NULL;
   long box[SJ_HYBRID_MAX_SPACE] = {0, 0, 0}, reach[SJ_HYBRID_MAX_SPACE] = {0, 0, 0};
-  isl_map *ftiles = sj_hybrid_cone(deps, n, &c, why)
-                        ? NULL
-                        : tiles_of(ctx, split, &c, h, w, sizes->block[0], &ncolors, &local, box,
-                                   reach, &desc, why);
+  int nocone = sj_hybrid_cone(deps, n, &c, why);
+  if (!split) sj_hybrid_whole_skews(&c);
+  isl_map *ftiles = nocone ? NULL
+                           : tiles_of(ctx, split, &c, h, w, sizes->block[0], &ncolors, &local, box,
+                                      reach, &desc, why);
   if (!ftiles) {
     isl_multi_aff_free(local);
     sj_buf_free(&desc);

@@ -27,6 +27,10 @@ typedef struct sj_cone {
 /* The cone of deps, dependences between points of the folded space. n is the number of
  * space dimensions after s0. -1 with why filled when there is none to tile. */
 int sj_hybrid_cone(__isl_keep isl_union_map *deps, int n, sj_cone *c, sj_buf *why);
+/* Rounds c's parallelogram skews up to whole numbers, as hybrid tiles take them: a tile moved
+ * by a fraction of an element a step has no box of what it touches at an integer origin, which
+ * staging it in shared memory needs (split tiles take the exact slopes). */
+void sj_hybrid_whole_skews(sj_cone *c);
 
 /* Tile sizes and the derived quantities of the hexagon. */
 typedef struct sj_hex {

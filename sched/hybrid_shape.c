@@ -148,6 +148,13 @@ int sj_hybrid_cone(__isl_keep isl_union_map *deps, int n, sj_cone *c, sj_buf *wh
   return 0;
 }
 
+void sj_hybrid_whole_skews(sj_cone *c) {
+  for (int i = 1; i <= c->n; i++) {
+    c->skew_num[i] = sj_ceil_div(c->skew_num[i], c->skew_den[i]);
+    c->skew_den[i] = 1;
+  }
+}
+
 /* --- the tile functions --- */
 
 /* floor(x * num / den) for the tile sizes. */

@@ -57,6 +57,25 @@ static int place_of_access(const sj_pstmt *s, const sj_access *acc, int n, sj_pl
   return ok ? 0 : -1;
 }
 
+/* Whether a statement before s in the time step writes an element that read acc of s reads at
+ * the same step: s copies a value computed just before it (a boundary row set from the row
+ * beside it). */
+static int fresh(const sj_model *m, const sj_pstmt *s, const sj_access *acc) {
+  int found = 0;
+  for (int a = 0; a < m->naccesses && !found && s->depth; a++) {
+    const sj_access *w = &m->accesses[a];
+    if (!w->is_write || w->again || !w->stmt->depth || w->stmt->id >= s->id ||
+        w->ref->sym != acc->ref->sym)
+      continue;
+    isl_map *pairs =
+        isl_map_apply_range(isl_map_copy(acc->rel), isl_map_reverse(isl_map_copy(w->rel)));
+    pairs = isl_map_equate(pairs, isl_dim_in, 0, isl_dim_out, 0); /* the same time step */
+    found = isl_map_is_empty(pairs) == isl_bool_false;
+    isl_map_free(pairs);
+  }
+  return found;
+}
+
 int sj_place_of(const sj_model *m, const sj_pstmt *s, int n, sj_place *out) {
   if (n + 1 > SJ_PLACE_MAX || s->depth - 1 > n + 1) return -1;
   memset(out, 0, sizeof *out);
@@ -67,11 +86,21 @@ int sj_place_of(const sj_model *m, const sj_pstmt *s, int n, sj_place *out) {
   int point = 0;
   for (int j = 1; j < s->depth; j++) point |= m->point && s->iters[j] == m->point;
   if (pad == 0 && !point) return 0;
-  /* the place every write of s says, if they say the same; else the first that a read says
-   * (a row's sum S[i] += A[t % 2][i][1] at (i, 1), beside what it reads) */
+  /* where a read of a value computed before it in the step says (the instances it depends on
+   * then sit a folded step before it, where a distance in space would make the tiles' slopes
+   * steep); else the place every write of s says, if they say the same; else the first that
+   * a read says (a row's sum S[i] += A[t % 2][i][1] at (i, 1), beside what it reads) */
   sj_place first, mine;
   memset(&first, 0, sizeof first);
   memset(&mine, 0, sizeof mine);
+  for (int a = 0; a < m->naccesses; a++) {
+    const sj_access *acc = &m->accesses[a];
+    if (acc->stmt == s && !acc->is_write && !place_of_access(s, acc, n, &first) &&
+        fresh(m, s, acc)) {
+      *out = first;
+      return 0;
+    }
+  }
   int writes = 0, agree = 1;
   for (int a = 0; a < m->naccesses && agree; a++) {
     const sj_access *acc = &m->accesses[a];

@@ -224,10 +224,12 @@ typedef struct sj_place {
   long cst[SJ_PLACE_MAX];
 } sj_place;
 /* A statement with every space loop sits at its loops. One with fewer (or whose only loop is
- * the one point of an assignment directly in the time loop: a 1-D source) sits where it writes,
- * where its write is each loop or a constant along the space dimensions (a boundary column
- * A[i][M - 1] at (i, M - 1), a source A[N / 2][M / 2] at that point): its dependences on the
- * others then reach as far as theirs. Where its writes do not say one (S[i] += A[t % 2][i][1]),
+ * the one point of an assignment directly in the time loop: a 1-D source) sits where it reads a
+ * value that a statement before it computed in the same step (a boundary column
+ * A[(t + 1) % 2][i][M - 1] = A[(t + 1) % 2][i][M - 2] at (i, M - 2)), where that read is each
+ * loop or a constant along the space dimensions. Else it sits where it writes, where its write
+ * says so (a source A[N / 2][M / 2] at that point): its dependences on the others then reach as
+ * far as theirs. Where its writes do not say one (S[i] += A[t % 2][i][1]),
  * it sits where its first read that says one reads. Else its loops are the innermost
  * dimensions and it sits at 0 along the others. -1 where n + 1 is above SJ_PLACE_MAX or the
  * statement has more loops. */

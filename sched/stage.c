@@ -912,51 +912,96 @@ static int stmt_shift(const sj_model *m, const sj_pstmt *stmt, const sj_sym *sym
   return any;
 }
 
+/* A statement's box of an array in the tiles where it runs (stmt_box). */
+typedef struct stmt_boxed {
+  long row[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], size[SJ_STAGE_MAX_RANK];
+  isl_set *tiles;
+  int reads, writes;
+  int apart; /* its origin moves otherwise than the array's box */
+} stmt_boxed;
+
+/* How many of its origin's coefficients on the tile coordinates are not 0. */
+static int moving(const stmt_boxed *b, int nk, int ncoords) {
+  int n = 0;
+  for (int d = 0; d < nk; d++)
+    for (int k = 1; k <= ncoords; k++) n += b->row[d][k] != 0;
+  return n;
+}
+
+/* Whether b's box lies in the box row/size in every tile where b's statement runs. */
+static isl_bool inside(const stmt_boxed *b, int nk, const long (*row)[SJ_STAGE_COEFS],
+                       const long *size) {
+  isl_map *mine =
+      box_map(isl_set_copy(b->tiles), nk, (const long(*)[SJ_STAGE_COEFS])b->row, b->size);
+  isl_map *all = box_map(isl_set_copy(b->tiles), nk, row, size);
+  isl_bool in = isl_map_is_subset(mine, all);
+  isl_map_free(mine);
+  isl_map_free(all);
+  return in;
+}
+
 /* The box of the accesses to sym by translations (see struct shift) into s, the dimensions
  * dd leaves out from dd, and what the statements do in t; -1 when some access is not one.
- * Where the statements' boxes do not differ by constants (the parities of a swap, placed
- * apart in a tile), t->boxes is their union, whose box the caller asks isl for: a few
- * boxes, where the union of the accesses' footprints has a variable per flattened
- * dimension, and took isl seconds. */
+ * The box moves with the statement whose box moves with the most tile coordinates; another's
+ * whose origin moves alike widens it, one whose box lies inside it in every tile it runs in
+ * (a boundary column at a constant place) adds nothing. Where a statement's box is neither (the
+ * parities of a swap, placed apart in a tile), t->boxes is their union, whose box the caller
+ * asks isl for: a few boxes, where the union of the accesses' footprints has a variable per
+ * flattened dimension, and took isl seconds. */
 static int shifted_box(stage_arg *a, const sj_sym *sym, const div_dims *dd,
                        __isl_keep isl_space *kept, sj_staged *s, touch *t) {
   const sj_model *m = a->m;
-  int nk = (int)isl_space_dim(kept, isl_dim_out), found = 0, differ = 0, rc = 0;
+  int nk = (int)isl_space_dim(kept, isl_dim_out), nboxes = 0, rc = 0, main = -1;
   *t = (touch){0, 0, NULL, NULL};
   /* add_staged bounds the rank; said again for the compiler, which cannot see it (-O3) */
   if (nk > SJ_STAGE_MAX_RANK) return -1;
-  long row[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], size[SJ_STAGE_MAX_RANK];
+  stmt_boxed *boxes = calloc((size_t)m->nstmts + 1, sizeof *boxes);
+  if (!boxes) return -1;
   for (int st = 0; st < m->nstmts && rc >= 0; st++) {
     shift sh;
-    int reads = 0, writes = 0;
-    long r[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], sz[SJ_STAGE_MAX_RANK];
-    isl_set *mine = NULL;
-    rc = stmt_shift(m, m->stmts[st], sym, dd->mask, nk, &sh, &reads, &writes);
-    rc = rc > 0 ? stmt_box(a, m->stmts[st], nk, &sh, r, sz, &mine) : rc < 0 ? -1 : 1;
-    if (mine)
-      t->tiles = t->tiles ? isl_set_union(t->tiles, isl_set_copy(mine)) : isl_set_copy(mine);
-    if (!rc) {
-      isl_map *box = box_map(mine, nk, (const long(*)[SJ_STAGE_COEFS])r, sz);
-      t->boxes = t->boxes ? isl_map_union(t->boxes, box) : box;
-    } else {
-      isl_set_free(mine);
+    stmt_boxed *b = &boxes[nboxes];
+    rc = stmt_shift(m, m->stmts[st], sym, dd->mask, nk, &sh, &b->reads, &b->writes);
+    rc = rc > 0 ? stmt_box(a, m->stmts[st], nk, &sh, b->row, b->size, &b->tiles) : rc < 0 ? -1 : 1;
+    if (b->tiles)
+      t->tiles =
+          t->tiles ? isl_set_union(t->tiles, isl_set_copy(b->tiles)) : isl_set_copy(b->tiles);
+    if (rc) {
+      b->tiles = isl_set_free(b->tiles);
+      continue;
     }
-    for (int d = 0; !rc && d < nk; d++) {
-      for (int k = 1; found && k <= s->ncoords; k++) differ |= r[d][k] != row[d][k];
-      if (!found) {
-        memcpy(row[d], r[d], sizeof row[d]);
-        size[d] = sz[d];
-        continue;
-      }
-      long end = row[d][0] + size[d] > r[d][0] + sz[d] ? row[d][0] + size[d] : r[d][0] + sz[d];
-      row[d][0] = row[d][0] < r[d][0] ? row[d][0] : r[d][0];
-      size[d] = end - row[d][0];
-    }
-    found |= !rc;
-    t->written |= !rc && writes;
-    t->read |= !rc && reads;
+    isl_map *box =
+        box_map(isl_set_copy(b->tiles), nk, (const long(*)[SJ_STAGE_COEFS])b->row, b->size);
+    t->boxes = t->boxes ? isl_map_union(t->boxes, box) : box;
+    if (main < 0 || moving(b, nk, s->ncoords) > moving(&boxes[main], nk, s->ncoords)) main = nboxes;
+    nboxes++;
   }
-  if (rc < 0 || !found) {
+  long row[SJ_STAGE_MAX_RANK][SJ_STAGE_COEFS], size[SJ_STAGE_MAX_RANK];
+  int differ = 0;
+  if (rc >= 0 && main >= 0) {
+    memcpy(row, boxes[main].row, sizeof row);
+    memcpy(size, boxes[main].size, sizeof size);
+    for (int i = 0; i < nboxes; i++) { /* those moving alike widen it */
+      const stmt_boxed *b = &boxes[i];
+      int alike = 1;
+      for (int d = 0; d < nk; d++)
+        for (int k = 1; k <= s->ncoords; k++) alike &= b->row[d][k] == row[d][k];
+      for (int d = 0; alike && d < nk; d++) {
+        long end = row[d][0] + size[d] > b->row[d][0] + b->size[d] ? row[d][0] + size[d]
+                                                                   : b->row[d][0] + b->size[d];
+        row[d][0] = row[d][0] < b->row[d][0] ? row[d][0] : b->row[d][0];
+        size[d] = end - row[d][0];
+      }
+      t->written |= b->writes;
+      t->read |= b->reads;
+      boxes[i].apart = !alike;
+    }
+    for (int i = 0; i < nboxes && !differ; i++)
+      if (boxes[i].apart)
+        differ = inside(&boxes[i], nk, (const long(*)[SJ_STAGE_COEFS])row, size) != isl_bool_true;
+  }
+  for (int i = 0; i < nboxes; i++) isl_set_free(boxes[i].tiles);
+  free(boxes);
+  if (rc < 0 || main < 0) {
     t->tiles = isl_set_free(t->tiles);
     t->boxes = isl_map_free(t->boxes);
     return -1;

@@ -118,6 +118,7 @@ static long lmin(long a, long b) {
 
 typedef struct geometry {
   int n, steps;                       /* space dimensions after s0; a full tile's steps */
+  sj_cone cone;                       /* the slopes the tiles take (sj_hybrid_whole_skews) */
   sj_hex hex;                         /* hybrid */
   sj_split split;                     /* split */
   long lo_b, hi_b;                    /* hybrid: the hexagon's rows span b in [lo_b, hi_b] */
@@ -183,7 +184,7 @@ static double step_extent(const geometry *g, int a, int d, double (*f)(double, u
 enum { EXACT_BANDS = 16 };
 static void hybrid_counts(const sj_tm_stencil *s, geometry *g) {
   const sj_hex *t = &g->hex;
-  const sj_cone *c = &s->cone;
+  const sj_cone *c = &g->cone;
   g->tiles = 0;
   g->grid = 0;
   /* the host loops over the wavefronts of both phases and launches each phase's kernel in
@@ -240,7 +241,7 @@ static void split_counts(const sj_tm_stencil *s, geometry *g) {
   long count[SJ_HYBRID_MAX_SPACE][2];
   for (int d = 0; d <= s->n; d++) {
     long rn, rd, ln, ld, last = lmin(t->h, s->steps) - 1;
-    split_slopes(&s->cone, d, &rn, &rd, &ln, &ld);
+    split_slopes(&g->cone, d, &rn, &rd, &ln, &ld);
     long lo = s->lo[d], hi = s->lo[d] + s->ext[d] - 1, period = t->period[d];
     /* upright: x = s - period S in [0, base - 1]; inverted: [base - l(h-1), period - 1 + r(h-1)] */
     long xlo[2] = {0, t->base[d] - ceil_scaled(last, ln, ld)};
@@ -294,9 +295,11 @@ static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geome
            -1;
   for (int d = 0; d <= s->n; d++)
     if (c->w[d] < 1) return snprintf(why, cap, "width %d is below 1", d), -1;
+  g->cone = s->cone;
   if (c->kind == SJ_TM_HYBRID) {
+    sj_hybrid_whole_skews(&g->cone);
     sj_buf b = {0};
-    int bad = sj_hybrid_shape(&s->cone, c->h, c->w, &g->hex, &b);
+    int bad = sj_hybrid_shape(&g->cone, c->h, c->w, &g->hex, &b);
     if (bad) snprintf(why, cap, "%s", b.data ? b.data : "no hexagon");
     sj_buf_free(&b);
     if (bad) return -1;
@@ -305,19 +308,18 @@ static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geome
     double rows = 0;
     for (long a = 0; a < g->hex.H; a++) {
       long lo, hi;
-      hex_row(&s->cone, &g->hex, a, &lo, &hi);
+      hex_row(&g->cone, &g->hex, a, &lo, &hi);
       if (hi < lo) continue;
       rows += (double)(hi - lo + 1);
       g->lo_b = lmin(g->lo_b, lo), g->hi_b = lmax(g->hi_b, hi);
       g->widest[0] = fmax(g->widest[0], (double)(hi - lo + 1));
     }
-    step_extents(g, &s->cone, SJ_TM_HYBRID);
+    step_extents(g, &g->cone, SJ_TM_HYBRID);
     g->proj[0] = (double)(g->hi_b - g->lo_b + 1);
     g->pts = rows;
     for (int d = 1; d <= s->n; d++) {
-      long den = s->cone.skew_den[d];
       g->widest[d] = (double)c->w[d];
-      g->proj[d] = (double)(c->w[d] + sj_ceil_div(s->cone.skew_num[d] * (g->hex.H - 1), den));
+      g->proj[d] = (double)(c->w[d] + g->cone.skew_num[d] * (g->hex.H - 1));
       g->pts *= (double)c->w[d];
     }
     hybrid_counts(s, g);
@@ -325,9 +327,9 @@ static int tile_geometry(const sj_tm_stencil *s, const sj_tm_candidate *c, geome
     for (int d = 1; d <= s->n; d++) period[d] = (double)c->w[d];
     inside_shares(s, g, period);
   } else {
-    sj_split_shape(&s->cone, c->h, c->w, &g->split);
+    sj_split_shape(&g->cone, c->h, c->w, &g->split);
     g->steps = c->h;
-    step_extents(g, &s->cone, SJ_TM_SPLIT);
+    step_extents(g, &g->cone, SJ_TM_SPLIT);
     g->pts = c->h;
     for (int d = 0; d <= s->n; d++) {
       g->widest[d] = g->proj[d] = (double)g->split.base[d];
