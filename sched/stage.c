@@ -960,6 +960,7 @@ static int shifted_box(stage_arg *a, const sj_sym *sym, const div_dims *dd,
   for (int st = 0; st < m->nstmts && rc >= 0; st++) {
     shift sh;
     stmt_boxed *b = &boxes[nboxes];
+    *b = (stmt_boxed){0}; /* what a statement with no box left here */
     rc = stmt_shift(m, m->stmts[st], sym, dd->mask, nk, &sh, &b->reads, &b->writes);
     rc = rc > 0 ? stmt_box(a, m->stmts[st], nk, &sh, b->row, b->size, &b->tiles) : rc < 0 ? -1 : 1;
     if (b->tiles)
