@@ -161,6 +161,8 @@ __isl_give isl_ast_expr *sj_lw_upper_bound(__isl_keep isl_ast_expr *cond, __isl_
 /* Whether b - a is a constant, *diff (their terms computed as values where not linear). */
 int sj_lw_const_diff(sj_lower *l, __isl_keep isl_ast_expr *a, __isl_keep isl_ast_expr *b,
                      long *diff);
+/* Whether e mod m is the same for every value e takes, *r (in 0 .. m - 1). */
+int sj_lw_residue(sj_lower *l, __isl_keep isl_ast_expr *e, long m, long *r);
 void sj_lw_bind(sj_lower *l, __isl_keep isl_id *id, sj_ir_val val, long offset);
 /* The last binding made: a copy of a spread loop whose val is base + r, r in 0 .. span. */
 void sj_lw_bind_range(sj_lower *l, __isl_keep isl_ast_expr *base, long base_const, sj_ir_val r,

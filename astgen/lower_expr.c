@@ -14,6 +14,7 @@
 #include <isl/val.h>
 
 #include "astgen/linear.h"
+#include "base/arith.h"
 #include "stenciljit.h"
 
 void sj_lw_fail(sj_lower *l, const char *what) {
@@ -346,6 +347,16 @@ int sj_lw_const_diff(sj_lower *l, __isl_keep isl_ast_expr *a, __isl_keep isl_ast
   *diff = f.constant;
   free(f.t);
   return constant;
+}
+
+int sj_lw_residue(sj_lower *l, __isl_keep isl_ast_expr *e, long m, long *r) {
+  lin f = {0, 0, 0, NULL};
+  lin_isl(l, &f, e, 1);
+  int fixed = 1;
+  for (int i = 0; i < f.n; i++) fixed &= f.t[i].coef % m == 0;
+  *r = f.constant - m * sj_floor_div(f.constant, m);
+  free(f.t);
+  return fixed;
 }
 
 static int by_level(const void *x, const void *y, void *regs) {

@@ -76,8 +76,9 @@ static void flatten(sj_lower *l, __isl_keep isl_ast_expr *e, enum isl_ast_expr_o
   *args = isl_ast_expr_list_add(*args, isl_ast_expr_copy(e));
 }
 
-/* A for node's iterations (unit step) as a window of n values from start, each checked where
- * the bounds are not a constant apart:
+/* A for node's iterations as a window of n values from start, of which the loop takes one in
+ * step (the steps of a statement run every other folded step), each checked where the bounds
+ * are not a constant apart:
  *   exact:    the bounds a constant apart (no check);
  *   constant: max(lo, X..) .. min(hi, Y..): the window lo .. hi, each value checked against the
  *             X and Y (*lower, *upper), a tile's steps cut by the first or last step;
@@ -87,7 +88,7 @@ static void flatten(sj_lower *l, __isl_keep isl_ast_expr *e, enum isl_ast_expr_o
  *             constant apart in this copy only the one that wins counts (flatten). */
 typedef struct trip {
   sj_ir_val start;
-  long n;
+  long n, step;
   isl_ast_expr_list *lower, *upper; /* constant window: the bounds to check */
   sj_ir_val bound;                  /* moving window: the upper bound to check */
   int strict;                       /* upper bounds are strict */
@@ -110,7 +111,20 @@ static int window(sj_lower *l, __isl_keep isl_ast_expr *init, __isl_keep isl_ast
   flatten(l, bound, isl_ast_expr_op_min, &hi, &have_hi, &t->upper);
   isl_ast_expr *x = single(t->lower), *y = single(t->upper);
   int moving = x && y && sj_lw_const_diff(l, x, y, &diff);
-  if (have_lo && have_hi && (!moving || hi - lo <= diff)) { /* constant: the smaller window */
+  /* a step over 1: the values from lo are the loop's only where every lower bound beside lo
+   * is congruent to it (isl's bounds of a strided loop are) */
+  int aligned = 1;
+  for (int i = 0; t->step > 1 && have_lo && aligned && i < isl_ast_expr_list_n_ast_expr(t->lower);
+       i++) {
+    isl_ast_expr *e = isl_ast_expr_list_get_ast_expr(t->lower, i);
+    long r;
+    aligned = sj_lw_residue(l, e, t->step, &r) && r == lo - t->step * sj_floor_div(lo, t->step);
+    isl_ast_expr_free(e);
+  }
+  if (!aligned) {
+    moving = 0;
+  } else if (have_lo && have_hi && (!moving || hi - lo <= diff)) {
+    /* constant: the smaller window */
     t->start = sj_ir_int(SJ_IR_S64, lo);
     t->n = hi + !t->strict - lo;
     moving = -1;
@@ -136,9 +150,11 @@ static int trip_of(sj_lower *l, __isl_keep isl_ast_node *node, __isl_keep isl_id
   isl_ast_expr *init = isl_ast_node_for_get_init(node), *inc = isl_ast_node_for_get_inc(node);
   isl_ast_expr *cond = isl_ast_node_for_get_cond(node);
   int ok = isl_ast_expr_get_type(inc) == isl_ast_expr_int;
+  t->step = 1;
   if (ok) {
     isl_val *v = isl_ast_expr_get_val(inc);
-    ok = isl_val_is_one(v) == isl_bool_true;
+    t->step = isl_val_get_num_si(v);
+    ok = t->step >= 1;
     isl_val_free(v);
   }
   isl_ast_expr *bound = ok ? sj_lw_upper_bound(cond, id, &t->strict) : NULL;
@@ -457,14 +473,16 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
   isl_ast_expr_free(it);
   long width = threads_dim < 0 ? 1 : (long)b->f->block[threads_dim];
   trip t;
-  int done = trip_of(l, node, id, &t) &&
-             (t.n + width - 1) / width <= (width == 1 ? MAX_STEP_COPIES : MAX_COPIES);
+  /* a loop spread over the threads by a step over 1 stays a loop */
+  int done =
+      trip_of(l, node, id, &t) && (t.step == 1 || width == 1) &&
+      (t.n + width * t.step - 1) / (width * t.step) <= (width == 1 ? MAX_STEP_COPIES : MAX_COPIES);
   /* level 2 keeps spread loops, but unrolls one a thread runs at most once (a split tile's row
    * of 158 points over 160 threads: its body behind a guard, no more code than the loop) and,
    * innermost, those of up to sj_lower.group copies; innermost ones of more run grouped
    * (plain_spread: none of this, where it needs more registers than the kernel may hold:
    * astgen/lower.c) */
-  long copies = (t.n + width - 1) / width;
+  long copies = (t.n + width * t.step - 1) / (width * t.step);
   int group = 0, copy = done && copies_only(node);
   if (done && width > 1 && !copy && !t.lower && !t.upper && (t.base || t.start.kind == SJ_V_INT)) {
     long c = t.start.i;
@@ -504,7 +522,7 @@ int sj_lw_unroll_full(sj_lower *l, __isl_keep isl_ast_node *node, int threads_di
     /* this thread's first iteration from the window's start, r: the values congruent to its id,
      * or its block of consecutive ones; the copies stride apart */
     sj_ir_val r = sj_ir_int(SJ_IR_S64, 0), first = t.start;
-    long stride = blocked ? 1 : width, span = blocked ? (width - 1) * copies : width - 1;
+    long stride = blocked ? 1 : width * t.step, span = blocked ? (width - 1) * copies : width - 1;
     long c = 0; /* the start's constant, in the copies' offsets (blocked) */
     isl_ast_expr *base = isl_ast_expr_copy(t.base); /* of first - r */
     if (blocked) { /* first from the start's terms: the same in steps whose windows move */
