@@ -96,8 +96,9 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                                              sj_buf *desc);
 /* JIT_FLOWIN=0: a full tile copies its whole box in, not only its flow-in */
 int sj_flow_in_enabled(void);
-/* What a full tile copies in of a double buffer sym (one statement, its plane dimension 0 of
- * range mod the only one left out: mask) in place of its box s: [L, S..] -> [t, a1, ..], the
+/* What a full tile copies in of a double buffer sym (its plane dimension 0 of range mod the
+ * only one left out: mask) in place of its box s, where no statement but the stencil's (the one
+ * that writes sym inside the most loops) touches sym in the tile: [L, S..] -> [t, a1, ..], the
  * elements it reads at step t that it did not write at t - 1, as one shape translated by the
  * tile's origin (sched/flow_in.c), as a list of pieces; into c the plane of step t, and the
  * origin where the pieces are offsets from it (2-D planes: constant rectangles). full: the full

@@ -8,6 +8,7 @@
 // run: T=3 N=4 M=5
 // run: T=13 N=37 M=131
 // run: T=9 N=70 M=67
+// run: T=8 N=100 M=200
 void last_step_out(int T, int N, int M, float A[2][N][M], float out[N][M]) {
   for (int t = 0; t < T; t++) {
     for (int i = 1; i < N - 1; i++)

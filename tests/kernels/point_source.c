@@ -7,6 +7,7 @@
 // run: T=9 N=17 M=40
 // run: T=13 N=37 M=131
 // run: T=6 N=140 M=40
+// run: T=8 N=100 M=200
 void point_source(int T, int N, int M, float A[2][N][M]) {
   for (int t = 0; t < T; t++) {
     for (int i = 1; i < N - 1; i++)
