@@ -204,10 +204,12 @@ int sj_set_dim_range(__isl_keep isl_set *set, int pos, long *lo, long *hi);
 int sj_aff_row(__isl_keep isl_aff *aff, int ncoords, long *row);
 
 /* The stencil form (seed digest 1): an outer loop carrying every dependence over k >= 1
- * nests whose loops are all parallel. Folding puts nest i of time step t at k*t + i. */
+ * levels of nests whose loops are all parallel. Folding puts level i of time step t at k*t + i
+ * (nests that touch nothing in common in a step share a level). */
 typedef struct sj_stencil {
   int is_stencil;
-  int nests;             /* k */
+  int nests;             /* k, the levels */
+  int step_nests;        /* the nests of a step: the per-step mapping's launches a step */
   const sj_sym *time;    /* the outer loop's iterator */
   isl_union_map *folded; /* owned: S[t, s..] -> [k*t + i, s..] */
   char *why;             /* malloc'd: why the kernel is or is not in stencil form */

@@ -2,7 +2,10 @@
  * k >= 1 nests; nest i of step t is folded to time k*t + i, and every dependence must go
  * forward in folded time, which also makes every loop of every nest parallel. Folded time
  * never decreases along the original order, so that holds exactly when no two different
- * instances of one folded time step conflict. */
+ * instances of one folded time step conflict. Then nests go in levels (merge_nests), each a
+ * folded step: a nest one level above the highest of the earlier nests it conflicts with in a
+ * step, so that every pair that conflicts keeps its order and folded time may decrease only
+ * between nests that touch nothing in common in a step; the same test checks the levels. */
 #include "sched/sched.h"
 
 #include <stdio.h>
@@ -310,6 +313,72 @@ static void step_conflicts(sj_model *m, const int *nest, int k, isl_map *const *
     nest_conflicts(m, nest, c, fold, found);
 }
 
+/* The most nests whose pairs merge_nests tests (a conflict test each). */
+enum { MERGE_MAX_NESTS = 8 };
+
+/* The points of a step of statement s: the product of its space loops' ranges. */
+static double step_points(const sj_pstmt *s) {
+  double n = 1;
+  for (int j = 1; j < s->depth; j++) {
+    long lo, hi;
+    if (sj_set_dim_range(s->domain, j, &lo, &hi)) return 0;
+    n *= hi >= lo ? (double)(hi - lo + 1) : 0;
+  }
+  return n;
+}
+
+/* Nests in levels, into nest (indexed by statement id, k nests): a nest sits above every
+ * earlier nest it conflicts with within a step, so the nests of one level touch nothing in
+ * common in a step and may share its folded step. Returns the number of levels. A small nest
+ * (under half the points of a step of the largest: a side of the grid, a halo) is a folded step
+ * of few points that costs a barrier and widens the tiles: the four sides of boundary_sides,
+ * each set from the stencil's values, take 2 folded steps a step, not 5 (a tile of the same
+ * folded height holds 2.5 times the steps); halo1d's copies of the last plane, 3, 1. The big
+ * nests keep a level each, in their order (two in one step make a step of twice the work), and
+ * where there are several, the small ones keep levels of their own too: the big nests' steps
+ * are most of the tiles' then, and fdtd-2d's tiled code, measured on an H200 at its fold of 4
+ * levels, ran at twice the per-step mapping's time (the choice tests/schedule_test.c keeps,
+ * which a level fewer would turn without a measure of its own). */
+static int merge_nests(sj_model *m, __isl_keep isl_union_pw_aff *t, int *nest, int k) {
+  if (k < 2 || k > MERGE_MAX_NESTS) return k;
+  int nids = sj_model_nids(m), levels = 1;
+  int *pair = calloc((size_t)nids, sizeof *pair), level[MERGE_MAX_NESTS] = {0};
+  int big[MERGE_MAX_NESTS] = {0};
+  isl_map **at = calloc((size_t)m->nstmts, sizeof *at);
+  if (!pair || !at) abort();
+  double size[MERGE_MAX_NESTS] = {0}, largest = 0;
+  for (int i = 0; i < m->nstmts; i++) size[nest[m->stmts[i]->id]] += step_points(m->stmts[i]);
+  for (int c = 0; c < k; c++) largest = size[c] > largest ? size[c] : largest;
+  int bigs = 0;
+  for (int c = 0; c < k; c++) bigs += big[c] = 2 * size[c] >= largest;
+  fold_steps(m, t, pair, 1, at); /* each instance -> its step t */
+  for (int c = 1; c < k; c++) {
+    int above = 0; /* the lowest level c may take */
+    for (int e = 0; e < c; e++) {
+      if (level[e] < above) continue; /* c is above e already */
+      conflict found = {big[e] && big[c] ? isl_bool_true : isl_bool_false, NULL};
+      for (int i = 0; i < m->nstmts && !found.found; i++) {
+        int id = m->stmts[i]->id;
+        pair[id] = nest[id] == c || nest[id] == e ? 0 : 1;
+      }
+      if (!found.found) nest_conflicts(m, pair, 0, at, &found); /* none within one nest */
+      isl_map_free(found.pairs);
+      if (found.found != isl_bool_false) above = level[e] + 1;
+    }
+    for (int e = 0; e < c && bigs > 1; e++) /* a level of the other kind: further up */
+      if (level[e] == above && big[e] != big[c]) above++, e = -1;
+    level[c] = above;
+    levels = above + 1 > levels ? above + 1 : levels;
+  }
+  for (int i = 0; i < m->nstmts; i++) {
+    nest[m->stmts[i]->id] = level[nest[m->stmts[i]->id]];
+    isl_map_free(at[i]);
+  }
+  free(at);
+  free(pair);
+  return levels;
+}
+
 int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
   sj_buf why = {0};
   memset(out, 0, sizeof *out);
@@ -328,7 +397,7 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
   size_t count = (size_t)(unsigned)m->nstmts;
   int *nest = calloc((size_t)(unsigned)sj_model_nids(m), sizeof *nest);
   isl_map **fold = calloc(count, sizeof *fold);
-  int k = nest_of(m, time, nest);
+  int k = nest_of(m, time, nest), step_nests = k;
   isl_multi_union_pw_aff *partial = isl_schedule_node_band_get_partial_schedule(time);
   isl_union_pw_aff *t = isl_multi_union_pw_aff_get_union_pw_aff(partial, 0);
   isl_multi_union_pw_aff_free(partial);
@@ -354,6 +423,24 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
       isl_map_free(apart.pairs);
     }
   }
+  if (found.found == isl_bool_false) { /* nests that share nothing in a step share its fold */
+    int *level = malloc((size_t)sj_model_nids(m) * sizeof *level);
+    if (!level) abort();
+    memcpy(level, nest, (size_t)sj_model_nids(m) * sizeof *level);
+    step_nests = k;
+    int levels = merge_nests(m, t, level, k);
+    conflict merged = {isl_bool_false, NULL};
+    if (levels < k) {
+      fold_steps(m, t, level, levels, fold);
+      step_conflicts(m, level, levels, fold, &merged);
+    }
+    if (levels < k && merged.found == isl_bool_false)
+      k = levels;
+    else if (levels < k) /* isl failed: the nests one by one */
+      fold_steps(m, t, nest, k, fold);
+    isl_map_free(merged.pairs);
+    free(level);
+  }
   isl_union_pw_aff_free(t);
   free(nest);
   if (found.found != isl_bool_false) {
@@ -370,13 +457,14 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
   out->is_stencil = 1;
   m->stencil = 1;
   out->nests = k;
+  out->step_nests = step_nests;
   out->time = m->stmts[0]->iters[0];
   sj_buf_printf(&why, "stencil form: loop '%s' carries every dependence over %d nest%s",
-                out->time->name, k, k > 1 ? "s" : "");
-  if (k > 1) sj_buf_printf(&why, " folded into one time dimension (");
+                out->time->name, step_nests, step_nests > 1 ? "s" : "");
+  if (step_nests > 1) sj_buf_printf(&why, " folded into one time dimension (");
   isl_union_map *folded = isl_union_map_empty(isl_space_params_alloc(ctx, 0));
   for (int i = 0; i < m->nstmts; i++) {
-    if (k > 1) {
+    if (step_nests > 1) {
       char *txt = isl_map_to_str(fold[i]);
       sj_buf_printf(&why, "%s%s", i ? ", " : "", txt ? txt : "?");
       free(txt);
@@ -385,7 +473,10 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
   }
   free(fold);
   out->folded = folded;
-  if (k > 1) sj_buf_printf(&why, ")");
+  if (step_nests > 1) sj_buf_printf(&why, ")");
+  if (k < step_nests)
+    sj_buf_printf(&why, ", %d folded step%s a step (nests that touch nothing in common share one)",
+                  k, k > 1 ? "s" : "");
   sj_buf_printf(&why, "; every space loop is parallel");
   out->why = sj_buf_take(&why);
   return 0;

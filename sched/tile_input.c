@@ -289,6 +289,10 @@ static int read_statements(const sj_model *m, reader *r) {
     box *= (double)s->ext[f];
   }
   s->empty = box > 0 && weight < box ? 1 - weight / box : 0;
+  s->per_point = box > 0 && weight > box ? weight / box : 1;
+  s->loads *= s->per_point, s->stores *= s->per_point, s->ops *= s->per_point;
+  s->access_bytes *= s->per_point;
+  s->read_bytes *= s->per_point, s->write_bytes *= s->per_point;
   return 0;
 }
 
@@ -335,6 +339,7 @@ int sj_tm_read(sj_model *m, const sj_stencil *st, int exact, sj_tm_stencil *out,
                sj_error *err) {
   memset(out, 0, sizeof *out);
   out->nests = st->nests;
+  out->step_nests = st->step_nests;
   int depth = 0;
   for (int i = 0; i < m->nstmts; i++)
     if (m->stmts[i]->depth > depth) depth = m->stmts[i]->depth;

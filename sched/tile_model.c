@@ -613,12 +613,15 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
   double points = (double)s->steps * (1 - s->empty);
   for (int d = 0; d <= s->n; d++) points *= (double)s->ext[d];
   out->grid = grid;
-  out->launches = s->steps;
-  *tiles = (double)grid * (double)s->steps;
+  /* a launch per nest and step (the levels of the fold share theirs) */
+  out->launches = s->steps / s->nests * s->step_nests;
+  *tiles = (double)grid * (double)out->launches;
   unsigned threads = out->c.block[0] * out->c.block[1] * out->c.block[2];
   t->pts = t->mean_pts = points / *tiles;
-  t->warp_instr = ceil(threads / 32.0) * (ppt * body_instr(s) + thread_setup[s->n]);
-  t->thread_instr = t->pts * (body_instr(s) + thread_setup[s->n] / ppt);
+  /* each update of a folded point in a thread of its nest's launch */
+  double setup = thread_setup[s->n] * (s->per_point > 1 ? s->per_point : 1);
+  t->warp_instr = ceil(threads / 32.0) * (ppt * body_instr(s) + setup);
+  t->thread_instr = t->pts * (body_instr(s) + setup / ppt);
   t->l1 = t->pts * s->access_bytes * SECTOR_WASTE;
   t->dram = t->l2 = t->pts * (s->read_bytes + s->write_bytes);
   t->latency = LAT_BLOCK_S;
@@ -705,9 +708,10 @@ static int cost_of(const sj_tm_stencil *s, const sj_tm_candidate *c, const geome
   double latency = waves * t.latency;
   double idle = ((double)out->grid - B > 0 ? (double)out->grid - B : 0) / d->sms * IDLE_BLOCK_S;
   out->active = B;
-  out->bytes_per_update = dram / t.pts;
+  double per_point = s->per_point > 1 ? s->per_point : 1; /* updates, not folded points */
+  out->bytes_per_update = dram / t.pts / per_point;
   out->in_l2 = in_l2;
-  out->instr_per_update = t.thread_instr / t.mean_pts;
+  out->instr_per_update = t.thread_instr / t.mean_pts / per_point;
   out->unrolled = g ? t.unrolled : 0; /* set by tile_costs */
   out->time = (double)out->launches * (LAUNCH_S + fmax(work, latency) + idle);
   out->ok = 1;

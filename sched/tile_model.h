@@ -46,10 +46,14 @@ typedef struct sj_tm_stencil {
   long ext[SJ_HYBRID_MAX_SPACE]; /* points along each folded space dimension, s0 first */
   long t0, steps;                /* the first folded time step; steps: T times the nests */
   int nests;
+  int step_nests; /* the per-step mapping's launches a step */
   sj_cone cone;   /* the dependence cone; all zero when none was found */
   int tileable;   /* the cone exists: hybrid and split tiles are legal */
   int exact_cone; /* from the dependences; else a bound from the offsets */
-  /* per update (statement instance), averaged over the statements */
+  /* per folded point with instances: per update (statement instance), averaged over the
+   * statements, times per_point */
+  double per_point;               /* updates a folded point with any holds (>= 1: the nests of
+                                     a level share its points, fdtd-2d's ey, ex and ey[0][j]) */
   double loads, stores, ops;      /* array reads, writes, arithmetic operations */
   double access_bytes;            /* bytes the reads and writes move */
   double read_bytes, write_bytes; /* DRAM bytes of one step over one point: the distinct array

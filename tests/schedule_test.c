@@ -89,9 +89,11 @@ int main(int argc, char **argv) {
          (const char *const[]){"over 2 nests folded", NULL}, "not in stencil");
   expect(dir, "seidel2d.c", JIT_DEVICE_CPU, shape, 3,
          (const char *const[]){"not in stencil form", "sequential band", NULL}, "parallel loops");
-  /* statements directly in the time loop: nests of one point, so still a stencil */
+  /* statements directly in the time loop: nests of one point, so still a stencil; they touch
+   * nothing the stencil's nest does in a step, so the three share one folded step */
   expect(dir, "ti_time_stmt1d.c", JIT_DEVICE_CPU, shape, 2,
-         (const char *const[]){"stencil form: loop 't'", "over 3 nests folded", NULL},
+         (const char *const[]){"stencil form: loop 't'", "over 3 nests folded",
+                               "1 folded step a step", NULL},
          "not in stencil");
   /* the time loop inside a batch loop: the refusal names the loop that carries the
    * dependence and says the outer one carries none */

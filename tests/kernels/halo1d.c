@@ -1,5 +1,7 @@
 // Ghost cells of width K updated by loops of their own after the interior in every step
-// (three nests folded into one time dimension; the ghost nests run in the edge tiles only).
+// (three nests folded into one time dimension, in one folded step a step where the ghosts are
+// narrower than the interior: they touch nothing it does; the ghost nests run in the edge tiles
+// only).
 // run: T=0 N=4 K=1
 // run: T=1 N=2 K=1
 // run: T=2 N=5 K=2
