@@ -327,6 +327,14 @@ static double step_points(const sj_pstmt *s) {
   return n;
 }
 
+/* Whether an earlier nest than c sits at level at and is big where c is small, or small where
+ * c is big. */
+static int holds_other(const int *level, const int *big, int c, int at) {
+  for (int e = 0; e < c; e++)
+    if (level[e] == at && big[e] != big[c]) return 1;
+  return 0;
+}
+
 /* Nests in levels, into nest (indexed by statement id, k nests): a nest sits above every
  * earlier nest it conflicts with within a step, so the nests of one level touch nothing in
  * common in a step and may share its folded step. Returns the number of levels. A small nest
@@ -365,8 +373,7 @@ static int merge_nests(sj_model *m, __isl_keep isl_union_pw_aff *t, int *nest, i
       isl_map_free(found.pairs);
       if (found.found != isl_bool_false) above = level[e] + 1;
     }
-    for (int e = 0; e < c && bigs > 1; e++) /* a level of the other kind: further up */
-      if (level[e] == above && big[e] != big[c]) above++, e = -1;
+    while (bigs > 1 && holds_other(level, big, c, above)) above++;
     level[c] = above;
     levels = above + 1 > levels ? above + 1 : levels;
   }
