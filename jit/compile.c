@@ -383,7 +383,7 @@ static int schedule_part(sj_model *part, const sj_stencil *st, int untiled, void
     }
     return sj_schedule_cpu(part, st, &o, plan, err);
   }
-  if (untiled) return sj_schedule_untiled(part, d->gpu.max_grid, plan, err);
+  if (untiled) return sj_schedule_untiled(part, st, d->gpu.max_grid, plan, err);
   return sj_schedule_gpu(part, st, (sj_tiling)d->k->settings.tiling, d->k->settings.tile, &d->gpu,
                          plan, err);
 }

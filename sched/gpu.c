@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/aff.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/space.h>
@@ -99,16 +100,67 @@ static void explain_reductions(const sj_model *m, sj_buf *why) {
   sj_buf_free(&list);
 }
 
-int sj_schedule_untiled(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err) {
+/* The per-step tree of a stencil whose nests share launches (sj_stencil.launch): the time loop,
+ * then the launches of a step in sequence, each a band over the places of its statements
+ * (sj_place_aff), where the C order has a band per nest (a boundary's single points go with the
+ * stencil's launch; fdtd-2d's updates of ey and ex share one). The nests of a launch touch
+ * nothing in common in a step, so their instances at one place run in any order. NULL where isl
+ * fails. */
+static __isl_give isl_schedule *launch_tree(const sj_model *m, const sj_stencil *st) {
+  int depth = 0;
+  for (int i = 0; i < m->nstmts; i++)
+    if (m->stmts[i]->depth > depth) depth = m->stmts[i]->depth;
+  isl_union_set_list *filters = isl_union_set_list_alloc(m->ctx, st->launches);
+  isl_union_pw_multi_aff *place = NULL;
+  for (int l = 0; l < st->launches; l++) {
+    isl_union_set *filter = isl_union_set_empty(isl_union_set_get_space(m->domain));
+    for (int i = 0; i < m->nstmts; i++) {
+      const sj_pstmt *s = m->stmts[i];
+      if (st->launch[s->id] != l) continue;
+      filter = isl_union_set_add_set(filter, isl_set_copy(s->domain));
+      isl_union_pw_multi_aff *at =
+          isl_union_pw_multi_aff_from_multi_aff(sj_place_aff(m, s, depth - 2));
+      place = place ? isl_union_pw_multi_aff_union_add(place, at) : at;
+    }
+    filters = isl_union_set_list_add(filters, filter);
+  }
+  isl_schedule_node *root = isl_schedule_get_root(m->original);
+  isl_schedule_node *time = isl_schedule_node_child(root, 0);
+  isl_multi_union_pw_aff *t = isl_schedule_node_band_get_partial_schedule(time);
+  isl_schedule_node_free(time);
+  t = isl_multi_union_pw_aff_drop_dims(t, isl_dim_set, 1, isl_multi_union_pw_aff_size(t) - 1);
+  isl_multi_union_pw_aff *space = isl_multi_union_pw_aff_from_union_pw_multi_aff(place);
+  isl_schedule_node *node =
+      isl_schedule_node_child(isl_schedule_node_from_domain(isl_union_set_copy(m->domain)), 0);
+  node = isl_schedule_node_child(isl_schedule_node_insert_partial_schedule(node, t), 0);
+  node = isl_schedule_node_insert_sequence(node, filters);
+  for (int l = 0; l < st->launches && node; l++) {
+    node = isl_schedule_node_child(isl_schedule_node_child(node, l), 0);
+    node = isl_schedule_node_insert_partial_schedule(node, isl_multi_union_pw_aff_copy(space));
+    node = isl_schedule_node_parent(isl_schedule_node_parent(node));
+  }
+  isl_multi_union_pw_aff_free(space);
+  isl_schedule *tree = isl_schedule_node_get_schedule(node);
+  isl_schedule_node_free(node);
+  return tree;
+}
+
+int sj_schedule_untiled(sj_model *m, const sj_stencil *st, const unsigned max_grid[3],
+                        sj_plan *plan, sj_error *err) {
   sj_buf why = {0};
   double cost;
-  int rc = sj_map_gpu(m, isl_schedule_copy(m->original), 0, max_grid, plan, &cost, err);
+  isl_schedule *tree = st && st->launch ? launch_tree(m, st) : NULL;
+  int shared = tree != NULL;
+  if (!tree) tree = isl_schedule_copy(m->original);
+  int rc = sj_map_gpu(m, tree, 0, max_grid, plan, &cost, err);
   if (rc) return rc;
   if ((m->stencil && pointwise(m) != isl_bool_true) || !m->nstmts) {
-    sj_buf_printf(&why,
-                  "GPU schedule: the C order%s (one launch per kernel and host "
-                  "iteration):\n%s",
-                  m->stencil ? ", per time step (stencil form: every space loop is parallel)" : "",
+    sj_buf_printf(&why, "GPU schedule: %s (one launch per kernel and host iteration):\n%s",
+                  !m->stencil ? "the C order"
+                  : shared    ? "per time step, the nests that touch nothing in common in a "
+                                "step in one launch (stencil form: every space loop is parallel)"
+                              : "the C order, per time step (stencil form: every space loop is "
+                                "parallel)",
                   plan->explain);
     explain_reductions(m, &why);
     free(plan->explain);

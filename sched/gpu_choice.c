@@ -94,9 +94,9 @@ static int refuse(const sj_model *m, sj_tiling tiling, const char *why, sj_error
 }
 
 /* The untiled schedule with note above its explanation. */
-static int untiled(sj_model *m, const sj_gpu_device *dev, sj_buf *note, sj_plan *plan,
-                   sj_error *err) {
-  int rc = sj_schedule_untiled(m, dev->max_grid, plan, err);
+static int untiled(sj_model *m, const sj_stencil *st, const sj_gpu_device *dev, sj_buf *note,
+                   sj_plan *plan, sj_error *err) {
+  int rc = sj_schedule_untiled(m, st, dev->max_grid, plan, err);
   if (rc == 0 && note->len) {
     sj_buf_puts(note, plan->explain);
     free(plan->explain);
@@ -180,7 +180,7 @@ static int tiled(sj_model *m, const sj_stencil *st, const sj_tm_cost *best, sj_t
     } else if (rc < 0) {
       sj_buf_printf(note, "%s time tiling does not apply: %s\n", tiling_names[sizes.split],
                     tiles.data);
-      rc = untiled(m, dev, note, plan, err);
+      rc = untiled(m, st, dev, note, plan, err);
     }
   }
   sj_buf_free(&tiles);
@@ -199,15 +199,15 @@ int sj_schedule_gpu(sj_model *m, const sj_stencil *st, sj_tiling tiling, const c
   if (tiling == SJ_TILING_NONE || (sized && spec.off)) {
     sj_buf_printf(&note, "time tiling off (%s)\n",
                   sized && spec.off ? "JIT_TILE=none" : "JIT_TILING");
-    return untiled(m, dev, &note, plan, err);
+    return untiled(m, st, dev, &note, plan, err);
   }
   if (!st->is_stencil) {
     if (forced) return refuse(m, tiling, st->why ? st->why : "not in stencil form", err);
-    return untiled(m, dev, &note, plan, err);
+    return untiled(m, st, dev, &note, plan, err);
   }
   if (isl_union_set_is_empty(m->domain) != isl_bool_false) {
     sj_buf_puts(&note, "time tiling not used: no statement instances\n");
-    return untiled(m, dev, &note, plan, err);
+    return untiled(m, st, dev, &note, plan, err);
   }
   weighed w;
   int rc = weigh(m, st, sizes, dev, forced, &w, &why, err);
@@ -221,12 +221,12 @@ int sj_schedule_gpu(sj_model *m, const sj_stencil *st, sj_tiling tiling, const c
     /* a part (sched/parts.c): the sizes may be another part's */
     if (forced) return refuse(m, tiling, what, err);
     sj_buf_printf(&note, "time tiling not used: %s\n", what);
-    return untiled(m, dev, &note, plan, err);
+    return untiled(m, st, dev, &note, plan, err);
   }
   if (rc == 0 && !forced && pointwise(&w.input.cone)) {
     sj_buf_puts(&note, "time tiling not needed: every dependence stays at one space point, so "
                        "the untiled schedule may run the time loop inside the kernel\n");
-    return untiled(m, dev, &note, plan, err);
+    return untiled(m, st, dev, &note, plan, err);
   }
   sj_tm_kind kind = rc ? SJ_TM_PER_STEP : choose(&w, tiling);
   /* weighed with a bound of the cone: the exact one decides a tiling */
@@ -246,11 +246,11 @@ int sj_schedule_gpu(sj_model *m, const sj_stencil *st, sj_tiling tiling, const c
     else
       sj_buf_printf(&note, "time tiling does not apply: %s\n", reason);
     sj_buf_free(&why);
-    return forced ? rc : untiled(m, dev, &note, plan, err);
+    return forced ? rc : untiled(m, st, dev, &note, plan, err);
   }
   sj_buf_free(&why);
   explain_choice(&note, &w, kind, tiling, dev);
-  if (kind == SJ_TM_PER_STEP) return untiled(m, dev, &note, plan, err);
+  if (kind == SJ_TM_PER_STEP) return untiled(m, st, dev, &note, plan, err);
   if (!w.nbest[kind]) { /* a forced kind no size fits */
     sj_buf_free(&note);
     return refuse(m, tiling, w.best[kind][0].why, err);

@@ -209,7 +209,12 @@ int sj_aff_row(__isl_keep isl_aff *aff, int ncoords, long *row);
 typedef struct sj_stencil {
   int is_stencil;
   int nests;             /* k, the levels */
-  int step_nests;        /* the nests of a step: the per-step mapping's launches a step */
+  int step_nests;        /* the nests of a step */
+  int *launch;           /* malloc'd, by statement id: the per-step mapping's launch of a step
+                          * that runs the statement, where nests share launches (they touch
+                          * nothing in common in a step) and every statement has a place
+                          * (sj_place_of); else NULL: a launch per nest */
+  int launches;          /* the launches of a step where launch is set */
   const sj_sym *time;    /* the outer loop's iterator */
   isl_union_map *folded; /* owned: S[t, s..] -> [k*t + i, s..] */
   char *why;             /* malloc'd: why the kernel is or is not in stencil form */
@@ -445,10 +450,12 @@ typedef int (*sj_part_scheduler)(sj_model *part, const sj_stencil *st, int until
 int sj_schedule_parts(sj_model *m, sj_part_scheduler fn, void *user, int forced, sj_plan *plan,
                       sj_error *err);
 
-/* The untiled GPU schedule (sched/gpu.c): the C order for a stencil (one launch per time
- * step); otherwise the C order or isl's schedule, whichever the time model of sj_map_gpu
- * finds faster. max_grid: the device's grid limit per dimension. */
-int sj_schedule_untiled(sj_model *m, const unsigned max_grid[3], sj_plan *plan, sj_error *err);
+/* The untiled GPU schedule (sched/gpu.c): the C order for a stencil (a launch per nest and time
+ * step; per level where st has levels); otherwise the C order or isl's schedule, whichever the
+ * time model of sj_map_gpu finds faster. st: the model's stencil form, or NULL. max_grid: the
+ * device's grid limit per dimension. */
+int sj_schedule_untiled(sj_model *m, const sj_stencil *st, const unsigned max_grid[3],
+                        sj_plan *plan, sj_error *err);
 
 /* What the GPU schedules need to know of the device (from the driver's attributes; the
  * tile model's inputs, sched/tile_model.h). */

@@ -327,12 +327,66 @@ static double step_points(const sj_pstmt *s) {
   return n;
 }
 
+/* The pairs of nests merge_nests has tested, and what it needs to test them. */
+typedef struct nest_pairs {
+  sj_model *m;
+  const int *nest;
+  int *pair;    /* by statement id: 0 for the statements of the pair tested, 1 the others */
+  isl_map **at; /* each statement's instance -> its step t */
+  signed char tested[MERGE_MAX_NESTS][MERGE_MAX_NESTS]; /* 0 untested, 1 apart, 2 conflict */
+} nest_pairs;
+
+/* Whether nests c and e conflict within a step (isl failing: they do). */
+static int pair_conflicts(nest_pairs *p, int c, int e) {
+  if (!p->tested[c][e]) {
+    conflict found = {isl_bool_false, NULL};
+    for (int i = 0; i < p->m->nstmts; i++) {
+      int id = p->m->stmts[i]->id;
+      p->pair[id] = p->nest[id] == c || p->nest[id] == e ? 0 : 1;
+    }
+    nest_conflicts(p->m, p->pair, 0, p->at, &found); /* none within one nest */
+    isl_map_free(found.pairs);
+    p->tested[c][e] = found.found == isl_bool_false ? 1 : 2;
+  }
+  return p->tested[c][e] == 2;
+}
+
 /* Whether an earlier nest than c sits at level at and is big where c is small, or small where
  * c is big. */
 static int holds_other(const int *level, const int *big, int c, int at) {
   for (int e = 0; e < c; e++)
     if (level[e] == at && big[e] != big[c]) return 1;
   return 0;
+}
+
+/* Whether an earlier nest than c sits at level at and runs at a step c runs at too. */
+static int shares_steps(const int *level, isl_set *const *steps, int c, int at) {
+  for (int e = 0; e < c; e++)
+    if (level[e] == at && isl_set_is_disjoint(steps[e], steps[c]) == isl_bool_false) return 1;
+  return 0;
+}
+
+/* The levels of the k nests into level, a nest above every earlier nest it conflicts with
+ * within a step: with big (bigs of them), big nests keep a level each and where there are
+ * several, small ones do not share theirs; with steps (each nest's steps t), a nest shares a
+ * level only where it runs at a step that level's nests run at, else it takes one above them
+ * all. Returns the number of levels. */
+static int place_nests(nest_pairs *p, int k, const int *big, int bigs, isl_set *const *steps,
+                       int *level) {
+  int levels = 1;
+  level[0] = 0;
+  for (int c = 1; c < k; c++) {
+    int above = 0; /* the lowest level c may take */
+    for (int e = 0; e < c; e++) {
+      if (level[e] < above) continue; /* c is above e already */
+      if ((big && big[e] && big[c]) || pair_conflicts(p, c, e)) above = level[e] + 1;
+    }
+    while (big && bigs > 1 && holds_other(level, big, c, above)) above++;
+    while (steps && above < levels && !shares_steps(level, steps, c, above)) above++;
+    level[c] = above;
+    levels = above + 1 > levels ? above + 1 : levels;
+  }
+  return levels;
 }
 
 /* Nests in levels, into nest (indexed by statement id, k nests): a nest sits above every
@@ -346,44 +400,75 @@ static int holds_other(const int *level, const int *big, int c, int at) {
  * where there are several, the small ones keep levels of their own too: the big nests' steps
  * are most of the tiles' then, and fdtd-2d's tiled code, measured on an H200 at its fold of 4
  * levels, ran at twice the per-step mapping's time (the choice tests/schedule_test.c keeps,
- * which a level fewer would turn without a measure of its own). */
-static int merge_nests(sj_model *m, __isl_keep isl_union_pw_aff *t, int *nest, int k) {
+ * which a level fewer would turn without a measure of its own).
+ *
+ * The per-step mapping's launches of a step go in levels too, into launch (by statement id; the
+ * number of them into *launches): there any nests share a level (fdtd-2d's row and its updates
+ * of ey and ex one launch, hz another), as a launch costs more than the work of a small nest,
+ * but only where they run at a common step (the updates of even and odd steps of a stencil
+ * that swaps its arrays by pointers are nests of their own, never at one step: together, each
+ * launch would hold the code of both). */
+static int merge_nests(sj_model *m, __isl_keep isl_union_pw_aff *t, int *nest, int k, int *launch,
+                       int *launches) {
+  *launches = k;
   if (k < 2 || k > MERGE_MAX_NESTS) return k;
-  int nids = sj_model_nids(m), levels = 1;
-  int *pair = calloc((size_t)nids, sizeof *pair), level[MERGE_MAX_NESTS] = {0};
-  int big[MERGE_MAX_NESTS] = {0};
-  isl_map **at = calloc((size_t)m->nstmts, sizeof *at);
-  if (!pair || !at) abort();
+  nest_pairs p;
+  memset(&p, 0, sizeof p);
+  p.m = m;
+  p.nest = nest;
+  p.pair = calloc((size_t)sj_model_nids(m), sizeof *p.pair);
+  p.at = calloc((size_t)m->nstmts, sizeof *p.at);
+  if (!p.pair || !p.at) abort();
+  int big[MERGE_MAX_NESTS] = {0}, level[MERGE_MAX_NESTS], step_level[MERGE_MAX_NESTS];
   double size[MERGE_MAX_NESTS] = {0}, largest = 0;
-  for (int i = 0; i < m->nstmts; i++) size[nest[m->stmts[i]->id]] += step_points(m->stmts[i]);
+  isl_set *steps[MERGE_MAX_NESTS] = {NULL};
+  for (int i = 0; i < m->nstmts; i++) {
+    const sj_pstmt *s = m->stmts[i];
+    int c = nest[s->id];
+    size[c] += step_points(s);
+    isl_set *at = isl_set_project_out(isl_set_copy(s->domain), isl_dim_set, 1, s->depth - 1);
+    at = isl_set_reset_tuple_id(at);
+    steps[c] = steps[c] ? isl_set_union(steps[c], at) : at;
+  }
   for (int c = 0; c < k; c++) largest = size[c] > largest ? size[c] : largest;
   int bigs = 0;
   for (int c = 0; c < k; c++) bigs += big[c] = 2 * size[c] >= largest;
-  fold_steps(m, t, pair, 1, at); /* each instance -> its step t */
-  for (int c = 1; c < k; c++) {
-    int above = 0; /* the lowest level c may take */
-    for (int e = 0; e < c; e++) {
-      if (level[e] < above) continue; /* c is above e already */
-      conflict found = {big[e] && big[c] ? isl_bool_true : isl_bool_false, NULL};
-      for (int i = 0; i < m->nstmts && !found.found; i++) {
-        int id = m->stmts[i]->id;
-        pair[id] = nest[id] == c || nest[id] == e ? 0 : 1;
-      }
-      if (!found.found) nest_conflicts(m, pair, 0, at, &found); /* none within one nest */
-      isl_map_free(found.pairs);
-      if (found.found != isl_bool_false) above = level[e] + 1;
-    }
-    while (bigs > 1 && holds_other(level, big, c, above)) above++;
-    level[c] = above;
-    levels = above + 1 > levels ? above + 1 : levels;
-  }
+  fold_steps(m, t, p.pair, 1, p.at); /* each instance -> its step t */
+  int levels = place_nests(&p, k, big, bigs, NULL, level);
+  *launches = place_nests(&p, k, NULL, 0, steps, step_level);
   for (int i = 0; i < m->nstmts; i++) {
-    nest[m->stmts[i]->id] = level[nest[m->stmts[i]->id]];
-    isl_map_free(at[i]);
+    int id = m->stmts[i]->id;
+    launch[id] = step_level[nest[id]];
+    nest[id] = level[nest[id]];
+    isl_map_free(p.at[i]);
   }
-  free(at);
-  free(pair);
+  for (int c = 0; c < k; c++) isl_set_free(steps[c]);
+  free(p.at);
+  free(p.pair);
   return levels;
+}
+
+/* Whether no two nests of a folded step conflict, the nests in levels (by statement id): isl's
+ * check of merge_nests' tests; fold: each statement's folding into those levels. */
+static int levels_hold(sj_model *m, __isl_keep isl_union_pw_aff *t, const int *level, int levels,
+                       isl_map **fold) {
+  conflict found = {isl_bool_false, NULL};
+  fold_steps(m, t, level, levels, fold);
+  step_conflicts(m, level, levels, fold, &found);
+  isl_map_free(found.pairs);
+  return found.found == isl_bool_false;
+}
+
+/* Whether every statement has a place in the space of the one with the most loops (sched/place.c):
+ * the per-step mapping can then launch the nests of a level together. */
+static int placed(const sj_model *m) {
+  int depth = 0;
+  for (int i = 0; i < m->nstmts; i++)
+    if (m->stmts[i]->depth > depth) depth = m->stmts[i]->depth;
+  sj_place place;
+  for (int i = 0; i < m->nstmts; i++)
+    if (sj_place_of(m, m->stmts[i], depth - 2, &place)) return 0;
+  return 1;
 }
 
 int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
@@ -430,23 +515,33 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
       isl_map_free(apart.pairs);
     }
   }
+  int *launch = NULL, launches = k;
   if (found.found == isl_bool_false) { /* nests that share nothing in a step share its fold */
-    int *level = malloc((size_t)sj_model_nids(m) * sizeof *level);
-    if (!level) abort();
-    memcpy(level, nest, (size_t)sj_model_nids(m) * sizeof *level);
+    size_t ids = (size_t)sj_model_nids(m) * sizeof *launch;
+    int *level = malloc(ids);
+    launch = malloc(ids);
+    if (!level || !launch) abort();
+    memcpy(level, nest, ids);
     step_nests = k;
-    int levels = merge_nests(m, t, level, k);
-    conflict merged = {isl_bool_false, NULL};
-    if (levels < k) {
-      fold_steps(m, t, level, levels, fold);
-      step_conflicts(m, level, levels, fold, &merged);
-    }
-    if (levels < k && merged.found == isl_bool_false)
+    int levels = merge_nests(m, t, level, k, launch, &launches);
+    int same = launches < step_nests && launches == levels && !memcmp(launch, level, ids);
+    int folded = levels < k && levels_hold(m, t, level, levels, fold);
+    if (folded)
       k = levels;
     else if (levels < k) /* isl failed: the nests one by one */
       fold_steps(m, t, nest, k, fold);
-    isl_map_free(merged.pairs);
     free(level);
+    if (launches < step_nests && !same) {
+      isl_map **at = calloc(count, sizeof *at);
+      if (!at) abort();
+      folded = levels_hold(m, t, launch, launches, at);
+      for (int i = 0; i < m->nstmts; i++) isl_map_free(at[i]);
+      free(at);
+    }
+    if (launches == step_nests || !folded) {
+      free(launch);
+      launch = NULL;
+    }
   }
   isl_union_pw_aff_free(t);
   free(nest);
@@ -465,6 +560,12 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
   m->stencil = 1;
   out->nests = k;
   out->step_nests = step_nests;
+  if (launch && placed(m)) {
+    out->launch = launch;
+    out->launches = launches;
+  } else {
+    free(launch);
+  }
   out->time = m->stmts[0]->iters[0];
   sj_buf_printf(&why, "stencil form: loop '%s' carries every dependence over %d nest%s",
                 out->time->name, step_nests, step_nests > 1 ? "s" : "");
@@ -491,6 +592,7 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
 
 void sj_stencil_clear(sj_stencil *s) {
   isl_union_map_free(s->folded);
+  free(s->launch);
   free(s->why);
   memset(s, 0, sizeof *s);
 }

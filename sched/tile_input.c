@@ -339,7 +339,7 @@ int sj_tm_read(sj_model *m, const sj_stencil *st, int exact, sj_tm_stencil *out,
                sj_error *err) {
   memset(out, 0, sizeof *out);
   out->nests = st->nests;
-  out->step_nests = st->step_nests;
+  out->step_nests = st->launch ? st->launches : st->step_nests;
   int depth = 0;
   for (int i = 0; i < m->nstmts; i++)
     if (m->stmts[i]->depth > depth) depth = m->stmts[i]->depth;

@@ -148,12 +148,15 @@ int main(int argc, char **argv) {
          "isl's");
   /* fdtd-2d 2048^2 ran per step in 4.47 ms on an H200, every tiling 1.8x slower or more
    * (bench/results/gpu-NVIDIA-H200.md): the model counts the points of its one-row nest
-   * (ey[0][j] = fict[t]) as a row, not as a fourth of each step's plane */
+   * (ey[0][j] = fict[t]) as a row, not as a fourth of each step's plane; per step, the row and
+   * the updates of ey and ex share a launch, hz has the other */
   const int fdtd[] = {100, 2048, 2048};
   expect(dir, "fdtd2d.c", JIT_DEVICE_EMU, fdtd, 3,
-         (const char *const[]){"the per-step mapping, modeled",
-                               "GPU schedule: the C order, per time step", NULL},
-         "time tiling:");
+         (const char *const[]){"the per-step mapping, modeled", "200 launches",
+                               "GPU schedule: per time step, the nests that touch nothing in "
+                               "common in a step in one launch",
+                               "kernel 1: grid 16x256x1", NULL},
+         "kernel 2:");
   /* floyd-warshall: split on i = k and j = k, the rest of each step is a 2-D grid */
   const int paths[] = {2800};
   expect(dir, "shortest_paths.c", JIT_DEVICE_EMU, paths, 1,
@@ -171,6 +174,21 @@ int main(int argc, char **argv) {
   /* the two ends, a statement each (placed apart when tiled), share one kernel per step */
   expect(dir, "boundary_locals1d.c", JIT_DEVICE_EMU, ends, 2,
          (const char *const[]){"over 3 nests folded", "kernel 2: grid 1x1x1", NULL}, "kernel 3:");
+  /* per step, the nests of a level launch together: ti_heat1d's two boundary points go with
+   * its stencil (a launch a step, not three), boundary_sides' four sides together after it */
+  const int ti[] = {64, 100000}, sides[] = {32, 768, 768};
+  expect(dir, "ti_heat1d.c", JIT_DEVICE_EMU, ti, 2,
+         (const char *const[]){"1 folded step a step",
+                               "GPU schedule: per time step, the nests that touch nothing in "
+                               "common in a step in one launch",
+                               "kernel 0: grid 391x1x1, block 256x1x1", "64 launches", NULL},
+         "kernel 1:");
+  setenv("JIT_TILING", "none", 1);
+  expect(dir, "boundary_sides.c", JIT_DEVICE_EMU, sides, 3,
+         (const char *const[]){"2 folded steps a step", "in one launch (stencil form",
+                               "kernel 1: grid", NULL},
+         "kernel 2:");
+  unsetenv("JIT_TILING");
   /* floating-point reductions keep the C order (exact mode): only the loops over the outputs are
    * mapped, the accumulation runs in order inside each thread (rows: j inside; columns: isl's
    * scheduler brings j out of i, i stays inside), and a whole-vector sum runs in one thread */
