@@ -3,7 +3,7 @@
  * must be exactly
  *
  *   domain (statements, each a box) ─ [band: the host loop, each statement's first iterator]
- *     ─ [sequence of filters, each holding one whole statement: a kernel each, in order]
+ *     ─ [sequence of filters, each holding whole statements: a kernel each, in order]
  *     ─ mark kernel ─ context ─ filter (iterators = affine in block/thread ids)
  *     ─ mark threads ─ [sequence of filters, one per point of a thread] ─ leaves
  *
@@ -15,7 +15,13 @@
  * call arguments are isl's own expressions (isl_ast_build_expr_from_*), built on the kernel's
  * context. Anything else, or a case where isl would hoist a guard shared by every point or drop a
  * point, returns NULL and isl builds the AST. tests/sched/step_ast_test.c checks the two
- * ASTs are the same text over the test kernels and edge sizes. */
+ * ASTs are the same text over the test kernels and edge sizes.
+ *
+ * A kernel of several statements (nests that share a launch, sched/gpu.c) is not isl's AST:
+ * isl separates the statements' points where they differ, which here cost more than the rest
+ * of a compile; the statements of a launch touch nothing in common in a step, so each point
+ * of each statement is guarded alone instead, and a statement placed at a constant along a
+ * dimension is guarded by what its filters say of the ids (8 b1 + t1 = 0). */
 #include "astgen/astgen.h"
 
 #if SJ_HAVE_ISL_AST_ALLOC
@@ -51,6 +57,9 @@ typedef struct step {
   isl_space *params;     /* the context's parameters */
   isl_space *gspace;     /* the 0-dimensional set over them: guards, iterators */
   binding outer[MAX_DIMS], point[MAX_POINTS][MAX_DIMS];
+  /* with several statements a kernel: what a filter says of the ids alone (a statement placed
+   * at a constant along a dimension), on gspace; else NULL */
+  isl_set *outer_ids, *point_ids[MAX_POINTS];
   int failed;
 } step;
 
@@ -141,7 +150,16 @@ typedef struct bind_data {
   step *s;
   isl_space *cspace; /* the constraint's */
   binding *b;
+  isl_set **ids; /* where equalities of the ids alone go; NULL: none may be */
 } bind_data;
+
+/* An equality of the ids alone into *bd->ids, over the step's parameters. */
+static int bind_ids(bind_data *bd, __isl_take isl_constraint *c) {
+  isl_set *eq = isl_set_params(isl_set_from_basic_set(isl_basic_set_from_constraint(c)));
+  eq = isl_set_align_params(eq, isl_space_copy(bd->s->gspace));
+  *bd->ids = isl_set_intersect(*bd->ids, eq);
+  return *bd->ids != NULL;
+}
 
 /* An equality x = affine in the ids, with coefficient +-1 on x. */
 static isl_stat bind_constraint(__isl_take isl_constraint *c, void *user) {
@@ -153,6 +171,7 @@ static isl_stat bind_constraint(__isl_take isl_constraint *c, void *user) {
     ok = dim < 0 && d >= s->nhost;
     dim = d;
   }
+  if (ok && dim < 0 && bd->ids) return bind_ids(bd, c) ? isl_stat_ok : isl_stat_error;
   ok = ok && dim >= 0 && !bd->b[dim].bound;
   long sign = 0;
   if (ok) {
@@ -183,19 +202,25 @@ static isl_stat bind_constraint(__isl_take isl_constraint *c, void *user) {
   return ok ? isl_stat_ok : isl_stat_error;
 }
 
-/* The iterators filter binds, for the statement of space, into b. */
+/* The iterators filter binds, for the statement of space, into b; with ids (several statements
+ * a kernel), the equalities of the ids alone into *ids. */
 static int get_bindings(step *s, __isl_keep isl_schedule_node *node, __isl_keep isl_space *space,
-                        binding *b) {
+                        binding *b, isl_set **ids) {
   isl_union_set *f = isl_schedule_node_filter_get_filter(node);
-  isl_set_list *sets = isl_union_set_get_set_list(f);
-  isl_set *set = isl_set_list_size(sets) == 1 ? isl_set_list_get_at(sets, 0) : NULL;
-  isl_set_list_free(sets);
+  isl_set *set = NULL;
+  if (ids) {
+    set = isl_union_set_extract_set(f, isl_space_copy(space));
+  } else {
+    isl_set_list *sets = isl_union_set_get_set_list(f);
+    set = isl_set_list_size(sets) == 1 ? isl_set_list_get_at(sets, 0) : NULL;
+    isl_set_list_free(sets);
+  }
   isl_union_set_free(f);
   int ok = set && (int)isl_set_dim(set, isl_dim_set) == isl_space_dim(space, isl_dim_set) &&
            isl_set_n_basic_set(set) == 1;
   isl_basic_set_list *list = ok ? isl_set_get_basic_set_list(set) : NULL;
   isl_basic_set *bset = list ? isl_basic_set_list_get_basic_set(list, 0) : NULL;
-  bind_data bd = {s, isl_set_get_space(set), b};
+  bind_data bd = {s, isl_set_get_space(set), b, ids};
   ok = bset && isl_basic_set_dim(bset, isl_dim_div) == 0 &&
        isl_basic_set_foreach_constraint(bset, bind_constraint, &bd) == isl_stat_ok;
   isl_space_free(bd.cspace);
@@ -224,10 +249,10 @@ static __isl_give isl_aff *binding_aff(const step *s, const binding *b) {
 }
 
 /* Adds to *guard the constraints keeping the bound iterators of b in the box; the number
- * added, or -1 when some point of b never lies in it, or when an iterator needs both bounds
- * in a window no wider than a block id's step (isl finds equalities there: b0 + t0 == 1 for
- * 1 <= 2 b0 + t0 <= 2). */
-static int add_guards(const step *s, const binding *b, isl_set **guard) {
+ * added, or -1 when some point of b never lies in it, or (as isl: where isl's AST is the one to
+ * match) when an iterator needs both bounds in a window no wider than a block id's step (isl
+ * finds equalities there: b0 + t0 == 1 for 1 <= 2 b0 + t0 <= 2). */
+static int add_guards(const step *s, const binding *b, int as_isl, isl_set **guard) {
   int n = 0;
   for (int d = s->nhost; d < s->ndims; d++) {
     if (!b[d].bound) continue;
@@ -237,7 +262,7 @@ static int add_guards(const step *s, const binding *b, isl_set **guard) {
     for (int p = 0; p < s->nparams; p++)
       step = labs(b[d].coef[p]) > step ? labs(b[d].coef[p]) : step;
     if (max < s->lo[d] || min > s->hi[d]) return -1;
-    if (min < s->lo[d] && max > s->hi[d] && s->hi[d] - s->lo[d] <= step) return -1;
+    if (as_isl && min < s->lo[d] && max > s->hi[d] && s->hi[d] - s->lo[d] <= step) return -1;
     for (int side = 0; side < 2; side++) {
       if (side ? max <= s->hi[d] : min >= s->lo[d]) continue;
       isl_aff *aff = binding_aff(s, &b[d]); /* lo <= x, or x <= hi */
@@ -278,20 +303,13 @@ static __isl_give isl_ast_node *guarded(__isl_keep isl_ast_build *build, __isl_t
   return isl_ast_node_if_set_then(branch, node);
 }
 
-/* The kernel mark's subtree below its context: the kernel's code, or NULL. */
-static __isl_give isl_ast_node *kernel_body(step *s, __isl_keep isl_schedule_node *filter,
-                                            __isl_keep isl_set *domain,
-                                            __isl_keep isl_ast_expr *host,
-                                            __isl_keep isl_set *context) {
-  isl_space *space = isl_set_get_space(domain);
-  isl_schedule_node *mark = isl_schedule_node_get_child(filter, 0);
-  isl_id *threads = isl_schedule_node_get_type(mark) == isl_schedule_node_mark
-                        ? isl_schedule_node_mark_get_id(mark)
-                        : NULL;
-  isl_schedule_node *below = threads ? isl_schedule_node_get_child(mark, 0) : NULL;
-  int seq = below && isl_schedule_node_get_type(below) == isl_schedule_node_sequence;
-  int ok = threads && isl_id_get_user(threads) == &sj_threads_tag &&
-           !get_bindings(s, filter, space, s->outer);
+/* The iterators of the statement of space bound by filter (s->outer) and by each point's
+ * filter of below (s->point; seq: below is their sequence, else a leaf); with several
+ * statements a kernel, the equalities of the ids alone too. 0 on success. */
+static int bind_statement(step *s, __isl_keep isl_schedule_node *filter,
+                          __isl_keep isl_schedule_node *below, int seq, __isl_keep isl_space *space,
+                          int several) {
+  int ok = !get_bindings(s, filter, space, s->outer, several ? &s->outer_ids : NULL);
   s->npoints = seq ? (int)isl_schedule_node_n_children(below) : 1;
   ok = ok && s->npoints <= MAX_POINTS;
   for (int u = 0; u < s->npoints && ok; u++) {
@@ -299,26 +317,34 @@ static __isl_give isl_ast_node *kernel_body(step *s, __isl_keep isl_schedule_nod
     isl_schedule_node *leaf = f ? isl_schedule_node_get_child(f, 0) : isl_schedule_node_copy(below);
     ok = isl_schedule_node_get_type(leaf) == isl_schedule_node_leaf;
     for (int d = 0; d < s->ndims; d++) s->point[u][d] = s->outer[d];
-    if (ok && f) ok = !get_bindings(s, f, space, s->point[u]);
-    for (int d = s->nhost; d < s->ndims && ok; d++) ok = s->point[u][d].bound;
+    if (ok && f) ok = !get_bindings(s, f, space, s->point[u], several ? &s->point_ids[u] : NULL);
+    for (int d = s->nhost; d < s->ndims && ok; d++) {
+      binding fixed = {1, s->lo[d], {0}}; /* a loop of one point placed at a constant */
+      if (several && !s->point[u][d].bound && s->lo[d] == s->hi[d]) s->point[u][d] = fixed;
+      ok = s->point[u][d].bound;
+    }
     for (int d = 0; d < s->ndims && ok; d++) s->point[u][d].bound &= !s->outer[d].bound;
     isl_schedule_node_free(leaf);
     isl_schedule_node_free(f);
   }
-  isl_schedule_node_free(below);
-  isl_schedule_node_free(mark);
-  isl_space_free(space);
+  return ok ? 0 : -1;
+}
+
+/* The kernel's code for one statement (the statement of domain): isl's AST where it is the
+ * kernel's only statement, else NULL. */
+static __isl_give isl_ast_node *only_statement(step *s, __isl_keep isl_ast_build *build,
+                                               __isl_keep isl_set *domain, int seq,
+                                               __isl_keep isl_ast_expr *host,
+                                               __isl_take isl_id *threads) {
   isl_ast_node *body = NULL;
-  isl_ast_build *build =
-      ok ? isl_ast_build_from_context(isl_set_params(isl_set_copy(context))) : NULL;
-  isl_set *outer = build ? isl_set_universe(isl_space_copy(s->gspace)) : NULL;
-  int nouter = build ? add_guards(s, s->outer, &outer) : -1;
+  isl_set *outer = isl_set_universe(isl_space_copy(s->gspace));
+  int nouter = add_guards(s, s->outer, 1, &outer);
   isl_ast_node_list *list = nouter >= 0 ? isl_ast_node_list_alloc(s->ctx, s->npoints) : NULL;
   int guarded_points = 0;
   isl_id *stmt = isl_set_get_tuple_id(domain);
   for (int u = 0; u < s->npoints && list; u++) {
     isl_set *g = isl_set_universe(isl_space_copy(s->gspace));
-    int n = add_guards(s, s->point[u], &g);
+    int n = add_guards(s, s->point[u], 1, &g);
     if (n < 0) { /* isl drops the point: not this path */
       isl_set_free(g);
       list = isl_ast_node_list_free(list);
@@ -346,7 +372,96 @@ static __isl_give isl_ast_node *kernel_body(step *s, __isl_keep isl_schedule_nod
   isl_id_free(threads);
   isl_ast_node_list_free(list);
   isl_set_free(outer);
+  return body;
+}
+
+/* guard, and the number of its constraints n, with ids (taken) too. */
+static int with_ids(isl_set **guard, int n, __isl_take isl_set *ids) {
+  n += isl_set_plain_is_universe(ids) != isl_bool_true;
+  *guard = isl_set_intersect(*guard, ids);
+  return n;
+}
+
+/* The calls of one statement of several in a kernel onto list: each point's where the
+ * statement's box and the ids allow it (not isl's AST: the statements' points are independent
+ * within the step, so each is guarded alone, in the order of the statements). */
+static __isl_give isl_ast_node_list *statement_calls(step *s, __isl_keep isl_ast_build *build,
+                                                     __isl_keep isl_set *domain,
+                                                     __isl_keep isl_ast_expr *host,
+                                                     __isl_take isl_ast_node_list *list) {
+  isl_set *outer = isl_set_universe(isl_space_copy(s->gspace));
+  int nouter = add_guards(s, s->outer, 0, &outer);
+  nouter = nouter < 0 ? -1 : with_ids(&outer, nouter, isl_set_copy(s->outer_ids));
+  isl_ast_node_list *points = isl_ast_node_list_alloc(s->ctx, s->npoints);
+  isl_id *stmt = isl_set_get_tuple_id(domain);
+  for (int u = 0; u < s->npoints && nouter >= 0; u++) {
+    isl_set *g = isl_set_universe(isl_space_copy(s->gspace));
+    int n = add_guards(s, s->point[u], 0, &g);
+    if (n < 0) { /* a point that never runs */
+      isl_set_free(g);
+      continue;
+    }
+    n = with_ids(&g, n, isl_set_copy(s->point_ids[u]));
+    points = isl_ast_node_list_add(
+        points, guarded(build, g, n, call(s, build, stmt, host, s->outer, s->point[u])));
+  }
+  isl_id_free(stmt);
+  if (nouter >= 0 && isl_ast_node_list_n_ast_node(points) > 0)
+    list = isl_ast_node_list_add(list,
+                                 guarded(build, isl_set_copy(outer), nouter,
+                                         isl_ast_node_alloc_block(isl_ast_node_list_copy(points))));
+  isl_ast_node_list_free(points);
+  isl_set_free(outer);
+  return list;
+}
+
+/* The kernel mark's subtree below its context, for the statements of domains: the kernel's
+ * code, or NULL. */
+static __isl_give isl_ast_node *kernel_body(step *s, __isl_keep isl_schedule_node *filter,
+                                            isl_set *const *domains, int nstmts,
+                                            __isl_keep isl_ast_expr *host,
+                                            __isl_keep isl_set *context) {
+  isl_schedule_node *mark = isl_schedule_node_get_child(filter, 0);
+  isl_id *threads = isl_schedule_node_get_type(mark) == isl_schedule_node_mark
+                        ? isl_schedule_node_mark_get_id(mark)
+                        : NULL;
+  isl_schedule_node *below = threads ? isl_schedule_node_get_child(mark, 0) : NULL;
+  int seq = below && isl_schedule_node_get_type(below) == isl_schedule_node_sequence;
+  int ok = threads && isl_id_get_user(threads) == &sj_threads_tag;
+  isl_ast_build *build =
+      ok ? isl_ast_build_from_context(isl_set_params(isl_set_copy(context))) : NULL;
+  isl_ast_node *body = NULL;
+  if (build && nstmts == 1) {
+    isl_space *space = isl_set_get_space(domains[0]);
+    if (!bind_statement(s, filter, below, seq, space, 0))
+      body = only_statement(s, build, domains[0], seq, host, isl_id_copy(threads));
+    isl_space_free(space);
+  } else if (build) {
+    isl_ast_node_list *list = isl_ast_node_list_alloc(s->ctx, nstmts);
+    for (int i = 0; i < nstmts && list; i++) {
+      step one = *s;
+      one.outer_ids = isl_set_universe(isl_space_copy(s->gspace));
+      for (int u = 0; u < MAX_POINTS; u++)
+        one.point_ids[u] = isl_set_universe(isl_space_copy(s->gspace));
+      isl_space *space = isl_set_get_space(domains[i]);
+      if (!get_box(&one, domains[i]) && one.nhost < one.ndims &&
+          !bind_statement(&one, filter, below, seq, space, 1))
+        list = statement_calls(&one, build, domains[i], host, list);
+      else
+        list = isl_ast_node_list_free(list);
+      isl_space_free(space);
+      isl_set_free(one.outer_ids);
+      for (int u = 0; u < MAX_POINTS; u++) isl_set_free(one.point_ids[u]);
+    }
+    if (list && isl_ast_node_list_n_ast_node(list) > 0)
+      body = isl_ast_node_alloc_mark(isl_id_copy(threads),
+                                     isl_ast_node_alloc_block(isl_ast_node_list_copy(list)));
+    isl_ast_node_list_free(list);
+  }
   isl_ast_build_free(build);
+  isl_id_free(threads);
+  isl_schedule_node_free(below);
+  isl_schedule_node_free(mark);
   return body;
 }
 
@@ -363,18 +478,18 @@ static __isl_give isl_ast_node *host_loop(const step *s, __isl_keep isl_set *dom
   return node;
 }
 
-/* The code of kernel mark kmark for the statement of domain (a box), the host iterators'
+/* The code of kernel mark kmark for the statements of domains (boxes), the host iterators'
  * expressions the arguments of host; NULL where isl must build it. */
 static __isl_give isl_ast_node *kernel_code(isl_ctx *ctx, int nhost,
                                             __isl_keep isl_schedule_node *kmark,
-                                            __isl_keep isl_set *domain,
+                                            isl_set *const *domains, int nstmts,
                                             __isl_keep isl_ast_expr *host) {
   step s = {.ctx = ctx, .nhost = nhost};
   isl_id *kid = isl_schedule_node_get_type(kmark) == isl_schedule_node_mark
                     ? isl_schedule_node_mark_get_id(kmark)
                     : NULL;
   const sj_id_kind *tag = kid ? isl_id_get_user(kid) : NULL;
-  int ok = tag && *tag == SJ_ID_KERNEL && !get_box(&s, domain) && nhost < s.ndims;
+  int ok = tag && *tag == SJ_ID_KERNEL && !get_box(&s, domains[0]) && nhost < s.ndims;
   isl_schedule_node *context = ok ? isl_schedule_node_get_child(kmark, 0) : NULL;
   isl_schedule_node *filter = NULL;
   isl_ast_node *body = NULL;
@@ -385,7 +500,7 @@ static __isl_give isl_ast_node *kernel_code(isl_ctx *ctx, int nhost,
     s.gspace = isl_space_copy(s.params);
     if (isl_schedule_node_get_type(filter) == isl_schedule_node_filter &&
         !param_ranges(&s, isl_id_get_user(kid)))
-      body = kernel_body(&s, filter, domain, host, cset);
+      body = kernel_body(&s, filter, domains, nstmts, host, cset);
     if (body) body = isl_ast_node_alloc_mark(isl_id_copy(kid), body);
     isl_set_free(cset);
   }
@@ -397,11 +512,13 @@ static __isl_give isl_ast_node *kernel_code(isl_ctx *ctx, int nhost,
   return body;
 }
 
-/* The kernels' code in place of the host loop's call, in the order of kmarks (each with the
- * domain of its statement), in a block where there are several. */
+/* The kernels' code in place of the host loop's call, in the order of kmarks (kernel k with
+ * the domains of its nstmts[k] statements from domains[first[k]]), in a block where there are
+ * several. */
 static __isl_give isl_ast_node *with_kernels(isl_ctx *ctx, int nhost, __isl_take isl_ast_node *loop,
                                              isl_schedule_node *const *kmarks,
-                                             __isl_keep isl_set *const *domains, int nkernels) {
+                                             isl_set *const *domains, const int *first,
+                                             const int *nstmts, int nkernels) {
   enum isl_ast_node_type type = isl_ast_node_get_type(loop);
   if (type == isl_ast_node_block) return loop; /* no instance: the AST is empty */
   isl_ast_node *user = type == isl_ast_node_for ? isl_ast_node_for_get_body(loop) : NULL;
@@ -414,7 +531,7 @@ static __isl_give isl_ast_node *with_kernels(isl_ctx *ctx, int nhost, __isl_take
   isl_ast_node_free(user);
   isl_ast_node_list *list = isl_ast_node_list_alloc(ctx, nkernels);
   for (int k = 0; k < nkernels && list; k++) {
-    isl_ast_node *code = kernel_code(ctx, nhost, kmarks[k], domains[k], host);
+    isl_ast_node *code = kernel_code(ctx, nhost, kmarks[k], domains + first[k], nstmts[k], host);
     list = code ? isl_ast_node_list_add(list, code) : isl_ast_node_list_free(list);
   }
   isl_ast_expr_free(host);
@@ -429,47 +546,50 @@ static __isl_give isl_ast_node *with_kernels(isl_ctx *ctx, int nhost, __isl_take
   return isl_ast_node_for_set_body(loop, body);
 }
 
-/* Whether filter holds every instance of the statement of domain and no other. */
-static int whole_statement(__isl_keep isl_schedule_node *filter, __isl_keep isl_set *domain) {
-  isl_union_set *f = isl_schedule_node_filter_get_filter(filter);
-  isl_union_set *all = isl_union_set_from_set(isl_set_universe(isl_set_get_space(domain)));
-  isl_bool same = isl_union_set_is_equal(f, all);
-  isl_union_set_free(f);
-  isl_union_set_free(all);
-  return same == isl_bool_true;
+/* Whether filter holds every instance of the statement of domain. */
+static int whole_statement(__isl_keep isl_union_set *filter, __isl_keep isl_set *domain) {
+  isl_set *mine = isl_union_set_extract_set(filter, isl_set_get_space(domain));
+  isl_bool whole = isl_set_plain_is_universe(mine);
+  if (whole == isl_bool_false) whole = isl_set_is_subset(domain, mine);
+  isl_set_free(mine);
+  return whole == isl_bool_true;
 }
 
 enum { MAX_KERNELS = 8 };
 
-/* Below the host band: one kernel mark (one statement), or a sequence of filters each holding
- * one whole statement above its kernel mark. The marks into kmarks with their statements'
- * domains (taken from sets); their number, or -1. */
+/* Below the host band: one kernel mark, or a sequence of filters each holding whole statements
+ * above its kernel mark. The marks into kmarks, the domains of each one's statements (taken from
+ * sets) into domains from first[k], nstmts[k] of them; the number of kernels, or -1 unless each
+ * kernel has statements and each statement is in one kernel. */
 static int kernel_marks(__isl_keep isl_schedule_node *node, __isl_keep isl_set_list *sets,
-                        isl_schedule_node **kmarks, isl_set **domains) {
+                        isl_schedule_node **kmarks, isl_set **domains, int *first, int *nstmts) {
   int nsets = (int)isl_set_list_size(sets);
   if (isl_schedule_node_get_type(node) != isl_schedule_node_sequence) {
-    if (nsets != 1) return -1;
     kmarks[0] = isl_schedule_node_copy(node);
-    domains[0] = isl_set_list_get_at(sets, 0);
+    for (int i = 0; i < nsets; i++) domains[i] = isl_set_list_get_at(sets, i);
+    first[0] = 0, nstmts[0] = nsets;
     return 1;
   }
-  int n = (int)isl_schedule_node_n_children(node);
-  if (n != nsets || n > MAX_KERNELS) return -1;
+  int n = (int)isl_schedule_node_n_children(node), placed = 0;
+  if (n > MAX_KERNELS) return -1;
   for (int k = 0; k < n; k++) {
     isl_schedule_node *f = isl_schedule_node_get_child(node, k);
-    domains[k] = NULL;
-    for (int i = 0; i < nsets && !domains[k]; i++) {
+    isl_union_set *filter = isl_schedule_node_filter_get_filter(f);
+    first[k] = placed;
+    for (int i = 0; i < nsets; i++) {
       isl_set *set = isl_set_list_get_at(sets, i);
-      if (whole_statement(f, set))
-        domains[k] = set;
+      if (whole_statement(filter, set))
+        domains[placed++] = set;
       else
         isl_set_free(set);
     }
-    kmarks[k] = domains[k] ? isl_schedule_node_get_child(f, 0) : NULL;
+    nstmts[k] = placed - first[k];
+    isl_union_set_free(filter);
+    kmarks[k] = isl_schedule_node_get_child(f, 0);
     isl_schedule_node_free(f);
-    if (!domains[k]) return -1; /* the caller frees what is in kmarks and domains */
+    if (!nstmts[k]) return -1; /* the caller frees what is in kmarks and domains */
   }
-  return n;
+  return placed == nsets ? n : -1;
 }
 
 __isl_give isl_ast_node *sj_ast_step(__isl_keep isl_schedule *schedule) {
@@ -502,12 +622,13 @@ __isl_give isl_ast_node *sj_ast_step(__isl_keep isl_schedule *schedule) {
   if (ok && nhost) node = isl_schedule_node_child(node, 0);
   isl_schedule_node *kmarks[MAX_KERNELS] = {NULL};
   isl_set *domains[MAX_KERNELS] = {NULL};
-  int nkernels = ok ? kernel_marks(node, sets, kmarks, domains) : -1;
+  int from[MAX_KERNELS], nstmts[MAX_KERNELS];
+  int nkernels = ok ? kernel_marks(node, sets, kmarks, domains, from, nstmts) : -1;
   isl_ast_node *ast = NULL;
   if (nkernels > 0) {
     step s = {.ctx = ctx, .nhost = nhost};
     get_box(&s, first);
-    ast = with_kernels(ctx, nhost, host_loop(&s, first), kmarks, domains, nkernels);
+    ast = with_kernels(ctx, nhost, host_loop(&s, first), kmarks, domains, from, nstmts, nkernels);
   }
   for (int k = 0; k < MAX_KERNELS; k++) {
     isl_schedule_node_free(kmarks[k]);

@@ -135,8 +135,11 @@ static __isl_give isl_schedule *launch_tree(const sj_model *m, const sj_stencil 
   node = isl_schedule_node_child(isl_schedule_node_insert_partial_schedule(node, t), 0);
   node = isl_schedule_node_insert_sequence(node, filters);
   for (int l = 0; l < st->launches && node; l++) {
-    node = isl_schedule_node_child(isl_schedule_node_child(node, l), 0);
-    node = isl_schedule_node_insert_partial_schedule(node, isl_multi_union_pw_aff_copy(space));
+    node = isl_schedule_node_child(node, l);
+    isl_union_set *mine = isl_union_set_universe(isl_schedule_node_filter_get_filter(node));
+    node = isl_schedule_node_insert_partial_schedule(
+        isl_schedule_node_child(node, 0),
+        isl_multi_union_pw_aff_intersect_domain(isl_multi_union_pw_aff_copy(space), mine));
     node = isl_schedule_node_parent(isl_schedule_node_parent(node));
   }
   isl_multi_union_pw_aff_free(space);

@@ -524,21 +524,14 @@ int sj_stencil_recognize(sj_model *m, sj_stencil *out) {
     memcpy(level, nest, ids);
     step_nests = k;
     int levels = merge_nests(m, t, level, k, launch, &launches);
-    int same = launches < step_nests && launches == levels && !memcmp(launch, level, ids);
-    int folded = levels < k && levels_hold(m, t, level, levels, fold);
-    if (folded)
+    if (levels < k && levels_hold(m, t, level, levels, fold))
       k = levels;
     else if (levels < k) /* isl failed: the nests one by one */
       fold_steps(m, t, nest, k, fold);
     free(level);
-    if (launches < step_nests && !same) {
-      isl_map **at = calloc(count, sizeof *at);
-      if (!at) abort();
-      folded = levels_hold(m, t, launch, launches, at);
-      for (int i = 0; i < m->nstmts; i++) isl_map_free(at[i]);
-      free(at);
-    }
-    if (launches == step_nests || !folded) {
+    /* the launches need no such check: the conflicts within a level are those of its pairs of
+     * nests, each of which merge_nests tested (isl failing counts as a conflict) */
+    if (launches == step_nests) {
       free(launch);
       launch = NULL;
     }

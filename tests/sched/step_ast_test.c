@@ -1,9 +1,10 @@
 /* The per-step kernel's AST built without isl's generator (astgen/step_ast.c) against isl's:
  * for every kernel of tests/kernels at every `// run:` size and a few more (1-point
  * interiors, T=0, T=1, extents not a multiple of the block), mapped per step, the two ASTs
- * print the same and lower to the same PTX; jacobi-2d's per-step trees take the fast path, so
- * do those of several statements in one host loop (PolyBench jacobi-2d, fdtd-2d), and a kernel
- * whose domain is not a box falls back to isl.
+ * print the same and lower to the same PTX (but where nests share launches: the kernel tests
+ * check those); jacobi-2d's per-step trees take the fast path, so do those of several
+ * statements in one host loop (PolyBench jacobi-2d, fdtd-2d), and a kernel whose domain is not
+ * a box falls back to isl.
  * usage: step_ast_test KERNEL_DIR */
 #include <dirent.h>
 #include <stdio.h>
@@ -66,7 +67,9 @@ static int check_size(const char *file, const sj_func *fn, const char *text) {
           isl_ctx_last_error_msg(ctx));
     isl_ast_node *isl = sj_ast_generate_isl(plan.schedule);
     fast = mine != NULL;
-    if (mine && isl) {
+    /* where nests share launches, each statement's points are guarded alone, not as isl
+     * separates them: not isl's AST, and the kernel tests check what it computes */
+    if (mine && isl && !st.launch) {
       char *a = isl_ast_node_to_C_str(mine), *b = isl_ast_node_to_C_str(isl);
       CHECK(a && b && !strcmp(a, b), "%s %s: the ASTs differ:\n%s\nisl's:\n%s", file, text, a, b);
       char *pa = ptx_of(m, mine), *pb = ptx_of(m, isl);
@@ -128,12 +131,13 @@ int main(int argc, char **argv) {
     if (n > 2 && !strcmp(e->d_name + n - 2, ".c")) check_file(dir, e->d_name, NULL, 0, &t);
   }
   if (d) closedir(d);
-  /* several statements, a kernel each in one host loop: the bench's sizes take the fast path
-   * (fdtd-2d's nests share launches, several statements a kernel: isl builds its AST) */
+  /* several statements, a kernel each in one host loop, or several a kernel (fdtd-2d's nests
+   * share launches): the bench's sizes take the fast path */
   static const char *const polybench[] = {"T=128 N=3072", "T=1 N=64", NULL};
+  static const char *const fdtd[] = {"T=128 NX=2048 NY=2048", "T=1 NX=64 NY=256", NULL};
   tally multi = {0, 0};
   check_file(dir, "jacobi2d_polybench.c", polybench, 2, &multi);
-  check_file(dir, "jacobi2d_copyback.c", polybench, 2, &multi);
+  check_file(dir, "fdtd2d.c", fdtd, 2, &multi);
   /* a triangular domain is no box: isl builds it (at N=2 each statement has one point, a box) */
   sj_kernel_source lu;
   sj_kernel_source_load(&lu, dir, "lu_right.c");
