@@ -451,9 +451,9 @@ int sj_schedule_parts(sj_model *m, sj_part_scheduler fn, void *user, int forced,
                       sj_error *err);
 
 /* The untiled GPU schedule (sched/gpu.c): the C order for a stencil (a launch per nest and time
- * step; per level where st has levels); otherwise the C order or isl's schedule, whichever the
- * time model of sj_map_gpu finds faster. st: the model's stencil form, or NULL. max_grid: the
- * device's grid limit per dimension. */
+ * step), or where nests share launches (st->launch) a launch per group of them; otherwise the C
+ * order or isl's schedule, whichever the time model of sj_map_gpu finds faster. st: the model's
+ * stencil form, or NULL. max_grid: the device's grid limit per dimension. */
 int sj_schedule_untiled(sj_model *m, const sj_stencil *st, const unsigned max_grid[3],
                         sj_plan *plan, sj_error *err);
 
