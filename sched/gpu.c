@@ -107,9 +107,6 @@ static void explain_reductions(const sj_model *m, sj_buf *why) {
  * nothing in common in a step, so their instances at one place run in any order. NULL where isl
  * fails. */
 static __isl_give isl_schedule *launch_tree(const sj_model *m, const sj_stencil *st) {
-  int depth = 0;
-  for (int i = 0; i < m->nstmts; i++)
-    if (m->stmts[i]->depth > depth) depth = m->stmts[i]->depth;
   isl_union_set_list *filters = isl_union_set_list_alloc(m->ctx, st->launches);
   isl_union_pw_multi_aff *place = NULL;
   for (int l = 0; l < st->launches; l++) {
@@ -119,7 +116,7 @@ static __isl_give isl_schedule *launch_tree(const sj_model *m, const sj_stencil 
       if (st->launch[s->id] != l) continue;
       filter = isl_union_set_add_set(filter, isl_set_copy(s->domain));
       isl_union_pw_multi_aff *at =
-          isl_union_pw_multi_aff_from_multi_aff(sj_place_aff(m, s, depth - 2));
+          isl_union_pw_multi_aff_from_multi_aff(sj_place_aff(m, s, m->max_depth - 2));
       place = place ? isl_union_pw_multi_aff_union_add(place, at) : at;
     }
     filters = isl_union_set_list_add(filters, filter);

@@ -46,10 +46,7 @@
  * largest number of space dimensions, a statement with fewer space loops (fdtd-2d's boundary
  * row) where sj_place_of puts it. NULL when n + 1 is not between 1 and SJ_HYBRID_MAX_SPACE. */
 __isl_give isl_union_map *sj_fold_space(const sj_model *m, const sj_stencil *st, int *n) {
-  int depth = 0;
-  for (int i = 0; i < m->nstmts; i++)
-    if (m->stmts[i]->depth > depth) depth = m->stmts[i]->depth;
-  *n = depth - 2;
+  *n = m->max_depth - 2;
   if (*n < 0 || *n >= SJ_HYBRID_MAX_SPACE) return NULL;
   isl_union_map *out = isl_union_map_empty(isl_union_set_get_space(m->domain));
   for (int i = 0; i < m->nstmts && out; i++) {

@@ -462,12 +462,9 @@ static int levels_hold(sj_model *m, __isl_keep isl_union_pw_aff *t, const int *l
 /* Whether every statement has a place in the space of the one with the most loops (sched/place.c):
  * the per-step mapping can then launch the nests of a level together. */
 static int placed(const sj_model *m) {
-  int depth = 0;
-  for (int i = 0; i < m->nstmts; i++)
-    if (m->stmts[i]->depth > depth) depth = m->stmts[i]->depth;
   sj_place place;
   for (int i = 0; i < m->nstmts; i++)
-    if (sj_place_of(m, m->stmts[i], depth - 2, &place)) return 0;
+    if (sj_place_of(m, m->stmts[i], m->max_depth - 2, &place)) return 0;
   return 1;
 }
 

@@ -340,10 +340,7 @@ int sj_tm_read(sj_model *m, const sj_stencil *st, int exact, sj_tm_stencil *out,
   memset(out, 0, sizeof *out);
   out->nests = st->nests;
   out->step_nests = st->launch ? st->launches : st->step_nests;
-  int depth = 0;
-  for (int i = 0; i < m->nstmts; i++)
-    if (m->stmts[i]->depth > depth) depth = m->stmts[i]->depth;
-  out->n = depth - 2;
+  out->n = m->max_depth - 2;
   if (out->n < 0 || out->n >= SJ_HYBRID_MAX_SPACE) {
     sj_buf_printf(why, "the statements do not have 1 to %d space loops", SJ_HYBRID_MAX_SPACE);
     return -1;
