@@ -100,24 +100,120 @@ static void explain_reductions(const sj_model *m, sj_buf *why) {
   sj_buf_free(&list);
 }
 
+/* The box of the places of a launch's statements along each of the n + 1 place dimensions. */
+typedef struct place_box {
+  long lo[SJ_PLACE_MAX], hi[SJ_PLACE_MAX];
+} place_box;
+static const place_box no_places = {{1}, {0}}; /* lo[0] > hi[0] */
+
+/* Widens box b (empty where b->lo[0] > b->hi[0]) by the places of s. -1 where isl fails. */
+static int widen_box(const sj_model *m, const sj_pstmt *s, __isl_keep isl_multi_aff *at,
+                     place_box *b) {
+  int n = m->max_depth - 2, empty = b->lo[0] > b->hi[0];
+  isl_set *img =
+      isl_set_apply(isl_set_copy(s->domain), isl_map_from_multi_aff(isl_multi_aff_copy(at)));
+  int rc = img ? 0 : -1;
+  for (int f = 0; f <= n && !rc; f++) {
+    long lo, hi;
+    rc = sj_set_dim_range(img, f, &lo, &hi);
+    if (rc || hi < lo) break; /* no instance at these sizes: the box stays as it is */
+    if (empty || lo < b->lo[f]) b->lo[f] = lo;
+    if (empty || hi > b->hi[f]) b->hi[f] = hi;
+  }
+  isl_set_free(img);
+  return rc;
+}
+
+static double box_volume(const place_box *b, int n) {
+  double v = 1;
+  for (int f = 0; f <= n; f++) v *= b->hi[f] >= b->lo[f] ? (double)(b->hi[f] - b->lo[f] + 1) : 0;
+  return v;
+}
+
+/* Whether statements a and b run in one thread at a place: those of one loop nest at one place
+ * (statements that share the locals of an iteration are among them). */
+static int same_group(const sj_model *m, const sj_pstmt *a, const sj_pstmt *b) {
+  if (a->depth != b->depth) return 0;
+  for (int j = 1; j < a->depth; j++)
+    if (a->iters[j] != b->iters[j]) return 0;
+  sj_place pa, pb;
+  int n = m->max_depth - 2;
+  return !sj_place_of(m, a, n, &pa) && !sj_place_of(m, b, n, &pb) && !memcmp(&pa, &pb, sizeof pa);
+}
+
+/* The places of launch l's statements packed: each group's (same_group) moved to the innermost
+ * dimensions, from 0, without the dimensions along which the group has one place; where the
+ * launch's box is more than twice the box that packs them into (a stencil's faces or sides
+ * alone: threads over the box would be mostly idle; a cube's faces take one plane, a square's
+ * four sides one row). Else NULL, and the launch runs over its box. Groups then share places,
+ * as the launch allows: its statements touch nothing in common in a step. */
+static __isl_give isl_union_pw_multi_aff *packed_places(const sj_model *m, const sj_stencil *st,
+                                                        int l, isl_multi_aff **at) {
+  int n = m->max_depth - 2, nstmts = m->nstmts;
+  place_box all = no_places, group[nstmts];
+  long extent[SJ_PLACE_MAX] = {0};
+  int leader[nstmts];
+  for (int i = 0; i < nstmts; i++) {
+    const sj_pstmt *s = m->stmts[i];
+    leader[i] = -1;
+    if (st->launch[s->id] != l) continue;
+    leader[i] = i;
+    for (int j = 0; j < i && leader[i] == i; j++)
+      if (leader[j] == j && same_group(m, m->stmts[j], s)) leader[i] = j;
+    if (leader[i] == i) group[i] = no_places;
+    if (widen_box(m, s, at[i], &group[leader[i]]) || widen_box(m, s, at[i], &all)) return NULL;
+  }
+  for (int i = 0; i < nstmts; i++) {
+    if (leader[i] != i) continue;
+    for (int f = n, g = n; f >= 0; f--) {
+      long e = group[i].hi[f] - group[i].lo[f] + 1;
+      if (e > 1 && e > extent[g]) extent[g] = e;
+      g -= e > 1;
+    }
+  }
+  double inner = 1;
+  for (int f = 0; f <= n; f++) inner *= extent[f] > 1 ? (double)extent[f] : 1;
+  if (box_volume(&all, n) <= 2 * inner) return NULL;
+  isl_union_pw_multi_aff *out = NULL;
+  for (int i = 0; i < nstmts; i++) {
+    if (leader[i] < 0) continue;
+    const place_box *b = &group[leader[i]];
+    isl_multi_aff *moved = isl_multi_aff_zero(isl_multi_aff_get_space(at[i]));
+    for (int f = n, g = n; f >= 0; f--)
+      if (b->hi[f] > b->lo[f])
+        moved = isl_multi_aff_set_aff(
+            moved, g--, isl_aff_add_constant_si(isl_multi_aff_get_aff(at[i], f), -b->lo[f]));
+    isl_union_pw_multi_aff *one = isl_union_pw_multi_aff_from_multi_aff(moved);
+    out = out ? isl_union_pw_multi_aff_union_add(out, one) : one;
+  }
+  return out;
+}
+
 /* The per-step tree of a stencil whose nests share launches (sj_stencil.launch): the time loop,
  * then the launches of a step in sequence, each a band over the places of its statements
- * (sj_place_aff), where the C order has a band per nest (a boundary's single points go with the
- * stencil's launch; fdtd-2d's updates of ey and ex share one). The nests of a launch touch
- * nothing in common in a step, so their instances at one place run in any order. NULL where isl
- * fails. */
-static __isl_give isl_schedule *launch_tree(const sj_model *m, const sj_stencil *st) {
+ * (sj_place_aff, or packed_places), where the C order has a band per nest (a boundary's single
+ * points go with the stencil's launch; fdtd-2d's updates of ey and ex share one). The nests of
+ * a launch touch nothing in common in a step, so their instances at one place run in any order.
+ * NULL where isl fails. */
+static __isl_give isl_schedule *launch_tree(const sj_model *m, const sj_stencil *st,
+                                            sj_buf *packed) {
   isl_union_set_list *filters = isl_union_set_list_alloc(m->ctx, st->launches);
-  isl_union_pw_multi_aff *place = NULL;
+  isl_multi_aff *at[m->nstmts + 1];
+  for (int i = 0; i < m->nstmts; i++) at[i] = sj_place_aff(m, m->stmts[i], m->max_depth - 2);
+  isl_union_pw_multi_aff *place[st->launches];
   for (int l = 0; l < st->launches; l++) {
     isl_union_set *filter = isl_union_set_empty(isl_union_set_get_space(m->domain));
+    place[l] = packed_places(m, st, l, at);
+    int moved = place[l] != NULL;
+    if (moved) sj_buf_printf(packed, "%s%d", packed->len ? ", " : "", l);
     for (int i = 0; i < m->nstmts; i++) {
       const sj_pstmt *s = m->stmts[i];
       if (st->launch[s->id] != l) continue;
       filter = isl_union_set_add_set(filter, isl_set_copy(s->domain));
-      isl_union_pw_multi_aff *at =
-          isl_union_pw_multi_aff_from_multi_aff(sj_place_aff(m, s, m->max_depth - 2));
-      place = place ? isl_union_pw_multi_aff_union_add(place, at) : at;
+      if (moved) continue;
+      isl_union_pw_multi_aff *one =
+          isl_union_pw_multi_aff_from_multi_aff(isl_multi_aff_copy(at[i]));
+      place[l] = place[l] ? isl_union_pw_multi_aff_union_add(place[l], one) : one;
     }
     filters = isl_union_set_list_add(filters, filter);
   }
@@ -126,20 +222,17 @@ static __isl_give isl_schedule *launch_tree(const sj_model *m, const sj_stencil 
   isl_multi_union_pw_aff *t = isl_schedule_node_band_get_partial_schedule(time);
   isl_schedule_node_free(time);
   t = isl_multi_union_pw_aff_drop_dims(t, isl_dim_set, 1, isl_multi_union_pw_aff_size(t) - 1);
-  isl_multi_union_pw_aff *space = isl_multi_union_pw_aff_from_union_pw_multi_aff(place);
+  for (int i = 0; i < m->nstmts; i++) isl_multi_aff_free(at[i]);
   isl_schedule_node *node =
       isl_schedule_node_child(isl_schedule_node_from_domain(isl_union_set_copy(m->domain)), 0);
   node = isl_schedule_node_child(isl_schedule_node_insert_partial_schedule(node, t), 0);
   node = isl_schedule_node_insert_sequence(node, filters);
-  for (int l = 0; l < st->launches && node; l++) {
+  for (int l = 0; l < st->launches; l++) {
+    isl_multi_union_pw_aff *band = isl_multi_union_pw_aff_from_union_pw_multi_aff(place[l]);
     node = isl_schedule_node_child(node, l);
-    isl_union_set *mine = isl_union_set_universe(isl_schedule_node_filter_get_filter(node));
-    node = isl_schedule_node_insert_partial_schedule(
-        isl_schedule_node_child(node, 0),
-        isl_multi_union_pw_aff_intersect_domain(isl_multi_union_pw_aff_copy(space), mine));
+    node = isl_schedule_node_insert_partial_schedule(isl_schedule_node_child(node, 0), band);
     node = isl_schedule_node_parent(isl_schedule_node_parent(node));
   }
-  isl_multi_union_pw_aff_free(space);
   isl_schedule *tree = isl_schedule_node_get_schedule(node);
   isl_schedule_node_free(node);
   return tree;
@@ -147,26 +240,37 @@ static __isl_give isl_schedule *launch_tree(const sj_model *m, const sj_stencil 
 
 int sj_schedule_untiled(sj_model *m, const sj_stencil *st, const unsigned max_grid[3],
                         sj_plan *plan, sj_error *err) {
-  sj_buf why = {0};
+  sj_buf why = {0}, packed = {0};
   double cost;
-  isl_schedule *tree = st && st->launch ? launch_tree(m, st) : NULL;
+  isl_schedule *tree = st && st->launch ? launch_tree(m, st, &packed) : NULL;
   int shared = tree != NULL;
   if (!tree) tree = isl_schedule_copy(m->original);
   int rc = sj_map_gpu(m, tree, 0, max_grid, plan, &cost, err);
-  if (rc) return rc;
+  if (rc) {
+    sj_buf_free(&packed);
+    return rc;
+  }
   if ((m->stencil && pointwise(m) != isl_bool_true) || !m->nstmts) {
-    sj_buf_printf(&why, "GPU schedule: %s (one launch per kernel and host iteration):\n%s",
+    int several = packed.len && strchr(packed.data, ',');
+    sj_buf_printf(&why, "GPU schedule: %s%s%s%s (one launch per kernel and host iteration):\n%s",
                   !m->stencil ? "the C order"
                   : shared    ? "per time step, the nests that touch nothing in common in a "
                                 "step in one launch (stencil form: every space loop is parallel)"
                               : "the C order, per time step (stencil form: every space loop is "
                                 "parallel)",
+                  packed.len ? (several ? "; kernels " : "; kernel ") : "",
+                  packed.len ? packed.data : "",
+                  packed.len ? ": nests that fill little of their box (faces, sides), with their "
+                               "places packed into the innermost dimensions"
+                             : "",
                   plan->explain);
+    sj_buf_free(&packed);
     explain_reductions(m, &why);
     free(plan->explain);
     plan->explain = sj_buf_take(&why);
     return 0;
   }
+  sj_buf_free(&packed);
   sj_buf note = {0}, tried = {0};
   isl_schedule *cand[SJ_REORDER_MAX];
   char *label[SJ_REORDER_MAX];

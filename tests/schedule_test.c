@@ -175,8 +175,9 @@ int main(int argc, char **argv) {
   expect(dir, "boundary_locals1d.c", JIT_DEVICE_EMU, ends, 2,
          (const char *const[]){"over 3 nests folded", "kernel 2: grid 1x1x1", NULL}, "kernel 3:");
   /* per step, the nests of a level launch together: ti_heat1d's two boundary points go with
-   * its stencil (a launch a step, not three), boundary_sides' four sides together after it */
-  const int ti[] = {64, 100000}, sides[] = {32, 768, 768};
+   * its stencil (a launch a step, not three), boundary_sides' four sides together after it,
+   * over one row of 766 places that each thread runs on every side (not the 768^2 box) */
+  const int ti[] = {64, 100000}, sides[] = {32, 768, 768}, cube[] = {32, 384, 384, 384};
   expect(dir, "ti_heat1d.c", JIT_DEVICE_EMU, ti, 2,
          (const char *const[]){"1 folded step a step",
                                "GPU schedule: per time step, the nests that touch nothing in "
@@ -186,7 +187,13 @@ int main(int argc, char **argv) {
   setenv("JIT_TILING", "none", 1);
   expect(dir, "boundary_sides.c", JIT_DEVICE_EMU, sides, 3,
          (const char *const[]){"2 folded steps a step", "in one launch (stencil form",
-                               "kernel 1: grid", NULL},
+                               "; kernel 1: nests that fill little of their box",
+                               "kernel 1: grid 24x1x1, block 32x1x1", NULL},
+         "kernel 2:");
+  /* the faces i = 0 and i = N - 1 of a cube after its stencil: one plane of threads */
+  expect(dir, "boundary_faces3d.c", JIT_DEVICE_EMU, cube, 4,
+         (const char *const[]){"; kernel 1: nests that fill little of their box",
+                               "kernel 0: grid 3x96x192", "kernel 1: grid 6x48x1", NULL},
          "kernel 2:");
   unsetenv("JIT_TILING");
   /* floating-point reductions keep the C order (exact mode): only the loops over the outputs are
