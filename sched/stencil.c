@@ -367,22 +367,24 @@ static int shares_steps(const int *level, isl_set *const *steps, int c, int at) 
 }
 
 /* The levels of the k nests into level, a nest above every earlier nest it conflicts with
- * within a step: with big (bigs of them), big nests keep a level each and where there are
- * several, small ones do not share theirs; with steps (each nest's steps t), a nest shares a
- * level only where it runs at a step that level's nests run at, else it takes one above them
- * all. Returns the number of levels. */
+ * within a step: with big (bigs of them), big nests that run at a common step (steps: each
+ * nest's steps t) keep a level each and where there are several, small ones do not share
+ * theirs; with common, a nest shares a level only where it runs at a step that level's nests
+ * run at, else it takes one above them all. Returns the number of levels. */
 static int place_nests(nest_pairs *p, int k, const int *big, int bigs, isl_set *const *steps,
-                       int *level) {
+                       int common, int *level) {
   int levels = 1;
   level[0] = 0;
   for (int c = 1; c < k; c++) {
     int above = 0; /* the lowest level c may take */
     for (int e = 0; e < c; e++) {
       if (level[e] < above) continue; /* c is above e already */
-      if ((big && big[e] && big[c]) || pair_conflicts(p, c, e)) above = level[e] + 1;
+      int bigs_meet =
+          big && big[e] && big[c] && isl_set_is_disjoint(steps[e], steps[c]) != isl_bool_true;
+      if (bigs_meet || pair_conflicts(p, c, e)) above = level[e] + 1;
     }
     while (big && bigs > 1 && holds_other(level, big, c, above)) above++;
-    while (steps && above < levels && !shares_steps(level, steps, c, above)) above++;
+    while (common && above < levels && !shares_steps(level, steps, c, above)) above++;
     level[c] = above;
     levels = above + 1 > levels ? above + 1 : levels;
   }
@@ -396,7 +398,9 @@ static int place_nests(nest_pairs *p, int k, const int *big, int bigs, isl_set *
  * of few points that costs a barrier and widens the tiles: the four sides of boundary_sides,
  * each set from the stencil's values, take 2 folded steps a step, not 5 (a tile of the same
  * folded height holds 2.5 times the steps); halo1d's copies of the last plane, 3, 1. The big
- * nests keep a level each, in their order (two in one step make a step of twice the work), and
+ * nests that run at a common step keep a level each, in their order (two in one step make a
+ * step of twice the work; the nests of a stencil that swaps arrays by pointers, one for each
+ * place in the rotation, never run at one step and share one: a folded step a step), and
  * where there are several, the small ones keep levels of their own too: the big nests' steps
  * are most of the tiles' then, and fdtd-2d's tiled code, measured on an H200 at its fold of 4
  * levels, ran at twice the per-step mapping's time (the choice tests/schedule_test.c keeps,
@@ -434,8 +438,8 @@ static int merge_nests(sj_model *m, __isl_keep isl_union_pw_aff *t, int *nest, i
   int bigs = 0;
   for (int c = 0; c < k; c++) bigs += big[c] = 2 * size[c] >= largest;
   fold_steps(m, t, p.pair, 1, p.at); /* each instance -> its step t */
-  int levels = place_nests(&p, k, big, bigs, NULL, level);
-  *launches = place_nests(&p, k, NULL, 0, steps, step_level);
+  int levels = place_nests(&p, k, big, bigs, steps, 0, level);
+  *launches = place_nests(&p, k, NULL, 0, steps, 1, step_level);
   for (int i = 0; i < m->nstmts; i++) {
     int id = m->stmts[i]->id;
     launch[id] = step_level[nest[id]];

@@ -8,6 +8,11 @@
 #include <string.h>
 
 #include <isl/aff.h>
+#include <isl/schedule.h>
+#include <isl/schedule_node.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/union_set.h>
 #include <isl/val.h>
 
 #include "stenciljit.h"
@@ -235,9 +240,30 @@ static void read_accesses(reader *r, const sj_pstmt *p, int write, const sj_plac
   for (int k = 0; k < nkeys; k++) free(keys[k]);
 }
 
+/* The time steps at which instances (taken) lie, or -1 where isl fails. */
+static long steps_of(__isl_take isl_union_set *instances) {
+  isl_set_list *sets = isl_union_set_get_set_list(instances);
+  isl_union_set_free(instances);
+  isl_size n = isl_set_list_size(sets);
+  isl_set *steps = isl_set_empty(isl_space_set_alloc(isl_set_list_get_ctx(sets), 0, 1));
+  for (int i = 0; i < n; i++) {
+    isl_set *one = isl_set_list_get_at(sets, i);
+    isl_size dims = isl_set_dim(one, isl_dim_set);
+    one = isl_set_reset_tuple_id(isl_set_project_out(one, isl_dim_set, 1, (unsigned)dims - 1));
+    steps = isl_set_union(steps, one);
+  }
+  isl_set_list_free(sets);
+  isl_val *count = n < 0 ? NULL : isl_set_count_val(steps);
+  long c = count && isl_val_is_int(count) ? isl_val_get_num_si(count) : -1;
+  isl_val_free(count);
+  isl_set_free(steps);
+  return c;
+}
+
 /* The folded extents (a statement with fewer space loops where sj_place_of puts it),
  * and loads, stores, operations and planes per update, averaged over the statements by their
- * points per step. */
+ * points over the run (a nest of a stencil that swaps arrays by pointers runs every other
+ * step, a source at some steps only). */
 static int read_statements(const sj_model *m, reader *r) {
   sj_tm_stencil *s = r->out;
   double weight = 0;
@@ -267,6 +293,12 @@ static int read_statements(const sj_model *m, reader *r) {
       widen(&flo[f + 1], &fhi[f + 1], &fseen[f + 1], j >= 1 ? hi[j] : place.cst[f]);
       if (j >= 1) w *= hi[j] >= lo[j] ? (double)(hi[j] - lo[j] + 1) : 0;
     }
+    long steps = steps_of(isl_union_set_from_set(isl_set_copy(p->domain)));
+    if (steps < 0) {
+      free(keys);
+      return -1;
+    }
+    w *= (double)steps; /* its points over the run */
     for (int b = 0; b < p->nbody; b++) ops += ops_of(p->body[b]->rhs);
     for (int write = 0; write <= 1; write++)
       read_accesses(r, p, write, &place, keys, &n[write], &bytes[write], &planes[write]);
@@ -288,8 +320,9 @@ static int read_statements(const sj_model *m, reader *r) {
     s->lo[f] = flo[f + 1], s->ext[f] = fhi[f + 1] - flo[f + 1] + 1;
     box *= (double)s->ext[f];
   }
-  s->empty = box > 0 && weight < box ? 1 - weight / box : 0;
-  s->per_point = box > 0 && weight > box ? weight / box : 1;
+  double per_step = fhi[0] >= flo[0] ? weight / (double)(fhi[0] - flo[0] + 1) : 0;
+  s->empty = box > 0 && per_step < box ? 1 - per_step / box : 0;
+  s->per_point = box > 0 && per_step > box ? per_step / box : 1;
   s->loads *= s->per_point, s->stores *= s->per_point, s->ops *= s->per_point;
   s->access_bytes *= s->per_point;
   s->read_bytes *= s->per_point, s->write_bytes *= s->per_point;
@@ -335,11 +368,43 @@ int sj_tm_exact_cone(sj_model *m, const sj_stencil *st, sj_tm_stencil *s, sj_buf
   return s->tileable;
 }
 
+/* The per-step mapping's launches over the run (sj_tm_stencil.step_launches): the groups of
+ * sj_stencil.launch, else the C order's nests in the time loop; -1 where isl fails. */
+static long step_launches(const sj_model *m, const sj_stencil *st) {
+  long total = 0;
+  if (st->launch) {
+    for (int l = 0; l < st->launches && total >= 0; l++) {
+      isl_union_set *mine = isl_union_set_empty(isl_union_set_get_space(m->domain));
+      for (int i = 0; i < m->nstmts; i++)
+        if (st->launch[m->stmts[i]->id] == l)
+          mine = isl_union_set_add_set(mine, isl_set_copy(m->stmts[i]->domain));
+      long n = steps_of(mine);
+      total = n < 0 ? -1 : total + n;
+    }
+    return total;
+  }
+  isl_schedule_node *node = isl_schedule_node_child(isl_schedule_get_root(m->original), 0);
+  node = isl_schedule_node_child(node, 0);
+  if (isl_schedule_node_get_type(node) != isl_schedule_node_sequence) {
+    isl_schedule_node_free(node);
+    return steps_of(isl_union_set_copy(m->domain));
+  }
+  isl_size nests = isl_schedule_node_n_children(node);
+  for (int k = 0; k < nests && total >= 0; k++) {
+    isl_schedule_node *nest = isl_schedule_node_get_child(node, k);
+    isl_union_set *filter = isl_schedule_node_filter_get_filter(nest);
+    isl_schedule_node_free(nest);
+    long n = steps_of(isl_union_set_intersect(filter, isl_union_set_copy(m->domain)));
+    total = n < 0 ? -1 : total + n;
+  }
+  isl_schedule_node_free(node);
+  return nests < 0 ? -1 : total;
+}
+
 int sj_tm_read(sj_model *m, const sj_stencil *st, int exact, sj_tm_stencil *out, sj_buf *why,
                sj_error *err) {
   memset(out, 0, sizeof *out);
   out->nests = st->nests;
-  out->step_nests = st->launch ? st->launches : st->step_nests;
   out->n = m->max_depth - 2;
   if (out->n < 0 || out->n >= SJ_HYBRID_MAX_SPACE) {
     sj_buf_printf(why, "the statements do not have 1 to %d space loops", SJ_HYBRID_MAX_SPACE);
@@ -349,7 +414,7 @@ int sj_tm_read(sj_model *m, const sj_stencil *st, int exact, sj_tm_stencil *out,
   memset(&r, 0, sizeof r);
   r.out = out, r.m = m;
   out->stageable = 1;
-  if (read_statements(m, &r))
+  if (read_statements(m, &r) || (out->step_launches = step_launches(m, st)) < 0)
     return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed reading the stencil for the tile model");
   /* the exact cone costs as much as the rest of a compile: a bound does to weigh the mappings */
   if (exact || !out->stageable || !cone_bound(&r, out))

@@ -613,8 +613,7 @@ static void per_step_costs(const sj_tm_stencil *s, sj_tm_cost *out, per_tile *t,
   double points = (double)s->steps * (1 - s->empty);
   for (int d = 0; d <= s->n; d++) points *= (double)s->ext[d];
   out->grid = grid;
-  /* a launch per nest and step, or per group of nests that share one (sj_stencil.launch) */
-  out->launches = s->steps / s->nests * s->step_nests;
+  out->launches = s->step_launches;
   *tiles = (double)grid * (double)out->launches;
   unsigned threads = out->c.block[0] * out->c.block[1] * out->c.block[2];
   t->pts = t->mean_pts = points / *tiles;

@@ -46,10 +46,12 @@ typedef struct sj_tm_stencil {
   long ext[SJ_HYBRID_MAX_SPACE]; /* points along each folded space dimension, s0 first */
   long t0, steps;                /* the first folded time step; steps: T times the nests */
   int nests;
-  int step_nests; /* the per-step mapping's launches a step */
-  sj_cone cone;   /* the dependence cone; all zero when none was found */
-  int tileable;   /* the cone exists: hybrid and split tiles are legal */
-  int exact_cone; /* from the dependences; else a bound from the offsets */
+  long step_launches; /* the per-step mapping's launches over the run: per group of nests that
+                         share one, the steps at which one of them has instances (every other
+                         step for each of the nests of a stencil that swaps arrays by pointers) */
+  sj_cone cone;       /* the dependence cone; all zero when none was found */
+  int tileable;       /* the cone exists: hybrid and split tiles are legal */
+  int exact_cone;     /* from the dependences; else a bound from the offsets */
   /* per folded point with instances: per update (statement instance), averaged over the
    * statements, times per_point */
   double per_point;               /* updates a folded point with any holds (>= 1: the nests of

@@ -184,6 +184,15 @@ int main(int argc, char **argv) {
                                "common in a step in one launch",
                                "kernel 0: grid 391x1x1, block 256x1x1", "64 launches", NULL},
          "kernel 1:");
+  /* three arrays rotated through pointers: a nest for each place in the rotation, each at every
+   * third step; never two at one step, so they share the fold (one folded step a step, as the
+   * tiles of a single nest), and the tile model counts the per-step mapping's one launch a step,
+   * not three */
+  const int rotation[] = {64, 100000};
+  expect(dir, "fe_swap_countdown.c", JIT_DEVICE_EMU, rotation, 2,
+         (const char *const[]){"over 3 nests folded", "1 folded step a step",
+                               "blocks per launch (256x1x1), 64 launches", NULL},
+         NULL);
   setenv("JIT_TILING", "none", 1);
   expect(dir, "boundary_sides.c", JIT_DEVICE_EMU, sides, 3,
          (const char *const[]){"2 folded steps a step", "in one launch (stencil form",

@@ -45,7 +45,8 @@ static sj_tm_stencil stencil(int n, long N, long T, double loads, double ops) {
   s.n = n;
   for (int d = 0; d <= n; d++) s.lo[d] = 1, s.ext[d] = N - 2;
   s.steps = T;
-  s.nests = s.step_nests = 1;
+  s.nests = 1;
+  s.step_launches = T;
   s.cone.n = n;
   s.cone.up_num = s.cone.up_den = s.cone.down_num = s.cone.down_den = 1;
   for (int d = 0; d <= n; d++)
@@ -420,7 +421,8 @@ static void instructions(const sj_gpu_device *d) {
  * cost more per update than the unrolled copies of a shorter tile of the same stencil. */
 static void several_nests(const sj_gpu_device *d) {
   sj_tm_stencil one = stencil(1, 768, 64, 5, 5), two = one; /* 64 steps, folded or not */
-  two.nests = two.step_nests = 2;
+  two.nests = 2;
+  two.step_launches = 2 * one.step_launches;
   for (int kind = SJ_TM_HYBRID; kind <= SJ_TM_SPLIT; kind++) {
     sj_tm_candidate c = {(sj_tm_kind)kind, 4, {16, 32}, {64, 8, 1}, 1, 0};
     sj_tm_cost a, b;
