@@ -206,6 +206,7 @@ static void read_access(reader *r, const sj_access *acc, int space, const sj_pla
       }
     } else {
       s->stageable = 0;
+      arr->opaque = 1;
     }
   }
   isl_multi_aff_free(ma);

@@ -451,9 +451,11 @@ static void boxes(const sj_tm_stencil *s, const geometry *g, double full, long b
     double planes = arr->time_planes && arr->planes > g->steps ? g->steps : (double)arr->planes;
     /* what the tile reaches; staged, a flat index's box is the range between the first and
      * the last element it reaches, whole rows between them */
+    unsigned dims = arr->dims;
+    if (arr->opaque) planes = arr->written ? 2 : 1, dims = (2u << s->n) - 1;
     double box = planes, written = arr->written ? planes : 0, rows = 1, range = planes;
     for (int d = 0; d <= s->n; d++)
-      if (arr->dims >> d & 1) {
+      if (dims >> d & 1) {
         double along = clip(g, s, d) + (double)arr->halo[d];
         box *= along;
         if (arr->stride[d])

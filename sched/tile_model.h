@@ -32,6 +32,9 @@ typedef struct sj_tm_array {
   long planes;     /* elements of its dimensions that no space loop indexes, per tile */
   int time_planes; /* those dimensions follow the time loop (A[t % 2]): at most the
                       tile's steps of them are touched */
+  int opaque;      /* an index the model does not read (a flat index of a plane and rows,
+                      A[(t % 2) * N * N + i * N + j]): boxed as the tile's points on one plane,
+                      two where it is written (a double buffer's) */
   unsigned dims;   /* bit d: a dimension of the array follows folded space dimension d */
   long halo[SJ_HYBRID_MAX_SPACE];   /* largest minus smallest offset along each folded space
                                        dimension (s0 first) */
