@@ -379,6 +379,13 @@ int sj_set_dim_range(__isl_keep isl_set *set, int pos, long *lo, long *hi) {
   return rc;
 }
 
+__isl_give isl_set *sj_steps_of(__isl_keep isl_set *domain) {
+  isl_size dims = isl_set_dim(domain, isl_dim_set);
+  if (dims < 1) return NULL;
+  return isl_set_reset_tuple_id(
+      isl_set_project_out(isl_set_copy(domain), isl_dim_set, 1, (unsigned)dims - 1));
+}
+
 int sj_member_range(__isl_keep isl_schedule_node *band, int member, long *lo, long *hi) {
   isl_union_set *dom = isl_schedule_node_get_domain(band);
   isl_multi_union_pw_aff *partial = isl_schedule_node_band_get_partial_schedule(band);

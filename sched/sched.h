@@ -199,6 +199,9 @@ int sj_band_parallel(const sj_model *m, __isl_keep isl_schedule_node *band, int 
  * there are none); 0 on success. */
 int sj_member_range(__isl_keep isl_schedule_node *band, int member, long *lo, long *hi);
 int sj_set_dim_range(__isl_keep isl_set *set, int pos, long *lo, long *hi);
+/* The time steps of a statement's instances domain (their first iterator), as an anonymous
+ * 1-D set. */
+__isl_give isl_set *sj_steps_of(__isl_keep isl_set *domain);
 /* The integer affine function aff of its first ncoords inputs into row (the constant, then a
  * coefficient each: sj_staged's origin), or -1 where it has divisions or a denominator. */
 int sj_aff_row(__isl_keep isl_aff *aff, int ncoords, long *row);

@@ -430,8 +430,7 @@ static int merge_nests(sj_model *m, __isl_keep isl_union_pw_aff *t, int *nest, i
     const sj_pstmt *s = m->stmts[i];
     int c = nest[s->id];
     size[c] += step_points(s);
-    isl_set *at = isl_set_project_out(isl_set_copy(s->domain), isl_dim_set, 1, s->depth - 1);
-    at = isl_set_reset_tuple_id(at);
+    isl_set *at = sj_steps_of(s->domain);
     steps[c] = steps[c] ? isl_set_union(steps[c], at) : at;
   }
   for (int c = 0; c < k; c++) largest = size[c] > largest ? size[c] : largest;

@@ -249,9 +249,8 @@ static long steps_of(__isl_take isl_union_set *instances) {
   isl_set *steps = isl_set_empty(isl_space_set_alloc(isl_set_list_get_ctx(sets), 0, 1));
   for (int i = 0; i < n; i++) {
     isl_set *one = isl_set_list_get_at(sets, i);
-    isl_size dims = isl_set_dim(one, isl_dim_set);
-    one = isl_set_reset_tuple_id(isl_set_project_out(one, isl_dim_set, 1, (unsigned)dims - 1));
-    steps = isl_set_union(steps, one);
+    steps = isl_set_union(steps, sj_steps_of(one));
+    isl_set_free(one);
   }
   isl_set_list_free(sets);
   isl_val *count = n < 0 ? NULL : isl_set_count_val(steps);
