@@ -13,7 +13,7 @@
 
 #include <isl/val.h>
 
-#include "astgen/linear.h"
+#include "sched/linear.h"
 #include "base/arith.h"
 #include "stenciljit.h"
 
@@ -517,7 +517,7 @@ static void minus_origin(sj_lower *l, lin *f, const sj_staged *s, int first_l, i
 /* ref's element in global memory as a pointer and a constant offset in elements. */
 static sj_ir_val global_element(sj_lower *l, const sj_expr *ref, long *offset) {
   lin f = {0, 0, 0, NULL};
-  lin_ref(l, &f, ref, l->m->extents[ref->sym->id]);
+  lin_ref(l, &f, ref, sj_model_extents(l->m, ref->sym->id));
   int param = sj_ir_find_param(l->b.f, SJ_PARAM_ARRAY, ref->sym->id);
   return address(l, &f, sj_irb_param(&l->b, param), offset);
 }
@@ -544,20 +544,33 @@ static __isl_give isl_ast_expr *plus_origin(sj_lower *l, __isl_take isl_ast_expr
 /* 0 <= e < ext as e < ext unsigned, and'ed into *inside: e's terms, which unrolled copies
  * share (only the constant differs), plus the constant, and a comparison; nothing where e is a
  * constant in the array, and 0 (nothing to copy) where it is one outside. */
-static int in_array(sj_lower *l, __isl_keep isl_ast_expr *e, long ext, sj_ir_val *inside) {
-  lin f = {0, 0, 0, NULL};
-  lin_isl(l, &f, e, 1);
-  int n = f.n;
-  sj_ir_val terms = sum(l, &f, 0, f.n);
-  free(f.t);
-  if (!n) return f.constant >= 0 && f.constant < ext;
-  sj_ir_val v = sj_irb_op(&l->b, SJ_IR_ADD, SJ_IR_U64, terms, sj_ir_int(SJ_IR_U64, f.constant));
+static int in_range(sj_lower *l, const lin *f, long ext, sj_ir_val *inside) {
+  if (!f->n) return f->constant >= 0 && f->constant < ext;
+  sj_ir_val terms = sum(l, f, 0, f->n);
+  sj_ir_val v = sj_irb_op(&l->b, SJ_IR_ADD, SJ_IR_U64, terms, sj_ir_int(SJ_IR_U64, f->constant));
   /* unsigned also where a constant 0 left the terms as they were (a signed register) */
   v = sj_irb_cvt(&l->b, SJ_IR_U64, v);
   sj_ir_val here = sj_irb_setp(&l->b, SJ_CMP_LT, v, sj_ir_int(SJ_IR_U64, ext));
   *inside =
       inside->kind == SJ_V_NONE ? here : sj_irb_op(&l->b, SJ_IR_AND, SJ_IR_PRED, *inside, here);
   return 1;
+}
+
+static int in_array(sj_lower *l, __isl_keep isl_ast_expr *e, long ext, sj_ir_val *inside) {
+  lin f = {0, 0, 0, NULL};
+  lin_isl(l, &f, e, 1);
+  int in = in_range(l, &f, ext, inside);
+  free(f.t);
+  return in;
+}
+
+/* Whether staged box s is of a flat array's view (sched/view.c) whose last row is partial: a
+ * box may then hold elements past the array's end, which are not copied. */
+static int past_end(const sj_lower *l, const sj_staged *s) {
+  const long *view = sj_model_extents(l->m, s->array);
+  long elems = 1;
+  for (int d = 0; d < s->rank; d++) elems *= view[d];
+  return view != l->m->extents[s->array] && elems > l->m->extents[s->array][0];
 }
 
 sj_ir_val sj_lw_spread_first(sj_lower *l, sj_ir_val tid, sj_ir_val start, sj_ir_val step,
@@ -609,7 +622,7 @@ sj_ir_val sj_lw_copy_align(sj_lower *l, __isl_keep isl_ast_node *body) {
 
 void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c) {
   const sj_staged *s = &l->kernel->staged[c->staged];
-  const long *ext = l->m->extents[s->array];
+  const long *ext = sj_model_extents(l->m, s->array);
   lin global = {0, 0, 0, NULL}, shared = {0, 0, 0, NULL};
   long gstride = 1, sstride = 1;
   sj_ir_val inside = {0};
@@ -635,6 +648,7 @@ void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c) {
     sstride *= s->size[d];
   }
   minus_origin(l, &shared, s, 1, 2);
+  if (past_end(l, s) && !in_range(l, &global, l->m->extents[s->array][0], &inside)) outside = 1;
   if (outside) { /* an unrolled copy of an element no tile has in the array */
     free(global.t);
     free(shared.t);
@@ -956,7 +970,7 @@ static sj_ir_val variable(sj_lower *l, const sj_expr *e) {
   case SJ_SYM_SCALAR:
     return sj_irb_param(b, sj_ir_find_param(b->f, SJ_PARAM_SCALAR, scalar_index(l->m->fn, s)));
   case SJ_SYM_LOCAL: {
-    const sj_expr *mem = sj_model_local_ref(l->m, e);
+    const sj_expr *mem = sj_model_replaced(l->m, e);
     if (mem) {
       long offset;
       sj_ir_val ptr = element(l, mem, &offset);
@@ -987,7 +1001,7 @@ static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
   case SJ_E_VAR:
     return variable(l, e);
   case SJ_E_INDEX: {
-    const sj_expr *mem = sj_model_local_ref(l->m, e); /* a local array's element */
+    const sj_expr *mem = sj_model_replaced(l->m, e); /* a local array's element */
     long offset;
     sj_ir_val ptr = element(l, mem ? mem : e, &offset);
     return sj_irb_load(b, ptr, offset);
@@ -1071,7 +1085,7 @@ static int accumulate(sj_lower *l, int k) {
     sj_ir_val sum = sj_irb_op(b, sj_lw_red_op(r->op), t, sj_ir_reg_val(b->f, l->partial[i]), term);
     sj_irb_assign(b, l->partial[i], sum);
     long offset;
-    const sj_expr *mem = sj_model_local_ref(l->m, st->lhs);
+    const sj_expr *mem = sj_model_replaced(l->m, st->lhs);
     sj_ir_val ptr = element(l, mem ? mem : st->lhs, &offset);
     sj_irb_assign(b, l->target[i], sj_irb_ptradd(b, ptr, sj_ir_int(SJ_IR_S64, offset)));
     return 1;
@@ -1224,7 +1238,7 @@ static known_cond guard_cond(sj_lower *l, __isl_keep isl_ast_expr *e) {
 /* Whether e reads the element ref (a local's: the element that stands for it where e is, which
  * for a value carried from the iteration before is not the one assigned). */
 static int same_element(const sj_lower *l, const sj_expr *e, const sj_expr *ref) {
-  const sj_expr *mem = sj_model_local_ref(l->m, e);
+  const sj_expr *mem = sj_model_replaced(l->m, e);
   return sj_expr_same(mem ? mem : e, ref);
 }
 
@@ -1232,7 +1246,7 @@ static void body_stmt(sj_lower *l, int k) {
   const sj_stmt *st = l->stmt->body[k];
   if (l->reduce && accumulate(l, k)) return;
   sj_irb *b = &l->b;
-  const sj_expr *mem = sj_model_local_ref(l->m, st->kind == SJ_S_DECL ? (const void *)st : st->lhs);
+  const sj_expr *mem = sj_model_replaced(l->m, st->kind == SJ_S_DECL ? (const void *)st : st->lhs);
   if (!mem && (st->kind == SJ_S_DECL || st->lhs->kind == SJ_E_VAR)) {
     /* a local private to the instance: a variable, made at its first assignment */
     const sj_sym *s = st->kind == SJ_S_DECL ? st->sym : st->lhs->sym;

@@ -34,7 +34,7 @@ void sj_lw_reduce_start(sj_lower *l, const sj_reduce *red) {
     sj_irb_assign(b, l->partial[i], sj_lw_red_identity(r->op, t));
     l->target[i] = sj_irb_var(b, SJ_IR_PTR, NULL);
     sj_ir_reg *p = &b->f->regs[l->target[i]];
-    const sj_expr *lhs = r->stmt->body[r->body]->lhs, *mem = sj_model_local_ref(l->m, lhs);
+    const sj_expr *lhs = r->stmt->body[r->body]->lhs, *mem = sj_model_replaced(l->m, lhs);
     p->elem = sj_lw_type(lhs->type);
     p->space = SJ_SPACE_GLOBAL;
     p->array = (mem ? mem : lhs)->sym->id;

@@ -151,6 +151,7 @@ static char *describe(const jit_kernel *k, const sj_model *m, const sj_stencil *
     free(dom);
   }
   if (m->locals_why) sj_buf_printf(&b, "locals:\n%s", m->locals_why);
+  if (m->views_why) sj_buf_printf(&b, "flat arrays seen in rows:\n%s", m->views_why);
   const sj_program *prog = k->program;
   for (int i = 0; i < prog->npragmas; i++)
     sj_buf_printf(&b, "ignored: #pragma %s (line %d)\n", prog->pragmas[i].text,

@@ -7,6 +7,7 @@
 
 #include <isl/aff.h>
 #include <isl/local_space.h>
+#include <isl/map.h>
 #include <isl/val.h>
 
 #include <limits.h>
@@ -452,4 +453,38 @@ __isl_give isl_set *sj_condition(sj_affine_env *env, const sj_expr *e,
   }
   x = sj_affine(env, e, space);
   return x ? isl_pw_aff_non_zero_set(x) : NULL;
+}
+
+/* Through isl_multi_aff where every function is one affine piece, which isl turns into a map
+ * at a fraction of a multi_pw_aff's cost. */
+__isl_give isl_map *sj_index_relation(__isl_take isl_space *space,
+                                      __isl_take isl_pw_aff_list *index) {
+  isl_size n = isl_pw_aff_list_size(index);
+  int plain = n >= 0;
+  for (int k = 0; k < n && plain; k++) {
+    isl_pw_aff *pa = isl_pw_aff_list_get_at(index, k);
+    plain = isl_pw_aff_isa_aff(pa) == isl_bool_true;
+    isl_pw_aff_free(pa);
+  }
+  if (!plain) return isl_map_from_multi_pw_aff(isl_multi_pw_aff_from_pw_aff_list(space, index));
+  isl_aff_list *affs = isl_aff_list_alloc(isl_space_get_ctx(space), n);
+  for (int k = 0; k < n; k++)
+    affs = isl_aff_list_add(affs, isl_pw_aff_as_aff(isl_pw_aff_list_get_at(index, k)));
+  isl_pw_aff_list_free(index);
+  return isl_map_from_multi_aff(isl_multi_aff_from_aff_list(space, affs));
+}
+
+/* As the union of set's cuts by one half-space per side of each extent. Subtracting the box instead
+ * would make isl give the existential variables of the access ranges explicit forms: far costlier,
+ * and not bounded by the compile budget, which counts simplex pivots only. */
+__isl_give isl_set *sj_outside_extents(__isl_take isl_set *set, int rank, const long *ext) {
+  isl_ctx *ctx = isl_set_get_ctx(set);
+  isl_set *out = isl_set_empty(isl_set_get_space(set));
+  for (int k = 0; k < rank; k++) {
+    isl_val *extent = isl_val_int_from_si(ctx, ext[k]);
+    out = isl_set_union(out, isl_set_upper_bound_si(isl_set_copy(set), isl_dim_set, k, -1));
+    out = isl_set_union(out, isl_set_lower_bound_val(isl_set_copy(set), isl_dim_set, k, extent));
+  }
+  isl_set_free(set);
+  return out;
 }

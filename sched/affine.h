@@ -24,6 +24,11 @@ typedef struct sj_affine_env {
 __isl_give isl_pw_aff *sj_affine(sj_affine_env *env, const sj_expr *e, __isl_keep isl_space *space);
 /* The points of space where the int-valued condition e holds. */
 __isl_give isl_set *sj_condition(sj_affine_env *env, const sj_expr *e, __isl_keep isl_space *space);
+/* The access relation (a map of space) of the index functions. */
+__isl_give isl_map *sj_index_relation(__isl_take isl_space *space,
+                                      __isl_take isl_pw_aff_list *index);
+/* The points of set (elements of an array of rank extents ext) outside those extents. */
+__isl_give isl_set *sj_outside_extents(__isl_take isl_set *set, int rank, const long *ext);
 /* e's value when it involves only literals and shape parameters; 0 on success. */
 int sj_const_value(const sj_expr *e, const long *shape, long *out);
 

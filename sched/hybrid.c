@@ -536,7 +536,7 @@ phase_kernel(__isl_take isl_schedule_node *node, const sj_model *m, __isl_keep i
     block = block ? isl_union_set_intersect(block, mine) : mine;
   }
   node = isl_schedule_node_insert_filter(node, block);
-  if (sj_time_tiles_staged())
+  if (sj_time_tiles_staged() && budget > 0)
     node = sj_stage_tiles(node, m, dom, back, n, lo, k, budget, flow ? full : NULL, desc);
   if (k->nstaged) node = sj_each_child(node, unroll_copies, NULL);
   if (!node) return NULL;
@@ -676,6 +676,9 @@ int sj_schedule_time_tiled(sj_model *m, const sj_stencil *st, const sj_time_tile
                           own ? full : NULL, split || n <= 1, stays, &staged);
       isl_union_set_free(inst);
       if (staged.len) sj_buf_printf(why, "    boxes:%s\n", staged.data);
+      if (!sizes->shared && sj_time_tiles_staged())
+        sj_buf_puts(why, "    nothing staged: the tile model ranks these tiles first with their "
+                         "values in global memory\n");
       sj_buf_free(&staged);
       /* back to the sequence (isl put the copies' extension above the kernel mark) */
       do node = isl_schedule_node_parent(node);

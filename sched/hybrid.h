@@ -174,7 +174,7 @@ typedef struct sj_time_tiles {
   long w[SJ_HYBRID_MAX_SPACE]; /* s0 first */
   unsigned block[3];           /* threads; x: the innermost space dimension */
   long shared; /* bytes of shared memory a block may stage: the device's limit, or what 2 blocks
-                  per multiprocessor may each have (the tile model's choice) */
+                  per multiprocessor may each have (the tile model's choice); 0: none */
 } sj_time_tiles;
 
 /* Whether the time-tiled kernels stage their tiles in shared memory: unless JIT_STAGE=0

@@ -29,11 +29,6 @@
 
 enum { MAX_BYTES = 64 << 20 };
 
-struct sj_local_ref {
-  const void *node;
-  const sj_expr *repl;
-};
-
 typedef struct dep {
   int from, to; /* the last write of the source statement, the first read of the sink */
   isl_map *rel; /* source instance -> sink instance */
@@ -280,7 +275,7 @@ static sj_sym *new_temp(promo *p, const sj_sym *sym, int ndims, const long *len)
   return t;
 }
 
-static sj_expr *expr(sj_model *m, sj_expr_kind kind, sj_type type, sj_loc loc, int nargs) {
+sj_expr *sj_model_expr(sj_model *m, sj_expr_kind kind, sj_type type, sj_loc loc, int nargs) {
   sj_expr *e = sj_arena_alloc(m->arena, sizeof *e);
   e->kind = kind;
   e->type = type;
@@ -295,19 +290,19 @@ static sj_expr *expr(sj_model *m, sj_expr_kind kind, sj_type type, sj_loc loc, i
 static const sj_expr *element(sj_model *m, const sj_site *s, sj_sym *t, int ndims, const int *dims,
                               const long *lo) {
   sj_loc loc = s->ref ? s->ref->loc : ((const sj_stmt *)s->node)->loc;
-  sj_expr *e = expr(m, SJ_E_INDEX, t->type, loc, t->rank);
+  sj_expr *e = sj_model_expr(m, SJ_E_INDEX, t->type, loc, t->rank);
   e->sym = t;
   for (int k = 0; k < ndims; k++) {
     sj_sym *iter = s->stmt->iters[dims[k]];
-    sj_expr *it = expr(m, SJ_E_VAR, iter->type, loc, 0);
+    sj_expr *it = sj_model_expr(m, SJ_E_VAR, iter->type, loc, 0);
     it->sym = iter;
     if (!lo[k]) {
       e->args[k] = it;
       continue;
     }
-    sj_expr *c = expr(m, SJ_E_INT, iter->type, loc, 0);
+    sj_expr *c = sj_model_expr(m, SJ_E_INT, iter->type, loc, 0);
     c->ival = lo[k];
-    sj_expr *d = e->args[k] = expr(m, SJ_E_BINARY, iter->type, loc, 2);
+    sj_expr *d = e->args[k] = sj_model_expr(m, SJ_E_BINARY, iter->type, loc, 2);
     d->op = SJ_OP_SUB;
     d->args[0] = it;
     d->args[1] = c;
@@ -402,7 +397,7 @@ static int promote_array(promo *p, const sj_sym *sym, const sj_pstmt *decl) {
 }
 
 static int by_node(const void *a, const void *b) {
-  const struct sj_local_ref *x = a, *y = b;
+  const sj_replaced *x = a, *y = b;
   return x->node < y->node ? -1 : x->node > y->node;
 }
 
@@ -445,26 +440,35 @@ int sj_locals_promote(sj_model *m, sj_site *sites, int n, sj_pstmt *const *decl,
   free(syms);
   free(p.deps);
   free(p.parent);
-  for (int i = 0; i < n; i++) m->nlocal_refs += sites[i].repl != NULL;
-  m->local_refs = calloc((size_t)m->nlocal_refs + 1, sizeof *m->local_refs);
-  if (!m->local_refs) {
-    m->nlocal_refs = 0;
+  sj_replaced *pairs = calloc((size_t)n + 1, sizeof *pairs);
+  int npairs = 0;
+  for (int i = 0; pairs && i < n; i++)
+    if (sites[i].repl) pairs[npairs++] = (sj_replaced){sites[i].node, sites[i].repl};
+  int added = pairs ? sj_model_add_replaced(m, pairs, npairs) : -1;
+  free(pairs);
+  if (added) {
     sj_buf_free(&p.why);
     return sj_error_set(err, JIT_ERR_NOMEM, "out of memory");
   }
-  for (int i = 0, k = 0; i < n; i++)
-    if (sites[i].repl) m->local_refs[k++] = (struct sj_local_ref){sites[i].node, sites[i].repl};
-  qsort(m->local_refs, (size_t)m->nlocal_refs, sizeof *m->local_refs, by_node);
   m->locals_why = p.why.len ? sj_buf_take(&p.why) : NULL;
   sj_buf_free(&p.why);
   return rc ? (err->status ? err->status : JIT_ERR_INTERNAL) : 0;
 }
 
-const sj_expr *sj_model_local_ref(const sj_model *m, const void *node) {
-  struct sj_local_ref key = {node, NULL};
-  const struct sj_local_ref *r =
-      m->nlocal_refs
-          ? bsearch(&key, m->local_refs, (size_t)m->nlocal_refs, sizeof *m->local_refs, by_node)
-          : NULL;
+int sj_model_add_replaced(sj_model *m, const sj_replaced *pairs, int n) {
+  sj_replaced *grown = realloc(m->replaced, ((size_t)m->nreplaced + n + 1) * sizeof *grown);
+  if (!grown) return -1;
+  m->replaced = grown;
+  memcpy(grown + m->nreplaced, pairs, (size_t)n * sizeof *pairs);
+  m->nreplaced += n;
+  qsort(m->replaced, (size_t)m->nreplaced, sizeof *m->replaced, by_node);
+  return 0;
+}
+
+const sj_expr *sj_model_replaced(const sj_model *m, const void *node) {
+  sj_replaced key = {node, NULL};
+  const sj_replaced *r =
+      m->nreplaced ? bsearch(&key, m->replaced, (size_t)m->nreplaced, sizeof *m->replaced, by_node)
+                   : NULL;
   return r ? r->repl : NULL;
 }

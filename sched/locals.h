@@ -24,8 +24,20 @@ typedef struct sj_site {
  * becomes one array per web of its values (reads and the writes that reach them), expanded
  * along the enclosing loops no value crosses (so that their iterations stay independent), a
  * local array one array, expanded along the loops around its declaration. Sets m->temps,
- * their extents, the table sj_model_local_ref reads and m->locals_why, and repl of every
+ * their extents, the table sj_model_replaced reads and m->locals_why, and repl of every
  * site of a promoted local. decl[id]: the statement that declares local id. A jit_status. */
 int sj_locals_promote(sj_model *m, sj_site *sites, int n, sj_pstmt *const *decl, sj_error *err);
+
+/* A reference and the element that replaces it, as sj_model_replaced finds them. */
+typedef struct sj_replaced {
+  const void *node;
+  const sj_expr *repl;
+} sj_replaced;
+
+/* A node of nargs arguments in m's arena, for the references that replace others. */
+sj_expr *sj_model_expr(sj_model *m, sj_expr_kind kind, sj_type type, sj_loc loc, int nargs);
+
+/* Adds n pairs to the table of m's replaced references. 0, or -1 out of memory. */
+int sj_model_add_replaced(sj_model *m, const sj_replaced *pairs, int n);
 
 #endif

@@ -138,25 +138,6 @@ static void forget_indices(builder *b) {
   b->nmemo = b->nseen = 0;
 }
 
-/* The access relation of the index functions: through isl_multi_aff where every function is
- * one affine piece, which isl turns into a map at a fraction of a multi_pw_aff's cost. */
-static __isl_give isl_map *relation(__isl_take isl_space *space,
-                                    __isl_take isl_pw_aff_list *index) {
-  isl_size n = isl_pw_aff_list_size(index);
-  int plain = n >= 0;
-  for (int k = 0; k < n && plain; k++) {
-    isl_pw_aff *pa = isl_pw_aff_list_get_at(index, k);
-    plain = isl_pw_aff_isa_aff(pa) == isl_bool_true;
-    isl_pw_aff_free(pa);
-  }
-  if (!plain) return isl_map_from_multi_pw_aff(isl_multi_pw_aff_from_pw_aff_list(space, index));
-  isl_aff_list *affs = isl_aff_list_alloc(isl_space_get_ctx(space), n);
-  for (int k = 0; k < n; k++)
-    affs = isl_aff_list_add(affs, isl_pw_aff_as_aff(isl_pw_aff_list_get_at(index, k)));
-  isl_pw_aff_list_free(index);
-  return isl_map_from_multi_aff(isl_multi_aff_from_aff_list(space, affs));
-}
-
 static int append_access(sj_model *m, sj_access a) {
   sj_access *grown = sj_grow(m->accesses, (size_t)m->naccesses, sizeof *m->accesses);
   if (!grown) {
@@ -195,7 +176,7 @@ static int add_access(builder *b, sj_pstmt *s, const sj_expr *ref, int is_write,
   }
   isl_space *map_space =
       isl_space_map_from_domain_and_range(space, isl_space_set_alloc(m->ctx, 0, ref->nargs));
-  isl_map *rel = relation(map_space, index);
+  isl_map *rel = sj_index_relation(map_space, index);
   rel = isl_map_set_tuple_name(rel, isl_dim_out, ref->sym->name);
   rel = isl_map_intersect_domain(rel, isl_set_copy(guard ? guard : s->domain));
   if (b->nseen < (int)(sizeof b->seen / sizeof *b->seen))
@@ -925,23 +906,6 @@ static void format_point(__isl_keep isl_point *pt, int n, char *buf, size_t size
   }
 }
 
-/* The points of set (elements of a) outside a's extents, as the union of set's cuts by one
- * half-space per side of each extent. Subtracting the box instead would make isl give the
- * existential variables of the access ranges explicit forms: far costlier, and not bounded
- * by the compile budget, which counts simplex pivots only. */
-static __isl_give isl_set *outside_extents(const sj_model *m, const sj_sym *a,
-                                           __isl_take isl_set *set) {
-  isl_ctx *ctx = isl_set_get_ctx(set);
-  isl_set *out = isl_set_empty(isl_set_get_space(set));
-  for (int k = 0; k < a->rank; k++) {
-    isl_val *extent = isl_val_int_from_si(ctx, m->extents[a->id][k]);
-    out = isl_set_union(out, isl_set_upper_bound_si(isl_set_copy(set), isl_dim_set, k, -1));
-    out = isl_set_union(out, isl_set_lower_bound_val(isl_set_copy(set), isl_dim_set, k, extent));
-  }
-  isl_set_free(set);
-  return out;
-}
-
 static int report_outside(sj_model *m, const sj_access *acc, __isl_take isl_set *outside,
                           sj_error *err) {
   const sj_sym *a = acc->ref->sym;
@@ -967,14 +931,15 @@ static int check_array_bounds(sj_model *m, const sj_sym *a, sj_error *err) {
     all = all ? isl_set_union(all, r) : r;
   }
   if (!all) return 0;
-  isl_set *outside = outside_extents(m, a, all);
+  isl_set *outside = sj_outside_extents(all, a->rank, m->extents[a->id]);
   isl_bool empty = isl_set_is_empty(outside);
   isl_set_free(outside);
   if (empty < 0) return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed in the bounds check");
   if (empty) return 0;
   for (int i = 0; i < m->naccesses; i++) {
     if (m->accesses[i].ref->sym != a || m->accesses[i].again) continue;
-    isl_set *out = outside_extents(m, a, isl_map_range(isl_map_copy(m->accesses[i].rel)));
+    isl_set *out = sj_outside_extents(isl_map_range(isl_map_copy(m->accesses[i].rel)), a->rank,
+                                      m->extents[a->id]);
     if (isl_set_is_empty(out) == isl_bool_false)
       return report_outside(m, &m->accesses[i], out, err);
     isl_set_free(out);
@@ -1053,6 +1018,12 @@ int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const cha
   if (!m->original) /* no statement at all: an empty schedule */
     m->original = isl_schedule_empty(isl_space_params_alloc(ctx, 0));
   m->domain = isl_schedule_get_domain(m->original);
+  for (int i = 0; i < m->nstmts; i++)
+    if (m->stmts[i]->depth > m->max_depth) m->max_depth = m->stmts[i]->depth;
+  if (infer_open_extents(m, err) || check_bounds(m, err) || sj_model_view_flat(m, err)) {
+    sj_model_free(m);
+    return err->status;
+  }
   m->reads = isl_union_map_empty(isl_space_params_alloc(ctx, 0));
   m->writes = isl_union_map_copy(m->reads);
   for (int i = 0; i < m->naccesses; i++) {
@@ -1060,14 +1031,12 @@ int sj_model_build(isl_ctx *ctx, const sj_func *fn, const long *shape, const cha
     isl_union_map **to = m->accesses[i].is_write ? &m->writes : &m->reads;
     *to = isl_union_map_union(*to, isl_union_map_from_map(isl_map_copy(m->accesses[i].rel)));
   }
-  for (int i = 0; i < m->nstmts; i++)
-    if (m->stmts[i]->depth > m->max_depth) m->max_depth = m->stmts[i]->depth;
-  if (infer_open_extents(m, err) || check_bounds(m, err)) {
-    sj_model_free(m);
-    return err->status;
-  }
   *out = m;
   return 0;
+}
+
+const long *sj_model_extents(const sj_model *m, int id) {
+  return m->views && id < m->fn->narrays && m->views[id] ? m->views[id] : m->extents[id];
 }
 
 sj_pstmt *sj_model_stmt(const sj_model *m, __isl_keep isl_set *set) {
@@ -1150,8 +1119,12 @@ static void free_shared(sj_model *m) {
   if (m->extents)
     for (int i = 0; i < m->fn->narrays + m->ntemps; i++) free(m->extents[i]);
   free(m->extents);
+  if (m->views)
+    for (int i = 0; i < m->fn->narrays; i++) free(m->views[i]);
+  free(m->views);
+  free(m->views_why);
   free(m->temps);
-  free(m->local_refs);
+  free(m->replaced);
   free(m->locals_why);
   sj_arena_free(m->arena);
 }

@@ -60,7 +60,7 @@ static int accumulated(const sj_model *m, const sj_expr *lhs, const sj_expr *rhs
   }
   *negate = rhs->kind == SJ_E_BINARY && rhs->op == SJ_OP_SUB;
   for (int k = 0; k < 2; k++) {
-    const sj_expr *a = rhs->args[k], *mem = a ? sj_model_local_ref(m, a) : NULL;
+    const sj_expr *a = rhs->args[k], *mem = a ? sj_model_replaced(m, a) : NULL;
     if (mem) a = mem;
     if (a && a->kind == SJ_E_INDEX && a->sym == lhs->sym && (k == 0 || !*negate)) return k;
   }
@@ -161,7 +161,7 @@ static int guarded(const sj_model *m, const sj_stmt *st, sj_reduction *r) {
   int k = sj_expr_same(c->args[2], st->lhs) ? 2 : sj_expr_same(c->args[1], st->lhs) ? 1 : 0;
   if (!k) return 1;
   if (names(c->args[0], st->lhs->sym)) return 0;
-  const sj_expr *kept = c->args[k], *mem = sj_model_local_ref(m, kept);
+  const sj_expr *kept = c->args[k], *mem = sj_model_replaced(m, kept);
   r->keep = access_of(m, mem ? mem : kept, 0);
   r->acc = c->args[3 - k];
   r->guard = c->args[0];
@@ -234,8 +234,8 @@ static int chosen(const sj_model *m, const sj_pstmt *s, int b, sj_reduction *r) 
   else if (sj_expr_same(test->args[1], e) && sj_expr_same(test->args[0], x))
     op = mirrored(test->op), at = 0;
   if (op != SJ_OP_GT && op != SJ_OP_GE && op != SJ_OP_LT && op != SJ_OP_LE) return 0;
-  const sj_expr *kept = c->args[2], *mem = sj_model_local_ref(m, kept);
-  const sj_expr *tested = test->args[at], *tmem = sj_model_local_ref(m, tested);
+  const sj_expr *kept = c->args[2], *mem = sj_model_replaced(m, kept);
+  const sj_expr *tested = test->args[at], *tmem = sj_model_replaced(m, tested);
   const sj_access *read = access_of(m, mem ? mem : kept, 0);
   const sj_access *keep = access_of(m, tmem ? tmem : tested, 0);
   if (!read || !keep) return 0;
@@ -260,7 +260,7 @@ static int stmt_reductions(const sj_model *m, isl_union_map **order, const sj_ps
                            sj_reduction **out, int *n) {
   const sj_stmt *st = s->body[b];
   if (st->kind != SJ_S_ASSIGN) return 0;
-  const sj_expr *lhs = sj_model_local_ref(m, st->lhs);
+  const sj_expr *lhs = sj_model_replaced(m, st->lhs);
   if (!lhs) lhs = st->lhs;
   sj_reduction r = {s, b, 0, SJ_RED_ADD, 0, 0, NULL, NULL, st->rhs, NULL, 0, NULL, 0};
   if (lhs->kind != SJ_E_INDEX) return 0;
@@ -272,7 +272,7 @@ static int stmt_reductions(const sj_model *m, isl_union_map **order, const sj_ps
     } else {
       r.operand = accumulated(m, lhs, r.acc, &r.op, &r.negate);
       if (r.operand < 0) return 0;
-      const sj_expr *x = r.acc->args[r.operand], *mem = sj_model_local_ref(m, x);
+      const sj_expr *x = r.acc->args[r.operand], *mem = sj_model_replaced(m, x);
       r.read = access_of(m, mem ? mem : x, 0);
       r.operand = 1 - r.operand; /* from here on: e's position */
     }

@@ -120,9 +120,17 @@ typedef struct sj_model {
   int ntemps;
   sj_sym **temps;  /* the symbols in arena */
   sj_arena *arena; /* owned: temporaries and the expressions that address them */
-  int nlocal_refs;
-  struct sj_local_ref *local_refs; /* owned, sorted by node */
-  char *locals_why;                /* owned: what became of them, for the explanation; or NULL */
+  /* owned, sorted by node: the element the generated code uses instead of a reference (a
+   * local's in memory, a flat array's in its view), read by sj_model_replaced */
+  int nreplaced;
+  struct sj_replaced *replaced;
+  char *locals_why; /* owned: what became of them, for the explanation; or NULL */
+  /* owned, or NULL: per parameter array (sym->id < fn->narrays), the extents of the rows a
+   * flat array's accesses are seen in (sched/view.c), NULL for the others; and what the
+   * explanation says of them. The declared extents stay in extents: they are what the caller
+   * passes. */
+  long **views;
+  char *views_why;
   /* owned, or NULL: the iterator of the one-point loop a statement directly in a time loop
    * gets (sched/model.c) */
   sj_sym *point;
@@ -169,11 +177,20 @@ int sj_model_dependences(sj_model *m, sj_error *err);
 __isl_give isl_union_map *sj_model_conflicts(const sj_model *m, __isl_keep isl_union_set *among);
 /* The statement whose instances set holds (tuple S<id>), or NULL. */
 sj_pstmt *sj_model_stmt(const sj_model *m, __isl_keep isl_set *set);
-/* For a use of a local kept in memory (its SJ_E_VAR or SJ_E_INDEX node, or its SJ_S_DECL
- * statement with an initializer): the element of its temporary array (an SJ_E_INDEX of a
- * symbol in m->temps) that the generated code reads or writes instead; NULL for a local
+/* The element the generated code reads or writes instead of node, or NULL where node stays:
+ * for a use of a local kept in memory (its SJ_E_VAR or SJ_E_INDEX node, or its SJ_S_DECL
+ * statement with an initializer), the element of its temporary array (an SJ_E_INDEX of a
+ * symbol in m->temps); for an element of a flat array seen in rows, the element of the view
+ * (an SJ_E_INDEX of a symbol with the array's id and the view's rank); NULL for a local
  * private to its statement instance. */
-const sj_expr *sj_model_local_ref(const sj_model *m, const void *node);
+const sj_expr *sj_model_replaced(const sj_model *m, const void *node);
+/* The extents the model's accesses of array id index: a flat array's view, or its declared
+ * extents. */
+const long *sj_model_extents(const sj_model *m, int id);
+/* Sees each flat parameter array (A[i * M + j]) whose every access reads as an element of
+ * row-major rows (A[i][j] of A[..][M]), subscripts in range, through those rows: its accesses'
+ * references and relations become the view's (sched/view.c). 0, or a jit_status. */
+int sj_model_view_flat(sj_model *m, sj_error *err);
 /* The exact flow, anti and output dependences from isl's access-info API. */
 int sj_model_exact_dependences(sj_model *m, sj_error *err);
 /* The same for reads and writes in the order given, into dep[0] (flow), dep[1] (anti) and

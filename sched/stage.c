@@ -102,7 +102,7 @@ static int indexes_by_div(const sj_access *acc) {
 /* The range of index d over the elements the accesses of array id touch: the array's extent
  * where that is narrow already; -1 when isl fails. */
 static int index_range(const sj_model *m, int id, int d, long *lo, long *hi) {
-  *lo = 0, *hi = m->extents[id][d] - 1;
+  *lo = 0, *hi = sj_model_extents(m, id)[d] - 1;
   if (*hi < SJ_STAGE_DIV_SPAN) return 0;
   int any = 0;
   for (int i = 0; i < m->naccesses; i++) {
@@ -1033,7 +1033,7 @@ static void check_box(stage_arg *a, __isl_keep isl_space *space, const sj_staged
   isl_union_map_free(r);
   isl_union_map_free(w);
   isl_map *box = box_elements(isl_space_copy(space), isl_map_domain(isl_map_copy(foot)), s,
-                              a->m->extents[s->array]);
+                              sj_model_extents(a->m, s->array));
   if (isl_map_is_subset(foot, box) == isl_bool_false)
     isl_handle_error(a->m->ctx, isl_error_internal, "a staged box misses elements of its tile",
                      __FILE__, __LINE__);
@@ -1186,7 +1186,7 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
     if (isl_map_is_empty(in) == isl_bool_false)
       node = isl_schedule_node_graft_before(
           node, copy_graft(in, flow, isl_set_copy(prefix), box, a.copies[i],
-                           m->extents[k->staged[i].array], n, lo, k));
+                           sj_model_extents(m, k->staged[i].array), n, lo, k));
     else
       isl_map_free(in), isl_map_list_free(flow);
   }

@@ -69,7 +69,7 @@ static int array_of(reader *r, const sj_sym *sym) {
   s->arrays[a].temp = sym->id >= r->m->fn->narrays;
   s->arrays[a].planes = 1;
   double bytes = s->arrays[a].elem;
-  for (int d = 0; d < sym->rank; d++) bytes *= (double)r->m->extents[sym->id][d];
+  for (int d = 0; d < sym->rank; d++) bytes *= (double)sj_model_extents(r->m, sym->id)[d];
   s->footprint += bytes;
   return a;
 }
@@ -193,8 +193,8 @@ static void read_access(reader *r, const sj_access *acc, int space, const sj_pla
       isl_aff_free(aff);
       arr->time_planes |= timed;
       /* a plane that follows time may be any of the dimension's; a fixed one is one */
-      if (timed && arr->planes < r->m->extents[acc->ref->sym->id][k])
-        arr->planes = r->m->extents[acc->ref->sym->id][k];
+      if (timed && arr->planes < sj_model_extents(r->m, acc->ref->sym->id)[k])
+        arr->planes = sj_model_extents(r->m, acc->ref->sym->id)[k];
     } else if (kind == 0) {
       for (int t = 0; t < terms; t++) {
         int d = dim[t];

@@ -768,8 +768,16 @@ static int evaluate(const sj_tm_stencil *s, const sj_tm_candidate *c, const sj_g
     if (within >= full || cost_within(s, c, &g, d, within, &fewer)) continue;
     fewer.room = k;
     if (sj_tm_before(&fewer, out)) *out = fewer;
-    if (!fewer.c.staged) break; /* nothing staged: so with less room */
+    if (!fewer.c.staged) return rc; /* nothing staged: so with less room */
   }
+  /* the same tiles with nothing staged, every step from L2: where the boxes' copies cost more
+   * than the reuse they give (a pair of arrays whose roles alternate stages both boxes whole) */
+  sj_tm_candidate bare = *c;
+  bare.staged = 0;
+  sj_tm_cost none;
+  if (rc == 0 && out->c.staged && !cost_within(s, &bare, &g, d, 0, &none) &&
+      sj_tm_before(&none, out))
+    *out = none;
   return rc;
 }
 

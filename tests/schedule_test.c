@@ -193,6 +193,29 @@ int main(int argc, char **argv) {
          (const char *const[]){"over 3 nests folded", "1 folded step a step",
                                "blocks per launch (256x1x1), 64 launches", NULL},
          NULL);
+  /* flat arrays seen in rows (sched/view.c): the planes and rows of a flat index; a record's
+   * field (its constant rounded down into the last dimension); and no rows for an array read
+   * across the ends of its rows, while its copy, read and written within them, has them */
+  const int planes[] = {8, 40, 33}, complex[] = {9, 100}, wrap[] = {6, 40, 33};
+  expect(dir, "flat_planes2d.c", JIT_DEVICE_EMU, planes, 3,
+         (const char *const[]){"flat arrays seen in rows:\n  'A' (2639 elements) as A[2][40][33]\n",
+                               "stencil form", NULL},
+         NULL);
+  expect(dir, "flat_complex1d.c", JIT_DEVICE_EMU, complex, 2,
+         (const char *const[]){"  'z' (400 elements) as z[2][100][2]\n", NULL}, NULL);
+  expect(dir, "flat_wrap.c", JIT_DEVICE_EMU, wrap, 3,
+         (const char *const[]){"  'B' (1287 elements) as B[39][33]\n", NULL}, "  'A' (");
+  /* staging only where the tile model ranks it first (sched/tile_model.c): heat-2d's double
+   * buffer stages its tiles; the copy-back form, which would stage both arrays' boxes whole,
+   * runs the same tiles from global memory */
+  setenv("JIT_TILING", "hybrid", 1);
+  const int heat2d[] = {32, 1024, 1024}, copyback[] = {64, 1024};
+  expect(dir, "heat2d_9pt.c", JIT_DEVICE_EMU, heat2d, 3,
+         (const char *const[]){"boxes: A 2x", " staged in ", NULL}, "nothing staged");
+  expect(
+      dir, "jacobi2d_copyback.c", JIT_DEVICE_EMU, copyback, 2,
+      (const char *const[]){"GPU schedule: hybrid", "nothing staged: the tile model ranks", NULL},
+      "boxes:");
   setenv("JIT_TILING", "none", 1);
   expect(dir, "boundary_sides.c", JIT_DEVICE_EMU, sides, 3,
          (const char *const[]){"2 folded steps a step", "in one launch (stencil form",

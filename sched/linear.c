@@ -1,4 +1,4 @@
-#include "astgen/linear.h"
+#include "sched/linear.h"
 
 #include <stdlib.h>
 

@@ -1,6 +1,7 @@
 /* Flat offsets of array references as linear forms: sum of coef * atom plus a constant,
  * where an atom is a loop iterator or a subexpression that is not linear (% and / by
- * constants, ?:). Printers use the form to hoist what does not change in a loop. */
+ * constants, ?:). The lowering uses the form to hoist what does not change in a loop, the
+ * model to see a flat array in rows (sched/view.c). */
 #ifndef SJ_LINEAR_H
 #define SJ_LINEAR_H
 
