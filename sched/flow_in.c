@@ -390,7 +390,8 @@ __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int ma
   isl_space *acc = isl_space_map_from_domain_and_range(isl_set_get_space(sdom),
                                                        isl_space_range(isl_space_copy(kept)));
   int ok = translated(isl_union_map_extract_map(reads, isl_space_copy(acc)), sdom) &&
-           translated(isl_union_map_extract_map(writes, acc), sdom);
+           translated(isl_union_map_extract_map(writes, isl_space_copy(acc)), sdom);
+  isl_space_free(acc);
   if (!ok) return NULL;
   /* c -> the statement's instances of full tile c */
   isl_union_map *ui =
