@@ -1001,7 +1001,7 @@ static sj_ir_val uval(sj_lower *l, const sj_expr *e) {
   case SJ_E_VAR:
     return variable(l, e);
   case SJ_E_INDEX: {
-    const sj_expr *mem = sj_model_replaced(l->m, e); /* a local array's element */
+    const sj_expr *mem = sj_model_replaced(l->m, e); /* a local's, or a view's element */
     long offset;
     sj_ir_val ptr = element(l, mem ? mem : e, &offset);
     return sj_irb_load(b, ptr, offset);
