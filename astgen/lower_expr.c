@@ -648,7 +648,8 @@ void sj_lw_copy(sj_lower *l, __isl_keep isl_ast_expr *call, const sj_copy *c) {
     sstride *= s->size[d];
   }
   minus_origin(l, &shared, s, 1, 2);
-  if (past_end(l, s) && !in_range(l, &global, l->m->extents[s->array][0], &inside)) outside = 1;
+  if (!c->within && past_end(l, s) && !in_range(l, &global, l->m->extents[s->array][0], &inside))
+    outside = 1;
   if (outside) { /* an unrolled copy of an element no tile has in the array */
     free(global.t);
     free(shared.t);

@@ -15,6 +15,13 @@
  * (most of them) take the flow-in (last_step_out split at 768^2 x 32: 2.41 -> 2.26 L2-model
  * DRAM B/update, boundary_sides split 3.83 -> 3.22).
  *
+ * 2-D arrays without planes whose roles alternate with the steps (swapped by pointers: a nest a
+ * parity of the step; a copy-back's pair; PolyBench's two nests): every statement whose
+ * accesses to the array translate with the tile is followed, and an element a statement wrote
+ * earlier in the same step, where its step runs before the reader's, needs no copy either. A
+ * full tile then copies in one array's box and rims, where the box copy-in read both (fe_swap
+ * 1024^2 x 32 with a 2 MB L2, hybrid: 13.0 -> 5.2 L2-model DRAM B/update).
+ *
  * Why only full tiles, and as a constant shape: full tiles are translates of one shape, so their
  * flow-in is one set R of (step, element) offsets from the tile's origin (its first step and
  * its box's origin, both affine in the tile coordinates). The copy scans that set translated by
@@ -37,6 +44,7 @@
 #include <string.h>
 
 #include <isl/aff.h>
+#include <isl/constraint.h>
 #include <isl/local_space.h>
 #include <isl/map.h>
 #include <isl/set.h>
@@ -71,29 +79,6 @@ static int plane_of(const sj_access *acc, int mod, int *shift) {
   return found < 0 ? -1 : 0;
 }
 
-/* Whether the statement's steps run in the order of its time iterator t (a loop counting down
- * runs them backwards): the step before t, below, is t - 1. */
-static int time_runs_forward(const sj_model *m, const sj_pstmt *s) {
-  isl_union_map *order = isl_union_map_intersect_domain(
-      isl_schedule_get_map(m->original), isl_union_set_from_set(isl_set_copy(s->domain)));
-  isl_map *at = isl_map_from_union_map(order);
-  at = isl_map_project_out(at, isl_dim_out, 1, isl_map_dim(at, isl_dim_out) - 1);
-  /* S[t, s..] -> S[t + 1, s..] within the domain, then both ends to their time in the order */
-  isl_space *space = isl_set_get_space(s->domain);
-  isl_multi_aff *next = isl_multi_aff_identity(isl_space_map_from_set(space));
-  isl_aff *t = isl_multi_aff_get_aff(next, 0);
-  next = isl_multi_aff_set_aff(next, 0, isl_aff_add_constant_si(t, 1));
-  isl_map *step = isl_map_intersect_range(
-      isl_map_intersect_domain(isl_map_from_multi_aff(next), isl_set_copy(s->domain)),
-      isl_set_copy(s->domain));
-  step = isl_map_apply_range(isl_map_apply_domain(step, isl_map_copy(at)), at);
-  isl_map *later = isl_map_lex_lt(isl_space_range(isl_map_get_space(step)));
-  isl_bool forward = isl_map_is_subset(step, later);
-  isl_map_free(step);
-  isl_map_free(later);
-  return forward == isl_bool_true;
-}
-
 /* The statement that writes sym inside the most loops (the stencil's, not a boundary's), the
  * first of them; NULL where none does. */
 static const sj_pstmt *stepping(const sj_model *m, const sj_sym *sym) {
@@ -106,15 +91,58 @@ static const sj_pstmt *stepping(const sj_model *m, const sj_sym *sym) {
   return s;
 }
 
-/* The tiles (in space) where a statement other than s accesses sym, of ui (tile -> the model's
- * instances): the flow-in of s's steps says nothing of that statement's reads, nor of the order
- * of its writes within a step, so they keep the box (a copy of the last step, a boundary row). */
-static __isl_give isl_set *mixed_tiles(const sj_model *m, const sj_pstmt *s, const sj_sym *sym,
+/* The most statements whose steps one flow-in follows (a rotation of arrays: one a place). */
+#define SJ_FLOW_MAX_STMTS 8
+
+typedef struct steppers {
+  int n;
+  const sj_pstmt *s[SJ_FLOW_MAX_STMTS];
+} steppers;
+
+static int is_stepper(const steppers *st, const sj_pstmt *s) {
+  for (int k = 0; k < st->n; k++)
+    if (st->s[k] == s) return 1;
+  return 0;
+}
+
+int sj_steps_before(const sj_model *m, const sj_pstmt *const *a, int na, const sj_pstmt *const *b,
+                    int nb, int dt) {
+  isl_union_set *dom = isl_union_set_empty(isl_space_params_alloc(m->ctx, 0));
+  isl_union_map *pairs = isl_union_map_empty(isl_space_params_alloc(m->ctx, 0));
+  for (int k = 0; k < na; k++) dom = isl_union_set_add_set(dom, isl_set_copy(a[k]->domain));
+  for (int l = 0; l < nb; l++) {
+    dom = isl_union_set_add_set(dom, isl_set_copy(b[l]->domain));
+    for (int k = 0; k < na; k++) { /* A[t, ..] -> B[t + dt, ..] */
+      isl_map *p =
+          isl_map_from_domain_and_range(isl_set_copy(a[k]->domain), isl_set_copy(b[l]->domain));
+      isl_constraint *at =
+          isl_constraint_alloc_equality(isl_local_space_from_space(isl_map_get_space(p)));
+      at = isl_constraint_set_coefficient_si(at, isl_dim_out, 0, 1);
+      at = isl_constraint_set_coefficient_si(at, isl_dim_in, 0, -1);
+      at = isl_constraint_set_constant_si(at, -dt);
+      pairs = isl_union_map_add_map(pairs, isl_map_add_constraint(p, at));
+    }
+  }
+  isl_union_map *order = isl_union_map_intersect_domain(isl_schedule_get_map(m->original), dom);
+  isl_union_map *before = isl_union_map_lex_lt_union_map(isl_union_map_copy(order), order);
+  isl_bool is_before = isl_union_map_is_empty(pairs) == isl_bool_false
+                           ? isl_union_map_is_subset(pairs, before)
+                           : isl_bool_false;
+  isl_union_map_free(pairs);
+  isl_union_map_free(before);
+  return is_before == isl_bool_true;
+}
+
+/* The tiles (in space) where a statement other than those of st accesses sym, of ui (tile ->
+ * the model's instances): the flow-in of their steps says nothing of that statement's reads,
+ * nor of the order of its writes within a step, so they keep the box (a copy of the last step,
+ * a boundary row). */
+static __isl_give isl_set *mixed_tiles(const sj_model *m, const steppers *st, const sj_sym *sym,
                                        __isl_keep isl_union_map *ui, __isl_take isl_space *space) {
   isl_union_set *other = isl_union_set_empty(isl_space_params(isl_space_copy(space)));
   for (int i = 0; i < m->naccesses; i++) {
     const sj_access *acc = &m->accesses[i];
-    if (acc->ref->sym->id == sym->id && acc->stmt != s)
+    if (acc->ref->sym->id == sym->id && !is_stepper(st, acc->stmt))
       other = isl_union_set_add_set(other, isl_set_copy(acc->stmt->domain));
   }
   isl_union_set *tiles =
@@ -130,7 +158,7 @@ static __isl_give isl_set *mixed_tiles(const sj_model *m, const sj_pstmt *s, con
  * plane. */
 static int stepped_planes(const sj_model *m, const sj_pstmt *s, const sj_sym *sym, int mask,
                           int mod, sj_copy *c) {
-  if (mask != 1 || mod < 2 || !time_runs_forward(m, s)) return 0;
+  if (mask != 1 || mod < 2) return 0;
   int rd = -1, wr = -1;
   for (int i = 0; i < m->naccesses; i++) {
     const sj_access *acc = &m->accesses[i];
@@ -200,12 +228,12 @@ static isl_stat keep_widest(__isl_take isl_set *dom, __isl_take isl_aff *aff, vo
   return isl_stat_ok;
 }
 
-/* The tiles' origin c -> [t0(c), box origin(c) along the kept dimensions] in space out (t0: the
- * first step of tile c in steps, c -> [t, ..]), over the tiles where t0 is the affine piece
- * spanning the most wavefronts (the tiles of the first band may start cut by step 0): into
- * *tiles; NULL where there is none. */
+/* The tiles' origin c -> [t0(c), box origin(c) along the kept dimensions, those from `from`] in
+ * space out (t0: the first step of tile c in steps, c -> [t, ..]), over the tiles where t0 is
+ * the affine piece spanning the most wavefronts (the tiles of the first band may start cut by
+ * step 0): into *tiles; NULL where there is none. */
 static __isl_give isl_multi_aff *origin(__isl_keep isl_map *steps, __isl_take isl_space *out,
-                                        const sj_staged *s, isl_set **tiles) {
+                                        const sj_staged *s, int from, isl_set **tiles) {
   isl_pw_aff *first = isl_pw_aff_coalesce(isl_map_dim_min(isl_map_copy(steps), 0));
   widest w = {-1, NULL, NULL};
   isl_pw_aff_foreach_piece(first, keep_widest, &w);
@@ -221,20 +249,25 @@ static __isl_give isl_multi_aff *origin(__isl_keep isl_map *steps, __isl_take is
   isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
   isl_multi_aff *o = isl_multi_aff_zero(isl_space_map_from_domain_and_range(space, out));
   o = isl_multi_aff_set_aff(o, 0, t0);
-  for (int d = 1; d < s->rank; d++) {
+  for (int d = from; d < s->rank; d++) {
     isl_aff *a = isl_aff_val_on_domain(
         isl_local_space_copy(ls), isl_val_int_from_si(isl_map_get_ctx(steps), s->origin[d][0]));
     for (int k = 0; k < s->ncoords; k++)
       a = isl_aff_add_coefficient_si(a, isl_dim_in, k, s->origin[d][1 + k]);
-    o = isl_multi_aff_set_aff(o, d, a);
+    o = isl_multi_aff_set_aff(o, 1 + d - from, a);
   }
   isl_local_space_free(ls);
   return o;
 }
 
 /* Into c the origin o (over the tile coordinates: the first step, then the staged box's): 0,
- * or -1 where it is not an integer affine function of them. */
+ * or -1 where it is not an integer affine function of them. An array without planes copies
+ * no step: its origin is the box's. */
 static int offsets_origin(__isl_keep isl_multi_aff *o, const sj_staged *s, sj_copy *c) {
+  if (!c->mod) {
+    memcpy(c->origin, s->origin, sizeof c->origin);
+    return 0;
+  }
   if (isl_multi_aff_dim(o, isl_dim_in) != s->ncoords) return -1;
   isl_aff *t0 = isl_multi_aff_get_aff(o, 0);
   int rc = sj_aff_row(t0, s->ncoords, c->origin[0]);
@@ -376,58 +409,192 @@ int sj_flow_in_enabled(void) {
   return !v || strcmp(v, "0") != 0;
 }
 
+/* Whether st's reads and writes of the array (kept's range) translate with the tile. */
+static int accesses_translate(const sj_pstmt *st, __isl_keep isl_union_map *reads,
+                              __isl_keep isl_union_map *writes, __isl_keep isl_space *kept) {
+  isl_space *acc = isl_space_map_from_domain_and_range(isl_set_get_space(st->domain),
+                                                       isl_space_range(isl_space_copy(kept)));
+  int ok = translated(isl_union_map_extract_map(reads, isl_space_copy(acc)), st->domain) &&
+           translated(isl_union_map_extract_map(writes, isl_space_copy(acc)), st->domain);
+  isl_space_free(acc);
+  return ok;
+}
+
+/* Into st the statements whose steps the flow-in of sym follows: of a double buffer (mask 1:
+ * its plane, dimension 0, the only one left out), the stencil's, its planes going with its
+ * steps (into c); of a 2-D array without planes (mask 0), every statement whose accesses to it
+ * translate with the tile (arrays swapped between steps: each written at a step by the nest of
+ * one parity and read at the next by the other's). Their steps must run forward. 0 where there
+ * are none. Not in 1-D: there a box is one range, which the flow-in's pieces cut into more
+ * copies than they save loads (a swapped 1-D pair, 65536 x 64, hybrid: 13% more instructions
+ * for 5% fewer DRAM bytes), nor in 3-D, whose hybrid tiles copy their box (sched/hybrid.c). */
+static int find_steppers(const sj_model *m, const sj_sym *sym, int mask, int mod,
+                         __isl_keep isl_union_map *reads, __isl_keep isl_union_map *writes,
+                         __isl_keep isl_space *kept, steppers *st, sj_copy *c) {
+  st->n = 0;
+  if (mask == 1) {
+    const sj_pstmt *s = stepping(m, sym);
+    if (!s || mod > SJ_FLOW_MAX_MOD || !stepped_planes(m, s, sym, mask, mod, c) ||
+        !accesses_translate(s, reads, writes, kept))
+      return 0;
+    st->s[st->n++] = s;
+  } else if (mask == 0 && isl_space_dim(kept, isl_dim_out) == 2) {
+    for (int i = 0; i < m->naccesses; i++) {
+      const sj_pstmt *s = m->accesses[i].stmt;
+      if (m->accesses[i].ref->sym->id != sym->id || is_stepper(st, s)) continue;
+      if (!accesses_translate(s, reads, writes, kept)) continue;
+      if (st->n == SJ_FLOW_MAX_STMTS) return 0;
+      st->s[st->n++] = s;
+    }
+  }
+  /* the step before t is t - 1 (a loop counting down runs its steps backwards) */
+  return st->n > 0 && sj_steps_before(m, st->s, st->n, st->s, st->n, 1);
+}
+
+/* The accesses rel of statement s alone. */
+static __isl_give isl_union_map *of_stmt(__isl_keep isl_union_map *rel, const sj_pstmt *s) {
+  return isl_union_map_intersect_domain(isl_union_map_copy(rel),
+                                        isl_union_set_from_set(isl_set_copy(s->domain)));
+}
+
+/* [L, S..] -> [t, e]: the elements e the tile's instances inst read at step t that it did not
+ * write the step before, nor earlier in step t by a statement whose step t runs before the
+ * reader's (the copy of a copy-back, the second nest of PolyBench's jacobi-2d): a tile's steps
+ * run in order, and within one step it follows every dependence, so those elements are the
+ * tile's own values, in shared memory, when read. */
+static __isl_give isl_map *exposed(const sj_model *m, const steppers *st,
+                                   __isl_keep isl_union_set *inst, __isl_keep isl_union_map *back,
+                                   __isl_keep isl_union_map *coords,
+                                   __isl_keep isl_union_map *reads,
+                                   __isl_keep isl_union_map *writes, __isl_keep isl_space *kept) {
+  isl_map *w = timed(inst, back, coords, writes, kept);
+  /* [t, e] -> [t + 1, e]: written the step before t */
+  isl_space *space = isl_space_range(isl_map_get_space(w));
+  isl_multi_aff *next = isl_multi_aff_identity(isl_space_map_from_set(space));
+  isl_aff *t = isl_multi_aff_get_aff(next, 0);
+  next = isl_multi_aff_set_aff(next, 0, isl_aff_add_constant_si(t, 1));
+  w = isl_map_apply_range(w, isl_map_from_multi_aff(next));
+  if (st->n == 1) return isl_map_subtract(timed(inst, back, coords, reads, kept), w);
+  isl_map *flow = isl_map_empty(isl_map_get_space(w));
+  for (int k = 0; k < st->n; k++) {
+    isl_union_map *rel = of_stmt(reads, st->s[k]);
+    isl_map *r = isl_map_subtract(timed(inst, back, coords, rel, kept), isl_map_copy(w));
+    isl_union_map_free(rel);
+    for (int l = 0; l < st->n; l++) {
+      if (l == k || !sj_steps_before(m, &st->s[l], 1, &st->s[k], 1, 0)) continue;
+      rel = of_stmt(writes, st->s[l]);
+      r = isl_map_subtract(r, timed(inst, back, coords, rel, kept));
+      isl_union_map_free(rel);
+    }
+    flow = isl_map_union(flow, r);
+  }
+  isl_map_free(w);
+  return flow;
+}
+
+/* The elements, in space (array id's view, its dimension 0 a step t where mod: the plane
+ * (t + shift) mod mod), that lie past the end of flat array id; NULL where there are none (no
+ * view, or its last row is whole). */
+static __isl_give isl_set *past_end(const sj_model *m, int id, __isl_take isl_space *space, int mod,
+                                    int shift) {
+  const long *view = sj_model_extents(m, id);
+  int rank = (int)isl_space_dim(space, isl_dim_set);
+  long elems = 1;
+  for (int d = 0; d < rank; d++) elems *= view[d];
+  if (view == m->extents[id] || elems <= m->extents[id][0]) {
+    isl_space_free(space);
+    return NULL;
+  }
+  /* the flat index minus the array's length, row-major over the view */
+  isl_local_space *ls = isl_local_space_from_space(space);
+  isl_aff *past = isl_aff_val_on_domain(isl_local_space_copy(ls),
+                                        isl_val_int_from_si(m->ctx, -m->extents[id][0]));
+  long stride = 1;
+  for (int d = rank - 1; d >= 0; d--) {
+    isl_aff *x = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)d);
+    if (d == 0 && mod)
+      x = isl_aff_mod_val(isl_aff_add_constant_si(x, shift), isl_val_int_from_si(m->ctx, mod));
+    past = isl_aff_add(past, isl_aff_scale_val(x, isl_val_int_from_si(m->ctx, stride)));
+    stride *= view[d];
+  }
+  isl_local_space_free(ls);
+  return isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(past));
+}
+
+/* Whether no element of pieces (offsets from the origin o of each tile of tiles) lies past the
+ * end of flat array id (the plane of a step as c has it). */
+static int within_array(const sj_model *m, int id, __isl_keep isl_set_list *pieces,
+                        __isl_keep isl_set *tiles, __isl_keep isl_multi_aff *o, const sj_copy *c) {
+  int within = 1;
+  for (int i = 0; within && i < isl_set_list_n_set(pieces); i++) {
+    isl_set *piece = isl_set_list_get_set(pieces, i);
+    isl_set *past = past_end(m, id, isl_set_get_space(piece), c->mod, c->shift);
+    if (!past) {
+      isl_set_free(piece);
+      break;
+    }
+    isl_map *at =
+        isl_map_sum(isl_map_from_domain_and_range(isl_set_copy(tiles), piece),
+                    isl_map_intersect_domain(isl_map_from_multi_aff(isl_multi_aff_copy(o)),
+                                             isl_set_copy(tiles)));
+    isl_set *elems = isl_map_range(at);
+    within = isl_set_is_disjoint(elems, past) == isl_bool_true;
+    isl_set_free(elems);
+    isl_set_free(past);
+  }
+  return within;
+}
+
+/* The pieces of list (taken: [a, e..], a step and an element) without their step. */
+static __isl_give isl_set_list *without_steps(__isl_take isl_set_list *list) {
+  for (int i = 0; list && i < isl_set_list_n_set(list); i++) {
+    isl_set *piece = isl_set_list_get_set(list, i);
+    list = isl_set_list_set_set(list, i, isl_set_project_out(piece, isl_dim_set, 0, 1));
+  }
+  return list;
+}
+
 __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int mask, int mod,
                                     __isl_keep isl_union_set *full, __isl_keep isl_union_map *back,
                                     __isl_keep isl_union_map *coords,
                                     __isl_keep isl_union_map *reads,
                                     __isl_keep isl_union_map *writes, __isl_keep isl_space *kept,
                                     const sj_staged *s, sj_copy *c) {
-  const sj_pstmt *st = stepping(m, sym);
-  if (!full || mod > SJ_FLOW_MAX_MOD || !st || !stepped_planes(m, st, sym, mask, mod, c))
-    return NULL;
-  /* the accesses translate with the tile */
-  isl_set *sdom = st->domain;
-  isl_space *acc = isl_space_map_from_domain_and_range(isl_set_get_space(sdom),
-                                                       isl_space_range(isl_space_copy(kept)));
-  int ok = translated(isl_union_map_extract_map(reads, isl_space_copy(acc)), sdom) &&
-           translated(isl_union_map_extract_map(writes, isl_space_copy(acc)), sdom);
-  isl_space_free(acc);
-  if (!ok) return NULL;
-  /* c -> the statement's instances of full tile c */
+  steppers st;
+  if (!full || !find_steppers(m, sym, mask, mod, reads, writes, kept, &st, c)) return NULL;
+  int planes = mask != 0; /* the box's dimension 0 is a plane: the copy keeps the step */
+  /* c -> the steppers' instances of full tile c: each's, and all of them */
   isl_union_map *ui =
       isl_union_map_intersect_domain(isl_union_map_copy(back), isl_union_set_copy(full));
   ui = isl_union_map_apply_domain(ui, isl_union_map_copy(coords));
-  isl_map *inst = isl_union_map_extract_map(
-      ui, isl_space_map_from_domain_and_range(isl_space_domain(isl_space_copy(kept)),
-                                              isl_set_get_space(sdom)));
-  isl_set *mixed = mixed_tiles(m, st, sym, ui, isl_space_domain(isl_space_copy(kept)));
+  isl_map *each[SJ_FLOW_MAX_STMTS], *inst = NULL;
+  for (int k = 0; k < st.n; k++) {
+    isl_map *one = isl_union_map_extract_map(
+        ui, isl_space_map_from_domain_and_range(isl_space_domain(isl_space_copy(kept)),
+                                                isl_set_get_space(st.s[k]->domain)));
+    each[k] = isl_map_reset_tuple_id(one, isl_dim_out); /* in the elements' space */
+    inst = inst ? isl_map_union(inst, isl_map_copy(each[k])) : isl_map_copy(each[k]);
+  }
+  isl_set *mixed = mixed_tiles(m, &st, sym, ui, isl_space_domain(isl_space_copy(kept)));
   isl_union_map_free(ui);
-  inst = isl_map_reset_tuple_id(inst, isl_dim_out); /* in the elements' space */
   isl_set *tiles = NULL;
   isl_multi_aff *o = NULL;
   if (isl_map_is_empty(inst) == isl_bool_false)
-    o = origin(inst, isl_space_range(isl_map_get_space(inst)), s, &tiles);
+    o = origin(inst, isl_space_range(isl_map_get_space(inst)), s, planes, &tiles);
   if (o) tiles = isl_set_subtract(tiles, isl_set_copy(mixed));
   isl_set_free(mixed);
   isl_set *mid = o ? central(isl_set_copy(tiles)) : NULL;
   isl_map_list *res = NULL;
   if (mid && isl_set_is_empty(mid) == isl_bool_false) {
     /* R: the central tile's flow-in from its origin, for the tiles that are its translates */
-    isl_set *dom = translates(inst, o, tiles, mid);
+    isl_set *dom = tiles;
     tiles = NULL;
+    for (int k = 0; k < st.n; k++) dom = translates(each[k], o, dom, mid);
     isl_union_set *one = isl_union_set_apply(isl_union_set_from_set(isl_set_copy(mid)),
                                              isl_union_map_reverse(isl_union_map_copy(coords)));
     one = isl_union_set_intersect(one, isl_union_set_copy(full));
-    isl_map *r = timed(one, back, coords, reads, kept);
-    isl_map *w = timed(one, back, coords, writes, kept);
+    isl_map *flow = exposed(m, &st, one, back, coords, reads, writes, kept);
     isl_union_set_free(one);
-    /* [t, e] -> [t + 1, e]: written the step before t */
-    isl_space *space = isl_space_range(isl_map_get_space(w));
-    isl_multi_aff *next = isl_multi_aff_identity(isl_space_map_from_set(space));
-    isl_aff *t = isl_multi_aff_get_aff(next, 0);
-    next = isl_multi_aff_set_aff(next, 0, isl_aff_add_constant_si(t, 1));
-    w = isl_map_apply_range(w, isl_map_from_multi_aff(next));
-    isl_map *flow = isl_map_subtract(r, w);
     isl_multi_aff *oe = isl_multi_aff_copy(o);
     isl_map *neg = isl_map_from_multi_aff(isl_multi_aff_neg(isl_multi_aff_copy(oe)));
     isl_set *shape =
@@ -436,12 +603,17 @@ __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int ma
     isl_set_list *pieces = NULL;
     int rects = 0;
     if (isl_set_is_empty(dom) == isl_bool_false && isl_set_is_empty(shape) == isl_bool_false)
-      pieces = copy_pieces(shape, mod, &rects);
+      pieces = copy_pieces(shape, planes ? mod : 1, &rects);
     else
       isl_set_free(shape);
+    if (!planes) { /* the element alone: it has no plane to find from the step */
+      pieces = without_steps(pieces);
+      oe = isl_multi_aff_drop_dims(oe, isl_dim_out, 0, 1);
+    }
     /* rectangles: copied as offsets from the origin, their loops' bounds constant (the lowering
      * adds the origin, sj_copy) */
     c->offsets = pieces && rects && offsets_origin(oe, s, c) == 0;
+    c->within = pieces && within_array(m, sym->id, pieces, dom, oe, c);
     for (int i = 0; pieces && i < isl_set_list_n_set(pieces); i++) {
       /* a copy per piece of R: scanned apart, each has tight loops */
       if (!res) res = isl_map_list_alloc(isl_set_list_get_ctx(pieces), 2);
@@ -461,5 +633,6 @@ __isl_give isl_map_list *sj_flow_in(const sj_model *m, const sj_sym *sym, int ma
   isl_set_free(tiles);
   isl_multi_aff_free(o);
   isl_map_free(inst);
+  for (int k = 0; k < st.n; k++) isl_map_free(each[k]);
   return res;
 }

@@ -94,6 +94,11 @@ __isl_give isl_schedule_node *sj_stage_tiles(__isl_take isl_schedule_node *node,
                                              __isl_keep isl_union_map *back, int n, const long *lo,
                                              sj_kernel *k, long budget, __isl_keep isl_set *full,
                                              sj_buf *desc);
+/* Whether, in the program's order, every instance of the statements a (na of them) at step t
+ * (their first iterator) runs before every instance of the statements b at step t + dt, and
+ * some pair of them does (sched/flow_in.c). */
+int sj_steps_before(const sj_model *m, const sj_pstmt *const *a, int na, const sj_pstmt *const *b,
+                    int nb, int dt);
 /* JIT_FLOWIN=0: a full tile copies its whole box in, not only its flow-in */
 int sj_flow_in_enabled(void);
 /* What a full tile copies in of a double buffer sym (its plane dimension 0 of range mod the

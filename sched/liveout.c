@@ -9,8 +9,8 @@
  * the kernels use a subset of the dead instances found without them (sj_tile_local): an
  * element x writes is read, before it is written again, only at the memory-based distances up
  * to the first rewrite, dt; where x's element is rewritten dt steps later and those distances
- * stay in x's tile, no other tile reads x's value and it is not the last. On whole spaces the
- * distances are a handful of vectors, and the set they give is convex per color: a few bounds
+ * stay in x's tile, no other tile reads x's value and it is not the last. The distances are a
+ * handful of vectors, and the set they give is convex per color: a few bounds
  * on a point's place in a full tile, which the lowering mostly decides per unrolled copy
  * (astgen/live_ast.c, lower_expr.c). JIT_CHECK_TILES checks it against the exact dependences
  * (sj_tile_local_exact).
@@ -208,11 +208,28 @@ static __isl_give isl_map *fold_of(const sj_pstmt *st, __isl_keep isl_union_map 
   return on_space(isl_union_map_extract_map(fold, space));
 }
 
-/* An access as a map on the whole space of its statement, then folded (F(x) -> element); NULL
- * where the access or the fold is not one piece. */
+/* Whether statement st runs at only some of the steps of its range (a nest a parity of the
+ * step, as arrays swapped by pointers have: sched/stencil.c). */
+static int skips_steps(const sj_pstmt *st) {
+  isl_set *steps = isl_set_project_out(isl_set_copy(st->domain), isl_dim_set, 1,
+                                       isl_set_dim(st->domain, isl_dim_set) - 1);
+  isl_set *hull = isl_set_remove_divs(isl_set_copy(steps));
+  isl_bool same = isl_set_is_equal(steps, hull);
+  isl_set_free(steps);
+  isl_set_free(hull);
+  return same == isl_bool_false;
+}
+
+/* An access folded (F(x) -> element): as a map on the whole space of its statement, which
+ * keeps the distances a handful of vectors; within the statement's instances where it skips
+ * steps, since a nest of one parity writes an element two steps apart and the other's reads it
+ * at the step between, where their whole spaces would have them do both at every step (and
+ * keep every value live). NULL where the access or the fold is not one piece. */
 static __isl_give isl_map *folded_access(const sj_access *acc, __isl_keep isl_union_map *fold,
                                          __isl_keep isl_space *fspace) {
-  isl_map *a = on_space(isl_map_copy(acc->rel)), *f = fold_of(acc->stmt, fold, fspace);
+  int within = skips_steps(acc->stmt);
+  isl_map *a = within ? isl_map_copy(acc->rel) : on_space(isl_map_copy(acc->rel));
+  isl_map *f = fold_of(acc->stmt, fold, fspace);
   if (!a || !f) {
     isl_map_free(a), isl_map_free(f);
     return NULL;
@@ -221,8 +238,8 @@ static __isl_give isl_map *folded_access(const sj_access *acc, __isl_keep isl_un
 }
 
 /* The folded distances F'(y) - F(x) with dt > 0 of the instances x of the write and y of the
- * other access (both folded_access) that access the same element, on whole spaces
- * (memory-based: a superset of what the instances do, cheap: no domain). */
+ * other access (both folded_access) that access the same element (memory-based: a superset of
+ * the exact flow, which costs far more). */
 static __isl_give isl_set *distances(__isl_keep isl_map *write, __isl_take isl_map *other) {
   isl_map *pairs = isl_map_apply_range(isl_map_copy(write), isl_map_reverse(other));
   return isl_set_lower_bound_si(isl_map_deltas(pairs), isl_dim_set, 0, 1);

@@ -311,6 +311,9 @@ typedef struct sj_copy {
   int staged;
   int mod, shift;
   int offsets, clip;
+  /* isl found no element of the copy past the end of a flat array whose view's last row is
+   * partial (sched/flow_in.c): its elements need no test against the array's end */
+  int within;
   /* the dimensions (a mask) along which the loops of `elements` keep to the array, bounded by
    * the copy's origin there (parameters sj_origin_ids[d]): the elements need no test there */
   int clamp;

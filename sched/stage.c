@@ -1032,8 +1032,11 @@ static void check_box(stage_arg *a, __isl_keep isl_space *space, const sj_staged
                                 isl_union_map_extract_map(w, isl_space_copy(space)));
   isl_union_map_free(r);
   isl_union_map_free(w);
-  isl_map *box = box_elements(isl_space_copy(space), isl_map_domain(isl_map_copy(foot)), s,
-                              sj_model_extents(a->m, s->array));
+  /* over every tile: the hull of the footprint's tiles took isl minutes where their
+   * coordinates have divisions (a record's field read from a flat array's row) */
+  isl_map *box =
+      box_elements(isl_space_copy(space), isl_set_universe(isl_space_domain(isl_space_copy(space))),
+                   s, sj_model_extents(a->m, s->array));
   if (isl_map_is_subset(foot, box) == isl_bool_false)
     isl_handle_error(a->m->ctx, isl_error_internal, "a staged box misses elements of its tile",
                      __FILE__, __LINE__);

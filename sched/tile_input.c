@@ -4,6 +4,7 @@
  * plus a constant (A[i - 1]) or anything else, which the staged model cannot box. */
 #include "sched/tile_model.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,6 +330,44 @@ static int read_statements(const sj_model *m, reader *r) {
   return 0;
 }
 
+/* Whether a statement other than r writes sym earlier in each of r's steps. */
+static int written_before(const sj_model *m, const sj_pstmt *r, const sj_sym *sym) {
+  for (int k = 0; k < m->naccesses; k++) {
+    const sj_access *w = &m->accesses[k];
+    const sj_pstmt *const writer = w->stmt;
+    if (w->is_write && w->ref->sym->id == sym->id && writer != r &&
+        sj_steps_before(m, &writer, 1, &r, 1, 0))
+      return 1;
+  }
+  return 0;
+}
+
+/* Each array's shares of the steps at which it is read, and read as the step before left it
+ * (sj_tm_array.read_steps, from_before); -1 where isl fails. */
+static int read_shares(const sj_model *m, reader *r) {
+  sj_tm_stencil *s = r->out;
+  long range = s->nests ? s->steps / s->nests : 0;
+  for (int i = 0; i < m->nstmts && range > 0; i++) {
+    const sj_pstmt *p = m->stmts[i];
+    long steps = -1;
+    char counted[SJ_TM_MAX_ARRAYS] = {0};
+    for (int k = 0; k < m->naccesses; k++) {
+      const sj_access *acc = &m->accesses[k];
+      int a = 0;
+      while (a < s->narrays && r->sym_of[a] != acc->ref->sym->id) a++;
+      if (acc->stmt != p || acc->is_write || a == s->narrays || counted[a]++) continue;
+      if (steps < 0 && (steps = steps_of(isl_union_set_from_set(isl_set_copy(p->domain)))) < 0)
+        return -1;
+      sj_tm_array *arr = &s->arrays[a];
+      double share = (double)steps / (double)range;
+      arr->read_steps = fmin(1, arr->read_steps + share);
+      if (!written_before(m, p, acc->ref->sym))
+        arr->from_before = fmin(1, arr->from_before + share);
+    }
+  }
+  return 0;
+}
+
 /* A bound of the cone from the offsets: a dependence joins a write at offset w to an access at
  * offset r of the same array, at least one folded step later, so its slope along each
  * dimension is at most |w - r|. 0 when that does not hold: an array written but not indexed
@@ -414,7 +453,8 @@ int sj_tm_read(sj_model *m, const sj_stencil *st, int exact, sj_tm_stencil *out,
   memset(&r, 0, sizeof r);
   r.out = out, r.m = m;
   out->stageable = 1;
-  if (read_statements(m, &r) || (out->step_launches = step_launches(m, st)) < 0)
+  if (read_statements(m, &r) || read_shares(m, &r) ||
+      (out->step_launches = step_launches(m, st)) < 0)
     return sj_error_set(err, JIT_ERR_INTERNAL, "isl failed reading the stencil for the tile model");
   /* the exact cone costs as much as the rest of a compile: a bound does to weigh the mappings */
   if (exact || !out->stageable || !cone_bound(&r, out))

@@ -40,6 +40,11 @@ typedef struct sj_tm_array {
                                        dimension (s0 first) */
   long stride[SJ_HYBRID_MAX_SPACE]; /* a flat index (A[i * M + j]): elements between neighbours
                                        along each folded dimension; 0: a dimension of its own */
+  /* of the steps, the share at which a statement reads it as the step before left it (not
+   * written earlier in that step), which a full tile's flow-in copies of an array without
+   * planes (sched/flow_in.c): 1/2 for each of two arrays swapped by pointers, 0 for the
+   * target of a copy-back; and the share at which any statement reads it (both at most 1) */
+  double from_before, read_steps;
 } sj_tm_array;
 
 /* What the model reads of a stencil (sj_tm_read, sched/tile_input.c). */
