@@ -10,8 +10,8 @@
  * element x writes is read, before it is written again, only at the memory-based distances up
  * to the first rewrite, dt; where x's element is rewritten dt steps later and those distances
  * stay in x's tile, no other tile reads x's value and it is not the last. The distances are a
- * handful of vectors, and the set they give is convex per color: a few bounds
- * on a point's place in a full tile, which the lowering mostly decides per unrolled copy
+ * handful of vectors, and the set they give is convex per color: a few bounds on a point's
+ * place in a full tile, which the lowering mostly decides per unrolled copy
  * (astgen/live_ast.c, lower_expr.c). JIT_CHECK_TILES checks it against the exact dependences
  * (sj_tile_local_exact).
  *

@@ -343,10 +343,11 @@ static int written_before(const sj_model *m, const sj_pstmt *r, const sj_sym *sy
 }
 
 /* Each array's shares of the steps at which it is read, and read as the step before left it
- * (sj_tm_array.read_steps, from_before); -1 where isl fails. */
+ * (sj_tm_array.read_steps, from_before), of 2-D kernels: the model weighs them there only (the
+ * flow-in of arrays without planes, sched/flow_in.c); -1 where isl fails. */
 static int read_shares(const sj_model *m, reader *r) {
   sj_tm_stencil *s = r->out;
-  long range = s->nests ? s->steps / s->nests : 0;
+  long range = s->nests && s->n == 1 ? s->steps / s->nests : 0;
   for (int i = 0; i < m->nstmts && range > 0; i++) {
     const sj_pstmt *p = m->stmts[i];
     long steps = -1;
