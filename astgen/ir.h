@@ -266,6 +266,10 @@ int sj_ir_is_pure(const sj_ir_ins *ins);
  * before the next barrier would be a race, and the schedules run none. */
 int sj_ir_may_alias(const sj_ir_func *f, int ptr, long offset, int load_ptr, long load_offset);
 
+/* The value of op at type t on constants x and y (y none for one operand): integer arithmetic
+ * that cannot trap, and conversions of signed integers; 0 where it is not folded
+ * (astgen/irbuild.c). */
+int sj_ir_fold(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, sj_ir_val *out);
 /* --- functions and blocks --- */
 sj_ir_func *sj_ir_func_new(sj_ir_func_kind kind, const char *name);
 void sj_ir_func_free(sj_ir_func *f);
@@ -296,9 +300,23 @@ void sj_ir_rename_uses(sj_ir_ins *ins, int from, int to);
  * by a constant in an innermost loop into pointers advanced at its latch, computes common
  * values once (sj_ir_share), and removes what is no longer used. */
 void sj_ir_optimize(sj_ir_func *f);
+/* Instructions whose values nothing reads, removed (part of sj_ir_optimize). */
+void sj_ir_remove_dead(sj_ir_func *f);
 /* Comparisons that the ranges of loop iterators and thread ids decide, replaced by their
  * result (astgen/range.c; part of sj_ir_optimize). */
 void sj_ir_fold_ranges(sj_ir_func *f);
+/* The values of the registers that straight-line integer code at the top of f's body computes
+ * from block and thread ids and constants: lo[reg] .. hi[reg], lo above hi where not known
+ * (astgen/range.c). */
+void sj_ir_top_spans(const sj_ir_func *f, long *lo, long *hi);
+/* A kernel whose thread's position decides most of its tests in most threads: a copy of its
+ * code for those threads, guarded, in which sj_ir_fold_ranges decides them (astgen/unswitch.c;
+ * before sj_ir_optimize). */
+void sj_ir_unswitch(sj_ir_func *f);
+/* In straight-line code, reads of a variable that holds a copy of another register read that
+ * register, and assignments of variables that are assigned again before any read are dropped
+ * (astgen/copies.c; part of sj_ir_optimize). */
+void sj_ir_forward_copies(sj_ir_func *f);
 /* Elements loop reads and writes at one address, kept in a register over it (astgen/promote.c;
  * part of sj_ir_optimize): loads and stores in front of and after the loop, which lies at *at
  * of out (*at moves on past what goes in front). */

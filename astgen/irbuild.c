@@ -243,6 +243,19 @@ static int fold(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, long *out) 
   }
 }
 
+int sj_ir_fold(sj_ir_op op, sj_ir_type t, sj_ir_val x, sj_ir_val y, sj_ir_val *out) {
+  long v;
+  if (op == SJ_IR_CVT) {
+    if (x.kind != SJ_V_INT || (x.type != SJ_IR_S32 && x.type != SJ_IR_S64)) return 0;
+    if (sj_ir_type_is_int(t)) return *out = sj_ir_int(t, wrap(t, x.i)), 1;
+    if (t == SJ_IR_F32) return *out = sj_ir_float(t, (double)(float)x.i), 1; /* one rounding */
+    return t == SJ_IR_F64 ? (*out = sj_ir_float(t, (double)x.i), 1) : 0;
+  }
+  if (!fold(op, t, x, y, &v)) return 0;
+  *out = sj_ir_int(t, v);
+  return 1;
+}
+
 /* fmin and fmax do not commute: of two zeros, or two NaNs, the C library picks by position. */
 static int commutes(sj_ir_op op, sj_ir_type t) {
   if (op == SJ_IR_MIN || op == SJ_IR_MAX) return !sj_ir_type_is_float(t);

@@ -591,7 +591,10 @@ static sj_ir_func *kernel_func(sj_lower *l, __isl_keep isl_ast_node *mark, int l
   sj_ir_expand_math(f); /* PTX has no math library */
   read_only_loads(f, l->m->fn->narrays + l->m->ntemps);
   sj_irb_finish(&kl->b);
-  if (!kl->too_big) sj_ir_optimize(f); /* too long, it is dropped (kernel) */
+  if (!kl->too_big) { /* too long, it is dropped (kernel) */
+    sj_ir_unswitch(f);
+    sj_ir_optimize(f);
+  }
   return f;
 }
 

@@ -700,8 +700,18 @@ static void skip_empty(sj_ir_func *f, sj_ir_block *b, int **uses) {
   }
 }
 
+void sj_ir_remove_dead(sj_ir_func *f) {
+  for (;;) {
+    int *uses = sj_ir_count_uses(f);
+    int removed = remove_dead(f, &f->body, uses);
+    free(uses);
+    if (!removed) break;
+  }
+}
+
 void sj_ir_optimize(sj_ir_func *f) {
   sj_ir_fold_ranges(f);
+  sj_ir_forward_copies(f);
   optimize_block(f, &f->body);
   sj_ir_share(f);
   sj_ir_carry(f);
@@ -711,12 +721,7 @@ void sj_ir_optimize(sj_ir_func *f) {
   merge_pointers(f, &f->body, defs, uses);
   free(defs);
   free(uses);
-  for (;;) {
-    int *uses = sj_ir_count_uses(f);
-    int removed = remove_dead(f, &f->body, uses);
-    free(uses);
-    if (!removed) break;
-  }
+  sj_ir_remove_dead(f);
   char *def = calloc((size_t)f->nregs + 1, 1);
   if (!def) abort();
   merge_ifs(f, &f->body, def);
