@@ -313,9 +313,10 @@ void sj_ir_top_spans(const sj_ir_func *f, long *lo, long *hi);
  * code for those threads, guarded, in which sj_ir_fold_ranges decides them (astgen/unswitch.c;
  * before sj_ir_optimize). */
 void sj_ir_unswitch(sj_ir_func *f);
-/* In straight-line code, reads of a variable that holds a copy of another register read that
- * register, and assignments of variables that are assigned again before any read are dropped
- * (astgen/copies.c; part of sj_ir_optimize). */
+/* Reads of a variable that holds a copy of another register, or an integer constant, read that
+ * register or constant (in straight-line code, and into the branches after it), and what that
+ * makes constant is folded; assignments of variables never read, or assigned again or followed
+ * by the function's end before any read, are dropped (astgen/copies.c; part of sj_ir_optimize). */
 void sj_ir_forward_copies(sj_ir_func *f);
 /* Elements loop reads and writes at one address, kept in a register over it (astgen/promote.c;
  * part of sj_ir_optimize): loads and stores in front of and after the loop, which lies at *at
