@@ -1,10 +1,10 @@
 /* Passes on the IR, written once for both targets: tests that ranges decide dropped
- * (astgen/range.c), loop-invariant code motion, addresses of innermost loops as pointers
- * advanced at the latch, values kept in registers over loops (astgen/promote.c), common values
- * computed once (astgen/cse.c), dead code removal, adjacent branches on one condition merged
- * (a few global stores to a branch); and for PTX, short guarded code as predicated
- * instructions and comparisons joined to the and or or that reads them (the printer runs
- * these last, after astgen/reload.c). */
+ * (astgen/range.c), copies and constants forwarded (astgen/copies.c), loop-invariant code motion,
+ * addresses of innermost loops as pointers advanced at the latch, values kept in registers over
+ * loops (astgen/promote.c), common values computed once (astgen/cse.c), dead code removal, adjacent
+ * branches on one condition merged (a few global stores to a branch); and for PTX, short guarded
+ * code as predicated instructions and comparisons joined to the and or or that reads them (the
+ * printer runs these last, after astgen/reload.c). */
 #include "astgen/ir.h"
 
 #include <stdlib.h>
